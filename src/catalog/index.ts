@@ -1,0 +1,14 @@
+export { Catalog, type CatalogTask, type CatalogTool } from "./catalog.js";
+export * from "./format.js";
+export { compileProblem, type SchemaErrors, schemaProblems, validatorFor } from "./json-schema.js";
+export {
+  findToolsetFiles,
+  type LoadedToolset,
+  type LoadOptions,
+  type LoadResult,
+  loadToolsets,
+  parseToolsetFile,
+} from "./load.js";
+export { nearest } from "./nearest.js";
+export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
+export * from "./templates.js";

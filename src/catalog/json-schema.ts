@@ -1,0 +1,59 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsImport from "ajv-formats";
+import type { JsonSchema } from "./format.js";
+
+// ajv-formats ships CommonJS with a default export; under NodeNext the callable sits on `.default`.
+const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default;
+
+/**
+ * One ajv instance for the whole process. Schemas are compiled on first use and cached by
+ * object identity, because compiling thousands of catalog schemas up front costs seconds.
+ */
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    allowUnionTypes: true,
+    // errors carry the failing value and schema, which the findings quote back to the caller
+    verbose: true,
+    // catalogs come from many authors: an unknown keyword is documentation, not an error
+    validateSchema: false,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+const ajv = createAjv();
+const compiled = new WeakMap<object, ValidateFunction>();
+
+export type SchemaErrors = ErrorObject[];
+
+/** Compiles (once) and returns the validator for a schema. Throws only for schemas the meta-check let through. */
+export function validatorFor(schema: JsonSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Checks that a value is itself a valid JSON Schema (draft 2020-12) that ajv can compile. */
+export function schemaProblems(schema: JsonSchema): string[] {
+  const metaValid = ajv.validateSchema(schema);
+  if (!metaValid) {
+    return (ajv.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
+  }
+  return [];
+}
+
+/** Compiles a schema and reports the compile error as text instead of throwing. */
+export function compileProblem(schema: JsonSchema): string | undefined {
+  try {
+    validatorFor(schema);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,256 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { extname, join, relative } from "node:path";
+import type { z } from "zod";
+import { type Effect, type Tool, Toolset } from "./format.js";
+import { schemaProblems } from "./json-schema.js";
+import { type CatalogProblem, formatPath } from "./problems.js";
+import { collectRefs, parseTemplate } from "./templates.js";
+
+export interface LoadedToolset {
+  file: string;
+  toolset: Toolset;
+}
+
+export interface LoadResult {
+  toolsets: LoadedToolset[];
+  problems: CatalogProblem[];
+}
+
+export interface LoadOptions {
+  /** Check every input/output schema against the JSON Schema meta-schema (on by default). */
+  checkSchemas?: boolean;
+}
+
+/** Expands files and folders into the toolset files they hold (folders: every *.json below, sorted). */
+export function findToolsetFiles(paths: readonly string[]): { files: string[]; problems: CatalogProblem[] } {
+  const files: string[] = [];
+  const problems: CatalogProblem[] = [];
+  for (const path of paths) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch {
+      problems.push({ file: path, path: "", message: "no such file or folder", severity: "error" });
+      continue;
+    }
+    if (isDirectory) files.push(...walkJson(path));
+    else files.push(path);
+  }
+  return { files, problems };
+}
+
+function walkJson(dir: string): string[] {
+  const out: string[] = [];
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walkJson(full));
+    else if (extname(entry.name) === ".json") out.push(full);
+  }
+  return out;
+}
+
+/** Loads toolset files and folders. Never throws for bad input: every problem is returned. */
+export function loadToolsets(paths: readonly string[], options: LoadOptions = {}): LoadResult {
+  const { files, problems } = findToolsetFiles(paths);
+  const toolsets: LoadedToolset[] = [];
+  for (const file of files) {
+    const parsed = parseToolsetFile(file, readFileText(file, problems));
+    problems.push(...parsed.problems);
+    if (!parsed.toolset) continue;
+    problems.push(...checkToolset(file, parsed.toolset, options));
+    toolsets.push({ file, toolset: parsed.toolset });
+  }
+  problems.push(...checkAcrossFiles(toolsets));
+  return { toolsets, problems };
+}
+
+function readFileText(file: string, problems: CatalogProblem[]): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    problems.push({ file, path: "", message: `cannot read: ${reason}`, severity: "error" });
+    return undefined;
+  }
+}
+
+/** Parses and shape-checks one file's text. */
+export function parseToolsetFile(
+  file: string,
+  text: string | undefined,
+): { toolset?: Toolset; problems: CatalogProblem[] } {
+  if (text === undefined) return { problems: [] };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { problems: [{ file, path: "", message: describeJsonError(text, error), severity: "error" }] };
+  }
+  const result = Toolset.safeParse(json);
+  if (!result.success) return { problems: zodProblems(file, json, result.error) };
+  return { toolset: result.data, problems: [] };
+}
+
+function describeJsonError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /position (\d+)/.exec(message);
+  if (!position) return `not valid JSON: ${message}`;
+  const offset = Number(position[1]);
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - before.lastIndexOf("\n");
+  return `not valid JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, "")}`;
+}
+
+function zodProblems(file: string, json: unknown, error: z.ZodError): CatalogProblem[] {
+  return error.issues.map((issue) => ({
+    file,
+    path: formatPath(issue.path),
+    message: describeIssue(issue, json),
+    severity: "error" as const,
+  }));
+}
+
+function describeIssue(issue: z.core.$ZodIssue, json: unknown): string {
+  if (issue.code === "unrecognized_keys")
+    return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  if (issue.code === "invalid_union" && "note" in issue && issue.note === "No matching discriminator") {
+    return `unknown effect kind ${JSON.stringify(valueAt(json, [...issue.path, "kind"]))}; expected read, list, create, update or delete`;
+  }
+  if (issue.code === "invalid_type" && valueAt(json, issue.path) === undefined) {
+    return `missing required field (expected ${issue.expected})`;
+  }
+  return issue.message;
+}
+
+function valueAt(json: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = json;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** Checks inside one toolset that the zod shape cannot express. */
+function checkToolset(file: string, toolset: Toolset, options: LoadOptions): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  const error = (path: PropertyKey[], message: string) =>
+    problems.push({ file, path: formatPath(path), message, severity: "error" });
+  toolset.tools.forEach((tool, index) => {
+    checkTool(tool, ["tools", index], error, options.checkSchemas !== false);
+  });
+  return problems;
+}
+
+type Report = (path: PropertyKey[], message: string) => void;
+
+function checkTool(tool: Tool, at: PropertyKey[], error: Report, checkSchemas: boolean): void {
+  for (const key of ["inputSchema", "outputSchema"] as const) {
+    const schema = tool[key];
+    if (!schema) continue;
+    if (schema.type !== "object")
+      error([...at, key, "type"], 'must be "object" (MCP tool schemas describe an object)');
+    if (checkSchemas)
+      for (const message of schemaProblems(schema))
+        error([...at, key], `not a valid JSON Schema: ${message}`);
+  }
+  const codes = new Set(tool.errors.map((e) => e.code));
+  const seenCodes = new Set<string>();
+  tool.errors.forEach((e, i) => {
+    if (seenCodes.has(e.code)) error([...at, "errors", i, "code"], `duplicate error code ${e.code}`);
+    seenCodes.add(e.code);
+  });
+  const properties = propertyNames(tool.inputSchema);
+  const bound = new Set<string>();
+  tool.effects.forEach((effect, i) => {
+    checkEffect(effect, { at: [...at, "effects", i], codes, properties, bound, error, toolName: tool.name });
+    if (effect.as) bound.add(effect.as);
+  });
+}
+
+interface EffectContext {
+  at: PropertyKey[];
+  codes: Set<string>;
+  properties: Set<string>;
+  bound: Set<string>;
+  error: Report;
+  toolName: string;
+}
+
+function checkEffect(effect: Effect, ctx: EffectContext): void {
+  const { at, codes, error } = ctx;
+  const named: Array<[string, string | undefined]> = [];
+  if (effect.kind === "read" || effect.kind === "update" || effect.kind === "delete")
+    named.push(["missing", effect.missing]);
+  if (effect.kind === "create") named.push(["exists", effect.exists]);
+  for (const [key, code] of named) {
+    if (code && !codes.has(code))
+      error([...at, key], `error code ${code} is not among the tool's documented errors`);
+  }
+  if (effect.kind !== "list") {
+    effect.require.forEach((guard, i) => {
+      if (!codes.has(guard.error))
+        error(
+          [...at, "require", i, "error"],
+          `error code ${guard.error} is not among the tool's documented errors`,
+        );
+    });
+  }
+  if (
+    effect.kind !== "create" &&
+    parseTemplate(effect.target).some((p) => "ref" in p && p.ref.source === "id")
+  ) {
+    error([...at, "target"], "{$id} is only minted by create effects");
+  }
+  for (const ref of collectRefs(effect)) {
+    if (ref.source === "argument" && !ctx.properties.has(ref.path[0] ?? "")) {
+      error(at, `template refers to argument "${ref.path[0]}", which is not a property of the inputSchema`);
+    }
+    if (ref.source === "binding" && !ctx.bound.has(ref.name)) {
+      error(
+        at,
+        `template refers to "$${ref.name}", which no earlier effect of ${ctx.toolName} binds with "as"`,
+      );
+    }
+  }
+}
+
+function propertyNames(schema: Record<string, unknown>): Set<string> {
+  const properties = schema.properties;
+  return new Set(properties && typeof properties === "object" ? Object.keys(properties) : []);
+}
+
+/** Names must be unique across the catalog: tools, toolset ids and task ids. */
+function checkAcrossFiles(toolsets: readonly LoadedToolset[]): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  const seen = {
+    toolset: new Map<string, string>(),
+    tool: new Map<string, string>(),
+    task: new Map<string, string>(),
+  };
+  const claim = (kind: keyof typeof seen, name: string, file: string, path: PropertyKey[]) => {
+    const first = seen[kind].get(name);
+    if (first !== undefined) {
+      const where = first === file ? "earlier in this file" : `in ${relative(process.cwd(), first) || first}`;
+      problems.push({
+        file,
+        path: formatPath(path),
+        message: `duplicate ${kind} "${name}" (also ${where})`,
+        severity: "error",
+      });
+    } else seen[kind].set(name, file);
+  };
+  for (const { file, toolset } of toolsets) {
+    claim("toolset", toolset.id, file, ["id"]);
+    toolset.tools.forEach((tool, i) => {
+      claim("tool", tool.name, file, ["tools", i, "name"]);
+    });
+    toolset.tasks.forEach((task, i) => {
+      claim("task", task.id, file, ["tasks", i, "id"]);
+    });
+  }
+  return problems;
+}

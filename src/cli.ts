@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+import { COMMANDS, UsageError } from "./commands/index.js";
+
+const VERSION = "0.1.0";
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    "toolsim — an MCP server whose tools are simulated",
+    "",
+    "Usage: toolsim <command> [options]     toolsim <command> --help for its options",
+    "",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(overview());
+    return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v") {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`toolsim: unknown command "${name}"\n\n${overview()}`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(command.help);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      process.stderr.write(
+        `toolsim ${command.name}: ${(error as Error).message}\n(see toolsim ${command.name} --help)\n`,
+      );
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  return error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS");
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `toolsim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

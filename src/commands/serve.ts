@@ -1,0 +1,194 @@
+import { watch } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Catalog, formatProblem, loadToolsets } from "../catalog/index.js";
+import { serveOverHttp, serveOverStdio } from "../server/index.js";
+import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
+import { type Command, UsageError } from "./command.js";
+import { CLI_PATH, DEFAULT_DB } from "./paths.js";
+import { createRuntime, type Runtime } from "./runtime.js";
+
+const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
+
+Usage: toolsim serve [--http | --stdio] [options]
+
+Transport
+  --http               Streamable HTTP (default)
+  --stdio              stdin/stdout, for Claude Desktop and other local clients; logs go to stderr
+  --host HOST          address to bind (default 127.0.0.1; anything else requires --token)
+  --port N             port (default 3333; 0 picks a free one)
+  --token TOKEN        bearer token every HTTP request must carry (env TOOLSIM_TOKEN)
+  --allowed-origin H   accept browser requests from this origin host name (repeatable; default localhost)
+  --allowed-host H     accept this Host header when bound off loopback (repeatable; default any)
+  --idle-timeout S     close HTTP sessions idle this many seconds (default 1800)
+
+Catalog
+${CATALOG_HELP}
+  --watch              reload toolset files when they change and tell clients (tools/list_changed)
+  --page-size N        tools per tools/list page (default 500)
+
+State
+  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)
+  --session NAME       stdio: resume (or create) this named session instead of starting a new one
+  --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
+`;
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "serve the catalog over MCP (Streamable HTTP or stdio)",
+  help: HELP,
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        ...CATALOG_OPTIONS,
+        http: { type: "boolean" },
+        stdio: { type: "boolean" },
+        host: { type: "string", default: "127.0.0.1" },
+        port: { type: "string", default: "3333" },
+        token: { type: "string" },
+        "allowed-origin": { type: "string", multiple: true },
+        "allowed-host": { type: "string", multiple: true },
+        "idle-timeout": { type: "string", default: "1800" },
+        watch: { type: "boolean" },
+        "page-size": { type: "string", default: "500" },
+        db: { type: "string" },
+        session: { type: "string" },
+        seed: { type: "string", default: "0" },
+      },
+      strict: true,
+    });
+    if (values.http && values.stdio) throw new UsageError("choose one of --http and --stdio");
+    const port = integer(values.port, "--port", 0, 65535);
+    const pageSize = integer(values["page-size"], "--page-size", 1, 100_000);
+    const idleSeconds = integer(values["idle-timeout"], "--idle-timeout", 1, 7 * 24 * 3600);
+    const log = (line: string) => process.stderr.write(`toolsim: ${line}\n`);
+
+    const loaded = loadCatalog(values);
+    if (!loaded) return 1;
+    const db = resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
+    const runtime = createRuntime({ catalog: loaded.catalog, db, seed: values.seed, pageSize });
+    const stopWatching = values.watch ? watchCatalog(runtime, loaded.paths, values.toolset, log) : () => {};
+    const shutdown = onExit(Boolean(values.stdio), () => {
+      stopWatching();
+      runtime.close();
+    });
+
+    if (values.stdio) {
+      const session = runtime.engine.openSession({ name: values.session });
+      log(
+        `stdio session ${session.name ?? session.id}: ${summary(loaded.catalog)}; engine ${runtime.engine.simulatorName}; state in ${db}`,
+      );
+      serveOverStdio(runtime.hub, session.id);
+      return new Promise<number>(() => {}); // runs until stdin closes or a signal arrives
+    }
+
+    const token = values.token ?? process.env.TOOLSIM_TOKEN;
+    const handle = await serveOverHttp(runtime.hub, {
+      host: values.host,
+      port,
+      token,
+      allowedOrigins: values["allowed-origin"],
+      allowedHosts: values["allowed-host"],
+      idleTimeoutMs: idleSeconds * 1000,
+      openSession: (name) => runtime.engine.openSession({ name }).id,
+      log,
+    });
+    shutdown.also(() => handle.close());
+    process.stdout.write(banner(handle.url, loaded.catalog, runtime, db, token !== undefined));
+    return new Promise<number>(() => {});
+  },
+};
+
+function banner(url: string, catalog: Catalog, runtime: Runtime, db: string, hasToken: boolean): string {
+  const desktop = {
+    mcpServers: { toolsim: { command: process.execPath, args: [CLI_PATH, "serve", "--stdio"] } },
+  };
+  return [
+    "toolsim is serving simulated tools over MCP",
+    "",
+    `  MCP URL   ${url}${hasToken ? "   (send Authorization: Bearer <token>)" : ""}`,
+    `  catalog   ${summary(catalog)}`,
+    `  engine    ${runtime.engine.simulatorName} (deterministic, no network, no API key)`,
+    `  state     ${db}`,
+    "",
+    "Claude Desktop (stdio): add this to claude_desktop_config.json",
+    "",
+    JSON.stringify(desktop, null, 2)
+      .split("\n")
+      .map((line) => `  ${line}`)
+      .join("\n"),
+    "",
+    "Ctrl-C stops the server; every answered call is already on disk.",
+    "",
+  ].join("\n");
+}
+
+export function summary(catalog: Catalog): string {
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  return `${n(catalog.toolsets.length, "toolset")}, ${n(catalog.toolCount, "tool")}, ${n(catalog.taskCount, "task")}`;
+}
+
+function integer(text: string, flag: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}; got "${text}"`);
+  }
+  return value;
+}
+
+/** Reloads the catalog when a watched file changes; a broken edit keeps the last good catalog. */
+function watchCatalog(
+  runtime: Runtime,
+  paths: string[],
+  selection: string[] | undefined,
+  log: (line: string) => void,
+) {
+  let timer: NodeJS.Timeout | undefined;
+  const reload = () => {
+    const loaded = loadToolsets(paths);
+    const errors = loaded.problems.filter((p) => p.severity === "error");
+    if (errors.length > 0) {
+      log(`catalog change not applied, ${errors.length} error(s):`);
+      for (const problem of errors) log(`  ${formatProblem(problem)}`);
+      return;
+    }
+    let catalog = new Catalog(loaded.toolsets);
+    if (selection?.length) catalog = catalog.restrict(selection);
+    runtime.engine.replaceCatalog(catalog);
+    runtime.hub.notifyToolsChanged();
+    log(`catalog reloaded: ${summary(catalog)}`);
+  };
+  const watchers = paths.map((path) =>
+    watch(path, { recursive: true }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(reload, 150);
+    }),
+  );
+  return () => {
+    clearTimeout(timer);
+    for (const watcher of watchers) watcher.close();
+  };
+}
+
+/** Runs cleanups once on SIGINT/SIGTERM, or when stdin closes in stdio mode, then exits. */
+function onExit(stdio: boolean, first: () => void | Promise<void>) {
+  const cleanups: Array<() => void | Promise<void>> = [first];
+  let done = false;
+  const run = async (code: number) => {
+    if (done) return;
+    done = true;
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // shutting down: a failed cleanup must not keep the process alive
+      }
+    }
+    process.exit(code);
+  };
+  process.once("SIGINT", () => void run(0));
+  process.once("SIGTERM", () => void run(0));
+  if (stdio) process.stdin.once("end", () => void run(0));
+  return { also: (cleanup: () => void | Promise<void>) => cleanups.push(cleanup) };
+}

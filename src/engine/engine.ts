@@ -1,0 +1,494 @@
+import { performance } from "node:perf_hooks";
+import { type Catalog, type StateDocument, type Tool, validatorFor } from "../catalog/index.js";
+import { applyPatch, hashOf, type Patch } from "../patch/index.js";
+import type {
+  EffectsResult,
+  HistoryEntry,
+  OfflineSimulator,
+  SimulationOutcome,
+  SimulationRequest,
+  Simulator,
+  ToolFailure,
+} from "../simulate/index.js";
+import type { CallRecord, SessionRecord, SessionScope, StateVersion, Store, Usage } from "../store/index.js";
+import { runEffects } from "./effects.js";
+import type { Finding } from "./findings.js";
+import { validateArguments } from "./validate.js";
+
+export const DEFAULT_NOW = "2026-03-02T09:00:00Z";
+const CLOCK_STEP_MS = 60_000;
+
+export interface EngineOptions {
+  catalog: Catalog;
+  store: Store;
+  simulator: Simulator;
+  /** Answers when the simulator fails, stalls past the deadline or returns something unusable. */
+  offline: OfflineSimulator;
+  /** Seed of new sessions unless they name their own. */
+  seed?: string;
+  /** How long one call may take before the offline engine answers instead (ms). */
+  deadlineMs?: number;
+  /** How many recent calls a simulator is shown. */
+  historyLimit?: number;
+}
+
+export interface OpenSession {
+  /** Resume the session with this name, or create it. */
+  name?: string;
+  seed?: string;
+  taskId?: string;
+}
+
+export type CallStatus = "ok" | "error" | "rejected";
+
+/** Everything a transport needs to answer a call. */
+export interface CallOutcome {
+  sessionId: string;
+  seq: number;
+  tool: string;
+  status: CallStatus;
+  /** The tool's definition, when the name resolved. */
+  definition?: Tool;
+  result?: Record<string, unknown>;
+  failure?: ToolFailure;
+  findings: Finding[];
+  engine: string;
+  fallback?: string;
+  usage?: Usage;
+  versionBefore: number;
+  versionAfter: number;
+  latencyMs: number;
+}
+
+interface LiveSession {
+  record: SessionRecord;
+  head: StateVersion;
+  /** Calls of one session run one at a time, in arrival order. */
+  queue: Promise<unknown>;
+}
+
+/**
+ * The call pipeline: resolve → validate → note repeats → effects → simulate → check →
+ * commit. Knows nothing of MCP; every outcome, good or bad, is a value.
+ */
+export class Engine {
+  private catalogRef: Catalog;
+  private readonly store: Store;
+  private readonly simulator: Simulator;
+  private readonly offline: OfflineSimulator;
+  private readonly live = new Map<string, LiveSession>();
+  private readonly options: Required<Pick<EngineOptions, "seed" | "deadlineMs" | "historyLimit">>;
+
+  constructor(options: EngineOptions) {
+    this.catalogRef = options.catalog;
+    this.store = options.store;
+    this.simulator = options.simulator;
+    this.offline = options.offline;
+    this.options = {
+      seed: options.seed ?? "0",
+      deadlineMs: options.deadlineMs ?? 60_000,
+      historyLimit: options.historyLimit ?? 8,
+    };
+  }
+
+  get catalog(): Catalog {
+    return this.catalogRef;
+  }
+
+  get simulatorName(): string {
+    return this.simulator.name;
+  }
+
+  /** Swaps the catalog (e.g. a watched file changed); sessions keep their state. */
+  replaceCatalog(catalog: Catalog): void {
+    this.catalogRef = catalog;
+  }
+
+  // ── sessions ──────────────────────────────────────────────────────────────
+
+  openSession(options: OpenSession = {}): SessionRecord {
+    if (options.name) {
+      const existing = this.store.session(options.name);
+      if (existing) return this.attach(existing).record;
+    }
+    const task = options.taskId ? this.catalog.task(options.taskId) : undefined;
+    if (options.taskId && !task) throw new Error(`unknown task "${options.taskId}"`);
+    const record = this.store.createSession({
+      name: options.name,
+      seed: options.seed ?? this.options.seed,
+      taskId: task?.task.id,
+      scope: task ? { toolsets: [task.toolset.id] } : {},
+      state: task ? structuredClone(task.task.state) : this.catalog.sandboxState(),
+      reason: task ? `start task ${task.task.id}` : "start",
+    });
+    return this.attach(record).record;
+  }
+
+  session(idOrName: string): SessionRecord | undefined {
+    return this.store.session(idOrName);
+  }
+
+  /** Forgets the in-memory head of a session (it stays on disk and can be resumed). */
+  release(sessionId: string): void {
+    this.live.delete(sessionId);
+  }
+
+  state(sessionId: string): StateVersion {
+    return this.liveSession(sessionId).head;
+  }
+
+  calls(sessionId: string, options?: { afterSeq?: number; limit?: number }): CallRecord[] {
+    return this.store.calls(sessionId, options);
+  }
+
+  /** Replaces a session's state and scope (task start, reset), as a new version. */
+  resetSession(
+    sessionId: string,
+    document: StateDocument,
+    change: { reason: string; taskId?: string | null; scope?: SessionScope },
+  ) {
+    return this.exclusive(sessionId, async () => {
+      const head = this.store.resetState(sessionId, document, change);
+      const session = this.liveSession(sessionId);
+      session.head = head;
+      session.record = this.store.session(sessionId) ?? session.record;
+      return head;
+    });
+  }
+
+  /** Moves a session's head to an earlier (or later) version, e.g. a checkpoint. */
+  moveHead(sessionId: string, version: number) {
+    return this.exclusive(sessionId, async () => {
+      const head = this.store.moveHead(sessionId, version);
+      const session = this.liveSession(sessionId);
+      session.head = head;
+      session.record = this.store.session(sessionId) ?? session.record;
+      return head;
+    });
+  }
+
+  /** The tools a session sees: its scope (a task's toolset and distractors), or the whole catalog. */
+  tools(sessionId?: string): Tool[] {
+    const scope = sessionId ? this.liveSession(sessionId).record.scope : {};
+    return this.toolsInScope(scope);
+  }
+
+  private toolsInScope(scope: SessionScope): Tool[] {
+    if (!scope.toolsets?.length && !scope.tools?.length) return this.catalog.allTools();
+    const tools: Tool[] = [];
+    const seen = new Set<string>();
+    for (const id of scope.toolsets ?? []) {
+      for (const tool of this.catalog.toolset(id)?.tools ?? []) {
+        if (!seen.has(tool.name)) tools.push(tool);
+        seen.add(tool.name);
+      }
+    }
+    for (const name of scope.tools ?? []) {
+      const found = this.catalog.tool(name);
+      if (found && !seen.has(name)) tools.push(found.tool);
+      seen.add(name);
+    }
+    return tools;
+  }
+
+  private attach(record: SessionRecord): LiveSession {
+    const existing = this.live.get(record.id);
+    if (existing) return existing;
+    const session: LiveSession = { record, head: this.store.head(record.id), queue: Promise.resolve() };
+    this.live.set(record.id, session);
+    return session;
+  }
+
+  private liveSession(sessionId: string): LiveSession {
+    const existing = this.live.get(sessionId);
+    if (existing) return existing;
+    const record = this.store.session(sessionId);
+    if (!record) throw new Error(`unknown session "${sessionId}"`);
+    return this.attach(record);
+  }
+
+  private exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const session = this.liveSession(sessionId);
+    const run = session.queue.then(work, work);
+    session.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // ── calls ────────────────────────────────────────────────────────────────
+
+  /** Runs one tool call through the pipeline and records it. Never throws for bad input. */
+  call(sessionId: string, name: string, rawArgs: unknown, signal?: AbortSignal): Promise<CallOutcome> {
+    return this.exclusive(sessionId, async () => {
+      const first = await this.attempt(sessionId, name, rawArgs, signal);
+      if (first !== "stale") return first;
+      // another process moved this session's head: reload it and run the call against the new state
+      const session = this.liveSession(sessionId);
+      session.head = this.store.head(sessionId);
+      const second = await this.attempt(sessionId, name, rawArgs, signal);
+      if (second === "stale") throw new Error(`session ${sessionId} is being changed by another process`);
+      return second;
+    });
+  }
+
+  private async attempt(
+    sessionId: string,
+    name: string,
+    rawArgs: unknown,
+    signal?: AbortSignal,
+  ): Promise<CallOutcome | "stale"> {
+    const started = performance.now();
+    const session = this.liveSession(sessionId);
+    const head = session.head;
+    const argsHash = hashOf(rawArgs ?? {});
+    const findings: Finding[] = [];
+    const repeatOf = this.store.repeatOf(sessionId, name, argsHash, head.version);
+    if (repeatOf !== undefined) findings.push(repeatNote(repeatOf));
+
+    // 1 resolve
+    const tool = this.resolve(session, name);
+    if (!tool.ok) {
+      findings.unshift(tool.finding);
+      return this.commitRejected(session, name, rawArgs, argsHash, findings, undefined, started);
+    }
+    // 2 validate
+    const validated = validateArguments(tool.tool, rawArgs);
+    if (!validated.ok) {
+      findings.unshift(...validated.findings);
+      return this.commitRejected(session, name, rawArgs, argsHash, findings, tool.tool, started);
+    }
+    // 4 effects, then simulate
+    const state = head.document as StateDocument;
+    const now = clockOf(state);
+    const effects = runEffects(tool.tool, validated.args, state, now);
+    const stateAfterEffects = afterEffects(state, effects);
+    const request: SimulationRequest = {
+      tool: tool.tool,
+      args: validated.args,
+      state: stateAfterEffects,
+      effects,
+      history: this.history(sessionId),
+      seed: session.record.seed,
+      now,
+      signal,
+    };
+    const outcome = await this.simulate(request);
+    // 5 check, 6 commit
+    const checked = this.check(outcome, request);
+    const change =
+      checked.kind === "success" ? this.changeFor(stateAfterEffects, effects, checked.patch, now) : undefined;
+    const final =
+      change === "invalid-patch"
+        ? this.offlineFallback(request, "the simulator's state patch did not apply")
+        : checked;
+    const finalChange =
+      change === "invalid-patch" ? this.changeFor(stateAfterEffects, effects, [], now) : change;
+    const record = this.store.recordCall(
+      {
+        sessionId,
+        tool: name,
+        arguments: validated.args,
+        argsHash,
+        status: final.kind === "success" ? "ok" : "error",
+        findings: findings.map(storedFinding),
+        result: final.kind === "success" ? final.result : undefined,
+        error: final.kind === "failure" ? final.failure : undefined,
+        engine: final.engine,
+        fallback: final.fallback,
+        usage: final.usage,
+        latencyMs: performance.now() - started,
+      },
+      head.version,
+      finalChange === "invalid-patch" ? undefined : finalChange,
+    );
+    if (record === "stale") return "stale";
+    if (finalChange && finalChange !== "invalid-patch" && record.versionAfter !== head.version) {
+      session.head = { version: record.versionAfter, document: finalChange.document };
+    }
+    return {
+      sessionId,
+      seq: record.seq,
+      tool: name,
+      status: record.status,
+      definition: tool.tool,
+      result: final.kind === "success" ? final.result : undefined,
+      failure: final.kind === "failure" ? final.failure : undefined,
+      findings,
+      engine: final.engine,
+      fallback: final.fallback,
+      usage: final.usage,
+      versionBefore: record.versionBefore,
+      versionAfter: record.versionAfter,
+      latencyMs: record.latencyMs,
+    };
+  }
+
+  private resolve(
+    session: LiveSession,
+    name: string,
+  ): { ok: true; tool: Tool } | { ok: false; finding: Finding } {
+    const visible = this.toolsInScope(session.record.scope);
+    const tool = visible.find((t) => t.name === name);
+    if (tool) return { ok: true, tool };
+    const names = visible.map((t) => t.name);
+    const suggestions = this.catalog.nearestToolNames(name, 3, names);
+    const elsewhere = this.catalog.tool(name)
+      ? " It exists in the catalog but is not part of this session's task."
+      : "";
+    const hint = suggestions.length ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : "";
+    return {
+      ok: false,
+      finding: {
+        code: "IFN",
+        severity: "error",
+        message: `There is no tool named "${name}".${elsewhere}${hint} Call tools/list for the available tools.`,
+        suggestions,
+      },
+    };
+  }
+
+  private commitRejected(
+    session: LiveSession,
+    name: string,
+    rawArgs: unknown,
+    argsHash: string,
+    findings: Finding[],
+    definition: Tool | undefined,
+    started: number,
+  ): CallOutcome | "stale" {
+    const record = this.store.recordCall(
+      {
+        sessionId: session.record.id,
+        tool: name,
+        arguments: rawArgs ?? {},
+        argsHash,
+        status: "rejected",
+        findings: findings.map(storedFinding),
+        engine: "validator",
+        latencyMs: performance.now() - started,
+      },
+      session.head.version,
+    );
+    if (record === "stale") return "stale";
+    return {
+      sessionId: session.record.id,
+      seq: record.seq,
+      tool: name,
+      status: "rejected",
+      definition,
+      findings,
+      engine: "validator",
+      versionBefore: record.versionBefore,
+      versionAfter: record.versionAfter,
+      latencyMs: record.latencyMs,
+    };
+  }
+
+  private history(sessionId: string): HistoryEntry[] {
+    const wanted = this.simulator.historyWanted ?? 0;
+    if (wanted <= 0) return [];
+    return this.store.recentCalls(sessionId, Math.min(wanted, this.options.historyLimit)).map((call) => ({
+      seq: call.seq,
+      tool: call.tool,
+      arguments: call.arguments,
+      status: call.status,
+      result: call.result,
+      error: call.error,
+    }));
+  }
+
+  /** Asks the simulator, within the deadline; anything it cannot deliver, the offline engine answers. */
+  private async simulate(request: SimulationRequest): Promise<SimulationOutcome> {
+    if (this.simulator === this.offline) return this.offline.respondNow(request);
+    const deadline = AbortSignal.timeout(this.options.deadlineMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<"deadline">((resolve) => {
+      timer = setTimeout(() => resolve("deadline"), this.options.deadlineMs);
+    });
+    try {
+      const outcome = await Promise.race([this.simulator.respond({ ...request, signal }), expired]);
+      if (outcome === "deadline")
+        return this.offlineFallback(request, `no answer within ${this.options.deadlineMs} ms`);
+      return outcome;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return this.offlineFallback(request, `the ${this.simulator.name} simulator failed: ${reason}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A successful result must validate against the tool's outputSchema, or the offline engine answers. */
+  private check(outcome: SimulationOutcome, request: SimulationRequest): SimulationOutcome {
+    if (outcome.kind !== "success" || !request.tool.outputSchema) return outcome;
+    const validate = validatorFor(request.tool.outputSchema);
+    if (validate(outcome.result)) return outcome;
+    if (outcome.engine === this.offline.name) return outcome;
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
+    return {
+      ...this.offlineFallback(request, `result did not match the output schema: ${problems}`),
+      usage: outcome.usage,
+    };
+  }
+
+  private offlineFallback(request: SimulationRequest, reason: string): SimulationOutcome {
+    return { ...this.offline.respondNow(request), fallback: reason };
+  }
+
+  /** The effects' patch, the simulator's patch and the clock tick, as one change; undefined when nothing changes. */
+  private changeFor(
+    afterEffects: StateDocument,
+    effects: EffectsResult,
+    simulatorPatch: Patch,
+    now: string,
+  ): { patch: Patch; document: unknown } | "invalid-patch" | undefined {
+    const effectsPatch = effects.status === "applied" ? effects.patch : [];
+    if (effectsPatch.length === 0 && simulatorPatch.length === 0) return undefined;
+    const applied = applyPatch(afterEffects, simulatorPatch);
+    if (!applied.ok) return "invalid-patch";
+    const tick = clockTick(applied.document as StateDocument, now);
+    const final = applyPatch(applied.document, tick);
+    if (!final.ok) throw new Error(`clock tick failed: ${final.error}`);
+    return { patch: [...effectsPatch, ...simulatorPatch, ...tick], document: final.document };
+  }
+}
+
+function afterEffects(state: StateDocument, effects: EffectsResult): StateDocument {
+  if (effects.status !== "applied" || effects.patch.length === 0) return state;
+  const applied = applyPatch(state, effects.patch);
+  if (!applied.ok) throw new Error(`effects patch failed to apply: ${applied.error}`);
+  return applied.document as StateDocument;
+}
+
+/** The simulated clock of a state (runtime.now), or the default start of time. */
+export function clockOf(state: StateDocument): string {
+  const runtime = state.runtime;
+  if (runtime && typeof runtime === "object" && !Array.isArray(runtime)) {
+    const now = (runtime as Record<string, unknown>).now;
+    if (typeof now === "string" && !Number.isNaN(Date.parse(now))) return now;
+  }
+  return DEFAULT_NOW;
+}
+
+/** Moves the clock one step: every change of state takes a little simulated time. */
+function clockTick(state: StateDocument, now: string): Patch {
+  const next = new Date(Date.parse(now) + CLOCK_STEP_MS).toISOString().replace(".000Z", "Z");
+  const runtime = state.runtime;
+  if (runtime && typeof runtime === "object" && !Array.isArray(runtime)) {
+    const op = "now" in runtime ? "replace" : "add";
+    return [{ op, path: "/runtime/now", value: next }];
+  }
+  return [{ op: "add", path: "/runtime", value: { now: next } }];
+}
+
+function repeatNote(seq: number): Finding {
+  return {
+    code: "RAC",
+    severity: "note",
+    message: `This call repeats call #${seq} exactly, and the state has not changed since: it will get the same answer.`,
+  };
+}
+
+function storedFinding(finding: Finding) {
+  return { code: finding.code, argument: finding.argument, message: finding.message };
+}

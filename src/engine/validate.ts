@@ -1,0 +1,279 @@
+import { nearest, type SchemaErrors, type Tool, validatorFor } from "../catalog/index.js";
+import type { Finding } from "./findings.js";
+
+export type ValidatedArguments =
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; findings: Finding[] };
+
+/**
+ * Checks a call's arguments against the tool's inputSchema and returns every problem at
+ * once, each with a ToolScan code and a message that says what to send instead.
+ */
+export function validateArguments(tool: Tool, raw: unknown): ValidatedArguments {
+  const shape = checkShape(raw);
+  if (!shape.ok) return shape;
+  const validate = validatorFor(tool.inputSchema);
+  if (validate(shape.args)) return shape;
+  const findings = mapErrors(validate.errors ?? []);
+  return { ok: false, findings: findings.length > 0 ? findings : [generic()] };
+}
+
+function checkShape(raw: unknown): ValidatedArguments {
+  if (raw === undefined || raw === null) return { ok: true, args: {} };
+  if (typeof raw === "object" && !Array.isArray(raw))
+    return { ok: true, args: raw as Record<string, unknown> };
+  let hint = "";
+  if (typeof raw === "string") {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+        hint = " It looks like JSON text: send the object itself, not a string that encodes it.";
+    } catch {
+      hint = " It is not even JSON text.";
+    }
+  }
+  const got = Array.isArray(raw) ? "an array" : `a ${typeof raw}`;
+  return {
+    ok: false,
+    findings: [
+      {
+        code: "IFE",
+        severity: "error",
+        message: `The arguments must be a JSON object mapping parameter names to values; got ${got}.${hint}`,
+      },
+    ],
+  };
+}
+
+function mapErrors(errors: SchemaErrors): Finding[] {
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  // Sub-schema errors of a failed anyOf/oneOf are noise next to the combined one; keep only the combined.
+  const combined = errors
+    .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
+    .map((e) => e.schemaPath);
+  for (const error of errors) {
+    if (combined.some((path) => error.schemaPath.startsWith(`${path}/`))) continue;
+    const finding = mapError(error);
+    if (!finding) continue;
+    const key = `${finding.code}|${finding.argument}|${finding.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    findings.push(finding);
+  }
+  return findings;
+}
+
+type AjvError = SchemaErrors[number];
+
+function mapError(error: AjvError): Finding | undefined {
+  const at = pointerToPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  const got = describeValue(error.data);
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const name = String(params.additionalProperty);
+      const argument = join(at, name);
+      const known = Object.keys(propertiesOf(error.parentSchema));
+      const suggestions = nearest(name, known, 3);
+      const hint = suggestions.length
+        ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(" or ")}?`
+        : known.length
+          ? ` Known: ${known.join(", ")}.`
+          : "";
+      return {
+        code: "IAN",
+        severity: "error",
+        argument,
+        message: `Unknown argument "${argument}".${hint}`,
+        suggestions,
+      };
+    }
+    case "unevaluatedProperties": {
+      const name = String(params.unevaluatedProperty);
+      return {
+        code: "IAN",
+        severity: "error",
+        argument: join(at, name),
+        message: `Unknown argument "${join(at, name)}".`,
+      };
+    }
+    case "required": {
+      const name = String(params.missingProperty);
+      const argument = join(at, name);
+      const description = describeProperty(propertiesOf(error.parentSchema)[name]);
+      return {
+        code: "IAV",
+        severity: "error",
+        argument,
+        message: `Missing required argument "${argument}"${description ? ` (${description})` : ""}.`,
+      };
+    }
+    case "dependentRequired":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: join(at, String(params.missingProperty)),
+        message: `"${join(at, String(params.missingProperty))}" is required when "${join(at, String(params.property))}" is given.`,
+      };
+    case "type":
+      return {
+        code: "IAT",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} must be ${article(String(params.type))}; got ${got}.`,
+      };
+    case "enum":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}; got ${got}.`,
+      };
+    case "const":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} must be ${JSON.stringify(params.allowedValue)}; got ${got}.`,
+      };
+    case "format":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} must be ${formatHint(String(params.format))}; got ${got}.`,
+      };
+    case "pattern":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} must match the pattern ${String(params.pattern)}; got ${got}.`,
+      };
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+    case "multipleOf":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} must be ${error.message ?? "in range"}; got ${got}.`,
+      };
+    case "minLength":
+    case "maxLength":
+    case "minItems":
+    case "maxItems":
+    case "minProperties":
+    case "maxProperties":
+    case "uniqueItems":
+    case "contains":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} ${error.message ?? "is out of bounds"}; got ${got}.`,
+      };
+    case "anyOf":
+    case "oneOf":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} matches none of the allowed forms (${alternatives(error.schema)}); got ${got}.`,
+      };
+    case "if":
+    case "not":
+    case "false schema":
+      return generic(at, error.message);
+    default:
+      return generic(at, error.message);
+  }
+}
+
+function generic(at = "", reason?: string): Finding {
+  return {
+    code: "IAV",
+    severity: "error",
+    argument: at || undefined,
+    message: `${label(at)} is not valid${reason ? `: ${reason}` : ""}.`,
+  };
+}
+
+function pointerToPath(pointer: string): string {
+  if (!pointer) return "";
+  let out = "";
+  for (const raw of pointer.slice(1).split("/")) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    out += /^[0-9]+$/.test(segment) ? `[${segment}]` : out ? `.${segment}` : segment;
+  }
+  return out;
+}
+
+function join(at: string, name: string): string {
+  return at ? `${at}.${name}` : name;
+}
+
+function label(at: string): string {
+  return at ? `"${at}"` : "The arguments";
+}
+
+function article(type: string): string {
+  const names = type
+    .split(",")
+    .map((t) => (t === "integer" ? "an integer" : t === "object" ? "an object" : `a ${t}`));
+  return names.join(" or ");
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value);
+  const kind = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return `${kind} ${shown}`;
+}
+
+const FORMAT_HINTS: Record<string, string> = {
+  "date-time": 'a date-time in RFC 3339 form, e.g. "2026-03-02T09:00:00Z"',
+  date: 'a date in the form YYYY-MM-DD, e.g. "2026-03-02"',
+  time: 'a time in the form HH:MM:SS with an offset, e.g. "09:30:00Z"',
+  email: 'an email address, e.g. "ana@example.com"',
+  uri: 'an absolute URI, e.g. "https://example.com/x"',
+  uuid: 'a UUID, e.g. "3f2b8c1e-6a4d-4f5e-9b7a-1c2d3e4f5a6b"',
+  ipv4: 'an IPv4 address, e.g. "192.0.2.10"',
+  duration: 'an ISO 8601 duration, e.g. "P3D" or "PT2H"',
+};
+
+function formatHint(format: string): string {
+  return FORMAT_HINTS[format] ?? `in the "${format}" format`;
+}
+
+function propertiesOf(schema: unknown): Record<string, unknown> {
+  if (!schema || typeof schema !== "object") return {};
+  const properties = (schema as Record<string, unknown>).properties;
+  return properties && typeof properties === "object" ? (properties as Record<string, unknown>) : {};
+}
+
+function describeProperty(schema: unknown): string {
+  if (!schema || typeof schema !== "object") return "";
+  const s = schema as Record<string, unknown>;
+  const parts: string[] = [];
+  if (s.type) parts.push(String(s.type));
+  if (Array.isArray(s.enum)) parts.push(`one of ${s.enum.map((v) => JSON.stringify(v)).join(", ")}`);
+  if (typeof s.description === "string") parts.push(s.description.trim().replace(/\.$/, ""));
+  return parts.join("; ");
+}
+
+function alternatives(schemas: unknown): string {
+  if (!Array.isArray(schemas)) return "see the schema";
+  return schemas
+    .map((s) => {
+      const schema = (s ?? {}) as Record<string, unknown>;
+      if (schema.const !== undefined) return JSON.stringify(schema.const);
+      if (Array.isArray(schema.required)) return `an object with ${schema.required.join(", ")}`;
+      return String(schema.type ?? "a value");
+    })
+    .join(" | ");
+}

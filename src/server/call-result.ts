@@ -1,0 +1,45 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { type CallOutcome, rejectionText } from "../engine/index.js";
+
+/**
+ * An engine outcome as an MCP tool result. A documented error and a rejected call are both
+ * `isError` results (never JSON-RPC errors): the agent reads them and tries again.
+ */
+export function toCallToolResult(outcome: CallOutcome): CallToolResult {
+  const meta: Record<string, unknown> = {
+    "toolsim/call": {
+      session: outcome.sessionId,
+      seq: outcome.seq,
+      engine: outcome.engine,
+      stateVersion: outcome.versionAfter,
+      ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
+    },
+  };
+  const notes = outcome.findings.filter((f) => f.severity === "note");
+  if (notes.length > 0) meta["toolsim/notes"] = notes.map(({ code, message }) => ({ code, message }));
+
+  if (outcome.status === "rejected") {
+    meta["toolsim/findings"] = outcome.findings
+      .filter((f) => f.severity === "error")
+      .map(({ code, argument, message }) => ({ code, ...(argument ? { argument } : {}), message }));
+    return {
+      content: [{ type: "text", text: rejectionText(outcome.tool, outcome.findings, outcome.definition) }],
+      isError: true,
+      _meta: meta,
+    };
+  }
+  if (outcome.status === "error" && outcome.failure) {
+    meta["toolsim/error"] = outcome.failure;
+    return {
+      content: [{ type: "text", text: JSON.stringify({ error: outcome.failure }) }],
+      isError: true,
+      _meta: meta,
+    };
+  }
+  const result = outcome.result ?? {};
+  return {
+    content: [{ type: "text", text: JSON.stringify(result) }],
+    structuredContent: result,
+    _meta: meta,
+  };
+}

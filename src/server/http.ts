@@ -1,0 +1,230 @@
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  hostHeaderValidation,
+  localhostHostValidation,
+  localhostOriginValidation,
+  NodeStreamableHTTPServerTransport,
+  originValidation,
+  toNodeHandler,
+  toWebRequest,
+} from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type Server,
+} from "@modelcontextprotocol/server";
+import type { ToolsimHub } from "./hub.js";
+
+export const SESSION_HEADER = "x-toolsim-session";
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  path?: string;
+  /** Required off loopback; when set, every request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Host names accepted in the Host header when bound off loopback (default: any). */
+  allowedHosts?: string[];
+  /** Origins (host names) accepted from browsers (default: localhost only). */
+  allowedOrigins?: string[];
+  /** MCP sessions with no request for this long are closed (ms). */
+  idleTimeoutMs?: number;
+  /** Opens (creates or resumes) the simulation session for a new MCP session; `name` is the X-Toolsim-Session header. */
+  openSession: (name: string | undefined) => string;
+  log?: (line: string) => void;
+}
+
+export interface HttpHandle {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface LegacySession {
+  transport: NodeStreamableHTTPServerTransport;
+  server: Server;
+  simulationId: string;
+  lastSeen: number;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
+}
+
+/**
+ * Streamable HTTP for both protocol eras: 2025-era clients get a stateful MCP session
+ * (one simulation session each, or the named one in X-Toolsim-Session); 2026-era requests
+ * are stateless and name their simulation session with that header.
+ */
+export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Promise<HttpHandle> {
+  if (!isLoopback(options.host) && !options.token) {
+    throw new Error(
+      `refusing to listen on ${options.host} without a token: anyone who can reach it could drive the simulator. Pass --token or set TOOLSIM_TOKEN.`,
+    );
+  }
+  const path = options.path ?? "/mcp";
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  const log = options.log ?? (() => {});
+  const legacy = new Map<string, LegacySession>();
+  const hostOk = isLoopback(options.host)
+    ? localhostHostValidation()
+    : options.allowedHosts?.length
+      ? hostHeaderValidation(options.allowedHosts)
+      : () => true;
+  const originOk = options.allowedOrigins?.length
+    ? originValidation(options.allowedOrigins)
+    : localhostOriginValidation();
+
+  const modernHandler = createMcpHandler(
+    ({ requestInfo }) =>
+      hub.createServer(options.openSession(requestInfo?.headers.get(SESSION_HEADER) ?? "http-default")),
+    { legacy: "reject", onerror: (error) => log(`modern request failed: ${error.message}`) },
+  );
+  const modern = toNodeHandler(modernHandler);
+
+  const unsubscribe = hub.onToolsChanged((sessionId) => {
+    for (const session of legacy.values()) {
+      if (sessionId === undefined || session.simulationId === sessionId) {
+        session.server.sendToolListChanged().catch(() => {});
+      }
+    }
+    modernHandler.notify.toolsChanged();
+  });
+
+  const httpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) jsonError(res, 500, -32603, "internal error");
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostOk(req, res) || !originOk(req, res)) return;
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname === "/healthz") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }));
+      return;
+    }
+    if (url.pathname !== path) {
+      jsonError(res, 404, -32601, `not found: the MCP endpoint is ${path}`);
+      return;
+    }
+    if (options.token && !hasToken(req, options.token)) {
+      res.setHeader("www-authenticate", 'Bearer realm="toolsim"');
+      jsonError(res, 401, -32001, "missing or wrong bearer token");
+      return;
+    }
+    const body = req.method === "POST" ? await readJson(req) : undefined;
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      await modern(req, res, body);
+      return;
+    }
+    const sessionId = req.headers["mcp-session-id"];
+    let session = typeof sessionId === "string" ? legacy.get(sessionId) : undefined;
+    if (!session) {
+      if (req.method !== "POST" || sessionId || !isInitializeRequest(body)) {
+        jsonError(
+          res,
+          sessionId ? 404 : 400,
+          -32000,
+          sessionId ? "unknown or expired MCP session" : "send initialize first",
+        );
+        return;
+      }
+      session = await openLegacySession(req);
+    }
+    session.lastSeen = Date.now();
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  async function openLegacySession(req: IncomingMessage): Promise<LegacySession> {
+    const header = req.headers[SESSION_HEADER];
+    const simulationId = options.openSession(typeof header === "string" && header ? header : undefined);
+    const server = hub.createServer(simulationId);
+    const session: LegacySession = {
+      server,
+      simulationId,
+      lastSeen: Date.now(),
+      transport: new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          legacy.set(id, session);
+        },
+        onsessionclosed: (id) => {
+          legacy.delete(id);
+        },
+      }),
+    };
+    session.transport.onclose = () => {
+      if (session.transport.sessionId) legacy.delete(session.transport.sessionId);
+    };
+    await server.connect(session.transport);
+    return session;
+  }
+
+  const reaper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleTimeoutMs;
+      for (const [id, session] of legacy) {
+        if (session.lastSeen >= cutoff) continue;
+        legacy.delete(id);
+        session.transport.close().catch(() => {});
+        const stillUsed = [...legacy.values()].some((s) => s.simulationId === session.simulationId);
+        if (!stillUsed) hub.engine.release(session.simulationId);
+        log(`closed idle MCP session ${id}`);
+      }
+    },
+    Math.max(1000, Math.min(60_000, idleTimeoutMs / 4)),
+  );
+  reaper.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port, options.host, () => resolve());
+  });
+  const address = httpServer.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}${path}`,
+    port: address.port,
+    async close() {
+      clearInterval(reaper);
+      unsubscribe();
+      for (const session of legacy.values()) await session.transport.close().catch(() => {});
+      legacy.clear();
+      await modernHandler.close();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeAllConnections();
+    },
+  };
+}
+
+function hasToken(req: IncomingMessage, token: string): boolean {
+  const header = req.headers.authorization ?? "";
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (!match) return false;
+  const given = Buffer.from(match[1] ?? "");
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}

@@ -1,0 +1,13 @@
+export { toCallToolResult } from "./call-result.js";
+export { type HttpHandle, type HttpOptions, isLoopback, SESSION_HEADER, serveOverHttp } from "./http.js";
+export {
+  type HubOptions,
+  SERVER_NAME,
+  SERVER_VERSION,
+  type ToolExtension,
+  type ToolsChangedNotifier,
+  ToolsimHub,
+} from "./hub.js";
+export { CALLS_URI, STATE_URI } from "./resources.js";
+export { type StdioHandle, serveOverStdio } from "./stdio.js";
+export { page, toMcpTool } from "./tool-list.js";
