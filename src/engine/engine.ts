@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { type Catalog, type StateDocument, type Tool, validatorFor } from "../catalog/index.js";
 import { applyPatch, hashOf, type Patch } from "../patch/index.js";
 import type {
+  ArgumentChecker,
   EffectsResult,
   HistoryEntry,
   OfflineSimulator,
@@ -30,6 +31,19 @@ export interface EngineOptions {
   deadlineMs?: number;
   /** How many recent calls a simulator is shown. */
   historyLimit?: number;
+  /** Optional semantic pass after schema validation; its concerns reject the call as IAV. */
+  argumentChecker?: ArgumentChecker;
+}
+
+/** A call answered outside the simulator (e.g. passed through to a real server), recorded like any other. */
+export interface ExternalAnswer {
+  status: "ok" | "error";
+  result?: Record<string, unknown>;
+  failure?: ToolFailure;
+  /** Changes to the session state the answer implies (e.g. an overlay of what a real read returned). */
+  patch?: Patch;
+  engine: string;
+  latencyMs?: number;
 }
 
 export interface OpenSession {
@@ -76,6 +90,7 @@ export class Engine {
   private readonly store: Store;
   private readonly simulator: Simulator;
   private readonly offline: OfflineSimulator;
+  private readonly argumentChecker?: ArgumentChecker;
   private readonly live = new Map<string, LiveSession>();
   private readonly options: Required<Pick<EngineOptions, "seed" | "deadlineMs" | "historyLimit">>;
 
@@ -84,6 +99,7 @@ export class Engine {
     this.store = options.store;
     this.simulator = options.simulator;
     this.offline = options.offline;
+    this.argumentChecker = options.argumentChecker;
     this.options = {
       seed: options.seed ?? "0",
       deadlineMs: options.deadlineMs ?? 60_000,
@@ -230,6 +246,66 @@ export class Engine {
     });
   }
 
+  /**
+   * Records a call that something other than the simulator answered (hybrid pass-through),
+   * with the state change it implies, in the same log and version history as simulated calls.
+   */
+  recordExternal(
+    sessionId: string,
+    tool: Tool,
+    args: Record<string, unknown>,
+    answer: ExternalAnswer,
+  ): Promise<CallOutcome> {
+    return this.exclusive(sessionId, async () => {
+      const session = this.liveSession(sessionId);
+      const head = session.head;
+      const argsHash = hashOf(args);
+      const findings: Finding[] = [];
+      const repeatOf = this.store.repeatOf(sessionId, tool.name, argsHash, head.version);
+      if (repeatOf !== undefined) findings.push(repeatNote(repeatOf));
+      let change: { patch: Patch; document: unknown } | undefined;
+      if (answer.patch?.length) {
+        const applied = applyPatch(head.document, answer.patch);
+        if (!applied.ok) throw new Error(`patch of an external answer does not apply: ${applied.error}`);
+        change = { patch: answer.patch, document: applied.document };
+      }
+      const record = this.store.recordCall(
+        {
+          sessionId,
+          tool: tool.name,
+          arguments: args,
+          argsHash,
+          status: answer.status,
+          findings: findings.map(storedFinding),
+          result: answer.result,
+          error: answer.failure,
+          engine: answer.engine,
+          latencyMs: answer.latencyMs ?? 0,
+        },
+        head.version,
+        change,
+      );
+      if (record === "stale") throw new Error(`session ${sessionId} is being changed by another process`);
+      if (change && record.versionAfter !== head.version) {
+        session.head = { version: record.versionAfter, document: change.document };
+      }
+      return {
+        sessionId,
+        seq: record.seq,
+        tool: tool.name,
+        status: answer.status,
+        definition: tool,
+        result: answer.result,
+        failure: answer.failure,
+        findings,
+        engine: answer.engine,
+        versionBefore: record.versionBefore,
+        versionAfter: record.versionAfter,
+        latencyMs: record.latencyMs,
+      };
+    });
+  }
+
   private async attempt(
     sessionId: string,
     name: string,
@@ -256,8 +332,30 @@ export class Engine {
       findings.unshift(...validated.findings);
       return this.commitRejected(session, name, rawArgs, argsHash, findings, tool.tool, started);
     }
-    // 4 effects, then simulate
     const state = head.document as StateDocument;
+    let checkUsage: Usage | undefined;
+    if (this.argumentChecker) {
+      const checked = await this.argumentChecker.check(tool.tool, validated.args, state, signal);
+      checkUsage = checked.usage;
+      if (checked.concerns.length > 0) {
+        findings.unshift(
+          ...checked.concerns.map(
+            (c): Finding => ({ code: "IAV", severity: "error", argument: c.argument, message: c.message }),
+          ),
+        );
+        return this.commitRejected(
+          session,
+          name,
+          rawArgs,
+          argsHash,
+          findings,
+          tool.tool,
+          started,
+          checkUsage,
+        );
+      }
+    }
+    // 4 effects, then simulate
     const now = clockOf(state);
     const effects = runEffects(tool.tool, validated.args, state, now);
     const stateAfterEffects = afterEffects(state, effects);
@@ -294,7 +392,7 @@ export class Engine {
         error: final.kind === "failure" ? final.failure : undefined,
         engine: final.engine,
         fallback: final.fallback,
-        usage: final.usage,
+        usage: addUsage(checkUsage, final.usage),
         latencyMs: performance.now() - started,
       },
       head.version,
@@ -315,7 +413,7 @@ export class Engine {
       findings,
       engine: final.engine,
       fallback: final.fallback,
-      usage: final.usage,
+      usage: record.usage,
       versionBefore: record.versionBefore,
       versionAfter: record.versionAfter,
       latencyMs: record.latencyMs,
@@ -354,6 +452,7 @@ export class Engine {
     findings: Finding[],
     definition: Tool | undefined,
     started: number,
+    usage?: Usage,
   ): CallOutcome | "stale" {
     const record = this.store.recordCall(
       {
@@ -364,6 +463,7 @@ export class Engine {
         status: "rejected",
         findings: findings.map(storedFinding),
         engine: "validator",
+        usage,
         latencyMs: performance.now() - started,
       },
       session.head.version,
@@ -377,6 +477,7 @@ export class Engine {
       definition,
       findings,
       engine: "validator",
+      usage,
       versionBefore: record.versionBefore,
       versionAfter: record.versionAfter,
       latencyMs: record.latencyMs,
@@ -479,6 +580,18 @@ function clockTick(state: StateDocument, now: string): Patch {
     return [{ op, path: "/runtime/now", value: next }];
   }
   return [{ op: "add", path: "/runtime", value: { now: next } }];
+}
+
+function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return {
+    requests: a.requests + b.requests,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    latencyMs: a.latencyMs + b.latencyMs,
+    cached: (a.cached ?? 0) + (b.cached ?? 0),
+  };
 }
 
 function repeatNote(seq: number): Finding {

@@ -7,6 +7,7 @@ export {
   DEFAULT_NOW,
   Engine,
   type EngineOptions,
+  type ExternalAnswer,
   type OpenSession,
 } from "./engine.js";
 export { FINDING_CODES, FINDING_NAMES, type Finding, type FindingCode, isRejecting } from "./findings.js";

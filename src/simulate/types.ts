@@ -67,3 +67,20 @@ export interface Simulator {
   readonly historyWanted?: number;
   respond(request: SimulationRequest): Promise<SimulationOutcome>;
 }
+
+/** An argument an optional semantic check finds wrong although it passed the schema (reported as IAV). */
+export interface ArgumentConcern {
+  argument: string;
+  message: string;
+}
+
+/** An optional pass between validation and simulation (e.g. a model checking formats stated only in prose). */
+export interface ArgumentChecker {
+  readonly name: string;
+  check(
+    tool: Tool,
+    args: Record<string, unknown>,
+    state: StateDocument,
+    signal?: AbortSignal,
+  ): Promise<{ concerns: ArgumentConcern[]; usage?: Usage }>;
+}
