@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative } from "node:path";
 import type { z } from "zod";
 import { type Effect, type Tool, Toolset } from "./format.js";
+import { jsonErrorOffset, lineAndColumn } from "./json-error.js";
 import { schemaProblems } from "./json-schema.js";
 import { type CatalogProblem, formatPath } from "./problems.js";
 import { collectRefs, parseTemplate } from "./templates.js";
@@ -94,14 +95,11 @@ export function parseToolsetFile(
 }
 
 function describeJsonError(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(message);
-  if (!position) return `not valid JSON: ${message}`;
-  const offset = Number(position[1]);
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const column = offset - before.lastIndexOf("\n");
-  return `not valid JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, "")}`;
+  const reason = (error instanceof Error ? error.message : String(error)).split(/,? ("|in JSON at)/)[0];
+  const offset = jsonErrorOffset(text);
+  if (offset < 0) return `not valid JSON: ${reason}`;
+  const { line, column } = lineAndColumn(text, offset);
+  return `not valid JSON at line ${line}, column ${column}: ${reason}`;
 }
 
 function zodProblems(file: string, json: unknown, error: z.ZodError): CatalogProblem[] {
@@ -117,7 +115,8 @@ function describeIssue(issue: z.core.$ZodIssue, json: unknown): string {
   if (issue.code === "unrecognized_keys")
     return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   if (issue.code === "invalid_union" && "note" in issue && issue.note === "No matching discriminator") {
-    return `unknown effect kind ${JSON.stringify(valueAt(json, [...issue.path, "kind"]))}; expected read, list, create, update or delete`;
+    const at = issue.path[issue.path.length - 1] === "kind" ? issue.path : [...issue.path, "kind"];
+    return `unknown effect kind ${JSON.stringify(valueAt(json, at))}; expected read, list, create, update or delete`;
   }
   if (issue.code === "invalid_type" && valueAt(json, issue.path) === undefined) {
     return `missing required field (expected ${issue.expected})`;

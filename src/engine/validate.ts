@@ -52,8 +52,11 @@ function mapErrors(errors: SchemaErrors): Finding[] {
   const combined = errors
     .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
     .map((e) => e.schemaPath);
+  // An if/then rule is explained once, with its condition, instead of by its inner failures.
+  const conditional = errors.filter((e) => e.keyword === "if").map((e) => e.schemaPath.replace(/\/if$/, ""));
   for (const error of errors) {
     if (combined.some((path) => error.schemaPath.startsWith(`${path}/`))) continue;
+    if (conditional.some((path) => /^\/(then|else)\//.test(error.schemaPath.slice(path.length)))) continue;
     const finding = mapError(error);
     if (!finding) continue;
     const key = `${finding.code}|${finding.argument}|${finding.message}`;
@@ -185,7 +188,19 @@ function mapError(error: AjvError): Finding | undefined {
         message: `${label(at)} matches none of the allowed forms (${alternatives(error.schema)}); got ${got}.`,
       };
     case "if":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)}: when ${describeCondition(error.parentSchema && (error.parentSchema as Record<string, unknown>).if)}, ${describeRequirement((error.parentSchema as Record<string, unknown> | undefined)?.[String(params.failingKeyword ?? "then")])}.`,
+      };
     case "not":
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)}: ${describeForbidden(error.schema)}.`,
+      };
     case "false schema":
       return generic(at, error.message);
     default:
@@ -217,7 +232,55 @@ function join(at: string, name: string): string {
 }
 
 function label(at: string): string {
-  return at ? `"${at}"` : "The arguments";
+  return at ? `"${at}"` : "The call";
+}
+
+/** Plain words for the simple conditions catalogs write in `if`: constants, enums, presence. */
+function describeCondition(schema: unknown): string {
+  if (!schema || typeof schema !== "object") return "this combination of arguments is given";
+  const s = schema as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const [name, sub] of Object.entries(propertiesOf(s))) {
+    const p = (sub ?? {}) as Record<string, unknown>;
+    if (p.const !== undefined) parts.push(`"${name}" is ${JSON.stringify(p.const)}`);
+    else if (Array.isArray(p.enum))
+      parts.push(`"${name}" is one of ${p.enum.map((v) => JSON.stringify(v)).join(", ")}`);
+  }
+  const named = new Set(Object.keys(propertiesOf(s)));
+  if (Array.isArray(s.required)) {
+    parts.push(...s.required.filter((r) => !named.has(String(r))).map((r) => `"${String(r)}" is given`));
+  }
+  return parts.length ? parts.join(" and ") : "this combination of arguments is given";
+}
+
+function describeRequirement(schema: unknown): string {
+  if (!schema || typeof schema !== "object") return "the arguments must follow the tool's rules";
+  const s = schema as Record<string, unknown>;
+  const parts: string[] = [];
+  if (Array.isArray(s.required))
+    parts.push(`${s.required.map((r) => `"${String(r)}"`).join(", ")} must be given`);
+  if (s.not) parts.push(describeForbidden(s.not));
+  for (const [name, sub] of Object.entries(propertiesOf(s))) {
+    const p = (sub ?? {}) as Record<string, unknown>;
+    if (p.const !== undefined) parts.push(`"${name}" must be ${JSON.stringify(p.const)}`);
+    else if (Array.isArray(p.enum))
+      parts.push(`"${name}" must be one of ${p.enum.map((v) => JSON.stringify(v)).join(", ")}`);
+  }
+  return parts.length ? parts.join(" and ") : "the arguments must follow the tool's rules";
+}
+
+function describeForbidden(schema: unknown): string {
+  const s = (schema ?? {}) as Record<string, unknown>;
+  if (Array.isArray(s.required) && s.required.length > 0) {
+    return `${s.required.map((r) => `"${String(r)}"`).join(", ")} must not be given here`;
+  }
+  if (Array.isArray(s.anyOf)) {
+    const names = s.anyOf.flatMap(
+      (option) => ((option as Record<string, unknown>).required as string[] | undefined) ?? [],
+    );
+    if (names.length) return `none of ${names.map((n) => `"${n}"`).join(", ")} may be given here`;
+  }
+  return "this combination of arguments is not allowed";
 }
 
 function article(type: string): string {

@@ -196,8 +196,9 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       for (const session of legacy.values()) await session.transport.close().catch(() => {});
       legacy.clear();
       await modernHandler.close();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeAllConnections();
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeAllConnections(); // idle keep-alive sockets would otherwise hold close() for seconds
+      await closed;
     },
   };
 }

@@ -1,1 +1,2 @@
+export * from "./engine.js";
 export * from "./processes.js";
