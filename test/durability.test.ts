@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { connectHttp, connectStdio, LIBRARY, startHttpServer, tempDir } from "./support/index.js";
+import { callMeta, connectHttp, connectStdio, LIBRARY, startHttpServer, tempDir } from "./support/index.js";
 
 describe("durability", () => {
   const dir = tempDir();
@@ -17,7 +17,7 @@ describe("durability", () => {
         name: "borrow_book",
         arguments: { member_id: "MEM-001", book_id: "BK-0001", due: "2026-03-20" },
       });
-      answered.push((result._meta?.["toolsim/call"] as { seq: number }).seq);
+      answered.push(callMeta(result).seq);
     }
     await server.stop("SIGKILL");
     const file = new Database(db, { readonly: true });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  callMeta,
   connectHttp,
   LIBRARY,
   type RunningServer,
@@ -89,8 +90,8 @@ describe("Streamable HTTP end to end", () => {
     expect(seenByB.isError).toBeFalsy();
     expect((booksB.structuredContent as { books: Array<{ copies: number }> }).books[0]?.copies).toBe(2);
     expect(seenByA.isError).toBe(true);
-    const sessionA = (seenByA._meta?.["toolsim/call"] as { session: string }).session;
-    const sessionB = (seenByB._meta?.["toolsim/call"] as { session: string }).session;
+    const sessionA = callMeta(seenByA).session;
+    const sessionB = callMeta(seenByB).session;
     expect(sessionA).not.toBe(sessionB);
     await Promise.all([a.close(), b.close()]);
   });

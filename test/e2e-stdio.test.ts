@@ -64,7 +64,9 @@ describe("stdio end to end (real SDK client, spawned CLI)", () => {
   it("an unknown tool is an isError result, not a protocol error", async () => {
     const result = await client.callTool({ name: "borow_book", arguments: {} });
     expect(result.isError).toBe(true);
-    expect((result._meta?.["toolsim/findings"] as Array<{ code: string }>)[0]?.code).toBe("IFN");
+    expect((result._meta?.["toolsim/findings"] as Array<{ code: string }> | undefined)?.[0]?.code).toBe(
+      "IFN",
+    );
   });
 
   it("exposes the session state and call log as resources", async () => {

@@ -33,25 +33,25 @@ export function jsonErrorOffset(text: string): number {
     if (!match || match[0] === "" || match[0] === "-") fail();
     i += (match as RegExpExecArray)[0].length;
   };
+  const pair = () => {
+    ws();
+    if (text[i] !== '"') fail();
+    string();
+    ws();
+    if (text[i] !== ":") fail();
+    i++;
+    value();
+  };
   const value = (): void => {
     ws();
     const c = text[i];
-    if (c === "{")
-      return members("}", () => {
-        ws();
-        if (text[i] !== '"') fail();
-        string();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value();
-      });
-    if (c === "[") return members("]", value);
-    if (c === '"') return string();
-    if (c === "t") return literal("true");
-    if (c === "f") return literal("false");
-    if (c === "n") return literal("null");
-    return number();
+    if (c === "{") members("}", pair);
+    else if (c === "[") members("]", value);
+    else if (c === '"') string();
+    else if (c === "t") literal("true");
+    else if (c === "f") literal("false");
+    else if (c === "n") literal("null");
+    else number();
   };
   const members = (close: string, item: () => void) => {
     i++;

@@ -122,3 +122,18 @@ export function textJson(result: { content?: unknown }): unknown {
   if (text === undefined) throw new Error("result has no text content");
   return JSON.parse(text);
 }
+
+export interface CallMeta {
+  session: string;
+  seq: number;
+  engine: string;
+  stateVersion: number;
+  fallback?: string;
+}
+
+/** The `toolsim/call` block of a tool result's _meta (fails the test when absent). */
+export function callMeta(result: { _meta?: Record<string, unknown> }): CallMeta {
+  const meta = result._meta?.["toolsim/call"];
+  if (!meta || typeof meta !== "object") throw new Error("result has no toolsim/call metadata");
+  return meta as CallMeta;
+}
