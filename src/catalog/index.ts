@@ -11,4 +11,5 @@ export {
 } from "./load.js";
 export { nearest } from "./nearest.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
+export { toolsetJsonSchema } from "./schema-export.js";
 export * from "./templates.js";

@@ -1,0 +1,17 @@
+import { toolsetJsonSchema } from "../catalog/index.js";
+import type { Command } from "./command.js";
+
+export const schemaCommand: Command = {
+  name: "schema",
+  summary: "print the toolset file format as JSON Schema (for editors)",
+  help: `toolsim schema — print the toolset file format as JSON Schema (draft 2020-12)
+
+Usage: toolsim schema > schema/toolset.schema.json
+
+Point an editor at it with "$schema" at the top of a toolset file for completion and checks.
+`,
+  async run() {
+    process.stdout.write(`${JSON.stringify(toolsetJsonSchema(), null, 2)}\n`);
+    return 0;
+  },
+};
