@@ -2,7 +2,7 @@ import { watch } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Catalog, formatProblem, loadToolsets } from "../catalog/index.js";
-import { serveOverHttp, serveOverStdio } from "../server/index.js";
+import { ListenError, serveOverHttp, serveOverStdio } from "../server/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { CLI_PATH, DEFAULT_DB } from "./paths.js";
@@ -83,7 +83,7 @@ export const serveCommand: Command = {
       return new Promise<number>(() => {}); // runs until stdin closes or a signal arrives
     }
 
-    const token = values.token ?? process.env.TOOLSIM_TOKEN;
+    const token = values.token || process.env.TOOLSIM_TOKEN || undefined;
     const handle = await serveOverHttp(runtime.hub, {
       host: values.host,
       port,
@@ -93,7 +93,13 @@ export const serveCommand: Command = {
       idleTimeoutMs: idleSeconds * 1000,
       openSession: (name) => runtime.engine.openSession({ name }).id,
       log,
+    }).catch((error: unknown) => {
+      if (!(error instanceof ListenError)) throw error;
+      log(error.message);
+      runtime.close();
+      return undefined;
     });
+    if (!handle) return 1;
     shutdown.also(() => handle.close());
     process.stdout.write(banner(handle.url, loaded.catalog, runtime, db, token !== undefined));
     return new Promise<number>(() => {});

@@ -61,7 +61,7 @@ export function isLoopback(host: string): boolean {
  */
 export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Promise<HttpHandle> {
   if (!isLoopback(options.host) && !options.token) {
-    throw new Error(
+    throw new ListenError(
       `refusing to listen on ${options.host} without a token: anyone who can reach it could drive the simulator. Pass --token or set TOOLSIM_TOKEN.`,
     );
   }
@@ -182,7 +182,11 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   reaper.unref();
 
   await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
+    httpServer.once("error", (error: NodeJS.ErrnoException) => {
+      clearInterval(reaper);
+      unsubscribe();
+      reject(listenError(error, options.host, options.port));
+    });
     httpServer.listen(options.port, options.host, () => resolve());
   });
   const address = httpServer.address() as AddressInfo;
@@ -201,6 +205,23 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       await closed;
     },
   };
+}
+
+/** The environment's answer to listen(), in words that say what to do about it. */
+export class ListenError extends Error {}
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code === "EADDRINUSE") {
+    return new ListenError(
+      `port ${port} on ${host} is already in use; pass --port N (or --port 0 for any free port)`,
+    );
+  }
+  if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
+    return new ListenError(`cannot bind ${host}: no such local address`);
+  }
+  if (error.code === "EACCES")
+    return new ListenError(`not allowed to bind ${host}:${port}; choose a port above 1023`);
+  return error;
 }
 
 function hasToken(req: IncomingMessage, token: string): boolean {

@@ -1,5 +1,12 @@
 export { toCallToolResult } from "./call-result.js";
-export { type HttpHandle, type HttpOptions, isLoopback, SESSION_HEADER, serveOverHttp } from "./http.js";
+export {
+  type HttpHandle,
+  type HttpOptions,
+  isLoopback,
+  ListenError,
+  SESSION_HEADER,
+  serveOverHttp,
+} from "./http.js";
 export {
   type HubOptions,
   SERVER_NAME,
