@@ -12,7 +12,7 @@ describe("RFC 6902 on immutable documents", () => {
       { op: "add", path: "/orders/A/items/-", value: 3 },
       { op: "remove", path: "/orders/A/items/0" },
       { op: "copy", from: "/orders/B", path: "/orders/C" },
-      { op: "move", from: "/runtime/now", path: "/runtime/then" },
+      { op: "move", from: "/runtime/now", path: "/runtime/started" },
       { op: "test", path: "/orders/C/status", value: "new" },
     ]);
     expect(result.ok).toBe(true);
@@ -20,7 +20,7 @@ describe("RFC 6902 on immutable documents", () => {
     if (!result.ok) return;
     expect(result.document).toEqual({
       orders: { A: { status: "closed", items: [2, 3] }, B: { status: "new" }, C: { status: "new" } },
-      runtime: { then: "t0" },
+      runtime: { started: "t0" },
     });
     // untouched branches are shared, not copied
     const next = result.document as typeof doc & { orders: { B: unknown } };
