@@ -23,7 +23,7 @@ describe("catalog loader", () => {
   it("loads a good file with no problems", () => {
     const { toolsets, problems } = loadToolsets([LIBRARY]);
     expect(problems).toEqual([]);
-    expect(toolsets[0]?.toolset.tools).toHaveLength(7);
+    expect(toolsets[0]?.toolset.tools).toHaveLength(8);
   });
 
   it("names the file, line and column of broken JSON", () => {

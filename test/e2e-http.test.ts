@@ -72,7 +72,7 @@ describe("Streamable HTTP end to end", () => {
   it("prints the URL, the catalog, the engine, the state file and a Claude Desktop entry", () => {
     const banner = server.stdout();
     expect(banner).toMatch(/MCP URL\s+http:\/\/127\.0\.0\.1:\d+\/mcp/);
-    expect(banner).toContain("1 toolset, 7 tools, 1 task");
+    expect(banner).toContain("1 toolset, 8 tools, 1 task");
     expect(banner).toContain("engine    offline");
     expect(banner).toContain(join(dir.path, "http.db"));
     expect(banner).toContain('"--stdio"');
@@ -128,7 +128,7 @@ describe("Streamable HTTP end to end", () => {
     expect(first.tools).toHaveLength(3);
     expect(first.nextCursor).toBeTruthy();
     const all = await client.listTools();
-    expect(all.tools).toHaveLength(7);
+    expect(all.tools).toHaveLength(8);
     await client.close();
   });
 

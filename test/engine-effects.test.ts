@@ -93,6 +93,23 @@ describe("effects against the session state", () => {
     expect(none.result?.books).toEqual([]);
   });
 
+  it("guards compare dates by time, and error messages can quote bound entities", async () => {
+    const overdue = await rt.engine.call(session, "renew_loan", {
+      loan_id: "LN-0006",
+      new_due: "2026-03-30",
+    });
+    expect(overdue.failure).toEqual({
+      code: "LOAN_OVERDUE",
+      status: 409,
+      message: "Loan LN-0006 was due 2026-02-20; return it first.",
+    });
+    const renewed = await rt.engine.call(session, "renew_loan", {
+      loan_id: "LN-0007",
+      new_due: "2026-03-30",
+    });
+    expect(renewed.result).toMatchObject({ loan_id: "LN-0007", due: "2026-03-30", status: "open" });
+  });
+
   it("delete removes the entity; a second delete is the documented 404", async () => {
     const gone = await rt.engine.call(session, "delete_member", { member_id: "MEM-002" });
     expect(gone.status).toBe("ok");

@@ -76,6 +76,7 @@ function applyEffect(run: Run, effect: Effect): void {
     if (effect.missing) fail(run, effect.missing);
     return; // unknown entity and no rule that it must exist: leave the answer to the simulator
   }
+  if (effect.as) run.scope.bindings[effect.as] = entity; // so a guard's error message can quote it
   checkGuards(run, effect.require, entity);
   if (effect.kind === "read") {
     settle(run, effect, entity);
@@ -198,9 +199,16 @@ function checkGuards(run: Run, guards: readonly Guard[], entity: Entity): void {
 /** A numeric comparison that holds trivially when its operand is absent (an optional argument not given). */
 function compares(actual: unknown, operand: unknown, test: (a: number, b: number) => boolean): boolean {
   if (operand === undefined || operand === ABSENT) return true;
-  const a = toNumber(actual);
-  const b = toNumber(operand);
+  const a = toNumber(actual) ?? toTime(actual);
+  const b = toNumber(operand) ?? toTime(operand);
   return a !== undefined && b !== undefined && test(a, b);
+}
+
+/** Dates and date-times compare by time, so a guard can say "not after {$now}". */
+function toTime(value: unknown): number | undefined {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : time;
 }
 
 function settle(run: Run, effect: { as?: string; output?: string }, entity: unknown): void {
@@ -219,7 +227,25 @@ function commit(run: Run, ops: Patch, touched: string): void {
 
 function fail(run: Run, code: string, extra: Record<string, unknown> = {}): never {
   const documented = run.tool.errors.find((e) => e.code === code);
-  throw new EffectFailure(describeFailure(code, documented, { ...extra, ...run.scope.args }));
+  const message = documented ? renderMessage(documented.message, run.scope) : undefined;
+  const described = describeFailure(
+    code,
+    documented && { ...documented, message: message ?? documented.message },
+    {
+      ...extra,
+      ...run.scope.args,
+    },
+  );
+  throw new EffectFailure(described);
+}
+
+/** Fills `{$binding.field}`, `{$now}` and `{$runtime.x}` in an error message; `{argument}` stays for describeFailure. */
+function renderMessage(message: string, scope: TemplateScope): string {
+  return message.replace(/\{\$[A-Za-z_][A-Za-z0-9_.]*\}/g, (whole) => {
+    const value = renderString(whole, scope);
+    if (value === ABSENT) return whole;
+    return typeof value === "string" ? value : JSON.stringify(value);
+  });
 }
 
 /** Fills `{argument}` placeholders of a documented error message from the call. */
