@@ -1,8 +1,9 @@
 import type { Catalog } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
 import { ToolsimHub } from "../server/index.js";
-import { OfflineSimulator, type Simulator } from "../simulate/index.js";
+import { type ArgumentChecker, OfflineSimulator, type Simulator } from "../simulate/index.js";
 import { Store } from "../store/index.js";
+import { type LlmSetup, llmParts } from "./llm-options.js";
 
 export interface RuntimeOptions {
   catalog: Catalog;
@@ -12,6 +13,12 @@ export interface RuntimeOptions {
   simulator?: Simulator;
   pageSize?: number;
   deadlineMs?: number;
+  /** Answer with a model (built here, on the store's cache) unless `simulator` names another. */
+  llm?: LlmSetup;
+  /** Optional semantic pass between validation and simulation. */
+  argumentChecker?: ArgumentChecker;
+  /** Wraps the chosen simulator (hybrid mode keeps upstream tools' state as an overlay). */
+  wrapSimulator?: (simulator: Simulator) => Simulator;
 }
 
 export interface Runtime {
@@ -27,13 +34,16 @@ export interface Runtime {
 export function createRuntime(options: RuntimeOptions): Runtime {
   const store = Store.open(options.db);
   const offline = new OfflineSimulator();
+  const llm = options.llm ? llmParts(options.llm, store, offline) : undefined;
+  const chosen = options.simulator ?? llm?.simulator ?? offline;
   const engine = new Engine({
     catalog: options.catalog,
     store,
-    simulator: options.simulator ?? offline,
+    simulator: options.wrapSimulator ? options.wrapSimulator(chosen) : chosen,
     offline,
     seed: options.seed,
     deadlineMs: options.deadlineMs,
+    argumentChecker: options.argumentChecker ?? llm?.argumentChecker,
   });
   const hub = new ToolsimHub(engine, { pageSize: options.pageSize });
   return { catalog: options.catalog, store, engine, hub, offline, close: () => store.close() };

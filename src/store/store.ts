@@ -12,6 +12,7 @@ import type {
   NewSession,
   SessionRecord,
   StateVersion,
+  TaskAnswerRecord,
   Usage,
 } from "./types.js";
 
@@ -271,6 +272,44 @@ export class Store {
     }));
   }
 
+  // ── task answers ─────────────────────────────────────────────────────────
+
+  /** Records what an agent answered when it asked for task feedback. */
+  recordAnswer(sessionId: string, input: { answer?: string; infeasible: boolean }): TaskAnswerRecord {
+    return this.db.transaction(() => {
+      const session = this.requireSession(sessionId);
+      const row = this.statements.maxAnswerSeq.get({ session_id: sessionId }) as Row;
+      const record: TaskAnswerRecord = {
+        sessionId,
+        seq: Number(row.max) + 1,
+        version: session.headVersion,
+        answer: input.answer,
+        infeasible: input.infeasible,
+        createdAt: new Date().toISOString(),
+      };
+      this.statements.insertAnswer.run({
+        session_id: sessionId,
+        seq: record.seq,
+        version: record.version,
+        answer: record.answer ?? null,
+        infeasible: record.infeasible ? 1 : 0,
+        now: record.createdAt,
+      });
+      return record;
+    })();
+  }
+
+  answers(sessionId: string): TaskAnswerRecord[] {
+    return (this.statements.answers.all({ session_id: sessionId }) as Row[]).map((row) => ({
+      sessionId,
+      seq: Number(row.seq),
+      version: Number(row.version),
+      answer: row.answer === null ? undefined : String(row.answer),
+      infeasible: Number(row.infeasible) === 1,
+      createdAt: String(row.created_at),
+    }));
+  }
+
   /** Moves the head back (or forward) to an existing version; nothing is deleted. */
   moveHead(sessionId: string, version: number): StateVersion {
     return this.db.transaction(() => {
@@ -314,12 +353,36 @@ export class Store {
   private depthSinceSnapshot(sessionId: string, version: number): number {
     let depth = 0;
     let cursor: number | null = version;
-    while (cursor !== null && !this.statements.snapshot.get({ session_id: sessionId, version: cursor })) {
+    // hasSnapshot, not snapshot: fetching the document only to test that it exists costs its whole size on every write
+    while (cursor !== null && !this.statements.hasSnapshot.get({ session_id: sessionId, version: cursor })) {
       const row = this.statements.version.get({ session_id: sessionId, version: cursor }) as Row | undefined;
       cursor = row && row.parent !== null ? Number(row.parent) : null;
       depth++;
     }
     return depth;
+  }
+
+  // ── LLM answer cache ─────────────────────────────────────────────────────
+
+  /** A model answer stored under its key (model, messages, sampling, schema); counts the hit. */
+  llmCacheGet(key: string): { response: string; usage?: Usage } | undefined {
+    const row = this.statements.cacheGet.get({ key }) as Row | undefined;
+    if (!row) return undefined;
+    this.statements.cacheHit.run({ key });
+    return {
+      response: String(row.response),
+      usage: row.usage === null ? undefined : (JSON.parse(String(row.usage)) as Usage),
+    };
+  }
+
+  llmCachePut(entry: { key: string; model: string; response: string; usage?: Usage }): void {
+    this.statements.cachePut.run({
+      key: entry.key,
+      model: entry.model,
+      response: entry.response,
+      usage: entry.usage ? JSON.stringify(entry.usage) : null,
+      now: new Date().toISOString(),
+    });
   }
 
   /** Raw access for the LLM cache room, which keeps its own table in this database. */
@@ -358,14 +421,20 @@ function prepare(db: Database.Database) {
     snapshot: db.prepare(
       "SELECT document FROM state_snapshots WHERE session_id = @session_id AND version = @version",
     ),
+    hasSnapshot: db.prepare(
+      "SELECT 1 FROM state_snapshots WHERE session_id = @session_id AND version = @version",
+    ),
     insertCall: db.prepare(
       `INSERT INTO calls (session_id, seq, tool, arguments, args_hash, status, findings, result, error,
          version_before, version_after, engine, fallback, usage, latency_ms, created_at)
        VALUES (@session_id, @seq, @tool, @arguments, @args_hash, @status, @findings, @result, @error,
          @version_before, @version_after, @engine, @fallback, @usage, @latency_ms, @created_at)`,
     ),
+    // Without INDEXED BY, SQLite walks the primary key backwards to satisfy ORDER BY and reads the
+    // session's whole call log whenever nothing matches (every new call): linear in the log's length.
     repeat: db.prepare(
-      `SELECT seq FROM calls WHERE session_id = @session_id AND tool = @tool AND args_hash = @args_hash
+      `SELECT seq FROM calls INDEXED BY calls_repeat
+         WHERE session_id = @session_id AND tool = @tool AND args_hash = @args_hash
          AND version_after = @version ORDER BY seq DESC LIMIT 1`,
     ),
     calls: db.prepare(
@@ -380,6 +449,20 @@ function prepare(db: Database.Database) {
     ),
     checkpoints: db.prepare(
       "SELECT * FROM checkpoints WHERE session_id = @session_id ORDER BY created_at, name",
+    ),
+    insertAnswer: db.prepare(
+      `INSERT INTO task_answers (session_id, seq, version, answer, infeasible, created_at)
+       VALUES (@session_id, @seq, @version, @answer, @infeasible, @now)`,
+    ),
+    maxAnswerSeq: db.prepare(
+      "SELECT COALESCE(MAX(seq), 0) AS max FROM task_answers WHERE session_id = @session_id",
+    ),
+    answers: db.prepare("SELECT * FROM task_answers WHERE session_id = @session_id ORDER BY seq"),
+    cacheGet: db.prepare("SELECT response, usage FROM llm_cache WHERE key = @key"),
+    cacheHit: db.prepare("UPDATE llm_cache SET hits = hits + 1 WHERE key = @key"),
+    cachePut: db.prepare(
+      `INSERT INTO llm_cache (key, model, response, usage, created_at) VALUES (@key, @model, @response, @usage, @now)
+       ON CONFLICT (key) DO NOTHING`,
     ),
   };
 }

@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  LlmClient,
+  type LlmConfig,
+  type LlmPasses,
+  type ResolvedLlm,
+  resolveLlmConfig,
+} from "../llm/index.js";
+import { LlmArgumentChecker, LlmSimulator, type OfflineSimulator } from "../simulate/index.js";
+import type { Store } from "../store/index.js";
+import { UsageError } from "./command.js";
+
+export const LLM_OPTIONS = {
+  engine: { type: "string" },
+  model: { type: "string" },
+  "llm-base-url": { type: "string" },
+  "llm-key": { type: "string" },
+  "no-cache": { type: "boolean" },
+  "semantic-check": { type: "boolean" },
+  audit: { type: "boolean" },
+  deadline: { type: "string" },
+  config: { type: "string" },
+} as const;
+
+export const LLM_HELP = `  --engine E           auto (default: llm when an endpoint is configured, else offline), offline or llm
+                       (env TOOLSIM_ENGINE)
+  --model NAME         model that simulates calls (env TOOLSIM_MODEL; default gpt-4.1-mini on OpenAI)
+  --llm-base-url URL   OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL)
+  --llm-key KEY        API key (prefer env OPENAI_API_KEY; local servers need none)
+  --no-cache           ask the model every time instead of replaying stored answers
+  --semantic-check     a model also checks arguments for what the schema cannot (formats in prose,
+                       implausible values); its concerns reject the call as IAV. One more request per call
+  --audit              a judge model reviews each answer and it is regenerated once if judged wrong
+  --deadline S         seconds a call may take before the offline engine answers it (default 60)
+  --config FILE        settings file (default ./toolsim.config.json when present); see docs/llm.md`;
+
+export interface LlmSelection {
+  engine?: string;
+  model?: string;
+  "llm-base-url"?: string;
+  "llm-key"?: string;
+  "no-cache"?: boolean;
+  "semantic-check"?: boolean;
+  audit?: boolean;
+  deadline?: string;
+  config?: string;
+}
+
+/** What the runtime needs to build the LLM engine. */
+export interface LlmSetup {
+  config: LlmConfig;
+  passes: LlmPasses;
+  /** First backoff after a 429/5xx (ms); tests shorten it. */
+  retryBaseMs?: number;
+}
+
+/** Flags, then environment, then the config file; misuse is a UsageError. */
+export function resolveEngine(values: LlmSelection, env: NodeJS.ProcessEnv = process.env): ResolvedLlm {
+  if (values.config && !existsSync(values.config))
+    throw new UsageError(`--config: no file at ${values.config}`);
+  const file = values.config ?? resolve("toolsim.config.json");
+  let deadlineSeconds: number | undefined;
+  if (values.deadline !== undefined) {
+    deadlineSeconds = Number(values.deadline);
+    if (!Number.isFinite(deadlineSeconds) || deadlineSeconds <= 0 || deadlineSeconds > 3600) {
+      throw new UsageError(
+        `--deadline takes seconds from 0 to 3600 (fractions allowed); got "${values.deadline}"`,
+      );
+    }
+  }
+  const resolved = resolveLlmConfig({
+    flags: {
+      engine: values.engine,
+      model: values.model,
+      baseURL: values["llm-base-url"],
+      apiKey: values["llm-key"],
+      noCache: values["no-cache"],
+      semanticCheck: values["semantic-check"],
+      audit: values.audit,
+      deadlineSeconds,
+    },
+    env,
+    file,
+  });
+  if (resolved.problem) throw new UsageError(resolved.problem);
+  return resolved;
+}
+
+/** The LLM simulator and, when asked for, the semantic argument check, sharing one client and the store's cache. */
+export function llmParts(setup: LlmSetup, store: Store, offline: OfflineSimulator) {
+  const client = new LlmClient(setup.config, {
+    cache: setup.passes.cache ? store : undefined,
+    retryBaseMs: setup.retryBaseMs,
+  });
+  const simulator = new LlmSimulator({ client, fallback: offline, audit: setup.passes.audit });
+  const argumentChecker = setup.passes.semanticCheck
+    ? new LlmArgumentChecker(client, setup.config.timeoutMs)
+    : undefined;
+  return { client, simulator, argumentChecker };
+}
+
+/** The banner's engine line: which engine, why, and which extra passes run. */
+export function describeEngine(resolved: ResolvedLlm): string {
+  if (resolved.engine === "offline") return resolved.reason;
+  const extras = [
+    resolved.passes.semanticCheck ? "semantic check on" : "",
+    resolved.passes.audit ? "audit on" : "",
+    resolved.passes.cache ? "" : "cache off",
+  ].filter(Boolean);
+  return extras.length ? `${resolved.reason}; ${extras.join(", ")}` : resolved.reason;
+}

@@ -1,0 +1,319 @@
+import { performance } from "node:perf_hooks";
+import OpenAI from "openai";
+import type { Usage } from "../store/index.js";
+import { cacheKeyOf, type LlmCache } from "./cache.js";
+import type { LlmConfig } from "./config.js";
+import { type DecodeProblem, decodeAnswer } from "./decode.js";
+import { Limiter } from "./limiter.js";
+import { zeroUsage } from "./usage.js";
+
+export type LlmRole = "simulate" | "validate" | "judge";
+
+/** Turns after the first user message, e.g. the model's earlier answer and what was wrong with it. */
+export interface ChatTurn {
+  role: "assistant" | "user";
+  content: string;
+}
+
+export interface JsonRequest<T> {
+  role: LlmRole;
+  system: string;
+  user: string;
+  /** JSON Schema of the answer: sent as the response format where the endpoint supports it, always checked here. */
+  schema: Record<string, unknown>;
+  schemaName: string;
+  /** Further checks and typing after the schema check; throw to reject the answer. */
+  parse?: (value: unknown) => T;
+  followUp?: readonly ChatTurn[];
+  /** Sampling seed sent to endpoints that honour it; part of the cache key. */
+  seed?: number;
+  signal?: AbortSignal;
+  /** Default true: answers are kept and replayed for the same model, messages, sampling and schema. */
+  cacheable?: boolean;
+}
+
+export type LlmFailureKind = "http" | "network" | "timeout" | "aborted" | "invalid-json" | "schema" | "parse";
+
+export interface LlmFailure {
+  kind: LlmFailureKind;
+  message: string;
+  status?: number;
+}
+
+export type JsonAttempt<T> =
+  | { ok: true; value: T; raw: string; usage: Usage; cached: boolean }
+  | { ok: false; failure: LlmFailure; usage: Usage; raw?: string };
+
+/** What `json` throws when no usable answer came back; `tryJson` returns the same as a value. */
+export class LlmError extends Error {
+  constructor(
+    readonly failure: LlmFailure,
+    readonly usage: Usage,
+    readonly raw?: string,
+  ) {
+    super(failure.message);
+    this.name = "LlmError";
+  }
+}
+
+export interface LlmClientOptions {
+  cache?: LlmCache;
+  /** First backoff step after a 429/5xx (ms); doubles each retry. */
+  retryBaseMs?: number;
+}
+
+/** How the answer's shape is asked for; endpoints that reject one get the next. */
+type ResponseMode = "json_schema" | "json_object" | "none";
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_RETRIES = 2;
+const DEFAULT_CONCURRENCY = 4;
+const MAX_RETRY_AFTER_MS = 20_000;
+
+/**
+ * One wrapper around the `openai` package for every OpenAI-compatible endpoint: a model
+ * per role, timeouts, retries with backoff on 429/5xx, a concurrency limit, structured
+ * output with our own check, a replay cache, and usage per call.
+ */
+export class LlmClient {
+  readonly config: LlmConfig;
+  private readonly openai: OpenAI;
+  private readonly cache?: LlmCache;
+  private readonly limiter: Limiter;
+  private readonly retryBaseMs: number;
+  private mode: ResponseMode = "json_schema";
+
+  constructor(config: LlmConfig, options: LlmClientOptions = {}) {
+    this.config = config;
+    this.cache = options.cache;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.limiter = new Limiter(Math.max(1, config.concurrency ?? DEFAULT_CONCURRENCY));
+    this.openai = new OpenAI({
+      baseURL: config.baseURL,
+      // local servers take no key, but the client insists on one
+      apiKey: config.apiKey ?? "no-key",
+      timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: 0, // retries happen here, where they are counted and can be aborted
+    });
+  }
+
+  modelFor(role: LlmRole | "embed"): string {
+    const models = this.config.models;
+    if (role === "embed") return models.embed ?? "text-embedding-3-small";
+    return models[role] ?? models.simulate;
+  }
+
+  /** A checked JSON answer, or a thrown LlmError. */
+  async json<T>(request: JsonRequest<T>): Promise<{ value: T; usage: Usage; cached: boolean }> {
+    const attempt = await this.tryJson(request);
+    if (!attempt.ok) throw new LlmError(attempt.failure, attempt.usage, attempt.raw);
+    return { value: attempt.value, usage: attempt.usage, cached: attempt.cached };
+  }
+
+  /** A checked JSON answer, or why there is none (with what the attempt cost). */
+  async tryJson<T>(request: JsonRequest<T>): Promise<JsonAttempt<T>> {
+    const model = this.modelFor(request.role);
+    const temperature = this.config.temperature ?? 0;
+    const messages = [
+      { role: "system" as const, content: request.system },
+      { role: "user" as const, content: request.user },
+      ...(request.followUp ?? []),
+    ];
+    const cacheable = this.cache !== undefined && request.cacheable !== false;
+    const key = cacheKeyOf({
+      model,
+      messages,
+      sampling: { temperature, seed: request.seed ?? null },
+      schemaName: request.schemaName,
+      schema: request.schema,
+    });
+    if (cacheable) {
+      const hit = this.cache?.llmCacheGet(key);
+      if (hit) {
+        const decoded = decodeAnswer(hit.response, request.schema, request.parse);
+        if (decoded.ok) {
+          return {
+            ok: true,
+            value: decoded.value,
+            raw: hit.response,
+            usage: { ...zeroUsage(), cached: 1 },
+            cached: true,
+          };
+        }
+      }
+    }
+    const usage = zeroUsage();
+    const reply = await this.limiter
+      .run(() => this.complete(model, messages, temperature, request, usage), request.signal)
+      .catch((error: unknown) => ({ ok: false as const, failure: failureOf(error, request.signal) }));
+    if (!reply.ok) return { ok: false, failure: reply.failure, usage };
+    const decoded = decodeAnswer(reply.text, request.schema, request.parse);
+    if (!decoded.ok) return { ok: false, failure: failureOfProblem(decoded.problem), usage, raw: reply.text };
+    if (cacheable) this.cache?.llmCachePut({ key, model, response: reply.text, usage });
+    return { ok: true, value: decoded.value, raw: reply.text, usage, cached: false };
+  }
+
+  /** Embeddings of the texts, in order. Throws LlmError when the endpoint gives none. */
+  async embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][]; usage: Usage }> {
+    const usage = zeroUsage();
+    const model = this.modelFor("embed");
+    const run = () =>
+      this.withRetries(usage, signal, async () => {
+        const response = await this.openai.embeddings.create(
+          // floats, not the client's default base64: several local servers ignore the format and send floats
+          { model, input: texts, encoding_format: "float" },
+          { signal },
+        );
+        usage.promptTokens += response.usage?.prompt_tokens ?? 0;
+        return response;
+      });
+    try {
+      const response = await this.limiter.run(run, signal);
+      const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+      return { vectors, usage };
+    } catch (error) {
+      throw new LlmError(failureOf(error, signal), usage);
+    }
+  }
+
+  private async complete(
+    model: string,
+    messages: ReadonlyArray<{ role: "system" | "user" | "assistant"; content: string }>,
+    temperature: number,
+    request: JsonRequest<unknown>,
+    usage: Usage,
+  ): Promise<{ ok: true; text: string } | { ok: false; failure: LlmFailure }> {
+    return this.withRetries(usage, request.signal, async () => {
+      for (;;) {
+        const mode = this.mode;
+        try {
+          const response = await this.openai.chat.completions.create(
+            {
+              model,
+              messages: withSchemaHint(messages, mode, request.schema),
+              temperature,
+              ...(request.seed === undefined ? {} : { seed: request.seed }),
+              ...responseFormat(mode, request.schemaName, request.schema),
+            },
+            { signal: request.signal },
+          );
+          usage.promptTokens += response.usage?.prompt_tokens ?? 0;
+          usage.completionTokens += response.usage?.completion_tokens ?? 0;
+          return { ok: true as const, text: response.choices[0]?.message?.content ?? "" };
+        } catch (error) {
+          const next = rejectsResponseFormat(error, mode);
+          if (!next) throw error;
+          // the endpoint cannot do this response format: remember, and ask again the plainer way
+          this.mode = next;
+          usage.requests++;
+        }
+      }
+    });
+  }
+
+  /** Runs one request, again after a 429, a 5xx or a dropped connection, with growing pauses. */
+  private async withRetries<T>(
+    usage: Usage,
+    signal: AbortSignal | undefined,
+    send: () => Promise<T>,
+  ): Promise<T> {
+    const retries = this.config.maxRetries ?? DEFAULT_RETRIES;
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      try {
+        usage.requests++;
+        return await send();
+      } catch (error) {
+        if (attempt >= retries || !retryable(error) || signal?.aborted) throw error;
+        await pause(this.backoffMs(error, attempt), signal);
+      } finally {
+        usage.latencyMs += performance.now() - started;
+      }
+    }
+  }
+
+  private backoffMs(error: unknown, attempt: number): number {
+    const header = error instanceof OpenAI.APIError ? error.headers?.get("retry-after") : undefined;
+    const seconds = header ? Number(header) : Number.NaN;
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+    return this.retryBaseMs * 2 ** attempt;
+  }
+}
+
+function responseFormat(mode: ResponseMode, name: string, schema: Record<string, unknown>) {
+  if (mode === "json_schema") {
+    return {
+      response_format: { type: "json_schema" as const, json_schema: { name, schema, strict: false } },
+    };
+  }
+  if (mode === "json_object") return { response_format: { type: "json_object" as const } };
+  return {};
+}
+
+/** Without a schema-constrained format, the schema travels in the system message instead. */
+function withSchemaHint(
+  messages: ReadonlyArray<{ role: "system" | "user" | "assistant"; content: string }>,
+  mode: ResponseMode,
+  schema: Record<string, unknown>,
+) {
+  if (mode === "json_schema") return [...messages];
+  const [system, ...rest] = messages;
+  if (!system) return [...messages];
+  const hint = `\n\nAnswer with a single JSON object valid against this JSON Schema:\n${JSON.stringify(schema)}`;
+  return [{ ...system, content: system.content + hint }, ...rest];
+}
+
+/** An endpoint that rejects the response format says so with a 400/422 naming it. */
+function rejectsResponseFormat(error: unknown, mode: ResponseMode): ResponseMode | undefined {
+  if (mode === "none" || !(error instanceof OpenAI.APIError)) return undefined;
+  if (error.status !== 400 && error.status !== 422) return undefined;
+  if (!/response_format|json_schema|json_object|schema|format/i.test(error.message)) return undefined;
+  return mode === "json_schema" ? "json_object" : "none";
+}
+
+function retryable(error: unknown): boolean {
+  if (error instanceof OpenAI.APIConnectionError) return true; // includes timeouts
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? 0;
+    return status === 408 || status === 409 || status === 429 || status >= 500;
+  }
+  return false;
+}
+
+function failureOf(error: unknown, signal?: AbortSignal): LlmFailure {
+  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) {
+    return { kind: "aborted", message: "the request was cancelled (deadline or client)" };
+  }
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return { kind: "timeout", message: "the endpoint timed out" };
+  if (error instanceof OpenAI.APIConnectionError) {
+    return { kind: "network", message: `could not reach the endpoint: ${error.message}` };
+  }
+  if (error instanceof OpenAI.APIError) {
+    return {
+      kind: "http",
+      status: error.status,
+      message: `the endpoint answered ${error.status}: ${error.message}`,
+    };
+  }
+  return { kind: "network", message: error instanceof Error ? error.message : String(error) };
+}
+
+function failureOfProblem(problem: DecodeProblem): LlmFailure {
+  return { kind: problem.kind, message: problem.message };
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+}
