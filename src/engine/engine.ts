@@ -51,6 +51,8 @@ export interface OpenSession {
   name?: string;
   seed?: string;
   taskId?: string;
+  /** What a new session sees instead of the task's toolset alone (e.g. with distractors). */
+  scope?: SessionScope;
 }
 
 export type CallStatus = "ok" | "error" | "rejected";
@@ -133,7 +135,7 @@ export class Engine {
       name: options.name,
       seed: options.seed ?? this.options.seed,
       taskId: task?.task.id,
-      scope: task ? { toolsets: [task.toolset.id] } : {},
+      scope: options.scope ?? (task ? { toolsets: [task.toolset.id] } : {}),
       state: task ? structuredClone(task.task.state) : this.catalog.sandboxState(),
       reason: task ? `start task ${task.task.id}` : "start",
     });
@@ -424,7 +426,13 @@ export class Engine {
     session: LiveSession,
     name: string,
   ): { ok: true; tool: Tool } | { ok: false; finding: Finding } {
-    const visible = this.toolsInScope(session.record.scope);
+    const { scope } = session.record;
+    if (!scope.toolsets?.length && !scope.tools?.length) {
+      // the whole catalog is in scope: look the name up instead of copying every tool on every call
+      const found = this.catalog.tool(name);
+      if (found) return { ok: true, tool: found.tool };
+    }
+    const visible = this.toolsInScope(scope);
     const tool = visible.find((t) => t.name === name);
     if (tool) return { ok: true, tool };
     const names = visible.map((t) => t.name);

@@ -1,4 +1,5 @@
 export { toCallToolResult } from "./call-result.js";
+export { type ControlToolsOptions, controlTools, DEFAULT_CONTROL_PREFIX } from "./control-tools.js";
 export {
   type HttpHandle,
   type HttpOptions,

@@ -79,6 +79,19 @@ const MIGRATIONS: readonly string[] = [
     hits        INTEGER NOT NULL DEFAULT 0
   );
   `,
+  `
+  -- What an agent told the user when it asked for task feedback (its final answer, and
+  -- whether it declared the task impossible), so a later report judges what it saw.
+  CREATE TABLE task_answers (
+    session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,
+    version     INTEGER NOT NULL,
+    answer      TEXT,
+    infeasible  INTEGER NOT NULL DEFAULT 0,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  );
+  `,
 ];
 
 export function migrate(db: Database.Database): void {

@@ -82,3 +82,14 @@ export interface CheckpointRecord {
 }
 
 export type { Patch };
+
+/** An agent's final answer to a task, recorded when it asked for feedback. */
+export interface TaskAnswerRecord {
+  sessionId: string;
+  seq: number;
+  /** The head version when the answer was given. */
+  version: number;
+  answer?: string;
+  infeasible: boolean;
+  createdAt: string;
+}

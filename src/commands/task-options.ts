@@ -1,0 +1,95 @@
+import type { Catalog } from "../catalog/index.js";
+import type { ResolvedLlm } from "../llm/index.js";
+import { controlTools, DEFAULT_CONTROL_PREFIX } from "../server/index.js";
+import type { SessionRecord } from "../store/index.js";
+import {
+  MAX_DISTRACTORS,
+  planTaskStart,
+  TaskDesk,
+  type TaskStart,
+  unknownTaskMessage,
+} from "../tasks/index.js";
+import { UsageError } from "./command.js";
+import { checklistJudgeFor } from "./judge-options.js";
+import type { Runtime } from "./runtime.js";
+
+export const TASK_OPTIONS = {
+  task: { type: "string" },
+  distractors: { type: "string" },
+  "no-control-tools": { type: "boolean" },
+  "control-prefix": { type: "string" },
+} as const;
+
+export const TASK_HELP = `  --task ID            every new session starts on this task: its initial state, its toolset only
+  --distractors N      add the N tools of other toolsets most like the task's (default 0)
+  --no-control-tools   hide the control tools (list/start tasks, feedback, checkpoint, restore, reset,
+                       state) from the agent under test
+  --control-prefix P   name prefix of the control tools (default ${DEFAULT_CONTROL_PREFIX})`;
+
+export interface TaskSelection {
+  task?: string;
+  distractors?: string;
+  "no-control-tools"?: boolean;
+  "control-prefix"?: string;
+}
+
+export interface TaskMode {
+  /** The task every new session starts on, planned once (with its distractors). */
+  start?: TaskStart;
+  distractors: number;
+  controlTools: boolean;
+  prefix: string;
+}
+
+/** Checks the task flags against the catalog; misuse is a UsageError naming what exists. */
+export function planTaskMode(catalog: Catalog, values: TaskSelection): TaskMode {
+  let distractors = 0;
+  if (values.distractors !== undefined) {
+    distractors = Number(values.distractors);
+    if (!Number.isInteger(distractors) || distractors < 0 || distractors > MAX_DISTRACTORS) {
+      throw new UsageError(
+        `--distractors takes a whole number from 0 to ${MAX_DISTRACTORS}; got "${values.distractors}"`,
+      );
+    }
+  }
+  const prefix = values["control-prefix"] ?? DEFAULT_CONTROL_PREFIX;
+  if (!/^[A-Za-z0-9_.-]{0,32}$/.test(prefix)) {
+    throw new UsageError(`--control-prefix takes up to 32 letters, digits, "_", "-" or "."; got "${prefix}"`);
+  }
+  let start: TaskStart | undefined;
+  if (values.task !== undefined) {
+    if (!catalog.task(values.task)) throw new UsageError(unknownTaskMessage(catalog, values.task));
+    const planned = planTaskStart(catalog, values.task, distractors);
+    if (!planned.ok) throw new UsageError(planned.error);
+    start = planned.start;
+  }
+  return { start, distractors, controlTools: !values["no-control-tools"], prefix };
+}
+
+/**
+ * Puts task mode on a runtime: the control tools on the hub (unless hidden), and the way new
+ * sessions open: on the task, with its tools in scope before the first tools/list, so
+ * clients that ignore list_changed see the right tools. A named session that exists resumes.
+ */
+export function attachTaskMode(
+  runtime: Runtime,
+  mode: TaskMode,
+  llm?: ResolvedLlm,
+): (name: string | undefined) => SessionRecord {
+  if (mode.controlTools) {
+    const desk = new TaskDesk({
+      engine: runtime.engine,
+      store: runtime.store,
+      checklistJudge: checklistJudgeFor(runtime.store, llm),
+      defaultDistractors: mode.distractors,
+    });
+    runtime.hub.use(
+      controlTools(desk, { prefix: mode.prefix, onToolsChanged: (id) => runtime.hub.notifyToolsChanged(id) }),
+    );
+  }
+  const start = mode.start;
+  return (name) => {
+    if (!start || (name && runtime.engine.session(name))) return runtime.engine.openSession({ name });
+    return runtime.engine.openSession({ name, taskId: start.task.id, scope: start.scope });
+  };
+}

@@ -1,0 +1,287 @@
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
+import { type DeskResult, MAX_DISTRACTORS, type TaskDesk, type TaskVerdict } from "../tasks/index.js";
+import type { ToolExtension } from "./hub.js";
+
+export const DEFAULT_CONTROL_PREFIX = "sim_";
+
+export interface ControlToolsOptions {
+  /** Prefix of every control tool's name (default "sim_"). */
+  prefix?: string;
+  /** Called when a session's tool list changed (a task started), so clients list again. */
+  onToolsChanged?: (sessionId: string) => void;
+}
+
+type Args = Record<string, unknown>;
+type Handler = (sessionId: string, args: Args, signal?: AbortSignal) => Promise<CallToolResult>;
+
+const OBJECT = { type: "object" } as const;
+
+/**
+ * The control tools of task mode (list, start, feedback, checkpoint, restore, reset, state)
+ * as MCP tools ahead of the catalog's. They act on the simulation session itself, so they are
+ * never recorded as calls of the task; `serve --no-control-tools` hides them from an agent.
+ */
+export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}): ToolExtension {
+  const prefix = options.prefix ?? DEFAULT_CONTROL_PREFIX;
+  const definitions = toolDefinitions(prefix);
+  const handlers = new Map<string, Handler>([
+    [`${prefix}list_tasks`, async () => structured({ tasks: desk.listTasks() }, listText(desk))],
+    [
+      `${prefix}start_task`,
+      async (sessionId, args) => {
+        const taskId = args.task_id;
+        if (typeof taskId !== "string" || !taskId)
+          return failure("task_id is required: the id of a task from list_tasks");
+        const distractors = args.distractors;
+        if (distractors !== undefined && (!Number.isInteger(distractors) || (distractors as number) < 0)) {
+          return failure(`distractors must be a whole number from 0 to ${MAX_DISTRACTORS}`);
+        }
+        const started = await desk.start(sessionId, taskId, distractors as number | undefined);
+        if (!started.ok) return failure(started.error);
+        options.onToolsChanged?.(sessionId);
+        const { value } = started;
+        return structured(
+          { ...value },
+          `Started task ${value.taskId} (state version ${value.version}). The user asks:\n\n${value.description}\n\nTools: ${value.tools.join(", ")}.`,
+        );
+      },
+    ],
+    [
+      `${prefix}task_feedback`,
+      async (sessionId, args, signal) => {
+        if (args.answer !== undefined && typeof args.answer !== "string")
+          return failure("answer must be a string");
+        if (args.infeasible !== undefined && typeof args.infeasible !== "boolean")
+          return failure("infeasible must be true or false");
+        const judged = await desk.feedback(sessionId, {
+          answer: args.answer as string | undefined,
+          infeasible: args.infeasible as boolean | undefined,
+          signal,
+        });
+        if (!judged.ok) return failure(judged.error);
+        return structured(
+          {
+            solved: judged.value.verdict.solved,
+            text: judged.value.text,
+            verdict: agentView(judged.value.verdict),
+          },
+          judged.value.text,
+        );
+      },
+    ],
+    [
+      `${prefix}checkpoint`,
+      async (sessionId, args) =>
+        answer(
+          desk.checkpoint(sessionId, stringArg(args.name)),
+          (v) => `Checkpoint "${v.name}" is state version ${v.version}.`,
+        ),
+    ],
+    [
+      `${prefix}restore`,
+      async (sessionId, args) =>
+        answer(
+          await desk.restore(sessionId, stringArg(args.name)),
+          (v) =>
+            `Restored checkpoint "${v.name}": the state is version ${v.version} again. Calls made since stay in the log.`,
+        ),
+    ],
+    [
+      `${prefix}reset`,
+      async (sessionId) =>
+        answer(
+          await desk.reset(sessionId),
+          (v) =>
+            `The state is back to ${v.taskId ? `the start of task ${v.taskId}` : "the sandbox"} (version ${v.version}).`,
+        ),
+    ],
+    [
+      `${prefix}get_state`,
+      async (sessionId, args) => {
+        if (args.path !== undefined && typeof args.path !== "string") return failure("path must be a string");
+        return answer(desk.getState(sessionId, args.path as string | undefined), (v) =>
+          JSON.stringify(v.value, null, 2),
+        );
+      },
+    ],
+  ]);
+
+  return {
+    name: "control-tools",
+    tools: () => definitions,
+    call(sessionId, name, args, signal) {
+      const handler = handlers.get(name);
+      if (!handler) return undefined;
+      if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
+        return Promise.resolve(failure("arguments must be a JSON object"));
+      }
+      return handler(sessionId, (args ?? {}) as Args, signal);
+    },
+  };
+}
+
+function toolDefinitions(prefix: string): McpTool[] {
+  const tool = (
+    name: string,
+    description: string,
+    properties: Record<string, unknown>,
+    required: string[],
+    output: Record<string, unknown>,
+    readOnly: boolean,
+  ): McpTool => ({
+    name: `${prefix}${name}`,
+    description,
+    inputSchema: {
+      type: "object",
+      properties,
+      required,
+      additionalProperties: false,
+    } as McpTool["inputSchema"],
+    outputSchema: { type: "object", ...output } as McpTool["outputSchema"],
+    annotations: { readOnlyHint: readOnly, openWorldHint: false },
+  });
+  const versionOut = (extra: Record<string, unknown>, required: string[]) => ({
+    properties: { version: { type: "integer" }, ...extra },
+    required: ["version", ...required],
+  });
+  return [
+    tool(
+      "list_tasks",
+      "Simulator control: list the tasks of the catalog (id, toolset, difficulty, what the user asks).",
+      {},
+      [],
+      {
+        properties: {
+          tasks: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                id: { type: "string" },
+                toolset: { type: "string" },
+                difficulty: { type: "string" },
+                description: { type: "string" },
+                judging: { type: "string", enum: ["golden", "checklist"] },
+              },
+              required: ["id", "toolset", "difficulty", "description", "judging"],
+            },
+          },
+        },
+        required: ["tasks"],
+      },
+      true,
+    ),
+    tool(
+      "start_task",
+      "Simulator control: start a task in this session. The state becomes the task's initial state and the tools become the task's toolset (plus similar distractor tools if asked). Returns what the user asks.",
+      {
+        task_id: { type: "string", description: "Id of a task, from list_tasks." },
+        distractors: {
+          type: "integer",
+          minimum: 0,
+          maximum: MAX_DISTRACTORS,
+          description: "How many similar tools of other toolsets to add (default 0).",
+        },
+      },
+      ["task_id"],
+      {
+        properties: {
+          taskId: { type: "string" },
+          description: { type: "string" },
+          difficulty: { type: "string" },
+          tools: { type: "array", items: { type: "string" } },
+          distractors: { type: "array", items: { type: "string" } },
+          version: { type: "integer" },
+        },
+        required: ["taskId", "description", "tools", "distractors", "version"],
+      },
+      false,
+    ),
+    tool(
+      "task_feedback",
+      "Simulator control: ask whether the task is done. Says what is done, what remains and what went wrong (without giving away the expected values). When you are finished, pass your final answer to the user; if you concluded the request cannot be done as asked, also pass infeasible: true.",
+      {
+        answer: { type: "string", description: "Your final answer to the user, if you have one." },
+        infeasible: {
+          type: "boolean",
+          description: "True when you concluded the request cannot (or must not) be done as asked.",
+        },
+      },
+      [],
+      {
+        properties: {
+          solved: { type: ["boolean", "null"] },
+          text: { type: "string" },
+          verdict: OBJECT,
+        },
+        required: ["solved", "text", "verdict"],
+      },
+      false,
+    ),
+    tool(
+      "checkpoint",
+      "Simulator control: name the current state so sim restore can return to it exactly.",
+      { name: { type: "string", pattern: "^[A-Za-z0-9_.:-]{1,64}$", description: "Checkpoint name." } },
+      ["name"],
+      versionOut({ name: { type: "string" } }, ["name"]),
+      false,
+    ),
+    tool(
+      "restore",
+      "Simulator control: return the state to a checkpoint, exactly. Calls made since stay in the log but no longer count for the task.",
+      { name: { type: "string", description: "Name of a checkpoint made in this session." } },
+      ["name"],
+      versionOut({ name: { type: "string" } }, ["name"]),
+      false,
+    ),
+    tool(
+      "reset",
+      "Simulator control: return the state to the start of the current task (or the sandbox state).",
+      {},
+      [],
+      versionOut({ taskId: { type: ["string", "null"] } }, ["taskId"]),
+      false,
+    ),
+    tool(
+      "get_state",
+      "Simulator control: read the session state, whole or at a path (JSON pointer like /orders/ORD-1 or dotted like orders.ORD-1).",
+      { path: { type: "string", description: "Part of the state to read; omit for all of it." } },
+      [],
+      versionOut({ path: { type: "string" }, value: {} }, ["path"]),
+      true,
+    ),
+  ];
+}
+
+/** The verdict as the agent sees it: whether the task is feasible at all is not the agent's to read. */
+function agentView(verdict: TaskVerdict): Record<string, unknown> {
+  const { valid: _valid, golden, ...rest } = verdict;
+  if (!golden) return rest;
+  const { attemptedWrites: _attempted, ...shownGolden } = golden;
+  return { ...rest, golden: shownGolden };
+}
+
+function listText(desk: TaskDesk): string {
+  const tasks = desk.listTasks();
+  if (tasks.length === 0) return "The catalog has no tasks.";
+  return tasks.map((t) => `${t.id} (${t.toolset}, ${t.difficulty}): ${t.description}`).join("\n");
+}
+
+function stringArg(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function answer<T extends Record<string, unknown>>(
+  result: DeskResult<T>,
+  text: (value: T) => string,
+): CallToolResult {
+  return result.ok ? structured({ ...result.value }, text(result.value)) : failure(result.error);
+}
+
+function structured(content: Record<string, unknown>, text: string): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: content };
+}
+
+function failure(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}

@@ -1,0 +1,51 @@
+export {
+  CHECKLIST_STATUSES,
+  type ChecklistInput,
+  type ChecklistItemVerdict,
+  type ChecklistJudge,
+  type ChecklistStatus,
+  LlmChecklistJudge,
+} from "./checklist.js";
+export { type ArgumentDifference, compareArguments, normalizeToolName, sameValue } from "./compare.js";
+export {
+  type DeskResult,
+  type StartedTask,
+  TaskDesk,
+  type TaskDeskOptions,
+  type TaskSummary,
+} from "./desk.js";
+export { chooseDistractors } from "./distractors.js";
+export { attemptVersions, episodeCalls } from "./episode.js";
+export { exportOpenAi, type OpenAiExample, type Reward } from "./export.js";
+export { feedbackText } from "./feedback.js";
+export {
+  type ExtraCall,
+  type GoldenInput,
+  type GoldenStep,
+  type GoldenVerdict,
+  judgeGolden,
+} from "./golden.js";
+export {
+  buildReport,
+  type PatternFigure,
+  reportText,
+  type SessionReport,
+  type TimelineEntry,
+  verdictLine,
+} from "./report.js";
+export { reportHtml } from "./report-html.js";
+export { type JudgeContext, judgeSession, type SessionVerdict } from "./session-judge.js";
+export {
+  MAX_DISTRACTORS,
+  planTaskStart,
+  type TaskStart,
+  type TaskStartResult,
+  unknownTaskMessage,
+} from "./start.js";
+export {
+  type ChecklistOutcome,
+  type JudgeInput,
+  type JudgeMode,
+  judgeTask,
+  type TaskVerdict,
+} from "./verdict.js";

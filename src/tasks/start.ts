@@ -1,0 +1,47 @@
+import { type Catalog, nearest, type StateDocument, type Task } from "../catalog/index.js";
+import type { SessionScope } from "../store/index.js";
+import { chooseDistractors } from "./distractors.js";
+
+/** Everything a session needs to be on a task: its initial state and what it may call. */
+export interface TaskStart {
+  task: Task;
+  toolsetId: string;
+  state: StateDocument;
+  scope: SessionScope;
+  /** The task's own tools, then the distractors. */
+  tools: string[];
+  distractors: string[];
+}
+
+export type TaskStartResult = { ok: true; start: TaskStart } | { ok: false; error: string };
+
+/** The most distractors a task session may ask for. */
+export const MAX_DISTRACTORS = 50;
+
+export function planTaskStart(catalog: Catalog, taskId: string, distractorCount = 0): TaskStartResult {
+  const found = catalog.task(taskId);
+  if (!found) return { ok: false, error: unknownTaskMessage(catalog, taskId) };
+  if (!Number.isInteger(distractorCount) || distractorCount < 0 || distractorCount > MAX_DISTRACTORS) {
+    return { ok: false, error: `distractors must be a whole number from 0 to ${MAX_DISTRACTORS}` };
+  }
+  const distractors = chooseDistractors(catalog, found.toolset.id, distractorCount);
+  return {
+    ok: true,
+    start: {
+      task: found.task,
+      toolsetId: found.toolset.id,
+      state: structuredClone(found.task.state),
+      scope: { toolsets: [found.toolset.id], ...(distractors.length ? { tools: distractors } : {}) },
+      tools: [...found.toolset.tools.map((t) => t.name), ...distractors],
+      distractors,
+    },
+  };
+}
+
+export function unknownTaskMessage(catalog: Catalog, taskId: string): string {
+  const ids = catalog.allTasks().map((t) => t.task.id);
+  if (ids.length === 0) return `unknown task "${taskId}": the loaded catalog has no tasks`;
+  const near = nearest(taskId, ids, 3);
+  const hint = near.length ? ` Did you mean ${near.map((id) => `"${id}"`).join(", ")}?` : "";
+  return `unknown task "${taskId}".${hint} Tasks: ${ids.join(", ")}`;
+}

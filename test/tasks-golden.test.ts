@@ -1,0 +1,289 @@
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  chooseDistractors,
+  compareArguments,
+  normalizeToolName,
+  sameValue,
+  TaskDesk,
+  type TaskVerdict,
+} from "../src/tasks/index.js";
+import { FIXTURES, openRuntime } from "./support/index.js";
+
+const TICKETS = join(FIXTURES, "tasks", "ticket-desk.json");
+const STOCK = join(FIXTURES, "tasks", "stock-room.json");
+
+describe("argument comparison", () => {
+  it("normalizes tool names across case and separators", () => {
+    expect(normalizeToolName("getTicket")).toBe(normalizeToolName("get_ticket"));
+    expect(normalizeToolName("GET-TICKET")).toBe(normalizeToolName("get_ticket"));
+    expect(normalizeToolName("get_ticket")).not.toBe(normalizeToolName("get_tickets"));
+  });
+
+  it("compares numbers by value whatever their type, strings up to case and spacing", () => {
+    expect(sameValue(3, "3")).toBe(true);
+    expect(sameValue("3.50", 3.5)).toBe(true);
+    expect(sameValue(0.1 + 0.2, 0.3)).toBe(true);
+    expect(sameValue(69.12, 69.13)).toBe(false);
+    expect(sameValue("Fixed ", "  fixed")).toBe(true);
+    expect(sameValue("Line  one", "line one")).toBe(true);
+    expect(sameValue("T-001", "T-002")).toBe(false);
+    expect(sameValue(true, "true")).toBe(true);
+  });
+
+  it("compares arrays in any order and objects field by field", () => {
+    expect(sameValue([{ id: "a", n: 1 }, { id: "b" }], [{ id: "b" }, { id: "a", n: "1" }])).toBe(true);
+    expect(sameValue([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameValue({ a: 1, b: null }, { a: 1 })).toBe(true);
+    expect(sameValue({ a: 1 }, { a: 1, c: 2 })).toBe(false);
+  });
+
+  it("reports missing, wrong and unexpected arguments; free text only needs to be there", () => {
+    const differences = compareArguments(
+      { ticket_id: "T-001", resolution: "fixed", note: "The driver was reinstalled." },
+      { ticket_id: "T-001", resolution: "wont_fix", note: "Reinstalled the driver, all good", extra: 1 },
+      undefined,
+    );
+    expect(differences).toEqual([
+      { argument: "resolution", kind: "wrong", severity: "error" },
+      { argument: "extra", kind: "unexpected", severity: "error" },
+    ]);
+    expect(compareArguments({ note: "The driver was reinstalled." }, {}, undefined)).toEqual([
+      { argument: "note", kind: "missing", severity: "error" },
+    ]);
+    expect(compareArguments({}, { comment: "fyi" }, undefined)).toEqual([
+      { argument: "comment", kind: "unexpected", severity: "note" },
+    ]);
+  });
+});
+
+describe("distractors", () => {
+  it("come from other toolsets, most similar first, the same every time", () => {
+    const runtime = openRuntime([TICKETS, STOCK]);
+    try {
+      const chosen = chooseDistractors(runtime.catalog, "ticket_desk", 2);
+      expect(chosen).toHaveLength(2);
+      expect(chosen).toEqual(chooseDistractors(runtime.catalog, "ticket_desk", 2));
+      const stockNames = runtime.catalog.toolset("stock_room")?.tools.map((t) => t.name);
+      for (const name of chosen) expect(stockNames).toContain(name);
+      // listing and closing look like the desk's own list_tickets/close_ticket; weighing crates does not
+      expect(chosen.sort()).toEqual(["close_purchase_order", "list_purchase_orders"]);
+      expect(chooseDistractors(runtime.catalog, "ticket_desk", 10)).toHaveLength(4);
+    } finally {
+      runtime.dispose();
+    }
+  });
+});
+
+describe("golden judge on real sessions", () => {
+  let runtime: ReturnType<typeof openRuntime>;
+  let desk: TaskDesk;
+  let session: string;
+
+  const call = (tool: string, args: Record<string, unknown>) => runtime.engine.call(session, tool, args);
+  const verdict = async (input: { answer?: string; infeasible?: boolean } = {}) => {
+    const result = await desk.feedback(session, input);
+    if (!result.ok) throw new Error(result.error);
+    return result.value;
+  };
+  const lookups = async () => {
+    await call("list_tickets", { status: "open" });
+    await call("get_ticket", { ticket_id: "T-001" });
+  };
+  const assign = () => call("assign_ticket", { ticket_id: "T-001", agent_id: "A-11", priority: 3 });
+  const close = (note = "Driver reinstalled; printing works.") =>
+    call("close_ticket", { ticket_id: "T-001", resolution: "fixed", note });
+
+  beforeEach(async () => {
+    runtime = openRuntime([TICKETS, STOCK]);
+    desk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
+    session = runtime.engine.openSession({}).id;
+    const started = await desk.start(session, "ticket-fix-printer");
+    expect(started.ok).toBe(true);
+  });
+  afterEach(() => runtime.dispose());
+
+  it("a trace that follows the solution is solved, with every step matched to its call", async () => {
+    await lookups();
+    await assign();
+    await close();
+    const { verdict: v, text } = await verdict();
+    expect(v.solved).toBe(true);
+    expect(v.judge).toBe("golden");
+    expect(v.progress).toEqual({ done: 4, total: 4 });
+    expect(v.golden?.steps.map((s) => [s.tool, s.status, s.seq])).toEqual([
+      ["list_tickets", "done", 1],
+      ["get_ticket", "done", 2],
+      ["assign_ticket", "done", 3],
+      ["close_ticket", "done", 4],
+    ]);
+    expect(text).toMatch(/^Task ticket-fix-printer: solved\./);
+  });
+
+  it("a partial trace lists the missing calls (IAC) without giving away their arguments", async () => {
+    await lookups();
+    const { verdict: v, text } = await verdict();
+    expect(v.solved).toBe(false);
+    expect(v.golden?.missing).toBe(2);
+    expect(v.progress).toEqual({ done: 2, total: 4 });
+    expect(text).toContain("Still to do: 2 more calls (assign_ticket, close_ticket)");
+    expect(text).not.toContain("A-11");
+    expect(JSON.stringify(v)).not.toContain("A-11");
+  });
+
+  it("a wrong argument is IAV on that step; restoring and redoing it right solves the task", async () => {
+    await lookups();
+    desk.checkpoint(session, "before-assign");
+    await call("assign_ticket", { ticket_id: "T-001", agent_id: "A-02", priority: 3 });
+    await close();
+    const wrong = await verdict();
+    expect(wrong.verdict.solved).toBe(false);
+    expect(wrong.verdict.golden?.wrongArguments).toBe(1);
+    const step = wrong.verdict.golden?.steps[2];
+    expect(step).toMatchObject({ tool: "assign_ticket", status: "wrong-arguments", seq: 3 });
+    expect(step?.differences).toEqual([{ argument: "agent_id", kind: "wrong", severity: "error" }]);
+    expect(wrong.text).toContain("Wrong arguments in assign_ticket (call #3): agent_id has the wrong value.");
+    expect(wrong.text).not.toContain("A-11");
+
+    const restored = await desk.restore(session, "before-assign");
+    expect(restored.ok).toBe(true);
+    await assign();
+    await close();
+    const fixed = await verdict();
+    expect(fixed.verdict.solved).toBe(true);
+    expect(fixed.verdict.calls).toMatchObject({ total: 6, attempt: 4 });
+    expect(fixed.verdict.golden?.steps.map((s) => s.seq)).toEqual([1, 2, 5, 6]);
+  });
+
+  it("calls of one parallel group may come in any order", async () => {
+    await call("get_ticket", { ticket_id: "T-001" });
+    await call("list_tickets", { status: "open" });
+    await assign();
+    await close();
+    const { verdict: v } = await verdict();
+    expect(v.solved).toBe(true);
+    expect(v.golden?.outOfOrder).toBe(0);
+  });
+
+  it("steps out of the solution's order are flagged and the task is not solved", async () => {
+    await lookups();
+    await close();
+    await assign();
+    const { verdict: v, text } = await verdict();
+    expect(v.solved).toBe(false);
+    expect(v.golden?.outOfOrder).toBe(1);
+    expect(v.golden?.missing).toBe(0);
+    expect(text).toContain("came in the wrong order");
+  });
+
+  it("an extra read is reported but harmless; an extra write makes the trace unsolved", async () => {
+    await lookups();
+    await call("get_ticket", { ticket_id: "T-003" });
+    await assign();
+    await close();
+    const reads = await verdict();
+    expect(reads.verdict.solved).toBe(true);
+    expect(reads.verdict.golden?.extra).toEqual([{ seq: 3, tool: "get_ticket", status: "ok", write: false }]);
+
+    await call("close_ticket", { ticket_id: "T-002", resolution: "duplicate" });
+    const writes = await verdict();
+    expect(writes.verdict.solved).toBe(false);
+    expect(writes.verdict.golden?.extra.at(-1)).toEqual({
+      seq: 6,
+      tool: "close_ticket",
+      status: "ok",
+      write: true,
+    });
+    expect(writes.text).toContain("Not part of the task and possibly harmful: close_ticket (call #6)");
+  });
+
+  it("an optional argument the solution does not pass is a deviation; a differently worded note is not", async () => {
+    await call("list_tickets", { status: "open", limit: 10 });
+    await call("get_ticket", { ticket_id: "T-001" });
+    await assign();
+    await close("Reinstalled the print driver for you.");
+    const { verdict: v, text } = await verdict();
+    expect(v.solved).toBe(false);
+    expect(v.golden?.steps[0]).toMatchObject({
+      status: "wrong-arguments",
+      differences: [{ argument: "limit", kind: "unexpected", severity: "error" }],
+    });
+    expect(v.golden?.steps[3]?.status).toBe("done");
+    expect(text).toContain("limit should not be passed");
+  });
+
+  it("rejected calls never match a step; a failed call is reported as failed", async () => {
+    await lookups();
+    await call("assign_ticket", { ticket_id: "T-001" });
+    await call("close_ticket", {
+      ticket_id: "T-003",
+      resolution: "fixed",
+      note: "Closing the printer ticket now.",
+    });
+    const { verdict: v, text } = await verdict();
+    expect(v.calls.rejected).toBe(1);
+    expect(v.golden?.steps[2]?.status).toBe("missing");
+    expect(v.golden?.steps[3]).toMatchObject({ status: "failed", seq: 4 });
+    expect(text).toContain("1 call was rejected by validation");
+    expect(text).toContain("close_ticket (call #4) answered an error");
+  });
+
+  it("saying a feasible task cannot be done leaves it unsolved", async () => {
+    await lookups();
+    const { verdict: v, text } = await verdict({ answer: "This cannot be done.", infeasible: true });
+    expect(v.solved).toBe(false);
+    expect(v.infeasibleDeclared).toBe(true);
+    expect(text).toContain("You said the task cannot be done as asked, but it can.");
+  });
+});
+
+describe("invalid tasks", () => {
+  let runtime: ReturnType<typeof openRuntime>;
+  let desk: TaskDesk;
+  let session: string;
+  const judge = async (input: { answer?: string; infeasible?: boolean } = {}): Promise<TaskVerdict> => {
+    const result = await desk.feedback(session, input);
+    if (!result.ok) throw new Error(result.error);
+    return result.value.verdict;
+  };
+
+  beforeEach(async () => {
+    runtime = openRuntime([TICKETS, STOCK]);
+    desk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
+    session = runtime.engine.openSession({}).id;
+    await desk.start(session, "ticket-delete-vpn");
+  });
+  afterEach(() => runtime.dispose());
+
+  it("is solved when the agent looks, does not attempt the impossible part, and says so", async () => {
+    await runtime.engine.call(session, "get_ticket", { ticket_id: "T-002" });
+    expect((await judge()).solved).toBe(false);
+    const v = await judge({ answer: "Tickets cannot be deleted; I can close it instead.", infeasible: true });
+    expect(v.solved).toBe(true);
+    expect(v.valid).toBe(false);
+    expect(v.answer).toContain("cannot be deleted");
+    // a later feedback request without an answer still judges with the answer given in this attempt
+    expect((await judge()).solved).toBe(true);
+  });
+
+  it("is not solved when the agent changes things the task cannot ask for, even if it then says so", async () => {
+    await runtime.engine.call(session, "get_ticket", { ticket_id: "T-002" });
+    await runtime.engine.call(session, "close_ticket", { ticket_id: "T-002", resolution: "wont_fix" });
+    const v = await judge({ answer: "I closed it; deleting is not possible.", infeasible: true });
+    expect(v.solved).toBe(false);
+    expect(v.golden?.attemptedWrites).toBe(1);
+  });
+
+  it("a reset starts a new attempt: earlier calls and answers no longer count", async () => {
+    await runtime.engine.call(session, "close_ticket", { ticket_id: "T-002", resolution: "wont_fix" });
+    await judge({ answer: "Done.", infeasible: false });
+    const reset = await desk.reset(session);
+    expect(reset.ok).toBe(true);
+    const after = await judge();
+    expect(after.calls).toMatchObject({ total: 1, attempt: 0 });
+    expect(after.answer).toBeUndefined();
+    expect(runtime.engine.state(session).document).toEqual(
+      runtime.catalog.task("ticket-delete-vpn")?.task.state,
+    );
+  });
+});
