@@ -111,7 +111,8 @@ describe("catalog loader", () => {
 describe("toolsim lint", () => {
   it("passes the shipped catalog (format, schemas and every golden solution against its task state)", async () => {
     const run = await runCli(["lint", SHIPPED_TOOLSETS]);
-    expect(run.stdout).toContain("no problems");
+    // quality warnings (toolsim lint's advice) may remain; errors may not
+    expect(run.stdout).toMatch(/no problems|^0 error\(s\)/m);
     expect(run.code).toBe(0);
   });
 

@@ -1,5 +1,7 @@
 export { Catalog, type CatalogTask, type CatalogTool } from "./catalog.js";
 export * from "./format.js";
+export * from "./importers/index.js";
+export { type McpImport, type McpImportOptions, toolsetFromMcpTools } from "./importers/mcp.js";
 export { compileProblem, type SchemaErrors, schemaProblems, validatorFor } from "./json-schema.js";
 export {
   findToolsetFiles,
@@ -11,5 +13,6 @@ export {
 } from "./load.js";
 export { nearest } from "./nearest.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
+export { proseChoices, qualityProblems } from "./quality.js";
 export { toolsetJsonSchema } from "./schema-export.js";
 export * from "./templates.js";

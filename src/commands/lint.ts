@@ -1,5 +1,11 @@
 import { parseArgs } from "node:util";
-import { Catalog, type CatalogProblem, formatProblem, loadToolsets } from "../catalog/index.js";
+import {
+  Catalog,
+  type CatalogProblem,
+  formatProblem,
+  loadToolsets,
+  qualityProblems,
+} from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
 import { OfflineSimulator } from "../simulate/index.js";
 import { Store } from "../store/index.js";
@@ -49,6 +55,7 @@ export async function lintPaths(paths: string[]): Promise<CatalogProblem[]> {
   const problems = [...loaded.problems];
   if (problems.some((p) => p.severity === "error")) return problems;
   problems.push(...(await replaySolutions(new Catalog(loaded.toolsets))));
+  for (const { file, toolset } of loaded.toolsets) problems.push(...qualityProblems(file, toolset));
   return problems;
 }
 

@@ -1,0 +1,168 @@
+import type { JsonSchema } from "../format.js";
+
+/**
+ * Helpers that turn loosely written schemas into JSON Schema 2020-12 the loader accepts,
+ * saying what they changed. A note is returned for each change; the caller turns notes into
+ * import problems with its own path prefix.
+ */
+export interface SchemaNote {
+  path: string;
+  message: string;
+}
+
+/** Formats ajv-formats checks; any other format would only be ignored with a console warning. */
+const KNOWN_FORMATS = new Set([
+  "date",
+  "time",
+  "date-time",
+  "iso-time",
+  "iso-date-time",
+  "duration",
+  "uri",
+  "uri-reference",
+  "uri-template",
+  "url",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "regex",
+  "uuid",
+  "json-pointer",
+  "json-pointer-uri-fragment",
+  "relative-json-pointer",
+  "byte",
+  "int32",
+  "int64",
+  "float",
+  "double",
+  "password",
+  "binary",
+]);
+
+export function isKnownFormat(format: string): boolean {
+  return KNOWN_FORMATS.has(format);
+}
+
+const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+
+export function isJsonType(name: unknown): name is string {
+  return typeof name === "string" && JSON_TYPES.has(name);
+}
+
+/** Whether a value has the JSON type(s) a schema declares (items checked one level down). */
+export function matchesType(schema: JsonSchema, value: unknown): boolean {
+  const declared = schema.type;
+  const types = Array.isArray(declared) ? declared : declared === undefined ? [] : [declared];
+  if (types.length > 0 && !types.some((t) => hasJsonType(t, value))) return false;
+  if (Array.isArray(value) && isObject(schema.items)) {
+    const items = schema.items;
+    return value.every((v) => matchesType(items, v));
+  }
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value)))
+    return false;
+  return true;
+}
+
+function hasJsonType(type: unknown, value: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isObject(value);
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Values that mean "no default" in sources written from Python. */
+export function isNoDefault(value: unknown): boolean {
+  return value === null || value === undefined || value === "None" || value === "null" || value === "";
+}
+
+export type DefaultRepair =
+  | { kind: "kept"; value: unknown }
+  | { kind: "coerced"; value: unknown }
+  | { kind: "dropped" };
+
+/**
+ * Fits a default to its schema: kept when it matches, coerced when text spells a value of the
+ * right type ("50" for a number, "[1, 2]" or "email" for an array), dropped otherwise.
+ */
+export function repairDefault(schema: JsonSchema, value: unknown): DefaultRepair {
+  if (matchesType(schema, value)) return { kind: "kept", value };
+  if (typeof value === "string") {
+    for (const candidate of textReadings(value, schema)) {
+      if (matchesType(schema, candidate)) return { kind: "coerced", value: candidate };
+    }
+  }
+  if (!Array.isArray(value) && schema.type === "array" && matchesType(schema, [value]))
+    return { kind: "coerced", value: [value] };
+  return { kind: "dropped" };
+}
+
+function textReadings(text: string, schema: JsonSchema): unknown[] {
+  const readings: unknown[] = [];
+  const trimmed = text.trim();
+  const lower = trimmed.toLowerCase();
+  if (lower === "true" || lower === "false") readings.push(lower === "true");
+  if (trimmed !== "" && Number.isFinite(Number(trimmed))) readings.push(Number(trimmed));
+  try {
+    readings.push(JSON.parse(trimmed));
+  } catch {
+    // not JSON; Python-style quotes are tried next
+  }
+  if (/^\[.*\]$/s.test(trimmed)) {
+    try {
+      readings.push(JSON.parse(trimmed.replace(/'/g, '"')));
+    } catch {
+      // neither JSON nor a simple Python list
+    }
+  }
+  if (schema.type === "array") readings.push([trimmed], trimmed.split(/\s*,\s*/));
+  return readings;
+}
+
+/**
+ * Walks a schema and removes `format`s no validator knows (they would be ignored anyway),
+ * reporting each. Mutates and returns the schema.
+ */
+export function dropUnknownFormats(schema: unknown, path: string, notes: SchemaNote[]): void {
+  if (Array.isArray(schema)) {
+    schema.forEach((s, i) => {
+      dropUnknownFormats(s, `${path}[${i}]`, notes);
+    });
+    return;
+  }
+  if (!isObject(schema)) return;
+  if (typeof schema.format === "string" && !isKnownFormat(schema.format)) {
+    notes.push({
+      path: path || "(root)",
+      message: `format "${schema.format}" is not checked by the validator; kept in the description`,
+    });
+    const description = typeof schema.description === "string" ? `${schema.description} ` : "";
+    schema.description = `${description}(format: ${schema.format})`.trim();
+    delete schema.format;
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
+    if (isObject(value) || Array.isArray(value)) {
+      const child = key === "properties" || key === "$defs" || key === "patternProperties" ? key : key;
+      dropUnknownFormats(value, path ? `${path}.${child}` : child, notes);
+    }
+  }
+}

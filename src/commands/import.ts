@@ -1,0 +1,208 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, extname, join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  formatImportProblem,
+  formatProblem,
+  type ImportResult,
+  importBfcl,
+  importOpenAiFunctions,
+  importOpenApi,
+  importSynthTools,
+  loadToolsets,
+  Toolset,
+} from "../catalog/index.js";
+import { type Command, UsageError } from "./command.js";
+import { runImportMcp } from "./import-mcp.js";
+import { readBfcl, readDatabase, readDocument, readSynthTools, type SourceRead } from "./import-sources.js";
+
+const HELP = `toolsim import — turn existing tool definitions into toolset files
+
+Usage: toolsim import FORMAT SOURCE --out DIR [options]
+
+Formats
+  synthtools DIR     SynthTools raw files: a tool_content folder (tool_json/, task_*/) or a folder
+                     of tool JSON files and task YAML files; each spec becomes a toolset
+  openapi FILE       an OpenAPI 3.0 or 3.1 document (JSON or YAML); each operation becomes a tool
+  bfcl PATH          BFCL function docs: a data folder or one JSON-lines file; possible_answer
+                     ground truth becomes task solutions
+  openai FILE        a JSON list of OpenAI function definitions (optionally --state DB)
+  mcp ...            a live MCP server's tools/list (see toolsim import mcp --help)
+
+Options
+  --out DIR          where the toolset files are written (one <id>.json per toolset)
+  --force            overwrite toolset files that already exist in DIR
+  --id ID            toolset id (openapi, openai; default from the title or file name)
+  --field TEXT       field of the toolset (openapi, openai)
+  --subdomain TEXT   subdomain of the toolset (openapi, openai)
+  --state PATH       openai: a JSON database (file, or folder of JSON files) as the starting state
+  --answers FILE     bfcl: ground-truth file when SOURCE is one entries file
+  --quiet            print only the summary, not each problem
+  --json             print the summary and every problem as JSON
+
+Every tool the importer could not map exactly is reported (what, where, why); nothing is
+dropped silently. The written files are loaded back and checked before the command ends.
+`;
+
+const FORMATS = ["synthtools", "openapi", "bfcl", "openai", "mcp"] as const;
+
+export const importCommand: Command = {
+  name: "import",
+  summary: "turn SynthTools, OpenAPI, BFCL, OpenAI or MCP tool definitions into toolset files",
+  help: HELP,
+  async run(argv) {
+    const [format, ...rest] = argv;
+    if (format === "mcp") return runImportMcp(rest);
+    if (!format || !FORMATS.includes(format as (typeof FORMATS)[number]))
+      throw new UsageError(`name a format: ${FORMATS.join(", ")}${format ? ` (got "${format}")` : ""}`);
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: {
+        out: { type: "string" },
+        force: { type: "boolean" },
+        id: { type: "string" },
+        field: { type: "string" },
+        subdomain: { type: "string" },
+        state: { type: "string" },
+        answers: { type: "string" },
+        quiet: { type: "boolean" },
+        json: { type: "boolean" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const [sourcePath, ...extra] = positionals;
+    if (!sourcePath) throw new UsageError(`name the ${format} source to import`);
+    if (extra.length > 0) throw new UsageError(`one source at a time; unexpected ${extra.join(" ")}`);
+    if (!values.out) throw new UsageError("--out DIR is required");
+    if (!existsSync(sourcePath)) {
+      process.stderr.write(`toolsim import: ${sourcePath}: no such file or folder\n`);
+      return 1;
+    }
+    const read = await importFrom(format, sourcePath, values);
+    if (!read) return 1;
+    return writeResult(read, values.out, {
+      force: Boolean(values.force),
+      quiet: Boolean(values.quiet),
+      json: Boolean(values.json),
+    });
+  },
+};
+
+interface ImportFlags {
+  id?: string;
+  field?: string;
+  subdomain?: string;
+  state?: string;
+  answers?: string;
+}
+
+async function importFrom(
+  format: string,
+  path: string,
+  flags: ImportFlags,
+): Promise<SourceRead<ImportResult> | undefined> {
+  if (format === "synthtools") {
+    const read = readSynthTools(path);
+    if (read.source.tools.length === 0 && read.source.tasks.length === 0)
+      return failed(`${path}: no SynthTools tool files (*.json) or task files (*.yml) found`);
+    return { source: importSynthTools(read.source), unreadable: read.unreadable };
+  }
+  if (format === "bfcl") {
+    const read = readBfcl(path, flags.answers);
+    if (read.source.entries.length === 0 && read.source.functionDocs.length === 0)
+      return failed(`${path}: no BFCL entries found`);
+    return { source: importBfcl(read.source), unreadable: read.unreadable };
+  }
+  const document = readDocument(path);
+  if (document.error) return failed(`${path}: cannot read: ${document.error}`);
+  if (format === "openapi") {
+    const result = await importOpenApi(document.value, {
+      id: flags.id,
+      field: flags.field,
+      subdomain: flags.subdomain,
+    });
+    return { source: result, unreadable: [] };
+  }
+  let state: unknown;
+  if (flags.state) {
+    const database = readDatabase(flags.state);
+    if (database.error) return failed(`--state ${flags.state}: cannot read: ${database.error}`);
+    state = database.value;
+  }
+  const result = importOpenAiFunctions(
+    { functions: document.value, state },
+    {
+      id: flags.id ?? basename(path, extname(path)),
+      field: flags.field,
+      subdomain: flags.subdomain,
+    },
+  );
+  return { source: result, unreadable: [] };
+}
+
+function failed(message: string): undefined {
+  process.stderr.write(`toolsim import: ${message}\n`);
+  return undefined;
+}
+
+function writeResult(
+  read: SourceRead<ImportResult>,
+  out: string,
+  options: { force: boolean; quiet: boolean; json: boolean },
+): number {
+  const { toolsets, problems } = read.source;
+  const files = toolsets.map((t) => join(out, `${t.id}.json`));
+  const existing = files.filter((f) => existsSync(f));
+  if (existing.length > 0 && !options.force) {
+    process.stderr.write(
+      `toolsim import: ${existing.length} file(s) already exist in ${out} (first: ${existing[0]}); nothing written. Use --force to overwrite.\n`,
+    );
+    return 1;
+  }
+  const shapeErrors = toolsets.flatMap((toolset) => {
+    const parsed = Toolset.safeParse(toolset);
+    return parsed.success ? [] : [`${toolset.id}: ${parsed.error.issues[0]?.message ?? "invalid"}`];
+  });
+  if (shapeErrors.length > 0) {
+    // an importer produced something the format rejects: a bug in the importer, not in the input
+    throw new Error(`import produced invalid toolsets:\n${shapeErrors.join("\n")}`);
+  }
+  mkdirSync(out, { recursive: true });
+  toolsets.forEach((toolset, i) => {
+    writeFileSync(files[i] as string, `${JSON.stringify(toolset, null, 2)}\n`);
+  });
+  const check = loadToolsets(files, { checkSchemas: true });
+  const loadErrors = check.problems.filter((p) => p.severity === "error");
+  const tools = toolsets.reduce((n, t) => n + t.tools.length, 0);
+  const tasks = toolsets.reduce((n, t) => n + t.tasks.length, 0);
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          toolsets: toolsets.length,
+          tools,
+          tasks,
+          files: files.map((f) => relative(process.cwd(), f) || f),
+          problems,
+          unreadable: read.unreadable,
+          loadErrors,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    for (const u of read.unreadable) process.stderr.write(`unreadable: ${u.file}: ${u.reason}\n`);
+    if (!options.quiet) for (const p of problems) process.stderr.write(`note: ${formatImportProblem(p)}\n`);
+    for (const p of loadErrors) process.stderr.write(`${formatProblem(p)}\n`);
+    const toolsWithNotes = new Set(problems.filter((p) => p.tool).map((p) => `${p.toolset}/${p.tool}`)).size;
+    process.stdout.write(
+      `wrote ${toolsets.length} toolset(s), ${tools} tool(s), ${tasks} task(s) to ${out}; ` +
+        `${problems.length} note(s) on ${toolsWithNotes} tool(s) about what could not be mapped exactly` +
+        `${read.unreadable.length ? `; ${read.unreadable.length} unreadable file(s)` : ""}` +
+        `${loadErrors.length ? `; ${loadErrors.length} load error(s)` : "; all files load cleanly"}\n`,
+    );
+  }
+  return loadErrors.length > 0 || toolsets.length === 0 ? 1 : 0;
+}
