@@ -1,4 +1,5 @@
-import { en, Faker } from "@faker-js/faker";
+// The package's main entry evaluates every locale (about half a second at start-up); this one loads English only.
+import { faker } from "@faker-js/faker/locale/en";
 import type { JsonSchema } from "../catalog/index.js";
 
 /**
@@ -7,8 +8,6 @@ import type { JsonSchema } from "../catalog/index.js";
  * the values (an `email` looks like one and matches the `name` beside it; `*_at` is a
  * timestamp near the simulated clock), and every constraint of the schema is honoured.
  */
-
-const faker = new Faker({ locale: [en] });
 
 export interface SynthesisContext {
   /** A 32-bit seed (derived from session seed, tool and arguments). */
