@@ -128,7 +128,7 @@ describe("Streamable HTTP end to end", () => {
     expect(first.tools).toHaveLength(3);
     expect(first.nextCursor).toBeTruthy();
     const all = await client.listTools();
-    expect(all.tools).toHaveLength(8);
+    expect(all.tools).toHaveLength(8 + 7); // the catalog's tools and the sim_ control tools
     await client.close();
   });
 

@@ -5,8 +5,11 @@ import { Catalog, formatProblem, loadToolsets } from "../catalog/index.js";
 import { ListenError, serveOverHttp, serveOverStdio } from "../server/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
+import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
+import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { CLI_PATH, DEFAULT_DB } from "./paths.js";
 import { createRuntime, type Runtime } from "./runtime.js";
+import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
 
@@ -31,6 +34,15 @@ State
   --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
+
+Engine
+${LLM_HELP}
+
+Tasks
+${TASK_HELP}
+
+Hybrid (real MCP servers behind toolsim; see docs/hybrid.md)
+${HYBRID_HELP}
 `;
 
 export const serveCommand: Command = {
@@ -42,6 +54,9 @@ export const serveCommand: Command = {
       args: argv,
       options: {
         ...CATALOG_OPTIONS,
+        ...LLM_OPTIONS,
+        ...TASK_OPTIONS,
+        ...HYBRID_OPTIONS,
         http: { type: "boolean" },
         stdio: { type: "boolean" },
         host: { type: "string", default: "127.0.0.1" },
@@ -64,20 +79,39 @@ export const serveCommand: Command = {
     const idleSeconds = integer(values["idle-timeout"], "--idle-timeout", 1, 7 * 24 * 3600);
     const log = (line: string) => process.stderr.write(`toolsim: ${line}\n`);
 
+    const engineChoice = resolveEngine(values);
+    const engineLine = describeEngine(engineChoice);
     const loaded = loadCatalog(values);
     if (!loaded) return 1;
+    const taskMode = planTaskMode(loaded.catalog, values);
+    const hybrid = await startUpstreams(values, loaded.catalog, log);
+    if (typeof hybrid === "number") return hybrid;
     const db = resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
-    const runtime = createRuntime({ catalog: loaded.catalog, db, seed: values.seed, pageSize });
-    const stopWatching = values.watch ? watchCatalog(runtime, loaded.paths, values.toolset, log) : () => {};
-    const shutdown = onExit(Boolean(values.stdio), () => {
+    const runtime = createRuntime({
+      catalog: hybrid?.catalog ?? loaded.catalog,
+      db,
+      seed: values.seed,
+      pageSize,
+      deadlineMs: engineChoice.deadlineMs,
+      llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
+      wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
+    });
+    if (hybrid) attachHybrid(runtime, hybrid);
+    const openSession = attachTaskMode(runtime, taskMode, engineChoice);
+    const compose = hybrid ? (catalog: Catalog) => hybrid.replaceBase(catalog) : undefined;
+    const stopWatching = values.watch
+      ? watchCatalog(runtime, loaded.paths, values.toolset, log, compose)
+      : () => {};
+    const shutdown = onExit(Boolean(values.stdio), async () => {
       stopWatching();
+      await hybrid?.close();
       runtime.close();
     });
 
     if (values.stdio) {
-      const session = runtime.engine.openSession({ name: values.session });
+      const session = openSession(values.session);
       log(
-        `stdio session ${session.name ?? session.id}: ${summary(loaded.catalog)}; engine ${runtime.engine.simulatorName}; state in ${db}`,
+        `stdio session ${session.name ?? session.id}: ${summary(runtime.engine.catalog)}; engine ${engineLine}; state in ${db}`,
       );
       serveOverStdio(runtime.hub, session.id);
       return new Promise<number>(() => {}); // runs until stdin closes or a signal arrives
@@ -91,7 +125,7 @@ export const serveCommand: Command = {
       allowedOrigins: values["allowed-origin"],
       allowedHosts: values["allowed-host"],
       idleTimeoutMs: idleSeconds * 1000,
-      openSession: (name) => runtime.engine.openSession({ name }).id,
+      openSession: (name) => openSession(name).id,
       log,
     }).catch((error: unknown) => {
       if (!(error instanceof ListenError)) throw error;
@@ -101,12 +135,12 @@ export const serveCommand: Command = {
     });
     if (!handle) return 1;
     shutdown.also(() => handle.close());
-    process.stdout.write(banner(handle.url, loaded.catalog, runtime, db, token !== undefined));
+    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, token !== undefined));
     return new Promise<number>(() => {});
   },
 };
 
-function banner(url: string, catalog: Catalog, runtime: Runtime, db: string, hasToken: boolean): string {
+function banner(url: string, catalog: Catalog, engineLine: string, db: string, hasToken: boolean): string {
   const desktop = {
     mcpServers: { toolsim: { command: process.execPath, args: [CLI_PATH, "serve", "--stdio"] } },
   };
@@ -115,7 +149,7 @@ function banner(url: string, catalog: Catalog, runtime: Runtime, db: string, has
     "",
     `  MCP URL   ${url}${hasToken ? "   (send Authorization: Bearer <token>)" : ""}`,
     `  catalog   ${summary(catalog)}`,
-    `  engine    ${runtime.engine.simulatorName} (deterministic, no network, no API key)`,
+    `  engine    ${engineLine}`,
     `  state     ${db}`,
     "",
     "Claude Desktop (stdio): add this to claude_desktop_config.json",
@@ -149,6 +183,7 @@ function watchCatalog(
   paths: string[],
   selection: string[] | undefined,
   log: (line: string) => void,
+  compose: (catalog: Catalog) => Catalog = (catalog) => catalog,
 ) {
   let timer: NodeJS.Timeout | undefined;
   const reload = () => {
@@ -161,7 +196,7 @@ function watchCatalog(
     }
     let catalog = new Catalog(loaded.toolsets);
     if (selection?.length) catalog = catalog.restrict(selection);
-    runtime.engine.replaceCatalog(catalog);
+    runtime.engine.replaceCatalog(compose(catalog));
     runtime.hub.notifyToolsChanged();
     log(`catalog reloaded: ${summary(catalog)}`);
   };
