@@ -17,8 +17,8 @@ import { round } from "./stats.js";
 
 export type LoadMode = "checked" | "unchecked" | "phases" | "imports";
 
-/** The module graph dist/cli.js loads before it runs a command. */
-const COMMANDS_MODULE = new URL("../../dist/commands/index.js", import.meta.url).href;
+/** The module graph `toolsim serve` loads before it starts (the CLI loads only the command it runs). */
+const COMMANDS_MODULE = new URL("../../dist/commands/serve.js", import.meta.url).href;
 
 async function imports() {
   const started = performance.now();

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importBfcl, importOpenAiFunctions } from "../src/catalog/importers/index.js";
 import { Toolset, validatorFor } from "../src/catalog/index.js";
-import { readBfcl, readDatabase, readDocument } from "../src/commands/import-sources.js";
+import { readBfcl, readDatabase, readDocument } from "../src/sources/index.js";
 
 const BFCL = join(import.meta.dirname, "fixtures/importers/bfcl");
 const OPENAI = join(import.meta.dirname, "fixtures/importers/openai");

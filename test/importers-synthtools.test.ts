@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { importSynthTools } from "../src/catalog/importers/index.js";
 import { Catalog, parseCallString, Toolset, validatorFor } from "../src/catalog/index.js";
-import { readSynthTools } from "../src/commands/import-sources.js";
+import { readSynthTools } from "../src/sources/index.js";
 import { tempDir } from "./support/index.js";
 
 const FIXTURE = join(import.meta.dirname, "fixtures/importers/synthtools");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Runtime } from "../src/commands/index.js";
+import type { Runtime } from "../src/runtime/index.js";
 import { type FakeOpenAI, openLlmRuntime, startFakeOpenAI } from "./support/index.js";
 
 type Opened = Awaited<ReturnType<typeof openLlmRuntime>>;

@@ -10,6 +10,7 @@ export {
   type LoadResult,
   loadToolsets,
   parseToolsetFile,
+  toolsetSchemaProblems,
 } from "./load.js";
 export { nearest } from "./nearest.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";

@@ -253,3 +253,26 @@ function checkAcrossFiles(toolsets: readonly LoadedToolset[]): CatalogProblem[] 
   }
   return problems;
 }
+
+/**
+ * The meta-schema check of one toolset's input and output schemas alone, for callers that
+ * loaded without it (serve checks in the background once it is answering).
+ */
+export function toolsetSchemaProblems(file: string, toolset: Toolset): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  toolset.tools.forEach((tool, index) => {
+    for (const key of ["inputSchema", "outputSchema"] as const) {
+      const schema = tool[key];
+      if (!schema) continue;
+      for (const message of schemaProblems(schema)) {
+        problems.push({
+          file,
+          path: formatPath(["tools", index, key]),
+          message: `not a valid JSON Schema: ${message}`,
+          severity: "error",
+        });
+      }
+    }
+  });
+  return problems;
+}

@@ -1,4 +1,11 @@
-import { Catalog, type CatalogProblem, formatProblem, loadToolsets } from "../catalog/index.js";
+import {
+  Catalog,
+  type CatalogProblem,
+  formatProblem,
+  loadToolsets,
+  type Toolset,
+  toolsetSchemaProblems,
+} from "../catalog/index.js";
 import { UsageError } from "./command.js";
 import { DEFAULT_TOOLSETS } from "./paths.js";
 
@@ -49,4 +56,33 @@ export function loadCatalog(
     catalog = catalog.restrict(selection.toolset);
   }
   return { catalog, paths, problems: loaded.problems };
+}
+
+/**
+ * Checks every input and output schema against the JSON Schema meta-schema, one toolset
+ * per turn of the event loop, so a large catalog answers its first tools/list before the
+ * check is done. Problems are logged; a tool whose schema cannot compile answers its calls
+ * with TOOL_SCHEMA_INVALID rather than checking them wrongly.
+ */
+export function checkSchemasInBackground(
+  catalog: Catalog,
+  log: (line: string) => void,
+  done: (problems: number) => void = () => {},
+): void {
+  const queue: Toolset[] = [...catalog.toolsets];
+  let found = 0;
+  const step = () => {
+    const toolset = queue.shift();
+    if (!toolset) {
+      if (found > 0) log(`${found} schema problem(s) in the catalog; run toolsim lint for the full report`);
+      done(found);
+      return;
+    }
+    for (const problem of toolsetSchemaProblems(catalog.files.get(toolset.id) ?? toolset.id, toolset)) {
+      found++;
+      log(formatProblem(problem));
+    }
+    setImmediate(step);
+  };
+  setImmediate(step);
 }

@@ -14,7 +14,6 @@ ${DB_HELP}
 
 export const checkpointCommand: Command = {
   name: "checkpoint",
-  summary: "name a session's current (or given) state version",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseArgs({

@@ -1,7 +1,6 @@
-/** A CLI command: its name, one line for the overview, its help text, and what it does. */
+/** A CLI command: its name, its help text, and what it does (its one-line summary is in the registry). */
 export interface Command {
   name: string;
-  summary: string;
   help: string;
   /** Resolves to the process exit code. */
   run(argv: string[]): Promise<number>;

@@ -32,7 +32,6 @@ ${CATALOG_HELP}
 
 export const dedupCommand: Command = {
   name: "dedup",
-  summary: "find near-duplicate tools (embeddings or offline TF-IDF) and report what would be dropped",
   help: HELP,
   async run(argv) {
     const { values } = parseArgs({

@@ -28,7 +28,6 @@ const PREFERRED_TASK = "ecom-approve-defective-headphones";
 
 export const demoCommand: Command = {
   name: "demo",
-  summary: "a scripted agent works a task over MCP and prints the report",
   help: HELP,
   async run(argv) {
     const { values } = parseArgs({

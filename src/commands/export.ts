@@ -1,11 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { createRuntime } from "../runtime/index.js";
 import { exportOpenAi } from "../tasks/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { checklistJudgeFor } from "./judge-options.js";
-import { createRuntime } from "./runtime.js";
 import { DB_HELP, DB_OPTION, dbPath, openExistingStore, requireSession } from "./session-db.js";
 
 const HELP = `toolsim export — sessions as training traces
@@ -28,7 +28,6 @@ ${CATALOG_HELP}
 
 export const exportCommand: Command = {
   name: "export",
-  summary: "write sessions as OpenAI chat JSONL with a reward per call",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseArgs({

@@ -18,7 +18,6 @@ ${DB_HELP}
 
 export const forkCommand: Command = {
   name: "fork",
-  summary: "copy a session at a checkpoint or version into a new session",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseArgs({

@@ -1,13 +1,8 @@
 import { Catalog } from "../catalog/index.js";
-import {
-  explainRoutes,
-  Hybrid,
-  HybridExtension,
-  type RouteMode,
-  readUpstreamConfig,
-} from "../hybrid/index.js";
+// Only types here: the hybrid room (and the MCP client it brings) loads when --upstream is given.
+import type { Hybrid, RouteMode } from "../hybrid/index.js";
+import type { Runtime } from "../runtime/index.js";
 import { UsageError } from "./command.js";
-import type { Runtime } from "./runtime.js";
 
 /** `serve` flags of hybrid mode: real MCP servers behind toolsim. */
 export const HYBRID_OPTIONS = {
@@ -65,6 +60,7 @@ export async function startUpstreams(
       `--upstream-timeout takes seconds from 0 to 600; got "${values["upstream-timeout"]}"`,
     );
   }
+  const { explainRoutes, Hybrid, readUpstreamConfig } = await import("../hybrid/index.js");
   const config = readUpstreamConfig(file);
   if (!config.ok) {
     for (const problem of config.problems) process.stderr.write(`toolsim: ${problem}\n`);
@@ -103,7 +99,8 @@ export async function startUpstreams(
 }
 
 /** Routes calls through the hybrid and keeps the engine's catalog in step with the upstreams' tools. */
-export function attachHybrid(runtime: Runtime, hybrid: Hybrid): void {
+export async function attachHybrid(runtime: Runtime, hybrid: Hybrid): Promise<void> {
+  const { HybridExtension } = await import("../hybrid/index.js");
   runtime.hub.use(new HybridExtension(hybrid, runtime.engine));
   hybrid.onCatalogChanged((catalog) => {
     runtime.engine.replaceCatalog(catalog);

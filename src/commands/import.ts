@@ -12,9 +12,9 @@ import {
   loadToolsets,
   Toolset,
 } from "../catalog/index.js";
+import { readBfcl, readDatabase, readDocument, readSynthTools, type SourceRead } from "../sources/index.js";
 import { type Command, UsageError } from "./command.js";
 import { runImportMcp } from "./import-mcp.js";
-import { readBfcl, readDatabase, readDocument, readSynthTools, type SourceRead } from "./import-sources.js";
 
 const HELP = `toolsim import — turn existing tool definitions into toolset files
 
@@ -48,7 +48,6 @@ const FORMATS = ["synthtools", "openapi", "bfcl", "openai", "mcp"] as const;
 
 export const importCommand: Command = {
   name: "import",
-  summary: "turn SynthTools, OpenAPI, BFCL, OpenAI or MCP tool definitions into toolset files",
   help: HELP,
   async run(argv) {
     const [format, ...rest] = argv;

@@ -1,36 +1,85 @@
-import { checkpointCommand } from "./checkpoint.js";
 import type { Command } from "./command.js";
-import { dedupCommand } from "./dedup.js";
-import { demoCommand } from "./demo.js";
-import { exportCommand } from "./export.js";
-import { forkCommand } from "./fork.js";
-import { importCommand } from "./import.js";
-import { lintCommand } from "./lint.js";
-import { listCommand } from "./list.js";
-import { reportCommand } from "./report.js";
-import { restoreCommand } from "./restore.js";
-import { schemaCommand } from "./schema.js";
-import { serveCommand } from "./serve.js";
-import { sessionsCommand } from "./sessions.js";
 
 export { type Command, UsageError } from "./command.js";
-export { readBfcl, readDatabase, readDocument, readSynthTools } from "./import-sources.js";
 export { CLI_PATH, DEFAULT_DB, DEFAULT_TOOLSETS, PACKAGE_ROOT } from "./paths.js";
-export { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js";
+
+/** A command as the CLI lists it; its module loads only when it runs, so a start pays for one command. */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
 
 /** Every command of the CLI, in the order `toolsim --help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  serveCommand,
-  listCommand,
-  lintCommand,
-  schemaCommand,
-  importCommand,
-  dedupCommand,
-  sessionsCommand,
-  checkpointCommand,
-  restoreCommand,
-  forkCommand,
-  reportCommand,
-  exportCommand,
-  demoCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "serve",
+    summary: "serve the catalog over MCP (Streamable HTTP or stdio)",
+    load: async () => (await import("./serve.js")).serveCommand,
+  },
+  {
+    name: "list",
+    summary: "show the catalog's toolsets, tools and tasks",
+    load: async () => (await import("./list.js")).listCommand,
+  },
+  {
+    name: "lint",
+    summary: "check toolset files; exit 1 on any error",
+    load: async () => (await import("./lint.js")).lintCommand,
+  },
+  {
+    name: "schema",
+    summary: "print the toolset file format as JSON Schema (for editors)",
+    load: async () => (await import("./schema.js")).schemaCommand,
+  },
+  {
+    name: "import",
+    summary: "turn SynthTools, OpenAPI, BFCL, OpenAI or MCP tool definitions into toolset files",
+    load: async () => (await import("./import.js")).importCommand,
+  },
+  {
+    name: "dedup",
+    summary: "find near-duplicate tools (embeddings or offline TF-IDF) and report what would be dropped",
+    load: async () => (await import("./dedup.js")).dedupCommand,
+  },
+  {
+    name: "audit",
+    summary: "stress-test tools in four modes, score reliability, optionally drop unreliable tools",
+    load: async () => (await import("./audit.js")).auditCommand,
+  },
+  {
+    name: "sessions",
+    summary: "list stored sessions: task, state version, calls, checkpoints",
+    load: async () => (await import("./sessions.js")).sessionsCommand,
+  },
+  {
+    name: "checkpoint",
+    summary: "name a session's current (or given) state version",
+    load: async () => (await import("./checkpoint.js")).checkpointCommand,
+  },
+  {
+    name: "restore",
+    summary: "move a session's state back to a checkpoint",
+    load: async () => (await import("./restore.js")).restoreCommand,
+  },
+  {
+    name: "fork",
+    summary: "copy a session at a checkpoint or version into a new session",
+    load: async () => (await import("./fork.js")).forkCommand,
+  },
+  {
+    name: "report",
+    summary: "report a session: calls, ToolScan pattern rates, verdict, tokens, latency",
+    load: async () => (await import("./report.js")).reportCommand,
+  },
+  {
+    name: "export",
+    summary: "write sessions as OpenAI chat JSONL with a reward per call",
+    load: async () => (await import("./export.js")).exportCommand,
+  },
+  {
+    name: "demo",
+    summary: "a scripted agent works a task over MCP and prints the report",
+    load: async () => (await import("./demo.js")).demoCommand,
+  },
 ];

@@ -25,7 +25,6 @@ solution validates and runs against the task's initial state. Exits 1 when there
 
 export const lintCommand: Command = {
   name: "lint",
-  summary: "check toolset files; exit 1 on any error",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseArgs({

@@ -13,7 +13,6 @@ ${CATALOG_HELP}
 
 export const listCommand: Command = {
   name: "list",
-  summary: "show the catalog's toolsets, tools and tasks",
   help: HELP,
   async run(argv) {
     const { values } = parseArgs({

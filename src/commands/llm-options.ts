@@ -1,14 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  LlmClient,
-  type LlmConfig,
-  type LlmPasses,
-  type ResolvedLlm,
-  resolveLlmConfig,
-} from "../llm/index.js";
-import { LlmArgumentChecker, LlmSimulator, type OfflineSimulator } from "../simulate/index.js";
-import type { Store } from "../store/index.js";
+import { type ResolvedLlm, resolveLlmConfig } from "../llm/index.js";
 import { UsageError } from "./command.js";
 
 export const LLM_OPTIONS = {
@@ -47,14 +39,6 @@ export interface LlmSelection {
   config?: string;
 }
 
-/** What the runtime needs to build the LLM engine. */
-export interface LlmSetup {
-  config: LlmConfig;
-  passes: LlmPasses;
-  /** First backoff after a 429/5xx (ms); tests shorten it. */
-  retryBaseMs?: number;
-}
-
 /** Flags, then environment, then the config file; misuse is a UsageError. */
 export function resolveEngine(values: LlmSelection, env: NodeJS.ProcessEnv = process.env): ResolvedLlm {
   if (values.config && !existsSync(values.config))
@@ -85,19 +69,6 @@ export function resolveEngine(values: LlmSelection, env: NodeJS.ProcessEnv = pro
   });
   if (resolved.problem) throw new UsageError(resolved.problem);
   return resolved;
-}
-
-/** The LLM simulator and, when asked for, the semantic argument check, sharing one client and the store's cache. */
-export function llmParts(setup: LlmSetup, store: Store, offline: OfflineSimulator) {
-  const client = new LlmClient(setup.config, {
-    cache: setup.passes.cache ? store : undefined,
-    retryBaseMs: setup.retryBaseMs,
-  });
-  const simulator = new LlmSimulator({ client, fallback: offline, audit: setup.passes.audit });
-  const argumentChecker = setup.passes.semanticCheck
-    ? new LlmArgumentChecker(client, setup.config.timeoutMs)
-    : undefined;
-  return { client, simulator, argumentChecker };
 }
 
 /** The banner's engine line: which engine, why, and which extra passes run. */

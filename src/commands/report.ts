@@ -24,7 +24,6 @@ ${CATALOG_HELP}
 
 export const reportCommand: Command = {
   name: "report",
-  summary: "report a session: calls, ToolScan pattern rates, verdict, tokens, latency",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseArgs({

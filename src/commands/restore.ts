@@ -17,7 +17,6 @@ ${DB_HELP}
 
 export const restoreCommand: Command = {
   name: "restore",
-  summary: "move a session's state back to a checkpoint",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseArgs({

@@ -3,7 +3,6 @@ import type { Command } from "./command.js";
 
 export const schemaCommand: Command = {
   name: "schema",
-  summary: "print the toolset file format as JSON Schema (for editors)",
   help: `toolsim schema — print the toolset file format as JSON Schema (draft 2020-12)
 
 Usage: toolsim schema > schema/toolset.schema.json

@@ -2,13 +2,13 @@ import { watch } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Catalog, formatProblem, loadToolsets } from "../catalog/index.js";
+import { createRuntime, type Runtime } from "../runtime/index.js";
 import { ListenError, serveOverHttp, serveOverStdio } from "../server/index.js";
-import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
+import { CATALOG_HELP, CATALOG_OPTIONS, checkSchemasInBackground, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { CLI_PATH, DEFAULT_DB } from "./paths.js";
-import { createRuntime, type Runtime } from "./runtime.js";
 import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
@@ -47,7 +47,6 @@ ${HYBRID_HELP}
 
 export const serveCommand: Command = {
   name: "serve",
-  summary: "serve the catalog over MCP (Streamable HTTP or stdio)",
   help: HELP,
   async run(argv) {
     const { values } = parseArgs({
@@ -81,7 +80,7 @@ export const serveCommand: Command = {
 
     const engineChoice = resolveEngine(values);
     const engineLine = describeEngine(engineChoice);
-    const loaded = loadCatalog(values);
+    const loaded = loadCatalog(values, { checkSchemas: false });
     if (!loaded) return 1;
     const taskMode = planTaskMode(loaded.catalog, values);
     const hybrid = await startUpstreams(values, loaded.catalog, log);
@@ -96,7 +95,7 @@ export const serveCommand: Command = {
       llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
     });
-    if (hybrid) attachHybrid(runtime, hybrid);
+    if (hybrid) await attachHybrid(runtime, hybrid);
     const openSession = attachTaskMode(runtime, taskMode, engineChoice);
     const compose = hybrid ? (catalog: Catalog) => hybrid.replaceBase(catalog) : undefined;
     const stopWatching = values.watch
@@ -114,6 +113,7 @@ export const serveCommand: Command = {
         `stdio session ${session.name ?? session.id}: ${summary(runtime.engine.catalog)}; engine ${engineLine}; state in ${db}`,
       );
       serveOverStdio(runtime.hub, session.id);
+      checkSchemasInBackground(runtime.engine.catalog, log);
       return new Promise<number>(() => {}); // runs until stdin closes or a signal arrives
     }
 
@@ -136,6 +136,7 @@ export const serveCommand: Command = {
     if (!handle) return 1;
     shutdown.also(() => handle.close());
     process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, token !== undefined));
+    checkSchemasInBackground(runtime.engine.catalog, log);
     return new Promise<number>(() => {});
   },
 };

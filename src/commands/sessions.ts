@@ -12,7 +12,6 @@ ${DB_HELP}
 
 export const sessionsCommand: Command = {
   name: "sessions",
-  summary: "list stored sessions: task, state version, calls, checkpoints",
   help: HELP,
   async run(argv) {
     const { values } = parseArgs({

@@ -1,5 +1,6 @@
 import type { Catalog } from "../catalog/index.js";
 import type { ResolvedLlm } from "../llm/index.js";
+import type { Runtime } from "../runtime/index.js";
 import { controlTools, DEFAULT_CONTROL_PREFIX } from "../server/index.js";
 import type { SessionRecord } from "../store/index.js";
 import {
@@ -11,7 +12,6 @@ import {
 } from "../tasks/index.js";
 import { UsageError } from "./command.js";
 import { checklistJudgeFor } from "./judge-options.js";
-import type { Runtime } from "./runtime.js";
 
 export const TASK_OPTIONS = {
   task: { type: "string" },

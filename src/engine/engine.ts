@@ -1,5 +1,11 @@
 import { performance } from "node:perf_hooks";
-import { type Catalog, type StateDocument, type Tool, validatorFor } from "../catalog/index.js";
+import {
+  type Catalog,
+  compileProblem,
+  type StateDocument,
+  type Tool,
+  validatorFor,
+} from "../catalog/index.js";
 import { applyPatch, hashOf, type Patch } from "../patch/index.js";
 import type {
   ArgumentChecker,
@@ -328,6 +334,10 @@ export class Engine {
       findings.unshift(tool.finding);
       return this.commitRejected(session, name, rawArgs, argsHash, findings, undefined, started);
     }
+    // a schema the catalog got wrong is the catalog's fault, not the caller's: say so and change nothing
+    const broken = compileProblem(tool.tool.inputSchema);
+    if (broken)
+      return this.commitBrokenTool(session, tool.tool, rawArgs, argsHash, findings, broken, started);
     // 2 validate
     const validated = validateArguments(tool.tool, rawArgs);
     if (!validated.ok) {
@@ -492,6 +502,50 @@ export class Engine {
     };
   }
 
+  private commitBrokenTool(
+    session: LiveSession,
+    tool: Tool,
+    rawArgs: unknown,
+    argsHash: string,
+    findings: Finding[],
+    problem: string,
+    started: number,
+  ): CallOutcome | "stale" {
+    const failure: ToolFailure = {
+      code: "TOOL_SCHEMA_INVALID",
+      status: 500,
+      message: `toolsim cannot check calls to ${tool.name}: its inputSchema is not a usable JSON Schema (${problem}). The catalog needs fixing (toolsim lint); this is not a problem with the call.`,
+    };
+    const record = this.store.recordCall(
+      {
+        sessionId: session.record.id,
+        tool: tool.name,
+        arguments: rawArgs ?? {},
+        argsHash,
+        status: "error",
+        findings: findings.map(storedFinding),
+        error: failure,
+        engine: "validator",
+        latencyMs: performance.now() - started,
+      },
+      session.head.version,
+    );
+    if (record === "stale") return "stale";
+    return {
+      sessionId: session.record.id,
+      seq: record.seq,
+      tool: tool.name,
+      status: "error",
+      definition: tool,
+      failure,
+      findings,
+      engine: "validator",
+      versionBefore: record.versionBefore,
+      versionAfter: record.versionAfter,
+      latencyMs: record.latencyMs,
+    };
+  }
+
   private history(sessionId: string): HistoryEntry[] {
     const wanted = this.simulator.historyWanted ?? 0;
     if (wanted <= 0) return [];
@@ -530,9 +584,11 @@ export class Engine {
   /** A successful result must validate against the tool's outputSchema, or the offline engine answers. */
   private check(outcome: SimulationOutcome, request: SimulationRequest): SimulationOutcome {
     if (outcome.kind !== "success" || !request.tool.outputSchema) return outcome;
+    // the offline engine builds its results to the schema already, and is the last resort anyway
+    if (outcome.engine === this.offline.name) return outcome;
+    if (compileProblem(request.tool.outputSchema)) return outcome;
     const validate = validatorFor(request.tool.outputSchema);
     if (validate(outcome.result)) return outcome;
-    if (outcome.engine === this.offline.name) return outcome;
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
     return {
       ...this.offlineFallback(request, `result did not match the output schema: ${problems}`),

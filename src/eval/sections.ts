@@ -8,7 +8,7 @@ import {
   parseCallString,
   type Toolset,
 } from "../catalog/index.js";
-import { readBfcl, readDatabase, readDocument, readSynthTools } from "../commands/index.js";
+import { readBfcl, readDatabase, readDocument, readSynthTools } from "../sources/index.js";
 import { type CatalogFigures, catalogFigures, rejection } from "./measure.js";
 
 export interface GoldenFigures {

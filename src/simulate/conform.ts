@@ -1,31 +1,63 @@
 import { type JsonSchema, validatorFor } from "../catalog/index.js";
 
+/** A synthesized value for the same schema, computed only when something is missing or unfit. */
+export type Fallback = () => unknown;
+
 /**
- * Fits a result onto an output schema, using a fully synthesized result as the source of
- * anything missing or unfit: known values (entities, echoed arguments) win where they
- * validate, synthesized ones fill the rest. Fields the schema forbids are dropped.
+ * Fits a result onto an output schema. Known values (entities, echoed arguments) win where
+ * they validate; the fallback fills the rest. At the top level every property the schema
+ * declares is filled, so a result reads like a complete answer; inside known objects (the
+ * entities of the state) only required fields are filled, so a stored record is not padded
+ * with invented details. Fields the schema forbids are dropped.
  */
-export function conform(schema: JsonSchema, known: unknown, synthesized: unknown): unknown {
-  if (known === undefined) return synthesized;
-  if (isObjectSchema(schema) && isRecord(known)) return conformObject(schema, known, synthesized);
-  if (schema.type === "array" && Array.isArray(known) && isRecord(schema.items)) {
-    const items = schema.items as JsonSchema;
-    const fallback = Array.isArray(synthesized) ? synthesized : [];
-    const max = typeof schema.maxItems === "number" ? schema.maxItems : known.length;
-    return known
-      .slice(0, max)
-      .map((item, i) => conform(items, item, fallback[i % Math.max(1, fallback.length)]));
-  }
-  return fits(schema, known) ? known : synthesized;
+export function conform(schema: JsonSchema, known: unknown, fallback: Fallback): unknown {
+  return fitValue(schema, known, fallback, true);
 }
 
-function conformObject(schema: JsonSchema, known: Record<string, unknown>, synthesized: unknown): unknown {
+function fitValue(schema: JsonSchema, known: unknown, fallback: Fallback, top: boolean): unknown {
+  if (known === undefined) return fallback();
+  if (isObjectSchema(schema) && isRecord(known)) return fitObject(schema, known, fallback, top);
+  if (schema.type === "array" && Array.isArray(known) && isRecord(schema.items)) {
+    const items = schema.items as JsonSchema;
+    const max = typeof schema.maxItems === "number" ? schema.maxItems : known.length;
+    return known.slice(0, max).map((item, i) =>
+      fitValue(
+        items,
+        item,
+        () => {
+          const synthesized = fallback();
+          return Array.isArray(synthesized) && synthesized.length > 0
+            ? synthesized[i % synthesized.length]
+            : undefined;
+        },
+        false,
+      ),
+    );
+  }
+  return fits(schema, known) ? known : fallback();
+}
+
+function fitObject(
+  schema: JsonSchema,
+  known: Record<string, unknown>,
+  fallback: Fallback,
+  top: boolean,
+): unknown {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const base = isRecord(synthesized) ? synthesized : {};
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const field =
+    (name: string): Fallback =>
+    () => {
+      const synthesized = fallback();
+      return isRecord(synthesized) ? synthesized[name] : undefined;
+    };
   const out: Record<string, unknown> = {};
   for (const [name, propertySchema] of Object.entries(properties)) {
-    if (name in known) out[name] = conform(propertySchema, known[name], base[name]);
-    else if (name in base) out[name] = base[name];
+    if (name in known) out[name] = fitValue(propertySchema, known[name], field(name), false);
+    else if (top || required.has(name)) {
+      const value = field(name)();
+      if (value !== undefined) out[name] = value;
+    }
   }
   const extra = schema.additionalProperties;
   if (extra !== false && !schema.unevaluatedProperties) {

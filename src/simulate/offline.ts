@@ -30,7 +30,8 @@ export class OfflineSimulator implements Simulator {
     const { tool, args, effects } = request;
     if (effects.status === "failed") return { kind: "failure", failure: effects.failure, engine: this.name };
     const schema = tool.outputSchema ?? OPEN_OUTPUT;
-    const synthesized = synthesizeFor(tool, schema, request);
+    // synthesis costs more than the rest of a call: it runs only when the known values leave a gap
+    const synthesized = once(() => synthesizeFor(tool, schema, request));
     const known: Record<string, unknown> = echoArguments(schema, args);
     let patch: Patch = [];
     if (effects.status === "applied") {
@@ -43,7 +44,7 @@ export class OfflineSimulator implements Simulator {
         tool,
         action,
         args,
-        synthesized as Record<string, unknown>,
+        synthesized() as Record<string, unknown>,
         refs,
         request.state,
       );
@@ -56,6 +57,14 @@ export class OfflineSimulator implements Simulator {
     const result = conform(schema, known, synthesized) as Record<string, unknown>;
     return { kind: "success", result, patch, engine: this.name };
   }
+}
+
+function once<T>(compute: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => {
+    value ??= { v: compute() };
+    return value.v;
+  };
 }
 
 function synthesizeFor(tool: Tool, schema: JsonSchema, request: SimulationRequest): unknown {

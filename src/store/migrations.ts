@@ -92,6 +92,12 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, seq)
   );
   `,
+  `
+  -- The repeat lookup wants the latest identical call: with seq in the index it is one
+  -- step down the index instead of sorting every identical call the session ever made.
+  DROP INDEX calls_repeat;
+  CREATE INDEX calls_repeat ON calls (session_id, tool, args_hash, version_after, seq);
+  `,
 ];
 
 export function migrate(db: Database.Database): void {

@@ -29,6 +29,7 @@ export class Store {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly statements: ReturnType<typeof prepare>;
+  private readonly lastDepth = new Map<string, { version: number; depth: number }>();
 
   private constructor(file: string, db: Database.Database) {
     this.file = file;
@@ -210,13 +211,18 @@ export class Store {
           reason: `call ${seq}: ${call.tool}`,
           now,
         });
-        if (this.depthSinceSnapshot(call.sessionId, session.headVersion) + 1 >= SNAPSHOT_EVERY) {
+        const depth = this.depthSinceSnapshot(call.sessionId, session.headVersion) + 1;
+        if (depth >= SNAPSHOT_EVERY) {
           this.statements.insertSnapshot.run({
             session_id: call.sessionId,
             version: versionAfter,
             document: JSON.stringify(change.document),
           });
         }
+        this.lastDepth.set(call.sessionId, {
+          version: versionAfter,
+          depth: depth >= SNAPSHOT_EVERY ? 0 : depth,
+        });
       }
       const record: CallRecord = {
         ...call,
@@ -350,7 +356,14 @@ export class Store {
     return Number(row.max) + 1;
   }
 
+  /**
+   * How many patches separate a version from the nearest snapshot on its ancestry. The
+   * depth of the last version this process wrote is remembered, so a run of calls does not
+   * walk the chain each time; any other version is walked (the answer only paces snapshots).
+   */
   private depthSinceSnapshot(sessionId: string, version: number): number {
+    const known = this.lastDepth.get(sessionId);
+    if (known?.version === version) return known.depth;
     let depth = 0;
     let cursor: number | null = version;
     // hasSnapshot, not snapshot: fetching the document only to test that it exists costs its whole size on every write

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { Catalog, loadToolsets } from "../../src/catalog/index.js";
-import { createRuntime, type Runtime } from "../../src/commands/index.js";
+import { createRuntime, type Runtime } from "../../src/runtime/index.js";
 import type { Simulator } from "../../src/simulate/index.js";
 import { tempDir } from "./processes.js";
 

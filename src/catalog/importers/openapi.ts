@@ -1,4 +1,3 @@
-import { validate } from "@readme/openapi-parser";
 import type { JsonSchema, Tool, ToolAnnotations, ToolError, Toolset } from "../format.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
@@ -73,6 +72,8 @@ export async function importOpenApi(document: unknown, options: OpenApiOptions =
 
 async function specProblems(document: Record<string, unknown>): Promise<string[]> {
   try {
+    // loaded on first use: the parser and its dependencies would otherwise weigh on every toolsim start
+    const { validate } = await import("@readme/openapi-parser");
     const result = await validate(structuredClone(document) as never, { resolve: { external: false } });
     if (result.valid) return [];
     return result.errors.map((e) => e.message.split("\n")[0] ?? e.message);

@@ -3,7 +3,7 @@ import { Engine } from "../engine/index.js";
 import { ToolsimHub } from "../server/index.js";
 import { type ArgumentChecker, OfflineSimulator, type Simulator } from "../simulate/index.js";
 import { Store } from "../store/index.js";
-import { type LlmSetup, llmParts } from "./llm-options.js";
+import { type LlmSetup, llmParts } from "./llm-parts.js";
 
 export interface RuntimeOptions {
   catalog: Catalog;
