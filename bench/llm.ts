@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Catalog, loadToolsets, type ToolsetInput } from "../src/catalog/index.js";
-import { createRuntime, type Runtime } from "../src/runtime/index.js";
 import type { LlmPasses } from "../src/llm/index.js";
+import { createRuntime, type Runtime } from "../src/runtime/index.js";
 import {
   type FakeOpenAI,
   type FakeStep,

@@ -28,6 +28,8 @@ interface Run {
   output: Record<string, unknown>;
   touched: string[];
   scope: TemplateScope;
+  /** Containers this run copied: its later effects change them in place (see applyPatch). */
+  owned: WeakSet<object>;
 }
 
 /**
@@ -41,7 +43,17 @@ export function runEffects(
   state: StateDocument,
   now: string,
 ): EffectsResult {
-  if (tool.effects.length === 0) return { status: "none" };
+  return applyEffects(tool, args, state, now).effects;
+}
+
+/** runEffects, plus the state the effects leave (the input state itself when they change nothing). */
+export function applyEffects(
+  tool: Tool,
+  args: Record<string, unknown>,
+  state: StateDocument,
+  now: string,
+): { effects: EffectsResult; state: StateDocument } {
+  if (tool.effects.length === 0) return { effects: { status: "none" }, state };
   const runtime = isEntity(state.runtime) ? state.runtime : {};
   const run: Run = {
     tool,
@@ -50,14 +62,19 @@ export function runEffects(
     output: {},
     touched: [],
     scope: { args, now, runtime, bindings: {} },
+    owned: new WeakSet(),
   };
   try {
     for (const effect of tool.effects) applyEffect(run, effect);
   } catch (error) {
-    if (error instanceof EffectFailure) return { status: "failed", failure: error.failure };
+    if (error instanceof EffectFailure)
+      return { effects: { status: "failed", failure: error.failure }, state };
     throw error;
   }
-  return { status: "applied", patch: run.patch, output: run.output, touched: run.touched };
+  return {
+    effects: { status: "applied", patch: run.patch, output: run.output, touched: run.touched },
+    state: run.document,
+  };
 }
 
 function applyEffect(run: Run, effect: Effect): void {
@@ -217,7 +234,7 @@ function settle(run: Run, effect: { as?: string; output?: string }, entity: unkn
 }
 
 function commit(run: Run, ops: Patch, touched: string): void {
-  const applied = applyPatch(run.document, ops);
+  const applied = applyPatch(run.document, ops, run.owned);
   if (!applied.ok)
     throw new Error(`effects of ${run.tool.name} produced a patch that does not apply: ${applied.error}`);
   run.document = applied.document as StateDocument;

@@ -18,7 +18,7 @@ import type {
   ToolFailure,
 } from "../simulate/index.js";
 import type { CallRecord, SessionRecord, SessionScope, StateVersion, Store, Usage } from "../store/index.js";
-import { runEffects } from "./effects.js";
+import { applyEffects } from "./effects.js";
 import type { Finding } from "./findings.js";
 import { validateArguments } from "./validate.js";
 
@@ -369,8 +369,7 @@ export class Engine {
     }
     // 4 effects, then simulate
     const now = clockOf(state);
-    const effects = runEffects(tool.tool, validated.args, state, now);
-    const stateAfterEffects = afterEffects(state, effects);
+    const { effects, state: stateAfterEffects } = applyEffects(tool.tool, validated.args, state, now);
     const request: SimulationRequest = {
       tool: tool.tool,
       args: validated.args,
@@ -609,20 +608,17 @@ export class Engine {
   ): { patch: Patch; document: unknown } | "invalid-patch" | undefined {
     const effectsPatch = effects.status === "applied" ? effects.patch : [];
     if (effectsPatch.length === 0 && simulatorPatch.length === 0) return undefined;
-    const applied = applyPatch(afterEffects, simulatorPatch);
-    if (!applied.ok) return "invalid-patch";
-    const tick = clockTick(applied.document as StateDocument, now);
-    const final = applyPatch(applied.document, tick);
-    if (!final.ok) throw new Error(`clock tick failed: ${final.error}`);
-    return { patch: [...effectsPatch, ...simulatorPatch, ...tick], document: final.document };
+    // one application for the simulator's changes and the tick, so a wide state is copied once
+    const tick = clockTick(afterEffects, now);
+    const applied = applyPatch(afterEffects, [...simulatorPatch, ...tick]);
+    if (!applied.ok)
+      return applied.index < simulatorPatch.length ? "invalid-patch" : clockFailure(applied.error);
+    return { patch: [...effectsPatch, ...simulatorPatch, ...tick], document: applied.document };
   }
 }
 
-function afterEffects(state: StateDocument, effects: EffectsResult): StateDocument {
-  if (effects.status !== "applied" || effects.patch.length === 0) return state;
-  const applied = applyPatch(state, effects.patch);
-  if (!applied.ok) throw new Error(`effects patch failed to apply: ${applied.error}`);
-  return applied.document as StateDocument;
+function clockFailure(error: string): never {
+  throw new Error(`clock tick failed: ${error}`);
 }
 
 /** The simulated clock of a state (runtime.now), or the default start of time. */

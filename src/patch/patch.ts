@@ -33,12 +33,22 @@ export function toPointer(segments: readonly (string | number)[]): string {
 
 class PatchError extends Error {}
 
-export function applyPatch(document: unknown, patch: readonly PatchOperation[]): PatchResult {
+/**
+ * Applies a patch without changing `document`. Containers copied along the way belong to
+ * the patch and later operations change them in place, so k operations on a wide object
+ * copy it once. A caller that applies several patches to the documents it produced itself
+ * (one change built in steps) may pass the same `owned` set to every call.
+ */
+export function applyPatch(
+  document: unknown,
+  patch: readonly PatchOperation[],
+  owned: WeakSet<object> = new WeakSet(),
+): PatchResult {
   let current = document;
   for (let index = 0; index < patch.length; index++) {
     const operation = patch[index] as PatchOperation;
     try {
-      current = applyOperation(current, operation);
+      current = applyOperation(current, operation, owned);
     } catch (error) {
       if (!(error instanceof PatchError)) throw error;
       return {
@@ -51,25 +61,26 @@ export function applyPatch(document: unknown, patch: readonly PatchOperation[]):
   return { ok: true, document: current };
 }
 
-function applyOperation(document: unknown, operation: PatchOperation): unknown {
+function applyOperation(document: unknown, operation: PatchOperation, owned: WeakSet<object>): unknown {
   switch (operation.op) {
     case "add":
-      return setAt(document, parsePointer(operation.path), operation.value, "add");
+      return setAt(document, parsePointer(operation.path), operation.value, "add", owned);
     case "replace":
-      return setAt(document, parsePointer(operation.path), operation.value, "replace");
+      return setAt(document, parsePointer(operation.path), operation.value, "replace", owned);
     case "remove":
-      return removeAt(document, parsePointer(operation.path));
+      return removeAt(document, parsePointer(operation.path), owned);
     case "copy":
       return setAt(
         document,
         parsePointer(operation.path),
-        getAt(document, parsePointer(operation.from)),
+        structuredClone(getAt(document, parsePointer(operation.from))),
         "add",
+        owned,
       );
     case "move": {
       const from = parsePointer(operation.from);
       const value = getAt(document, from);
-      return setAt(removeAt(document, from), parsePointer(operation.path), value, "add");
+      return setAt(removeAt(document, from, owned), parsePointer(operation.path), value, "add", owned);
     }
     case "test": {
       if (!deepEqual(getAt(document, parsePointer(operation.path)), operation.value))
@@ -96,20 +107,29 @@ function getAt(document: unknown, segments: readonly string[]): unknown {
   return current;
 }
 
+/** A copy of the container that this patch may change in place (the container itself once copied). */
+function writable<T extends Container>(container: T, owned: WeakSet<object>): T {
+  if (owned.has(container)) return container;
+  const copy = (Array.isArray(container) ? container.slice() : { ...container }) as T;
+  owned.add(copy);
+  return copy;
+}
+
 function setAt(
   document: unknown,
   segments: readonly string[],
   value: unknown,
   mode: "add" | "replace",
+  owned: WeakSet<object>,
 ): unknown {
   if (segments.length === 0) return value;
   const [head, ...rest] = segments as [string, ...string[]];
   const container = asContainer(document, head);
   if (Array.isArray(container)) {
-    const copy = container.slice();
+    const copy = writable(container, owned);
     if (rest.length > 0) {
       const index = arrayIndex(head, copy.length, false);
-      copy[index] = setAt(copy[index], rest, value, mode);
+      copy[index] = setAt(copy[index], rest, value, mode, owned);
     } else if (mode === "add") {
       copy.splice(arrayIndex(head, copy.length, true), 0, value);
     } else {
@@ -117,30 +137,32 @@ function setAt(
     }
     return copy;
   }
-  if (rest.length > 0) {
-    if (!Object.hasOwn(container, head)) throw new PatchError(`path does not exist at "${head}"`);
-    return { ...container, [head]: setAt(container[head], rest, value, mode) };
+  if (!Object.hasOwn(container, head) && (rest.length > 0 || mode === "replace")) {
+    throw new PatchError(
+      rest.length > 0 ? `path does not exist at "${head}"` : `cannot replace missing "${head}"`,
+    );
   }
-  if (mode === "replace" && !Object.hasOwn(container, head))
-    throw new PatchError(`cannot replace missing "${head}"`);
-  return { ...container, [head]: value };
+  const copy = writable(container, owned);
+  copy[head] = rest.length > 0 ? setAt(container[head], rest, value, mode, owned) : value;
+  return copy;
 }
 
-function removeAt(document: unknown, segments: readonly string[]): unknown {
+function removeAt(document: unknown, segments: readonly string[], owned: WeakSet<object>): unknown {
   if (segments.length === 0) throw new PatchError("cannot remove the whole document");
   const [head, ...rest] = segments as [string, ...string[]];
   const container = asContainer(document, head);
   if (Array.isArray(container)) {
-    const copy = container.slice();
+    const copy = writable(container, owned);
     const index = arrayIndex(head, copy.length, false);
-    if (rest.length > 0) copy[index] = removeAt(copy[index], rest);
+    if (rest.length > 0) copy[index] = removeAt(copy[index], rest, owned);
     else copy.splice(index, 1);
     return copy;
   }
   if (!Object.hasOwn(container, head)) throw new PatchError(`path does not exist at "${head}"`);
-  if (rest.length > 0) return { ...container, [head]: removeAt(container[head], rest) };
-  const { [head]: _removed, ...others } = container;
-  return others;
+  const copy = writable(container, owned);
+  if (rest.length > 0) copy[head] = removeAt(container[head], rest, owned);
+  else delete copy[head];
+  return copy;
 }
 
 function asContainer(value: unknown, segment: string): Container {

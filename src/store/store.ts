@@ -194,47 +194,69 @@ export class Store {
     expectedHead: number,
     change?: { patch: Patch; document: unknown },
   ): CallRecord | "stale" {
-    const now = new Date().toISOString();
-    return this.db.transaction((): CallRecord | "stale" => {
-      const session = this.requireSession(call.sessionId);
-      if (session.headVersion !== expectedHead) return "stale";
-      const seq = session.nextSeq;
-      let versionAfter = session.headVersion;
-      if (change && change.patch.length > 0) {
-        versionAfter = this.nextVersion(call.sessionId);
-        this.statements.insertVersion.run({
+    // built once: creating a transaction function per call costs more than the statements it runs
+    this.recordTransaction ??= this.db.transaction(
+      (c: NewCall, head: number, ch: { patch: Patch; document: unknown } | undefined, at: string) =>
+        this.writeCall(c, head, ch, at),
+    );
+    return this.recordTransaction(call, expectedHead, change, new Date().toISOString());
+  }
+
+  private recordTransaction?: (
+    call: NewCall,
+    expectedHead: number,
+    change: { patch: Patch; document: unknown } | undefined,
+    now: string,
+  ) => CallRecord | "stale";
+
+  private writeCall(
+    call: NewCall,
+    expectedHead: number,
+    change: { patch: Patch; document: unknown } | undefined,
+    now: string,
+  ): CallRecord | "stale" {
+    const row = this.statements.sessionHead.get({ id: call.sessionId }) as
+      | { head_version: number; next_seq: number }
+      | undefined;
+    if (!row) throw new Error(`session ${call.sessionId} does not exist`);
+    const session = { headVersion: Number(row.head_version), nextSeq: Number(row.next_seq) };
+    if (session.headVersion !== expectedHead) return "stale";
+    const seq = session.nextSeq;
+    let versionAfter = session.headVersion;
+    if (change && change.patch.length > 0) {
+      versionAfter = this.nextVersion(call.sessionId);
+      this.statements.insertVersion.run({
+        session_id: call.sessionId,
+        version: versionAfter,
+        parent: session.headVersion,
+        patch: JSON.stringify(change.patch),
+        call_seq: seq,
+        reason: `call ${seq}: ${call.tool}`,
+        now,
+      });
+      const depth = this.depthSinceSnapshot(call.sessionId, session.headVersion) + 1;
+      if (depth >= SNAPSHOT_EVERY) {
+        this.statements.insertSnapshot.run({
           session_id: call.sessionId,
           version: versionAfter,
-          parent: session.headVersion,
-          patch: JSON.stringify(change.patch),
-          call_seq: seq,
-          reason: `call ${seq}: ${call.tool}`,
-          now,
-        });
-        const depth = this.depthSinceSnapshot(call.sessionId, session.headVersion) + 1;
-        if (depth >= SNAPSHOT_EVERY) {
-          this.statements.insertSnapshot.run({
-            session_id: call.sessionId,
-            version: versionAfter,
-            document: JSON.stringify(change.document),
-          });
-        }
-        this.lastDepth.set(call.sessionId, {
-          version: versionAfter,
-          depth: depth >= SNAPSHOT_EVERY ? 0 : depth,
+          document: JSON.stringify(change.document),
         });
       }
-      const record: CallRecord = {
-        ...call,
-        seq,
-        versionBefore: session.headVersion,
-        versionAfter,
-        createdAt: now,
-      };
-      this.statements.insertCall.run(toCallRow(record));
-      this.statements.advanceSession.run({ id: call.sessionId, head: versionAfter, now });
-      return record;
-    })();
+      this.lastDepth.set(call.sessionId, {
+        version: versionAfter,
+        depth: depth >= SNAPSHOT_EVERY ? 0 : depth,
+      });
+    }
+    const record: CallRecord = {
+      ...call,
+      seq,
+      versionBefore: session.headVersion,
+      versionAfter,
+      createdAt: now,
+    };
+    this.statements.insertCall.run(toCallRow(record));
+    this.statements.advanceSession.run({ id: call.sessionId, head: versionAfter, now });
+    return record;
   }
 
   /** The seq of an earlier identical call whose resulting state is the current one, if any. */
@@ -411,6 +433,7 @@ function prepare(db: Database.Database) {
        VALUES (@id, @name, @seed, @task_id, @scope, 0, 1, @now, @now, @forked_from)`,
     ),
     sessionByIdOrName: db.prepare("SELECT * FROM sessions WHERE id = @key OR name = @key LIMIT 1"),
+    sessionHead: db.prepare("SELECT head_version, next_seq FROM sessions WHERE id = @id"),
     allSessions: db.prepare("SELECT * FROM sessions ORDER BY created_at, id"),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = @id"),
     updateSessionScope: db.prepare(

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
-import { createRuntime, type Runtime } from "../../src/runtime/index.js";
 import type { LlmConfig, LlmPasses } from "../../src/llm/index.js";
+import { createRuntime, type Runtime } from "../../src/runtime/index.js";
 import { catalogOf } from "./engine.js";
 import { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from "./fake-openai.js";
 import { tempDir } from "./processes.js";
