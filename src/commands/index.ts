@@ -48,6 +48,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./audit.js")).auditCommand,
   },
   {
+    name: "generate",
+    summary: "generate toolsets and tasks with a model, stage by stage, resumable",
+    load: async () => (await import("./generate.js")).generateCommand,
+  },
+  {
     name: "sessions",
     summary: "list stored sessions: task, state version, calls, checkpoints",
     load: async () => (await import("./sessions.js")).sessionsCommand,
