@@ -277,40 +277,24 @@ export class Engine {
         if (!applied.ok) throw new Error(`patch of an external answer does not apply: ${applied.error}`);
         change = { patch: answer.patch, document: applied.document };
       }
-      const record = this.store.recordCall(
+      const outcome = this.commit(
+        session,
         {
-          sessionId,
           tool: tool.name,
-          arguments: args,
+          definition: tool,
+          args,
           argsHash,
           status: answer.status,
-          findings: findings.map(storedFinding),
+          findings,
           result: answer.result,
-          error: answer.failure,
+          failure: answer.failure,
           engine: answer.engine,
           latencyMs: answer.latencyMs ?? 0,
         },
-        head.version,
         change,
       );
-      if (record === "stale") throw new Error(`session ${sessionId} is being changed by another process`);
-      if (change && record.versionAfter !== head.version) {
-        session.head = { version: record.versionAfter, document: change.document };
-      }
-      return {
-        sessionId,
-        seq: record.seq,
-        tool: tool.name,
-        status: answer.status,
-        definition: tool,
-        result: answer.result,
-        failure: answer.failure,
-        findings,
-        engine: answer.engine,
-        versionBefore: record.versionBefore,
-        versionAfter: record.versionAfter,
-        latencyMs: record.latencyMs,
-      };
+      if (outcome === "stale") throw new Error(`session ${sessionId} is being changed by another process`);
+      return outcome;
     });
   }
 
@@ -391,44 +375,24 @@ export class Engine {
         : checked;
     const finalChange =
       change === "invalid-patch" ? this.changeFor(stateAfterEffects, effects, [], now) : change;
-    const record = this.store.recordCall(
+    return this.commit(
+      session,
       {
-        sessionId,
         tool: name,
-        arguments: validated.args,
+        definition: tool.tool,
+        args: validated.args,
         argsHash,
         status: final.kind === "success" ? "ok" : "error",
-        findings: findings.map(storedFinding),
+        findings,
         result: final.kind === "success" ? final.result : undefined,
-        error: final.kind === "failure" ? final.failure : undefined,
+        failure: final.kind === "failure" ? final.failure : undefined,
         engine: final.engine,
         fallback: final.fallback,
         usage: addUsage(checkUsage, final.usage),
         latencyMs: performance.now() - started,
       },
-      head.version,
       finalChange === "invalid-patch" ? undefined : finalChange,
     );
-    if (record === "stale") return "stale";
-    if (finalChange && finalChange !== "invalid-patch" && record.versionAfter !== head.version) {
-      session.head = { version: record.versionAfter, document: finalChange.document };
-    }
-    return {
-      sessionId,
-      seq: record.seq,
-      tool: name,
-      status: record.status,
-      definition: tool.tool,
-      result: final.kind === "success" ? final.result : undefined,
-      failure: final.kind === "failure" ? final.failure : undefined,
-      findings,
-      engine: final.engine,
-      fallback: final.fallback,
-      usage: record.usage,
-      versionBefore: record.versionBefore,
-      versionAfter: record.versionAfter,
-      latencyMs: record.latencyMs,
-    };
   }
 
   private resolve(
@@ -471,34 +435,17 @@ export class Engine {
     started: number,
     usage?: Usage,
   ): CallOutcome | "stale" {
-    const record = this.store.recordCall(
-      {
-        sessionId: session.record.id,
-        tool: name,
-        arguments: rawArgs ?? {},
-        argsHash,
-        status: "rejected",
-        findings: findings.map(storedFinding),
-        engine: "validator",
-        usage,
-        latencyMs: performance.now() - started,
-      },
-      session.head.version,
-    );
-    if (record === "stale") return "stale";
-    return {
-      sessionId: session.record.id,
-      seq: record.seq,
+    return this.commit(session, {
       tool: name,
-      status: "rejected",
       definition,
+      args: rawArgs ?? {},
+      argsHash,
+      status: "rejected",
       findings,
       engine: "validator",
       usage,
-      versionBefore: record.versionBefore,
-      versionAfter: record.versionAfter,
-      latencyMs: record.latencyMs,
-    };
+      latencyMs: performance.now() - started,
+    });
   }
 
   private commitBrokenTool(
@@ -510,38 +457,62 @@ export class Engine {
     problem: string,
     started: number,
   ): CallOutcome | "stale" {
-    const failure: ToolFailure = {
-      code: "TOOL_SCHEMA_INVALID",
-      status: 500,
-      message: `toolsim cannot check calls to ${tool.name}: its inputSchema is not a usable JSON Schema (${problem}). The catalog needs fixing (toolsim lint); this is not a problem with the call.`,
-    };
+    return this.commit(session, {
+      tool: tool.name,
+      definition: tool,
+      args: rawArgs ?? {},
+      argsHash,
+      status: "error",
+      findings,
+      failure: {
+        code: "TOOL_SCHEMA_INVALID",
+        status: 500,
+        message: `toolsim cannot check calls to ${tool.name}: its inputSchema is not a usable JSON Schema (${problem}). The catalog needs fixing (toolsim lint); this is not a problem with the call.`,
+      },
+      engine: "validator",
+      latencyMs: performance.now() - started,
+    });
+  }
+
+  /** Records a call (and its change of state) and moves the in-memory head: the pipeline's last step. */
+  private commit(
+    session: LiveSession,
+    entry: Omit<CallOutcome, "sessionId" | "seq" | "versionBefore" | "versionAfter"> & {
+      args: unknown;
+      argsHash: string;
+    },
+    change?: { patch: Patch; document: unknown },
+  ): CallOutcome | "stale" {
+    const head = session.head;
     const record = this.store.recordCall(
       {
         sessionId: session.record.id,
-        tool: tool.name,
-        arguments: rawArgs ?? {},
-        argsHash,
-        status: "error",
-        findings: findings.map(storedFinding),
-        error: failure,
-        engine: "validator",
-        latencyMs: performance.now() - started,
+        tool: entry.tool,
+        arguments: entry.args,
+        argsHash: entry.argsHash,
+        status: entry.status,
+        findings: entry.findings.map(storedFinding),
+        result: entry.result,
+        error: entry.failure,
+        engine: entry.engine,
+        fallback: entry.fallback,
+        usage: entry.usage,
+        latencyMs: entry.latencyMs,
       },
-      session.head.version,
+      head.version,
+      change,
     );
     if (record === "stale") return "stale";
+    if (change && record.versionAfter !== head.version) {
+      session.head = { version: record.versionAfter, document: change.document };
+    }
+    const { args: _args, argsHash: _hash, ...outcome } = entry;
     return {
+      ...outcome,
       sessionId: session.record.id,
       seq: record.seq,
-      tool: tool.name,
-      status: "error",
-      definition: tool,
-      failure,
-      findings,
-      engine: "validator",
       versionBefore: record.versionBefore,
       versionAfter: record.versionAfter,
-      latencyMs: record.latencyMs,
     };
   }
 
