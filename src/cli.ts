@@ -57,8 +57,12 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    // a user gets the message; whoever debugs toolsim itself can ask for the stack
+    const debug = Boolean(process.env.TOOLSIM_DEBUG);
+    const text =
+      error instanceof Error ? (debug ? (error.stack ?? error.message) : error.message) : String(error);
     process.stderr.write(
-      `toolsim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      `toolsim: ${text}\n${debug ? "" : "(set TOOLSIM_DEBUG=1 to see where it happened)\n"}`,
     );
     process.exitCode = 1;
   },

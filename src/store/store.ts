@@ -38,9 +38,17 @@ export class Store {
   }
 
   static open(file: string): Store {
-    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file);
-    db.pragma("journal_mode = WAL");
+    let db: Database.Database;
+    try {
+      if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+      db = new Database(file);
+      db.pragma("journal_mode = WAL");
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `cannot open the state file ${file} (${reason}); choose another with --db FILE or TOOLSIM_DB`,
+      );
+    }
     // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last few.
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
