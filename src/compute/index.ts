@@ -1,0 +1,1 @@
+export { type Computed, calc, convert } from "./evaluate.js";
