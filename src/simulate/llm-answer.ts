@@ -1,5 +1,5 @@
 import { validatorFor } from "../catalog/index.js";
-import { applyPatch, type Patch, parsePointer } from "../patch/index.js";
+import { type Patch, parsePointer } from "../patch/index.js";
 import type { SimulationRequest, ToolFailure } from "./types.js";
 
 /** The model's answer, after the response schema check. */
