@@ -21,7 +21,11 @@ export class Documents {
   private readonly loaded = new Map<string, { state: State; bytes: number }>();
   private loadedBytes = 0;
 
-  /** The state a plain document stands for (built once per document object; the document is not changed). */
+  /**
+   * The state a plain document stands for: a copy, built once per document object, so a
+   * catalog's task state costs one copy however many sessions start from it. The document
+   * is taken as it is at first use; the catalog never changes its documents.
+   */
   stateOf(input: State | StateDocument): State {
     if (input instanceof State) return input;
     let state = this.adopted.get(input);

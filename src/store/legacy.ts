@@ -47,14 +47,12 @@ function copySnapshots(db: Database.Database): void {
   const insertSnapshot = db.prepare(
     "INSERT INTO state_snapshots (session_id, version, document_hash) VALUES (?, ?, ?)",
   );
-  for (const row of db
-    .prepare("SELECT session_id, version, document FROM legacy_state_snapshots")
-    .iterate()) {
-    const { session_id, version, document } = row as {
-      session_id: string;
-      version: number;
-      document: string;
-    };
+  const rows = db.prepare("SELECT session_id, version, document FROM legacy_state_snapshots").all() as Array<{
+    session_id: string;
+    version: number;
+    document: string;
+  }>;
+  for (const { session_id, version, document } of rows) {
     const hash = createHash("sha256").update(document).digest("hex");
     insertDocument.run(hash, document, document.length);
     insertSnapshot.run(session_id, version, hash);

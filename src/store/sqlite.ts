@@ -20,6 +20,7 @@ import type {
   StateChange,
   StateHead,
   Store,
+  StoreStats,
   TaskAnswerRecord,
   Usage,
 } from "./types.js";
@@ -456,6 +457,18 @@ export class SqliteStore implements Store {
     );
   }
 
+  async stats(): Promise<StoreStats> {
+    const row = this.statements.stats.get() as Row;
+    return {
+      sessions: Number(row.sessions),
+      versions: Number(row.versions),
+      snapshots: Number(row.snapshots),
+      documents: Number(row.documents),
+      documentBytes: Number(row.document_bytes),
+      calls: Number(row.calls),
+    };
+  }
+
   // ── model answer cache ───────────────────────────────────────────────────
 
   async llmCacheGet(key: string): Promise<CachedAnswer | undefined> {
@@ -637,6 +650,11 @@ function prepare(db: Database.Database) {
       "SELECT COALESCE(MAX(seq), 0) AS max FROM task_answers WHERE session_id = @session_id",
     ),
     answers: db.prepare("SELECT * FROM task_answers WHERE session_id = @session_id ORDER BY seq"),
+    stats: db.prepare(
+      `SELECT (SELECT COUNT(*) FROM sessions) AS sessions, (SELECT COUNT(*) FROM state_versions) AS versions,
+         (SELECT COUNT(*) FROM state_snapshots) AS snapshots, (SELECT COUNT(*) FROM documents) AS documents,
+         (SELECT COALESCE(SUM(size), 0) FROM documents) AS document_bytes, (SELECT COUNT(*) FROM calls) AS calls`,
+    ),
     cacheGet: db.prepare("SELECT response, usage FROM llm_cache WHERE key = @key"),
     cacheHit: db.prepare("UPDATE llm_cache SET hits = hits + 1 WHERE key = @key"),
     cachePut: db.prepare(

@@ -112,6 +112,17 @@ export interface CachedAnswer {
   usage?: Usage;
 }
 
+/** What a store holds, for capacity figures and tests of how states are kept. */
+export interface StoreStats {
+  sessions: number;
+  versions: number;
+  snapshots: number;
+  /** Whole stored states (initial states and snapshots, each stored once by content). */
+  documents: number;
+  documentBytes: number;
+  calls: number;
+}
+
 /** A page of a session's call log: calls after `afterSeq`, at most `limit`. */
 export interface CallPage {
   afterSeq?: number;
@@ -173,6 +184,8 @@ export interface Store {
 
   llmCacheGet(key: string): Promise<CachedAnswer | undefined>;
   llmCachePut(entry: { key: string; model: string; response: string; usage?: Usage }): Promise<void>;
+
+  stats(): Promise<StoreStats>;
 }
 
 export type { Patch };
