@@ -21,9 +21,10 @@ import { round } from "./stats.js";
 const OPTIONAL_SECTIONS = [
   { name: "llm", module: "./llm.js", entry: "runLlmBench" },
   { name: "hybrid", module: "./hybrid.js", entry: "runHybridBench" },
+  { name: "state", module: "./state.js", entry: "runStateBench" },
 ] as const;
-const SECTION_TIMEOUT_MS = 5 * 60_000;
-const WATCHDOG_MS = 20 * 60_000;
+const SECTION_TIMEOUT_MS = 15 * 60_000;
+const WATCHDOG_MS = 45 * 60_000;
 
 export interface Machine {
   cores: number;

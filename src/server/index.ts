@@ -16,6 +16,6 @@ export {
   type ToolsChangedNotifier,
   ToolsimHub,
 } from "./hub.js";
-export { CALLS_URI, STATE_URI } from "./resources.js";
+export { CALLS_URI, STATE_URI, sessionResources } from "./resources.js";
 export { type StdioHandle, serveOverStdio } from "./stdio.js";
 export { page, toMcpTool } from "./tool-list.js";
