@@ -1,11 +1,13 @@
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Tool } from "../src/catalog/index.js";
+import { LlmClient } from "../src/llm/index.js";
 import {
   chooseDistractors,
   compareArguments,
   FREE_TEXT_THRESHOLD,
   isFreeText,
+  LlmChecklistJudge,
   normalizeToolName,
   sameText,
   sameValue,
@@ -13,7 +15,7 @@ import {
   type TaskVerdict,
   textOverlap,
 } from "../src/tasks/index.js";
-import { FIXTURES, openRuntime } from "./support/index.js";
+import { type FakeOpenAI, FIXTURES, openRuntime, startFakeOpenAI } from "./support/index.js";
 
 const TICKETS = join(FIXTURES, "tasks", "ticket-desk.json");
 const STOCK = join(FIXTURES, "tasks", "stock-room.json");
@@ -436,5 +438,88 @@ describe("invalid tasks", () => {
     expect(runtime.engine.state(session).document).toEqual(
       runtime.catalog.task("ticket-delete-vpn")?.task.state,
     );
+  });
+});
+
+describe("free text judged by the model when one is configured", () => {
+  let fake: FakeOpenAI;
+  let runtime: ReturnType<typeof openRuntime>;
+  let desk: TaskDesk;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    runtime = openRuntime([TICKETS, STOCK]);
+    const client = new LlmClient(
+      { baseURL: fake.url, models: { simulate: "fake-model" }, maxRetries: 0 },
+      { cache: runtime.store },
+    );
+    desk = new TaskDesk({
+      engine: runtime.engine,
+      store: runtime.store,
+      checklistJudge: new LlmChecklistJudge(client),
+    });
+  });
+  afterAll(async () => {
+    await fake.close();
+    runtime.dispose();
+  });
+
+  const attempt = async (note: string) => {
+    const session = runtime.engine.openSession({}).id;
+    await desk.start(session, "ticket-fix-printer");
+    await runtime.engine.call(session, "list_tickets", { status: "open" });
+    await runtime.engine.call(session, "get_ticket", { ticket_id: "T-001" });
+    await runtime.engine.call(session, "assign_ticket", {
+      ticket_id: "T-001",
+      agent_id: "A-11",
+      priority: 3,
+    });
+    await runtime.engine.call(session, "close_ticket", { ticket_id: "T-001", resolution: "fixed", note });
+    const result = await desk.feedback(session);
+    if (!result.ok) throw new Error(result.error);
+    return result.value.verdict;
+  };
+  const lastPrompt = () => fake.requests.at(-1)?.messages.find((m) => m.role === "user")?.content ?? "";
+
+  it("a paraphrase word overlap misses counts when the model says it means the same", async () => {
+    const note = "Swapped out the spooler; jobs come out fine now.";
+    expect(sameText("The printer driver was reinstalled and printing works again.", note)).toBe(false);
+    fake.script({
+      kind: "json",
+      value: { items: [{ index: 1, status: "completed", reason: "same fix, other words", calls: [4] }] },
+    });
+    const verdict = await attempt(note);
+    expect(verdict).toMatchObject({ judge: "golden", solved: true, freeText: "model" });
+    expect(lastPrompt()).toContain(
+      'In call #4 (close_ticket), the free-text argument "note" says in substance',
+    );
+    expect(lastPrompt()).toContain('"The printer driver was reinstalled and printing works again."');
+  });
+
+  it("a note with the same words and the opposite meaning fails when the model says so", async () => {
+    const note = "The printer driver was not reinstalled; printing still fails.";
+    expect(sameText("The printer driver was reinstalled and printing works again.", note)).toBe(true);
+    fake.script({
+      kind: "json",
+      value: { items: [{ index: 1, status: "failed", reason: "says the opposite", calls: [] }] },
+    });
+    const verdict = await attempt(note);
+    expect(verdict.solved).toBe(false);
+    expect(verdict.golden?.steps[3]).toMatchObject({
+      status: "wrong-arguments",
+      differences: [{ argument: "note", kind: "wrong", severity: "error", freeText: true }],
+    });
+  });
+
+  it("the solution's own words need no model; a failing model leaves word overlap to decide", async () => {
+    const before = fake.chatCount();
+    const same = await attempt("The printer driver was reinstalled and printing works again.");
+    expect(same).toMatchObject({ solved: true, freeText: "overlap" });
+    expect(fake.chatCount()).toBe(before);
+
+    fake.script({ kind: "text", content: "not json at all" });
+    const fallback = await attempt("Reinstalled the printer driver, printing works again.");
+    expect(fallback).toMatchObject({ solved: true, freeText: "overlap" });
+    expect(fallback.unavailable).toMatch(/^the model could not judge free text .*; word overlap decided$/);
   });
 });
