@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
-import type { StateDocument } from "../catalog/index.js";
-import type { CallOutcome, Engine, ExternalAnswer } from "../engine/index.js";
+import { compileProblem, type StateDocument } from "../catalog/index.js";
+import { type CallOutcome, type Engine, type ExternalAnswer, validateArguments } from "../engine/index.js";
 import { type ToolExtension, toCallToolResult } from "../server/index.js";
 import type { UpstreamBinding } from "./bindings.js";
 import type { Hybrid } from "./hybrid.js";
@@ -44,18 +44,25 @@ export class HybridExtension implements ToolExtension {
   ): Promise<CallToolResult> | undefined {
     const binding = this.hybrid.binding(name);
     if (!binding || !this.engine.tools(sessionId).some((t) => t.name === name)) return undefined;
-    if (binding.decision.route !== "pass" || !isRecord(args ?? {}))
-      return this.simulate(sessionId, name, args, signal);
+    if (binding.decision.route !== "pass") return this.simulate(sessionId, name, args, signal);
+    // toolsim checks a passed-through call first: a rejected one gets its findings and never reaches the server
+    if (rejects(binding, args)) return this.simulate(sessionId, name, args, signal, "rejected");
     return this.passThrough(sessionId, binding, (args ?? {}) as Record<string, unknown>, signal);
   }
 
-  private async simulate(sessionId: string, name: string, args: unknown, signal?: AbortSignal) {
+  private async simulate(
+    sessionId: string,
+    name: string,
+    args: unknown,
+    signal?: AbortSignal,
+    route: "simulate" | "rejected" = "simulate",
+  ) {
     const result = toCallToolResult(await this.engine.call(sessionId, name, args, signal));
     const shaped = isRecord(result.structuredContent) ? structuredResult(result.structuredContent) : result;
     return {
       ...result,
       content: shaped.content,
-      _meta: { ...(result._meta ?? {}), "toolsim/route": "simulate" },
+      _meta: { ...(result._meta ?? {}), "toolsim/route": route },
     };
   }
 
@@ -164,6 +171,16 @@ export class HybridExtension implements ToolExtension {
   ): Promise<CallOutcome> {
     return this.engine.recordExternal(sessionId, binding.tool, args, answer);
   }
+}
+
+/**
+ * Whether toolsim's own validation rejects a call's arguments (the engine then answers with
+ * the findings, as for any tool). A schema toolsim cannot compile is left to the server.
+ */
+function rejects(binding: UpstreamBinding, args: unknown): boolean {
+  if (!isRecord(args ?? {})) return true;
+  if (compileProblem(binding.tool.inputSchema)) return false;
+  return !validateArguments(binding.tool, args).ok;
 }
 
 /** A result built from the overlay, shaped like the real server's: one text field is the text itself. */
