@@ -8,7 +8,8 @@ const COUNTING_SERVER = resolve(import.meta.dirname, "support", "counting-server
 
 /**
  * A real upstream that counts what reaches it: toolsim validates passed-through calls
- * first, and keeps falsely annotated and combined writes away from it.
+ * first, keeps falsely annotated and combined writes away from it, and relays its progress
+ * and log messages to the client that made the call.
  */
 describe("calls passed through to a real upstream", () => {
   const work = tempDir("toolsim-hybrid-calls-");
@@ -89,5 +90,46 @@ describe("calls passed through to a real upstream", () => {
     const counter = await call("up.get_counter", {});
     expect(routeOf(counter)).toBe("pass");
     expect(counter.structuredContent).toEqual({ count: 0 });
+  });
+
+  it("relays the upstream's progress, with the client's token, and its log messages during the call", async () => {
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    const logs: unknown[] = [];
+    client.setNotificationHandler("notifications/message", (notification) => {
+      logs.push(notification.params.data);
+    });
+    const result = await client.callTool(
+      { name: "up.get_report", arguments: { steps: 4 } },
+      { onprogress: (update) => progress.push(update) },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(allText(result)).toBe("report of 4 steps");
+    expect(progress.map((p) => [p.progress, p.total, p.message])).toEqual([
+      [1, 4, "step 1"],
+      [2, 4, "step 2"],
+      [3, 4, "step 3"],
+      [4, 4, "step 4"],
+    ]);
+    expect(logs).toEqual(["finished step 1", "finished step 2", "finished step 3", "finished step 4"]);
+  });
+
+  it("with calls of two sessions in flight, log messages are not guessed to belong to either", async () => {
+    const other = await connectHttp(server.url);
+    try {
+      const logs: unknown[] = [];
+      for (const c of [client, other])
+        c.setNotificationHandler("notifications/message", (notification) => {
+          logs.push(notification.params.data);
+        });
+      const both = await Promise.all([
+        client.callTool({ name: "up.get_report", arguments: { steps: 5 } }),
+        other.callTool({ name: "up.get_report", arguments: { steps: 5 } }),
+      ]);
+      expect(both.map(allText)).toEqual(["report of 5 steps", "report of 5 steps"]);
+      expect(logs.length).toBeLessThan(10);
+      expect(server.stderr()).toContain('[up] info: "finished step');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -2,8 +2,9 @@ import { performance } from "node:perf_hooks";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
 import { compileProblem, type StateDocument } from "../catalog/index.js";
 import { type CallOutcome, type Engine, type ExternalAnswer, validateArguments } from "../engine/index.js";
-import { type ToolExtension, toCallToolResult } from "../server/index.js";
+import { type CallContext, type ToolExtension, toCallToolResult } from "../server/index.js";
 import type { UpstreamBinding } from "./bindings.js";
+import type { UpstreamCallOptions } from "./connection.js";
 import type { Hybrid } from "./hybrid.js";
 import {
   answerFromOverlay,
@@ -40,24 +41,24 @@ export class HybridExtension implements ToolExtension {
     sessionId: string,
     name: string,
     args: unknown,
-    signal?: AbortSignal,
+    context: CallContext,
   ): Promise<CallToolResult> | undefined {
     const binding = this.hybrid.binding(name);
     if (!binding || !this.engine.tools(sessionId).some((t) => t.name === name)) return undefined;
-    if (binding.decision.route !== "pass") return this.simulate(sessionId, name, args, signal);
+    if (binding.decision.route !== "pass") return this.simulate(sessionId, name, args, context, "simulate");
     // toolsim checks a passed-through call first: a rejected one gets its findings and never reaches the server
-    if (rejects(binding, args)) return this.simulate(sessionId, name, args, signal, "rejected");
-    return this.passThrough(sessionId, binding, (args ?? {}) as Record<string, unknown>, signal);
+    if (rejects(binding, args)) return this.simulate(sessionId, name, args, context, "rejected");
+    return this.passThrough(sessionId, binding, (args ?? {}) as Record<string, unknown>, context);
   }
 
   private async simulate(
     sessionId: string,
     name: string,
     args: unknown,
-    signal?: AbortSignal,
-    route: "simulate" | "rejected" = "simulate",
+    context: CallContext,
+    route: "simulate" | "rejected",
   ) {
-    const result = toCallToolResult(await this.engine.call(sessionId, name, args, signal));
+    const result = toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
     const shaped = isRecord(result.structuredContent) ? structuredResult(result.structuredContent) : result;
     return {
       ...result,
@@ -70,7 +71,7 @@ export class HybridExtension implements ToolExtension {
     sessionId: string,
     binding: UpstreamBinding,
     args: Record<string, unknown>,
-    signal?: AbortSignal,
+    context: CallContext,
   ): Promise<CallToolResult> {
     const overlay = overlayOf(this.document(sessionId), binding.upstream);
     const answer = answerFromOverlay(
@@ -78,7 +79,8 @@ export class HybridExtension implements ToolExtension {
       args,
       overlay,
     );
-    if (answer?.kind === "simulate") return this.simulate(sessionId, binding.exposed, args, signal);
+    if (answer?.kind === "simulate")
+      return this.simulate(sessionId, binding.exposed, args, context, "simulate");
     if (answer?.kind === "record") {
       const outcome = await this.record(sessionId, binding, args, {
         status: "ok",
@@ -104,9 +106,11 @@ export class HybridExtension implements ToolExtension {
     const connection = this.hybrid.connection(binding.upstream);
     const callArgs = answer?.kind === "alias" ? answer.args : args;
     const started = performance.now();
+    const relayed = relay(context, binding.upstream);
     const real = connection
-      ? await connection.call(binding.original, callArgs, signal)
+      ? await connection.call(binding.original, callArgs, relayed.options)
       : ({ ok: false, unavailable: `no upstream named "${binding.upstream}"` } as const);
+    await relayed.settled();
     const latencyMs = performance.now() - started;
     const engine = `upstream:${binding.upstream}`;
     if (!real.ok) {
@@ -181,6 +185,38 @@ function rejects(binding: UpstreamBinding, args: unknown): boolean {
   if (!isRecord(args ?? {})) return true;
   if (compileProblem(binding.tool.inputSchema)) return false;
   return !validateArguments(binding.tool, args).ok;
+}
+
+/**
+ * The upstream's progress and log messages during a call, handed on to the client that made
+ * it. `settled` waits for what was handed on, so nothing arrives after the call's answer.
+ */
+function relay(
+  context: CallContext,
+  upstream: string,
+): { options: UpstreamCallOptions; settled: () => Promise<void> } {
+  const pending: Promise<void>[] = [];
+  const send = (sent: Promise<void>) => {
+    pending.push(sent.catch(() => {}));
+  };
+  const { progress, log } = context;
+  const options: UpstreamCallOptions = {
+    signal: context.signal,
+    ...(progress
+      ? {
+          onProgress: ({ progress: done, total, message }) =>
+            send(
+              progress({
+                progress: done,
+                ...(total !== undefined ? { total } : {}),
+                ...(message !== undefined ? { message } : {}),
+              }),
+            ),
+        }
+      : {}),
+    ...(log ? { onLog: ({ level, data, logger }) => send(log(level, data, logger ?? upstream)) } : {}),
+  };
+  return { options, settled: async () => void (await Promise.all(pending)) };
 }
 
 /** A result built from the overlay, shaped like the real server's: one text field is the text itself. */
