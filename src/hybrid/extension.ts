@@ -6,11 +6,13 @@ import { type CallContext, type ToolExtension, toCallToolResult } from "../serve
 import type { UpstreamBinding } from "./bindings.js";
 import type { UpstreamCallOptions } from "./connection.js";
 import type { Hybrid } from "./hybrid.js";
+import { listingOfSimulatedFolder, reconcileListing, sourceFolders } from "./listing.js";
 import {
   answerFromOverlay,
   describeTouch,
   isRecord,
   mergeIntoResult,
+  type Overlay,
   overlayOf,
   overlayPatch,
   realReadRecords,
@@ -79,15 +81,21 @@ export class HybridExtension implements ToolExtension {
       args,
       overlay,
     );
-    if (answer?.kind === "simulate")
+    // a folder that exists only in simulation: the real server has nothing to list
+    const listed =
+      answer?.kind === "simulate"
+        ? listingOfSimulatedFolder(binding.tool, binding.original, args, overlay)
+        : undefined;
+    if (answer?.kind === "simulate" && !listed)
       return this.simulate(sessionId, binding.exposed, args, context, "simulate");
-    if (answer?.kind === "record") {
+    const recorded = listed ?? (answer?.kind === "record" ? answer.result : undefined);
+    if (recorded) {
       const outcome = await this.record(sessionId, binding, args, {
         status: "ok",
-        result: answer.result,
+        result: recorded,
         engine: "overlay",
       });
-      return withMeta(structuredResult(answer.result), outcome, "overlay");
+      return withMeta(structuredResult(recorded), outcome, "overlay");
     }
     if (answer?.kind === "missing") {
       const failure = { code: "NOT_FOUND", status: 404, message: answer.message };
@@ -146,6 +154,15 @@ export class HybridExtension implements ToolExtension {
       applied = overlaid.applied;
       if (applied.size > 0) result = replaceStructured(result, structured, overlaid.result);
     }
+    const listing = reconcileListing(
+      { original: binding.original, description: binding.tool.description },
+      args,
+      overlay,
+      result,
+      await this.sourceListings(binding, args, overlay),
+    );
+    result = listing.result;
+    for (const key of listing.applied) applied.add(key);
     const unreflected = unreflectedChanges(overlay, args, applied);
     if (unreflected.length > 0) result = withNote(result, unreflected.map(describeTouch));
     const fresh = this.document(sessionId);
@@ -161,6 +178,25 @@ export class HybridExtension implements ToolExtension {
       latencyMs,
     });
     return withMeta(result, outcome, answer?.kind === "alias" ? "overlay" : "pass");
+  }
+
+  /**
+   * Real listings, by the same tool, of the folders that entries of a listed folder were
+   * moved in from (a move of something the session never wrote): they say whether each was
+   * a file or a folder. Only for passed-through tools, which only read.
+   */
+  private async sourceListings(
+    binding: UpstreamBinding,
+    args: Record<string, unknown>,
+    overlay: Overlay,
+  ): Promise<Map<string, string>> {
+    const listings = new Map<string, string>();
+    const connection = this.hybrid.connection(binding.upstream);
+    for (const { argument, folder } of sourceFolders(binding.original, args, overlay)) {
+      const real = await connection?.call(binding.original, { ...args, [argument]: folder });
+      if (real?.ok && !real.result.isError) listings.set(folder, textOf(real.result));
+    }
+    return listings;
   }
 
   private document(sessionId: string): StateDocument {
