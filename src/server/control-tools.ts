@@ -109,13 +109,13 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
   return {
     name: "control-tools",
     tools: () => definitions,
-    async call(sessionId, name, args, signal) {
+    async call(sessionId, name, args, context) {
       const handler = handlers.get(name);
       if (!handler) return undefined;
       if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
         return failure("arguments must be a JSON object");
       }
-      return handler(sessionId, (args ?? {}) as Args, signal);
+      return handler(sessionId, (args ?? {}) as Args, context.signal);
     },
   };
 }

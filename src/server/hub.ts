@@ -1,4 +1,9 @@
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  LoggingLevel,
+  Tool as McpTool,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import { Server } from "@modelcontextprotocol/server";
 import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
@@ -7,6 +12,23 @@ import { page, toMcpTool } from "./tool-list.js";
 
 export const SERVER_NAME = "toolsim";
 export const SERVER_VERSION = "0.1.0";
+
+/** How far a call is, as the client's progress notification says it. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a call may use of the request it answers. */
+export interface CallContext {
+  /** Aborted when the client cancels the call. */
+  signal?: AbortSignal;
+  /** Sends a progress notification; present only when the client asked for progress (a progressToken). */
+  progress?: (update: ProgressUpdate) => Promise<void>;
+  /** Sends a log message to the client; the client's logging level applies. */
+  log?: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>;
+}
 
 /**
  * Tools that do not come from the catalog: control tools, upstream servers. An extension
@@ -20,7 +42,7 @@ export interface ToolExtension {
     sessionId: string,
     name: string,
     args: unknown,
-    signal?: AbortSignal,
+    context: CallContext,
   ): Promise<CallToolResult | undefined>;
 }
 
@@ -80,13 +102,13 @@ export class ToolsimHub {
     sessionId: string,
     name: string,
     args: unknown,
-    signal?: AbortSignal,
+    context: CallContext = {},
   ): Promise<CallToolResult> {
     for (const extension of this.extensions) {
-      const handled = await extension.call(sessionId, name, args, signal);
+      const handled = await extension.call(sessionId, name, args, context);
       if (handled) return handled;
     }
-    return toCallToolResult(await this.engine.call(sessionId, name, args, signal));
+    return toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
   }
 
   /** A low-level MCP server answering for one simulation session. */
@@ -94,7 +116,8 @@ export class ToolsimHub {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: { listChanged: true }, resources: {} },
+        // logging: upstream servers' log messages are relayed during their calls (hybrid mode)
+        capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
         instructions: this.instructions,
         debouncedNotificationMethods: ["notifications/tools/list_changed"],
       },
@@ -108,7 +131,7 @@ export class ToolsimHub {
       return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
     });
     server.setRequestHandler("tools/call", async (request, ctx) =>
-      this.callTool(sessionId, request.params.name, request.params.arguments, ctx.mcpReq.signal),
+      this.callTool(sessionId, request.params.name, request.params.arguments, callContext(ctx)),
     );
     const resources = sessionResources(this.engine, sessionId);
     server.setRequestHandler("resources/list", async () => ({ resources: resources.list() }));
@@ -118,4 +141,21 @@ export class ToolsimHub {
     server.setRequestHandler("resources/read", async (request) => resources.read(request.params.uri));
     return server;
   }
+}
+
+/** The parts of an MCP request a call may use: cancellation, progress (when asked for), logging. */
+function callContext(ctx: ServerContext): CallContext {
+  const token = ctx.mcpReq._meta?.progressToken;
+  return {
+    signal: ctx.mcpReq.signal,
+    progress:
+      token === undefined
+        ? undefined
+        : (update) =>
+            ctx.mcpReq.notify({
+              method: "notifications/progress",
+              params: { progressToken: token, ...update },
+            }),
+    log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
+  };
 }

@@ -9,7 +9,9 @@ export {
   serveOverHttp,
 } from "./http.js";
 export {
+  type CallContext,
   type HubOptions,
+  type ProgressUpdate,
   SERVER_NAME,
   SERVER_VERSION,
   type ToolExtension,
