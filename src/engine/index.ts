@@ -1,4 +1,4 @@
-export { parameterSummary, rejectionText } from "./describe.js";
+export { type DescribedTool, parameterSummary, rejectionText } from "./describe.js";
 export { describeFailure, runEffects } from "./effects.js";
 export {
   type CallOutcome,
@@ -11,4 +11,4 @@ export {
   type OpenSession,
 } from "./engine.js";
 export { FINDING_CODES, FINDING_NAMES, type Finding, type FindingCode, isRejecting } from "./findings.js";
-export { type ValidatedArguments, validateArguments } from "./validate.js";
+export { type ValidatedArguments, validateArguments, validateInput } from "./validate.js";
