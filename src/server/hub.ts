@@ -1,9 +1,10 @@
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
 import { Server } from "@modelcontextprotocol/server";
+import type { SchemaProfile } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
 import { sessionResources } from "./resources.js";
-import { page, toMcpTool } from "./tool-list.js";
+import { page, toMcpTool, withProfile } from "./tool-list.js";
 
 export const SERVER_NAME = "toolsim";
 export const SERVER_VERSION = "0.1.0";
@@ -31,7 +32,21 @@ export interface HubOptions {
   /** Tools per tools/list page. */
   pageSize?: number;
   instructions?: string;
+  /** How much of each input schema to advertise (default "full"); calls are checked against the full schema. */
+  schemaProfile?: SchemaProfile;
 }
+
+/**
+ * The simulation session every 2026-era (stateless) HTTP request without an
+ * X-Toolsim-Session header lands in (see http.ts): shared by all such clients.
+ */
+export const SHARED_SESSION_NAME = "http-default";
+
+const SHARED_SESSION_HINT =
+  `This connection uses the shared session "${SHARED_SESSION_NAME}": every stateless (2026 protocol) client that ` +
+  "sends no X-Toolsim-Session header lands in it, so a task one of them starts changes the tools and state of all. " +
+  "To get a session of your own, send the HTTP header X-Toolsim-Session: <a name you choose> with every request; " +
+  "the session is created on first use and resumed whenever the name comes back.";
 
 const DEFAULT_INSTRUCTIONS =
   "Every tool of this server is simulated by toolsim: calls are validated and answered like a real API, and " +
@@ -48,11 +63,13 @@ export class ToolsimHub {
   private readonly notifiers = new Set<ToolsChangedNotifier>();
   private readonly pageSize: number;
   private readonly instructions: string;
+  readonly schemaProfile: SchemaProfile;
 
   constructor(engine: Engine, options: HubOptions = {}) {
     this.engine = engine;
     this.pageSize = options.pageSize ?? 500;
     this.instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
+    this.schemaProfile = options.schemaProfile ?? "full";
   }
 
   use(extension: ToolExtension): void {
@@ -71,8 +88,9 @@ export class ToolsimHub {
 
   listTools(sessionId: string): McpTool[] {
     const tools: McpTool[] = [];
-    for (const extension of this.extensions) tools.push(...extension.tools(sessionId));
-    for (const tool of this.engine.tools(sessionId)) tools.push(toMcpTool(tool));
+    for (const extension of this.extensions)
+      for (const tool of extension.tools(sessionId)) tools.push(withProfile(tool, this.schemaProfile));
+    for (const tool of this.engine.tools(sessionId)) tools.push(toMcpTool(tool, this.schemaProfile));
     return tools;
   }
 
@@ -91,11 +109,12 @@ export class ToolsimHub {
 
   /** A low-level MCP server answering for one simulation session. */
   createServer(sessionId: string): Server {
+    const shared = this.engine.session(sessionId)?.name === SHARED_SESSION_NAME;
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
         capabilities: { tools: { listChanged: true }, resources: {} },
-        instructions: this.instructions,
+        instructions: shared ? `${this.instructions}\n\n${SHARED_SESSION_HINT}` : this.instructions,
         debouncedNotificationMethods: ["notifications/tools/list_changed"],
       },
     );
@@ -103,12 +122,29 @@ export class ToolsimHub {
       const { items, nextCursor } = page(this.listTools(sessionId), request.params?.cursor, this.pageSize);
       return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
     });
-    server.setRequestHandler("tools/call", async (request, ctx) =>
-      this.callTool(sessionId, request.params.name, request.params.arguments, ctx.mcpReq.signal),
-    );
+    server.setRequestHandler("tools/call", async (request, ctx) => {
+      const result = await this.callTool(
+        sessionId,
+        request.params.name,
+        request.params.arguments,
+        ctx.mcpReq.signal,
+      );
+      return shared ? withSessionHint(result) : result;
+    });
     const resources = sessionResources(this.engine, sessionId);
     server.setRequestHandler("resources/list", async () => ({ resources: resources.list() }));
     server.setRequestHandler("resources/read", async (request) => resources.read(request.params.uri));
     return server;
   }
+}
+
+/** A result a client of the shared session reads: how to get a session of its own. */
+function withSessionHint(result: CallToolResult): CallToolResult {
+  return {
+    ...result,
+    _meta: {
+      ...result._meta,
+      "toolsim/session": { name: SHARED_SESSION_NAME, shared: true, hint: SHARED_SESSION_HINT },
+    },
+  };
 }
