@@ -74,6 +74,7 @@ export class ToolsimHub {
 
   use(extension: ToolExtension): void {
     this.extensions.push(extension);
+    this.engine.suggestAlso((sessionId) => extension.tools(sessionId).map((tool) => tool.name));
   }
 
   onToolsChanged(notifier: ToolsChangedNotifier): () => void {

@@ -98,7 +98,10 @@ export class TaskDesk {
     const session = this.engine.session(sessionId);
     if (!session) return { ok: false, error: `unknown session ${sessionId}` };
     if (!session.taskId) {
-      return { ok: false, error: "no task is started in this session; call the start-task tool first" };
+      return {
+        ok: false,
+        error: "no task is started in this session; start one first (sim_start_task or serve --task)",
+      };
     }
     if (input.answer !== undefined || input.infeasible !== undefined) {
       this.store.recordAnswer(sessionId, { answer: input.answer, infeasible: input.infeasible ?? false });
