@@ -1,4 +1,5 @@
 export * from "./engine.js";
 export * from "./fake-openai.js";
+export * from "./frameworks.js";
 export * from "./llm-runtime.js";
 export * from "./processes.js";
