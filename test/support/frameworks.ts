@@ -9,8 +9,8 @@ export const MARKET_BUY_PROMPT =
 interface GoldenOptions {
   /** Send every argument, null for the optional ones, as a model in OpenAI's strict mode must. */
   strict?: boolean;
-  /** Name of the feedback control tool (its prefix may differ). */
-  feedbackTool?: string;
+  /** What the framework puts before every tool name (Mastra: "toolsim_"). */
+  toolPrefix?: string;
 }
 
 /**
@@ -38,11 +38,8 @@ export function goldenModel(options: GoldenOptions = {}): (request: RecordedRequ
         ...nulls(["limit_price", "stop_price", "client_order_id"]),
       },
     },
-    {
-      name: options.feedbackTool ?? "sim_task_feedback",
-      arguments: { answer, ...nulls(["infeasible"]) },
-    },
-  ];
+    { name: "sim_task_feedback", arguments: { answer, ...nulls(["infeasible"]) } },
+  ].map((call) => ({ ...call, name: `${options.toolPrefix ?? ""}${call.name}` }));
   return (request) => {
     const done = request.messages.filter((m) => m.role === "tool").length;
     const next = calls[done];
