@@ -60,9 +60,8 @@ describe("Mastra (0.24): the market-buy task to a solved verdict on the openai-s
     expect(buy?.description).toContain(
       '"limit_price" must not be given when "order_type" is "market" or "stop".',
     );
-    expect(JSON.stringify((buy?.parameters.properties as Record<string, unknown>).limit_price)).toContain(
-      "null",
-    );
+    const properties = (buy?.parameters.properties ?? {}) as Record<string, unknown>;
+    expect(JSON.stringify(properties.limit_price)).toContain("null");
   });
 
   it("over HTTP, in a session named by the X-Toolsim-Session header", async () => {
