@@ -8,7 +8,7 @@ import {
   patternWords,
   shown,
 } from "./schema-words.js";
-import { strictModeProblems } from "./strict-rules.js";
+import { STRICT_FORMATS, STRICT_KEYWORDS, strictModeProblems } from "./strict-rules.js";
 
 /**
  * How much of an input schema toolsim advertises. Agent frameworks convert MCP schemas
@@ -61,29 +61,8 @@ const CONDITIONAL = [
   "dependencies",
 ];
 
-/** Formats OpenAI's strict mode accepts. */
-export const STRICT_FORMATS = new Set([
-  "date-time",
-  "time",
-  "date",
-  "duration",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-]);
-
-/** Keywords OpenAI's strict mode accepts, by the type they apply to. */
-const STRICT_KEYWORDS = {
-  any: new Set(["type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "definitions"]),
-  string: new Set(["pattern", "format"]),
-  number: new Set(["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"]),
-  array: new Set(["items", "minItems", "maxItems"]),
-  object: new Set(["properties", "required", "additionalProperties"]),
-};
-
-const STRICT_KEPT = new Set(Object.values(STRICT_KEYWORDS).flatMap((set) => [...set]));
+/** Every keyword strict mode accepts, whatever type it applies to. */
+const STRICT_KEPT = new Set(Object.values(STRICT_KEYWORDS).flat());
 
 interface Mode {
   strict: boolean;

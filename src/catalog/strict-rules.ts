@@ -27,7 +27,9 @@ export const STRICT_LIMITS = {
 } as const;
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
-const FORMATS = new Set([
+
+/** Formats strict mode accepts. */
+export const STRICT_FORMATS = new Set([
   "date-time",
   "time",
   "date",
@@ -38,11 +40,15 @@ const FORMATS = new Set([
   "ipv6",
   "uuid",
 ]);
-const ANY = ["type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "definitions"];
-const BY_TYPE: Record<string, string[]> = {
+
+const NUMBER_KEYWORDS = ["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"];
+
+/** Keywords strict mode accepts: on any schema, and by the type they apply to. */
+export const STRICT_KEYWORDS: Record<string, readonly string[]> = {
+  any: ["type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "definitions"],
   string: ["pattern", "format"],
-  number: ["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"],
-  integer: ["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"],
+  number: NUMBER_KEYWORDS,
+  integer: NUMBER_KEYWORDS,
   array: ["items", "minItems", "maxItems"],
   object: ["properties", "required", "additionalProperties"],
 };
@@ -96,11 +102,14 @@ function checkNode(node: unknown, path: string, depth: number, problems: string[
   for (const type of types) if (!TYPES.has(type)) problems.push(`${at}: type "${type}" is not supported`);
   if (types.length === 0 && s.anyOf === undefined && s.enum === undefined && s.const === undefined)
     problems.push(`${at}: every schema needs a type (or anyOf, enum, const)`);
-  const allowed = new Set([...ANY, ...types.flatMap((type) => BY_TYPE[type] ?? [])]);
+  const allowed = new Set([
+    ...(STRICT_KEYWORDS.any ?? []),
+    ...types.flatMap((type) => STRICT_KEYWORDS[type] ?? []),
+  ]);
   for (const key of Object.keys(s)) {
     if (!allowed.has(key)) problems.push(`${at}: keyword "${key}" is not supported in strict mode`);
   }
-  if (typeof s.format === "string" && !FORMATS.has(s.format))
+  if (typeof s.format === "string" && !STRICT_FORMATS.has(s.format))
     problems.push(`${at}: format "${s.format}" is not supported`);
   countValues(s, at, problems, tally);
   if (types.includes("object")) checkObject(s, path, at, depth, problems, tally);
