@@ -67,4 +67,24 @@ describe("LangChain (@langchain/mcp-adapters 1): the market-buy task to a solved
     await runAgent(toolsimOverHttp(server.url, "langchain-http"), MARKET_BUY_PROMPT, model.url);
     expect((await verdictOf(join(dir.path, "http.db"), "langchain-http")).solved).toBe(true);
   });
+
+  it("on the full profile LangChain would demand the prices a market order must not have (why portable)", async () => {
+    const toolsim = toolsimOverStdio(process.execPath, [
+      CLI,
+      "serve",
+      "--stdio",
+      "--engine",
+      "offline",
+      "--db",
+      join(dir.path, "full.db"),
+    ]);
+    try {
+      const buy = (await toolsim.getTools()).find((tool) => tool.name === "place_buy_order");
+      expect(((buy?.schema ?? {}) as JsonSchema).required).toEqual(
+        expect.arrayContaining(["limit_price", "stop_price"]),
+      );
+    } finally {
+      await toolsim.close();
+    }
+  });
 });
