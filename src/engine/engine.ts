@@ -137,6 +137,7 @@ export class Engine {
   private readonly simulator: Simulator;
   private readonly offline: OfflineSimulator;
   private readonly argumentChecker?: ArgumentChecker;
+  private readonly otherNames: Array<(sessionId: string) => readonly string[]> = [];
   private readonly options: Required<Pick<EngineOptions, "seed" | "deadlineMs" | "historyLimit">>;
 
   constructor(options: EngineOptions) {
@@ -159,6 +160,11 @@ export class Engine {
 
   get simulatorName(): string {
     return this.simulator.name;
+  }
+
+  /** Names a session can call besides the catalog's (control tools, upstream tools), suggested after a typo too. */
+  suggestAlso(names: (sessionId: string) => readonly string[]): void {
+    this.otherNames.push(names);
   }
 
   /** Swaps the catalog (e.g. a watched file changed); sessions keep their state. */
@@ -423,7 +429,10 @@ export class Engine {
     const visible = this.toolsInScope(scope);
     const tool = visible.find((t) => t.name === name);
     if (tool) return { ok: true, tool };
-    const names = visible.map((t) => t.name);
+    const names = [
+      ...visible.map((t) => t.name),
+      ...this.otherNames.flatMap((other) => other(session.record.id)),
+    ];
     const suggestions = this.catalog.nearestToolNames(name, 3, names);
     const elsewhere = this.catalog.tool(name)
       ? " It exists in the catalog but is not part of this session's task."
