@@ -50,8 +50,9 @@ export class HybridExtension implements ToolExtension {
     if (!binding || !(await this.engine.tools(sessionId)).some((t) => t.name === name)) return undefined;
     if (binding.decision.route !== "pass") return this.simulate(sessionId, name, args, context, "simulate");
     // toolsim checks a passed-through call first: a rejected one gets its findings and never reaches the server
-    if (rejects(binding, args)) return this.simulate(sessionId, name, args, context, "rejected");
-    return this.passThrough(sessionId, binding, (args ?? {}) as Record<string, unknown>, context);
+    const checked = checkedArguments(binding, args);
+    if (!checked) return this.simulate(sessionId, name, args, context, "rejected");
+    return this.passThrough(sessionId, binding, checked, context);
   }
 
   private async simulate(
@@ -218,10 +219,15 @@ export class HybridExtension implements ToolExtension {
  * Whether toolsim's own validation rejects a call's arguments (the engine then answers with
  * the findings, as for any tool). A schema toolsim cannot compile is left to the server.
  */
-function rejects(binding: UpstreamBinding, args: unknown): boolean {
-  if (!isRecord(args ?? {})) return true;
-  if (compileProblem(binding.tool.inputSchema)) return false;
-  return !validateArguments(binding.tool, args).ok;
+/**
+ * The arguments to send upstream, as validation leaves them (a null for an optional
+ * argument means it was not given, and is not sent); undefined when toolsim rejects them.
+ */
+function checkedArguments(binding: UpstreamBinding, args: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(args ?? {})) return undefined;
+  if (compileProblem(binding.tool.inputSchema)) return (args ?? {}) as Record<string, unknown>;
+  const validated = validateArguments(binding.tool, args);
+  return validated.ok ? validated.args : undefined;
 }
 
 /**
