@@ -71,7 +71,8 @@ export interface CallOutcome {
   status: CallStatus;
   /** The tool's definition, when the name resolved. */
   definition?: Tool;
-  result?: Record<string, unknown>;
+  /** Any JSON value: an object, unless the tool's effects answer something else (an id, a list). */
+  result?: unknown;
   failure?: ToolFailure;
   findings: Finding[];
   engine: string;
@@ -353,7 +354,7 @@ export class Engine {
     }
     // 4 effects, then simulate
     const now = clockOf(state);
-    const { effects, state: stateAfterEffects } = applyEffects(tool.tool, validated.args, state, now);
+    const { effects, state: stateAfterEffects } = await applyEffects(tool.tool, validated.args, state, now);
     const request: SimulationRequest = {
       tool: tool.tool,
       args: validated.args,
@@ -531,7 +532,9 @@ export class Engine {
 
   /** Asks the simulator, within the deadline; anything it cannot deliver, the offline engine answers. */
   private async simulate(request: SimulationRequest): Promise<SimulationOutcome> {
-    if (this.simulator === this.offline) return this.offline.respondNow(request);
+    // a whole result the effects decided needs no simulator
+    const decided = request.effects.status === "applied" && request.effects.result !== undefined;
+    if (this.simulator === this.offline || decided) return this.offline.respondNow(request);
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
     let timer: NodeJS.Timeout | undefined;

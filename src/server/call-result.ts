@@ -37,9 +37,16 @@ export function toCallToolResult(outcome: CallOutcome): CallToolResult {
     };
   }
   const result = outcome.result ?? {};
+  // a tool may answer any JSON value (an id, a number, a list); raw strings go out as they are
+  const text = typeof result === "string" ? result : JSON.stringify(result);
   return {
-    content: [{ type: "text", text: JSON.stringify(result) }],
-    structuredContent: result,
+    content: [{ type: "text", text }],
+    ...(isObject(result) ? { structuredContent: result } : {}),
     _meta: meta,
   };
+}
+
+/** structuredContent is an object by the MCP schema; any other result is text alone. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
