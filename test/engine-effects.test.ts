@@ -333,6 +333,11 @@ describe("effects language v2 against the session state", () => {
     expect(none.failure).toMatchObject({ code: "NO_MATCH", status: 404 });
   });
 
+  it("let binds a computed value for later effects, and respond merges an object into the result", async () => {
+    const quote = await call("quote_order", { items: [{ sku: "P-1", quantity: 3 }] });
+    expect(quote.result).toMatchObject({ subtotal: 37.5, tax: 3, total: 40.5 });
+  });
+
   it("respond answers a value that is not an object as the whole result", async () => {
     const total = await call("get_order_total", { order_id: "ORD-0001" });
     expect(total).toMatchObject({ status: "ok", result: 55 });

@@ -238,7 +238,7 @@ interface KeyArgument {
 
 /** `collection/{argument}` targets name the entity by one argument. */
 function keyArgument(effect: Effect): KeyArgument | undefined {
-  if (effect.kind === "list" || effect.kind === "check" || effect.kind === "respond") return undefined;
+  if (!("target" in effect) || effect.kind === "list") return undefined;
   const [collection, template] = effect.target.split("/");
   if (!collection || !template) return undefined;
   const parts = parseTemplate(template);

@@ -109,7 +109,7 @@ function templateValues(effect: Effect): unknown[] {
   if (effect.kind === "list") values.push(effect.where, effect.limit);
   if (effect.kind === "create") values.push(effect.set);
   if (effect.kind === "update") values.push(effect.set, effect.inc, effect.append);
-  if (effect.kind === "respond") values.push(effect.value);
+  if (effect.kind === "respond" || effect.kind === "let") values.push(effect.value);
   for (const guard of guardsOf(effect))
     if ("field" in guard) values.push(guard.in, guard.notIn, guard.equals, guard.gte, guard.lte);
   return values;
@@ -163,7 +163,7 @@ function expressions(effect: Effect): Array<[PropertyKey[], string, Place]> {
     values(["inc"], effect.inc, "change");
     values(["append"], effect.append, "change");
   }
-  if (effect.kind === "respond") values(["value"], effect.value, "value");
+  if (effect.kind === "respond" || effect.kind === "let") values(["value"], effect.value, "value");
   guardsOf(effect).forEach((guard, i) => {
     if ("expr" in guard) found.push([["require", i, "expr"], guard.expr, "guard"]);
     else

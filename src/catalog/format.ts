@@ -234,6 +234,16 @@ export const RespondEffect = z
   })
   .strict();
 
+/** A computed value bound to a name for later effects, placed nowhere (an addition to version 2). */
+export const LetEffect = z
+  .object({
+    kind: z.literal("let"),
+    as: binding.describe("Name later effects, templates and expressions use for the value ($name)."),
+    value: z.unknown().describe('A template or {"$expr": "..."}: the value bound.'),
+    ...EffectControl,
+  })
+  .strict();
+
 export const Effect = z.discriminatedUnion("kind", [
   ReadEffect,
   ListEffect,
@@ -242,6 +252,7 @@ export const Effect = z.discriminatedUnion("kind", [
   DeleteEffect,
   CheckEffect,
   RespondEffect,
+  LetEffect,
 ]);
 export type Effect = z.infer<typeof Effect>;
 export type ReadEffect = z.infer<typeof ReadEffect>;
@@ -251,8 +262,18 @@ export type UpdateEffect = z.infer<typeof UpdateEffect>;
 export type DeleteEffect = z.infer<typeof DeleteEffect>;
 export type CheckEffect = z.infer<typeof CheckEffect>;
 export type RespondEffect = z.infer<typeof RespondEffect>;
+export type LetEffect = z.infer<typeof LetEffect>;
 /** Effect kinds, in the order docs list them. */
-export const EFFECT_KINDS = ["read", "list", "create", "update", "delete", "check", "respond"] as const;
+export const EFFECT_KINDS = [
+  "read",
+  "list",
+  "create",
+  "update",
+  "delete",
+  "check",
+  "respond",
+  "let",
+] as const;
 
 export const Tool = z
   .object({

@@ -149,7 +149,8 @@ async function runOnce(run: Run, effect: Effect): Promise<Ran> {
     case "check":
       await checkGuards(run, effect.require, run.scope.args);
       return { value: undefined };
-    case "respond": {
+    case "respond":
+    case "let": {
       const value = await resolve(run, effect.value, "value");
       return value === ABSENT ? undefined : { value };
     }
@@ -165,7 +166,7 @@ async function runOnce(run: Run, effect: Effect): Promise<Ran> {
 /** read, update and delete: reach the subject at the target, check the guards, act. */
 async function changeSubject(
   run: Run,
-  effect: Exclude<Effect, { kind: "check" | "respond" | "list" | "create" }>,
+  effect: Exclude<Effect, { kind: "check" | "respond" | "let" | "list" | "create" }>,
 ) {
   const path = targetPath(run, effect.target);
   if (!path || path.length < 2) return undefined; // a key's argument is absent: the effect does not apply
@@ -413,7 +414,7 @@ function settle(run: Run, effect: Effect, value: unknown): void {
   if (effect.kind === "check") return;
   if (effect.as) run.scope.bindings[effect.as] = value;
   if (effect.kind === "respond") respondWith(run, effect.output, value);
-  else if (effect.output !== undefined) place(run.output, effect.output, value);
+  else if ("output" in effect && effect.output !== undefined) place(run.output, effect.output, value);
 }
 
 /** A respond without an output merges an object into the result; any other value is the whole result. */
