@@ -57,11 +57,9 @@ export function loadToolsets(paths: readonly string[], options: LoadOptions = {}
   const { files, problems } = findToolsetFiles(paths);
   const toolsets: LoadedToolset[] = [];
   for (const file of files) {
-    const parsed = parseToolsetFile(file, readFileText(file, problems));
-    problems.push(...parsed.problems);
-    if (!parsed.toolset) continue;
-    problems.push(...checkToolset(file, parsed.toolset, options));
-    toolsets.push({ file, toolset: parsed.toolset });
+    const loaded = loadToolsetText(file, readFileText(file, problems), options);
+    problems.push(...loaded.problems);
+    if (loaded.toolset) toolsets.push({ file, toolset: loaded.toolset });
   }
   problems.push(...checkAcrossFiles(toolsets));
   return { toolsets, problems };
@@ -75,6 +73,23 @@ function readFileText(file: string, problems: CatalogProblem[]): string | undefi
     problems.push({ file, path: "", message: `cannot read: ${reason}`, severity: "error" });
     return undefined;
   }
+}
+
+/**
+ * One toolset's text, parsed and checked as a file would be (format, schemas, effects),
+ * without the checks across files. `file` names it in the problems.
+ */
+export function loadToolsetText(
+  file: string,
+  text: string | undefined,
+  options: LoadOptions = {},
+): { toolset?: Toolset; problems: CatalogProblem[] } {
+  const parsed = parseToolsetFile(file, text);
+  if (!parsed.toolset) return parsed;
+  return {
+    toolset: parsed.toolset,
+    problems: [...parsed.problems, ...checkToolset(file, parsed.toolset, options)],
+  };
 }
 
 /** Parses and shape-checks one file's text. */
