@@ -73,7 +73,7 @@ describe("durability", () => {
         expect(session.headVersion).toBe(last?.versionAfter);
         const head = await store.head(session.id);
         const loan = head.state.entity("loans", "LN-0007") as { due: string } | undefined;
-        expect(loan?.due).toBe((last?.arguments as { new_due: string }).new_due);
+        expect(loan?.due).toBe((last?.arguments as { new_due?: string } | undefined)?.new_due);
       }
     } finally {
       await store.close();

@@ -9,6 +9,7 @@ export {
   type LoadOptions,
   type LoadResult,
   loadToolsets,
+  loadToolsetText,
   parseToolsetFile,
   toolsetSchemaProblems,
 } from "./load.js";

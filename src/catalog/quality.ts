@@ -133,8 +133,13 @@ function checkErrors(tool: Tool, warn: Warn): void {
   for (const effect of tool.effects) {
     if ("missing" in effect && effect.missing) produced.add(effect.missing);
     if ("exists" in effect && effect.exists) produced.add(effect.exists);
+    if (effect.computeError) produced.add(effect.computeError);
     if ("require" in effect) for (const guard of effect.require) produced.add(guard.error);
   }
+  // a refused computation answers the tool's only 400/422 error (see the effects engine)
+  const clientErrors = tool.errors.filter((e) => e.status === 400 || e.status === 422);
+  if (clientErrors.length === 1 && /\$(calc|convert|math)\s*\(/.test(JSON.stringify(tool.effects)))
+    produced.add(clientErrors[0]?.code ?? "");
   tool.errors.forEach((error, i) => {
     if (!produced.has(error.code))
       warn(
