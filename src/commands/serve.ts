@@ -8,7 +8,8 @@ import { CATALOG_HELP, CATALOG_OPTIONS, checkSchemasInBackground, loadCatalog } 
 import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
-import { CLI_PATH, DEFAULT_DB } from "./paths.js";
+import { launchCommand } from "./paths.js";
+import { resolveDbFile } from "./state-location.js";
 import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
@@ -31,7 +32,8 @@ ${CATALOG_HELP}
   --page-size N        tools per tools/list page (default 500)
 
 State
-  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)
+  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default toolsim.db in the
+                       state directory: TOOLSIM_HOME, a checkout's state/, else the user's data directory)
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
 
@@ -85,7 +87,7 @@ export const serveCommand: Command = {
     const taskMode = planTaskMode(loaded.catalog, values);
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
-    const db = resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
+    const db = resolveDbFile(values.db, log);
     const runtime = createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
       db,
@@ -135,15 +137,37 @@ export const serveCommand: Command = {
     });
     if (!handle) return 1;
     shutdown.also(() => handle.close());
-    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, token !== undefined));
+    const stdioArgs = desktopArgs(values, db);
+    process.stdout.write(
+      banner(handle.url, runtime.engine.catalog, engineLine, db, stdioArgs, token !== undefined),
+    );
     checkSchemasInBackground(runtime.engine.catalog, log);
     return new Promise<number>(() => {});
   },
 };
 
-function banner(url: string, catalog: Catalog, engineLine: string, db: string, hasToken: boolean): string {
+/** The options a stdio client must repeat to serve the same catalog from the same state file. */
+function desktopArgs(values: { toolsets?: string[]; toolset?: string[]; db?: string }, db: string): string[] {
+  const args: string[] = [];
+  for (const path of values.toolsets ?? []) args.push("--toolsets", resolve(path));
+  for (const id of values.toolset ?? []) args.push("--toolset", id);
+  if (values.db || process.env.TOOLSIM_DB) args.push("--db", db);
+  return args;
+}
+
+function banner(
+  url: string,
+  catalog: Catalog,
+  engineLine: string,
+  db: string,
+  extraArgs: string[],
+  hasToken: boolean,
+): string {
+  const launch = launchCommand();
   const desktop = {
-    mcpServers: { toolsim: { command: process.execPath, args: [CLI_PATH, "serve", "--stdio"] } },
+    mcpServers: {
+      toolsim: { command: launch.command, args: [...launch.args, "serve", "--stdio", ...extraArgs] },
+    },
   };
   return [
     "toolsim is serving simulated tools over MCP",
