@@ -18,6 +18,7 @@ import type {
   ToolFailure,
 } from "../simulate/index.js";
 import type { CallRecord, SessionRecord, SessionScope, StateVersion, Store, Usage } from "../store/index.js";
+import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { applyEffects } from "./effects.js";
 import type { Finding } from "./findings.js";
 import { validateArguments } from "./validate.js";
@@ -306,6 +307,12 @@ export class Engine {
   ): Promise<CallOutcome | "stale"> {
     const started = performance.now();
     const session = this.liveSession(sessionId);
+    // arguments past the limits are refused before hashing or storing walks them
+    const limit = scanArguments(rawArgs).limit;
+    if (limit) {
+      const stored = omittedArguments(limit);
+      return this.commitRejected(session, name, stored, hashOf(stored), [limit], undefined, started);
+    }
     const head = session.head;
     const argsHash = hashOf(rawArgs ?? {});
     const findings: Finding[] = [];

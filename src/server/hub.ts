@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
 import { Server } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
 import { sessionResources } from "./resources.js";
@@ -37,6 +38,13 @@ const DEFAULT_INSTRUCTIONS =
   "Every tool of this server is simulated by toolsim: calls are validated and answered like a real API, and " +
   "the session keeps state so later calls agree with earlier ones, but nothing real happens. A rejected call " +
   "says exactly what to fix.";
+
+/**
+ * tools/call parameters with `arguments` exactly as sent. The SDK's own schema rebuilds the
+ * arguments object key by key, and a `__proto__` key vanishes in the copy (becoming its
+ * prototype) before validation could refuse it; the engine checks the original.
+ */
+const CALL_PARAMS = z.looseObject({ name: z.string(), arguments: z.unknown().optional() });
 
 /**
  * What every transport shares: the engine, the extensions, and the MCP request handlers
@@ -103,8 +111,8 @@ export class ToolsimHub {
       const { items, nextCursor } = page(this.listTools(sessionId), request.params?.cursor, this.pageSize);
       return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
     });
-    server.setRequestHandler("tools/call", async (request, ctx) =>
-      this.callTool(sessionId, request.params.name, request.params.arguments, ctx.mcpReq.signal),
+    server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx) =>
+      this.callTool(sessionId, params.name, params.arguments, ctx.mcpReq.signal),
     );
     const resources = sessionResources(this.engine, sessionId);
     server.setRequestHandler("resources/list", async () => ({ resources: resources.list() }));
