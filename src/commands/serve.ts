@@ -25,6 +25,7 @@ Transport
   --allowed-origin H   accept browser requests from this origin host name (repeatable; default localhost)
   --allowed-host H     accept this Host header when bound off loopback (repeatable; default any)
   --idle-timeout S     close HTTP sessions idle this many seconds (default 1800)
+  --max-body SIZE      largest request body accepted, e.g. 512kb, 4mb (default 4mb); larger gets HTTP 413
 
 Catalog
 ${CATALOG_HELP}
@@ -66,6 +67,7 @@ export const serveCommand: Command = {
         "allowed-origin": { type: "string", multiple: true },
         "allowed-host": { type: "string", multiple: true },
         "idle-timeout": { type: "string", default: "1800" },
+        "max-body": { type: "string", default: "4mb" },
         watch: { type: "boolean" },
         "page-size": { type: "string", default: "500" },
         db: { type: "string" },
@@ -78,6 +80,7 @@ export const serveCommand: Command = {
     const port = integer(values.port, "--port", 0, 65535);
     const pageSize = integer(values["page-size"], "--page-size", 1, 100_000);
     const idleSeconds = integer(values["idle-timeout"], "--idle-timeout", 1, 7 * 24 * 3600);
+    const maxBodyBytes = byteSize(values["max-body"], "--max-body");
     const log = (line: string) => process.stderr.write(`toolsim: ${line}\n`);
 
     const engineChoice = resolveEngine(values);
@@ -127,6 +130,7 @@ export const serveCommand: Command = {
       allowedOrigins: values["allowed-origin"],
       allowedHosts: values["allowed-host"],
       idleTimeoutMs: idleSeconds * 1000,
+      maxBodyBytes,
       openSession: (name) => openSession(name).id,
       log,
     }).catch((error: unknown) => {
@@ -200,6 +204,28 @@ function integer(text: string, flag: string, min: number, max: number): number {
     throw new UsageError(`${flag} takes a whole number from ${min} to ${max}; got "${text}"`);
   }
   return value;
+}
+
+const UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  kb: 1024,
+  k: 1024,
+  mb: 1024 ** 2,
+  m: 1024 ** 2,
+  gb: 1024 ** 3,
+  g: 1024 ** 3,
+};
+
+/** "4mb", "512kb", "1048576": sizes count in powers of 1024, from 1 KB to 1 GB. */
+function byteSize(text: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = UNITS[match?.[2]?.toLowerCase() ?? "?"];
+  const bytes = match && unit !== undefined ? Math.round(Number(match[1]) * unit) : Number.NaN;
+  if (!(bytes >= 1024 && bytes <= 1024 ** 3)) {
+    throw new UsageError(`${flag} takes a size from 1kb to 1gb, e.g. 512kb or 4mb; got "${text}"`);
+  }
+  return bytes;
 }
 
 /** Reloads the catalog when a watched file changes; a broken edit keeps the last good catalog. */

@@ -1,8 +1,12 @@
 export { toCallToolResult } from "./call-result.js";
 export { type ControlToolsOptions, controlTools, DEFAULT_CONTROL_PREFIX } from "./control-tools.js";
 export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TIMEOUTS,
+  describeBytes,
   type HttpHandle,
   type HttpOptions,
+  type HttpTimeouts,
   isLoopback,
   ListenError,
   SESSION_HEADER,
