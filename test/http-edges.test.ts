@@ -162,6 +162,29 @@ describe("HTTP protocol edges", () => {
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  it("answers an invalid tools/list cursor with -32602 instead of starting over", async () => {
+    const client = await connectHttp(server.url);
+    const first = (await client.request({ method: "tools/list", params: {} })) as { nextCursor?: string };
+    expect(first.nextCursor).toBeTruthy();
+    const second = (await client.request({ method: "tools/list", params: { cursor: first.nextCursor } })) as {
+      tools: unknown[];
+    };
+    expect(second.tools).toHaveLength(3);
+    for (const cursor of [
+      "bogus",
+      Buffer.from("9999").toString("base64url"),
+      Buffer.from("-3").toString("base64url"),
+    ]) {
+      const failed = await client.request({ method: "tools/list", params: { cursor } }).then(
+        () => undefined,
+        (error: { code?: number; message?: string }) => error,
+      );
+      expect(failed?.code).toBe(-32602);
+      expect(failed?.message).toContain("invalid cursor");
+    }
+    await client.close();
+  });
+
   it("numbers SSE events, so a client resumes a lost stream with Last-Event-ID", async () => {
     const session = await legacySession(server.url);
     const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };

@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
-import { Server } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
@@ -108,8 +108,9 @@ export class ToolsimHub {
       },
     );
     server.setRequestHandler("tools/list", async (request) => {
-      const { items, nextCursor } = page(this.listTools(sessionId), request.params?.cursor, this.pageSize);
-      return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
+      const listed = page(this.listTools(sessionId), request.params?.cursor, this.pageSize);
+      if (!listed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, listed.problem);
+      return { tools: listed.items, ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}) };
     });
     server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx) =>
       this.callTool(sessionId, params.name, params.arguments, ctx.mcpReq.signal),

@@ -22,4 +22,4 @@ export {
 } from "./hub.js";
 export { CALLS_URI, STATE_URI } from "./resources.js";
 export { type StdioHandle, serveOverStdio } from "./stdio.js";
-export { page, toMcpTool } from "./tool-list.js";
+export { type Page, page, toMcpTool } from "./tool-list.js";
