@@ -2,11 +2,12 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpHandle, serveOverHttp } from "../src/server/index.js";
+import { type HttpHandle, serveOverHttp, ToolsimHub } from "../src/server/index.js";
 import {
   callMeta,
   connectHttp,
   LIBRARY,
+  openLlmRuntime,
   openRuntime,
   type RunningServer,
   startHttpServer,
@@ -318,5 +319,45 @@ describe("slow connections", () => {
     expect(after).toBeLessThan(3_000);
     expect(received()).toMatch(/^HTTP\/1\.1 408/);
     expect(received()).toContain("request body not received within 0.4 s");
+  });
+});
+
+describe("progress during slow calls", () => {
+  it("sends notifications/progress while the model is thinking, when the client asked for them", async () => {
+    const rt = await openLlmRuntime();
+    const hub = new ToolsimHub(rt.engine, { progressIntervalMs: 100 });
+    const handle = await serveOverHttp(hub, {
+      host: "127.0.0.1",
+      port: 0,
+      openSession: (name) => rt.engine.openSession({ name }).id,
+    });
+    try {
+      rt.fake.script(
+        { kind: "stall", ms: 700 },
+        {
+          kind: "json",
+          value: {
+            outcome: "success",
+            result: { ticket_id: "TCK-1", status: "open" },
+            error: null,
+            patch: [],
+          },
+        },
+      );
+      const client = await connectHttp(handle.url);
+      const progress: Array<{ progress: number; message?: string }> = [];
+      const result = await client.callTool(
+        { name: "get_ticket", arguments: { ticket_id: "TCK-1" } },
+        { onprogress: (p) => progress.push(p) },
+      );
+      expect(result.isError).toBeFalsy();
+      expect(progress.length).toBeGreaterThanOrEqual(3);
+      expect(progress[0]?.message).toMatch(/simulating get_ticket/);
+      expect(progress.map((p) => p.progress)).toEqual(progress.map((_, index) => index + 1));
+      await client.close();
+    } finally {
+      await handle.close();
+      await rt.dispose();
+    }
   });
 });

@@ -1,5 +1,11 @@
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
-import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import {
+  type ProgressToken,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
@@ -31,6 +37,8 @@ export type ToolsChangedNotifier = (sessionId: string | undefined) => void;
 export interface HubOptions {
   /** Tools per tools/list page. */
   pageSize?: number;
+  /** How often a call still running sends notifications/progress to a client that asked (ms). */
+  progressIntervalMs?: number;
   instructions?: string;
 }
 
@@ -55,11 +63,13 @@ export class ToolsimHub {
   private readonly extensions: ToolExtension[] = [];
   private readonly notifiers = new Set<ToolsChangedNotifier>();
   private readonly pageSize: number;
+  private readonly progressIntervalMs: number;
   private readonly instructions: string;
 
   constructor(engine: Engine, options: HubOptions = {}) {
     this.engine = engine;
     this.pageSize = options.pageSize ?? 500;
+    this.progressIntervalMs = options.progressIntervalMs ?? 3_000;
     this.instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
   }
 
@@ -97,6 +107,30 @@ export class ToolsimHub {
     return toCallToolResult(await this.engine.call(sessionId, name, args, signal));
   }
 
+  /**
+   * While a call runs (a model may take seconds), tells a client that asked for progress
+   * that it is still being answered, so clients that reset their timeout on progress wait.
+   */
+  private reportProgress(ctx: ServerContext, token: ProgressToken, tool: string): () => void {
+    const started = Date.now();
+    let sent = 0;
+    const timer = setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      ctx.mcpReq
+        .notify({
+          method: "notifications/progress",
+          // the spec wants progress to grow with every notification; the total is unknown
+          params: {
+            progressToken: token,
+            progress: ++sent,
+            message: `simulating ${tool}: ${seconds} s so far`,
+          },
+        })
+        .catch(() => {}); // a client gone mid-call gets its answer dropped the same way
+    }, this.progressIntervalMs);
+    return () => clearInterval(timer);
+  }
+
   /** A low-level MCP server answering for one simulation session. */
   createServer(sessionId: string): Server {
     const server = new Server(
@@ -112,9 +146,15 @@ export class ToolsimHub {
       if (!listed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, listed.problem);
       return { tools: listed.items, ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}) };
     });
-    server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx) =>
-      this.callTool(sessionId, params.name, params.arguments, ctx.mcpReq.signal),
-    );
+    server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      const stop = token === undefined ? () => {} : this.reportProgress(ctx, token, params.name);
+      try {
+        return await this.callTool(sessionId, params.name, params.arguments, ctx.mcpReq.signal);
+      } finally {
+        stop();
+      }
+    });
     const resources = sessionResources(this.engine, sessionId);
     server.setRequestHandler("resources/list", async () => ({ resources: resources.list() }));
     server.setRequestHandler("resources/read", async (request) => resources.read(request.params.uri));
