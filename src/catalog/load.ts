@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { type Effect, type Tool, Toolset } from "./format.js";
 import { jsonErrorOffset, lineAndColumn } from "./json-error.js";
 import { schemaProblems } from "./json-schema.js";
+import { patternNotes } from "./patterns.js";
 import { type CatalogProblem, formatPath } from "./problems.js";
 import { collectRefs, parseTemplate } from "./templates.js";
 
@@ -138,23 +139,27 @@ function checkToolset(file: string, toolset: Toolset, options: LoadOptions): Cat
   const problems: CatalogProblem[] = [];
   const error = (path: PropertyKey[], message: string) =>
     problems.push({ file, path: formatPath(path), message, severity: "error" });
+  const warn = (path: PropertyKey[], message: string) =>
+    problems.push({ file, path: formatPath(path), message, severity: "warning" });
   toolset.tools.forEach((tool, index) => {
-    checkTool(tool, ["tools", index], error, options.checkSchemas !== false);
+    checkTool(tool, ["tools", index], error, warn, options.checkSchemas !== false);
   });
   return problems;
 }
 
 type Report = (path: PropertyKey[], message: string) => void;
 
-function checkTool(tool: Tool, at: PropertyKey[], error: Report, checkSchemas: boolean): void {
+function checkTool(tool: Tool, at: PropertyKey[], error: Report, warn: Report, checkSchemas: boolean): void {
   for (const key of ["inputSchema", "outputSchema"] as const) {
     const schema = tool[key];
     if (!schema) continue;
     if (schema.type !== "object")
       error([...at, key, "type"], 'must be "object" (MCP tool schemas describe an object)');
-    if (checkSchemas)
+    if (checkSchemas) {
       for (const message of schemaProblems(schema))
         error([...at, key], `not a valid JSON Schema: ${message}`);
+      for (const note of patternNotes(schema)) warn([...at, key, ...note.path], note.message);
+    }
   }
   const codes = new Set(tool.errors.map((e) => e.code));
   const seenCodes = new Set<string>();
@@ -270,6 +275,14 @@ export function toolsetSchemaProblems(file: string, toolset: Toolset): CatalogPr
           path: formatPath(["tools", index, key]),
           message: `not a valid JSON Schema: ${message}`,
           severity: "error",
+        });
+      }
+      for (const note of patternNotes(schema)) {
+        problems.push({
+          file,
+          path: formatPath(["tools", index, key, ...note.path]),
+          message: note.message,
+          severity: "warning",
         });
       }
     }
