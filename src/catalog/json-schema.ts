@@ -54,7 +54,14 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
  * syntax invalid, where toolsim repairs what it can and reports the rest as unenforced.
  */
 export function schemaProblems(schema: JsonSchema): string[] {
-  if (ajv.validateSchema(schema)) return [];
+  let metaValid: boolean;
+  try {
+    metaValid = ajv.validateSchema(schema) as boolean;
+  } catch (error) {
+    // a stack overflow on a pathological schema is the schema's problem, not a crash
+    return [`cannot be checked: ${error instanceof Error ? error.message : String(error)}`];
+  }
+  if (metaValid) return [];
   return (ajv.errors ?? [])
     .filter((e) => !(e.keyword === "format" && (e.params as { format?: string }).format === "regex"))
     .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);

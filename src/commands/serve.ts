@@ -237,19 +237,29 @@ function watchCatalog(
   compose: (catalog: Catalog) => Catalog = (catalog) => catalog,
 ) {
   let timer: NodeJS.Timeout | undefined;
-  const reload = () => {
+  const apply = () => {
     const loaded = loadToolsets(paths);
     const errors = loaded.problems.filter((p) => p.severity === "error");
     if (errors.length > 0) {
-      log(`catalog change not applied, ${errors.length} error(s):`);
+      log(`catalog change not applied (the last good catalog stays), ${errors.length} error(s):`);
       for (const problem of errors) log(`  ${formatProblem(problem)}`);
       return;
     }
+    for (const problem of loaded.problems) log(`  ${formatProblem(problem)}`);
     let catalog = new Catalog(loaded.toolsets);
     if (selection?.length) catalog = catalog.restrict(selection);
     runtime.engine.replaceCatalog(compose(catalog));
     runtime.hub.notifyToolsChanged();
     log(`catalog reloaded: ${summary(catalog)}`);
+  };
+  const reload = () => {
+    try {
+      apply();
+    } catch (error) {
+      // whatever a changed file does to the loader, the running server keeps answering
+      const reason = error instanceof Error ? error.message : String(error);
+      log(`catalog change not applied (the last good catalog stays): ${reason}`);
+    }
   };
   const watchers = paths.map((path) =>
     watch(path, { recursive: true }, () => {
