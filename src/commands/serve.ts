@@ -9,7 +9,8 @@ import { CATALOG_HELP, CATALOG_OPTIONS, checkSchemasInBackground, loadCatalog } 
 import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
-import { CLI_PATH, DEFAULT_DB } from "./paths.js";
+import { CLI_PATH } from "./paths.js";
+import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
 import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
@@ -34,7 +35,9 @@ ${CATALOG_HELP}
   --page-size N        tools per tools/list page (default 500)
 
 State
-  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)
+${DB_HELP}
+                       PostgreSQL: any number of serve processes share one database; each keeps
+                       up to TOOLSIM_PG_POOL_SIZE connections (default 10); see docs/scale-out.md
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
 
@@ -89,16 +92,18 @@ export const serveCommand: Command = {
     const taskMode = planTaskMode(loaded.catalog, values);
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
-    const db = resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
     const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
-      db,
+      db: dbLocation(values),
+      store: storeOptions(),
       seed: values.seed,
       pageSize,
       deadlineMs: engineChoice.deadlineMs,
       llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
     });
+    // the store says where it is without credentials: a URL's password is never shown
+    const db = runtime.store.location;
     if (hybrid) await attachHybrid(runtime, hybrid);
     const openSession = attachTaskMode(runtime, taskMode, engineChoice);
     const compose = hybrid ? (catalog: Catalog) => hybrid.replaceBase(catalog) : undefined;
