@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
 import type { State } from "../state/index.js";
 import { Documents, type StoredDocument } from "./documents.js";
@@ -355,93 +355,59 @@ export class PostgresStore implements Store {
 
   // ── calls ────────────────────────────────────────────────────────────────
 
+  /**
+   * One statement, so one round trip and its own transaction: it locks the session's row
+   * only if the head is still the one the call ran on (FOR UPDATE re-checks that condition
+   * on the newest row after waiting for another writer), then writes the call, the new
+   * version when the state changed, and the new head. No row means another writer moved
+   * the head first: the call is refused as stale.
+   */
   async recordCall(call: NewCall, expectedHead: number, change?: StateChange): Promise<Commit> {
-    let snapshotHash: string | undefined;
-    const commit = await this.transaction(async (tx): Promise<Commit> => {
-      // The session's row lock serializes every writer of the session, in every process.
-      const head = await first(
-        tx,
-        `SELECT s.head_version, s.next_seq, v.snapshot_version, v.patch_bytes, d.size AS snapshot_size
-         FROM sessions s
-         LEFT JOIN state_versions v ON v.session_id = s.id AND v.version = s.head_version
-         LEFT JOIN state_snapshots sn ON sn.session_id = s.id AND sn.version = v.snapshot_version
-         LEFT JOIN documents d ON d.hash = sn.document_hash
-         WHERE s.id = $1 FOR UPDATE OF s`,
-        [call.sessionId],
-      );
-      const headVersion = Number(head.head_version);
-      if (headVersion !== expectedHead) return { kind: "stale", headVersion };
-      const seq = Number(head.next_seq);
-      const now = new Date().toISOString();
-      const record: CallRecord = {
-        ...call,
-        seq,
-        versionBefore: headVersion,
-        versionAfter: headVersion,
-        createdAt: now,
-      };
-      if (change && change.patch.length > 0) {
-        const written = await this.writeVersion(tx, record, head, change);
-        record.versionAfter = written.version;
-        snapshotHash = written.snapshotHash;
-      } else {
-        await tx.query(
-          `WITH c AS (INSERT INTO calls (${CALL_COLUMNS}) VALUES (${CALL_VALUES}, $16))
-           UPDATE sessions SET next_seq = next_seq + 1, updated_at = $15 WHERE id = $1`,
-          [...callParams(record), record.versionAfter],
-        );
-      }
-      return { kind: "recorded", call: record };
-    });
-    // known to be stored only once committed
-    if (snapshotHash) this.storedHashes.add(snapshotHash);
-    return commit;
+    const createdAt = new Date().toISOString();
+    const values = callValues(call, expectedHead, createdAt);
+    let row: Row | undefined;
+    try {
+      [row] = change?.patch.length
+        ? await this.rows(RECORD_CHANGE, [...values, ...patchValues(change)], true)
+        : await this.rows(RECORD_CALL, values, true);
+    } catch (error) {
+      // the next version number was taken meanwhile: another writer moved the head and back
+      if ((error as { code?: unknown }).code !== "23505") throw error;
+    }
+    if (!row) return { kind: "stale", headVersion: await this.headVersion(call.sessionId) };
+    const versionAfter = change?.patch.length ? Number(row.version) : expectedHead;
+    if (change && versionAfter !== expectedHead) {
+      await this.snapshotIfDue(call.sessionId, versionAfter, change.state, row);
+    }
+    return {
+      kind: "recorded",
+      call: { ...call, seq: Number(row.seq), versionBefore: expectedHead, versionAfter, createdAt },
+    };
   }
 
   /**
-   * The new version, its call and the session's head in one statement (a snapshot too when
-   * the patches since the last one weigh enough). The version number is taken inside the
-   * statement, under the session's row lock, so it is always the next one.
+   * Stores the whole state of a new version when the patches since its snapshot weigh
+   * enough. A second statement, after the call is committed: a version without its
+   * snapshot is still exact (loaded from the older snapshot and more patches), so a
+   * failure here costs speed, never a call, and the next write tries again.
    */
-  private async writeVersion(
-    tx: Queryable,
-    record: CallRecord,
-    parent: Row,
-    change: StateChange,
-  ): Promise<{ version: number; snapshotHash?: string }> {
-    const patch = JSON.stringify(change.patch);
-    const patchBytes = Number(parent.patch_bytes) + patch.length;
-    const snapshot = snapshotDue(this.policy, patchBytes, Number(parent.snapshot_size ?? 0))
-      ? this.documents.stored(change.state)
-      : undefined;
-    const versionParams = [
-      record.versionBefore,
-      patch,
-      snapshot ? null : Number(parent.snapshot_version),
-      snapshot ? 0 : patchBytes,
-      `call ${record.seq}: ${record.tool}`,
-    ]; // $16 … $20, after the call's $1 … $15
-    const snapshotParams = snapshot ? [snapshot.hash, ...this.documentParams(snapshot)] : []; // $21 …
-    const snapshotCtes = snapshot
-      ? `${this.documentInsert(snapshot, 21)}
-         sn AS (INSERT INTO state_snapshots (session_id, version, document_hash) SELECT $1, version, $21 FROM v
-                ON CONFLICT (session_id, version) DO UPDATE SET document_hash = excluded.document_hash),`
-      : "";
-    const row = await first(
-      tx,
-      `WITH v AS (
-         INSERT INTO state_versions (session_id, version, parent, patch, snapshot_version, patch_bytes, call_seq, reason, created_at)
-         SELECT $1, next.version, $16::integer, $17, COALESCE($18::integer, next.version), $19::integer, $2::integer, $20, $15
-         FROM (SELECT COALESCE(MAX(version), -1) + 1 AS version FROM state_versions WHERE session_id = $1) next
-         RETURNING version
-       ),
-       ${snapshotCtes}
-       c AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${CALL_VALUES}, v.version FROM v)
-       UPDATE sessions SET head_version = v.version, next_seq = next_seq + 1, updated_at = $15
-       FROM v WHERE sessions.id = $1 RETURNING v.version`,
-      [...callParams(record), ...versionParams, ...snapshotParams],
-    );
-    return { version: Number(row.version), snapshotHash: snapshot?.hash };
+  private async snapshotIfDue(sessionId: string, version: number, state: State, written: Row): Promise<void> {
+    if (!snapshotDue(this.policy, Number(written.patch_bytes), Number(written.snapshot_size ?? 0))) return;
+    const stored = this.documents.stored(state);
+    try {
+      await this.rows(
+        `WITH ${this.documentInsert(stored, 3)}
+         sn AS (
+           INSERT INTO state_snapshots (session_id, version, document_hash) VALUES ($1, $2, $3)
+           ON CONFLICT (session_id, version) DO UPDATE SET document_hash = excluded.document_hash
+         )
+         UPDATE state_versions SET snapshot_version = $2, patch_bytes = 0 WHERE session_id = $1 AND version = $2`,
+        [sessionId, version, stored.hash, ...this.documentParams(stored)],
+      );
+      this.storedHashes.add(stored.hash);
+    } catch {
+      // see above: the version stays exact without its snapshot
+    }
   }
 
   async repeatOf(
@@ -590,13 +556,14 @@ export class PostgresStore implements Store {
    * the same thing however often it runs.
    */
   private async rows(text: string, values: unknown[] = [], once = false): Promise<Row[]> {
+    const query = prepared(text, values);
     try {
-      return (await this.pool.query(text, values)).rows as Row[];
+      return (await this.pool.query(query)).rows as Row[];
     } catch (error) {
       if (once || !isConnectionError(error)) throw this.failure(error);
     }
     try {
-      return (await this.pool.query(text, values)).rows as Row[];
+      return (await this.pool.query(query)).rows as Row[];
     } catch (error) {
       throw this.failure(error);
     }
@@ -643,20 +610,27 @@ export class PostgresStore implements Store {
   }
 }
 
-/** The columns of a call row: the first fifteen are parameters $1 … $15, the version after comes last. */
-const CALL_COLUMNS = `session_id, seq, tool, arguments, args_hash, status, findings, result, error,
-  version_before, engine, fallback, usage, latency_ms, created_at, version_after`;
+/**
+ * A call row: the call's own values are $1 … $14 (the head it ran on is $14); the seq
+ * comes from the locked session row, the version after from the statement.
+ */
+const CALL_COLUMNS = `session_id, tool, arguments, args_hash, status, findings, result, error, engine,
+  fallback, usage, latency_ms, created_at, version_before, seq, version_after`;
 /** Typed, because inside INSERT … SELECT a bare parameter would be taken for text. */
 const CALL_VALUES =
-  "$1::text, $2::integer, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, " +
-  "$10::integer, $11::text, $12::text, $13::text, $14::real, $15::text";
+  "$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, " +
+  "$10::text, $11::text, $12::real, $13::text, $14::integer";
 
-/** The call row's parameters $1 … $15, in the order of CALL_COLUMNS. */
-function callParams(record: CallRecord): unknown[] {
-  const row = callRow(record);
+function callValues(call: NewCall, expectedHead: number, createdAt: string): unknown[] {
+  const row = callRow({
+    ...call,
+    seq: 0,
+    versionBefore: expectedHead,
+    versionAfter: expectedHead,
+    createdAt,
+  });
   return [
     row.session_id,
-    row.seq,
     row.tool,
     row.arguments,
     row.args_hash,
@@ -664,17 +638,73 @@ function callParams(record: CallRecord): unknown[] {
     row.findings,
     row.result,
     row.error,
-    row.version_before,
     row.engine,
     row.fallback,
     row.usage,
     row.latency_ms,
     row.created_at,
+    expectedHead,
   ];
 }
 
+/** $15 and $16 of RECORD_CHANGE: the patch, and its length as the SQLite store counts it. */
+function patchValues(change: StateChange): unknown[] {
+  const patch = JSON.stringify(change.patch);
+  return [patch, patch.length];
+}
+
+/** A call that changed nothing: the call row and the session's next seq. */
+const RECORD_CALL = `
+  WITH s AS (SELECT next_seq FROM sessions WHERE id = $1 AND head_version = $14 FOR UPDATE),
+  c AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${CALL_VALUES}, s.next_seq, $14::integer FROM s)
+  UPDATE sessions SET next_seq = s.next_seq + 1, updated_at = $13 FROM s WHERE sessions.id = $1
+  RETURNING s.next_seq AS seq`;
+
+/**
+ * A call that changed the state ($15: its patch, $16: the patch's length): a new version
+ * after the head (the next number, taken under the row lock), the call row, the new head.
+ * Returns what the snapshot decision needs: the patch volume since the version's snapshot
+ * and that snapshot's size.
+ */
+const RECORD_CHANGE = `
+  WITH s AS (
+    SELECT s.next_seq, v.snapshot_version, v.patch_bytes, d.size AS snapshot_size
+    FROM sessions s
+    JOIN state_versions v ON v.session_id = s.id AND v.version = s.head_version
+    LEFT JOIN state_snapshots sn ON sn.session_id = s.id AND sn.version = v.snapshot_version
+    LEFT JOIN documents d ON d.hash = sn.document_hash
+    WHERE s.id = $1 AND s.head_version = $14
+    FOR UPDATE OF s
+  ),
+  v AS (
+    INSERT INTO state_versions (session_id, version, parent, patch, snapshot_version, patch_bytes, call_seq, reason, created_at)
+    SELECT $1, next.version, $14::integer, $15::text, s.snapshot_version, s.patch_bytes + $16::integer,
+      s.next_seq, 'call ' || s.next_seq || ': ' || $2::text, $13::text
+    FROM s, (SELECT COALESCE(MAX(version), -1) + 1 AS version FROM state_versions WHERE session_id = $1) next
+    RETURNING version, patch_bytes
+  ),
+  c AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${CALL_VALUES}, s.next_seq, v.version FROM s, v)
+  UPDATE sessions SET head_version = v.version, next_seq = s.next_seq + 1, updated_at = $13
+  FROM s, v WHERE sessions.id = $1
+  RETURNING s.next_seq AS seq, v.version, v.patch_bytes, s.snapshot_size`;
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A statement named after its text, so each connection parses and plans it once and
+ * afterwards only binds values (node-postgres prepares named statements per connection).
+ */
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `toolsim_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
 async function first(tx: Queryable, text: string, values: unknown[]): Promise<Row> {
-  const [row] = (await tx.query(text, values)).rows as Row[];
+  const [row] = (await tx.query(prepared(text, values))).rows as Row[];
   if (!row) throw new Error(`expected a row from: ${text.trim().slice(0, 60)}`);
   return row;
 }
