@@ -179,6 +179,44 @@ describe.skipIf(skip !== undefined)("PostgreSQL store", () => {
     }
   });
 
+  it("lets a user who may only read (or a read replica) list and report sessions", async () => {
+    const store = await openStore(database.url);
+    const session = await store.createSession({ seed: "1", state: { notes: {} }, name: "kept" });
+    await store.recordCall(
+      {
+        sessionId: session.id,
+        tool: "noop",
+        arguments: {},
+        argsHash: "{}",
+        status: "ok",
+        findings: [],
+        result: {},
+        engine: "offline",
+        latencyMs: 1,
+      },
+      0,
+    );
+    await store.close();
+    const reader = `reader_${database.name.slice(-12)}`;
+    const readerPassword = `pw-${reader}`;
+    await sql(database.url, `CREATE ROLE ${reader} LOGIN PASSWORD '${readerPassword}'`);
+    try {
+      await sql(database.url, `GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${reader}`);
+      const readerUrl = new URL(database.url);
+      readerUrl.username = reader;
+      readerUrl.password = readerPassword;
+      const listed = await runCli(["sessions", "--db", readerUrl.toString()]);
+      expect(listed.stderr).toBe("");
+      expect(listed.stdout).toContain("kept");
+      const report = await runCli(["report", "kept", "--json", "--db", readerUrl.toString()]);
+      expect(report.code).toBe(0);
+      expect(JSON.parse(report.stdout)).toMatchObject({ calls: { total: 1 } });
+    } finally {
+      await sql(database.url, `DROP OWNED BY ${reader}`);
+      await sql(database.url, `DROP ROLE ${reader}`);
+    }
+  });
+
   it("serve and the session commands name the server and what to check when it is down, and exit", async () => {
     const port = await closedPort();
     const url = `postgres://postgres:${password}@127.0.0.1:${port}/toolsim`;

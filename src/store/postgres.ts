@@ -88,13 +88,15 @@ export class PostgresStore implements Store {
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
     const server = describeServer(url);
+    // libpq's connect_timeout (seconds) in the URL, which node-postgres itself ignores
+    const connectTimeout = Number(new URL(url).searchParams.get("connect_timeout") ?? "");
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       application_name: "toolsim",
       statement_timeout: STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: connectTimeout > 0 ? connectTimeout * 1000 : CONNECT_TIMEOUT_MS,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
     });
@@ -745,54 +747,60 @@ function isConnectionError(error: unknown): boolean {
 async function prepareSchema(pool: pg.Pool, server: ServerAddress, options: PostgresOptions): Promise<void> {
   const client = await pool.connect();
   try {
-    if (options.readonly || options.existing) {
-      const current = await schemaVersion(client);
-      if (current === undefined) {
-        throw new StoreOpenError(
-          `${server.display} holds no toolsim sessions (no toolsim tables in database "${server.database}"); pass --db the URL toolsim serve --db used`,
-        );
-      }
-      if (options.readonly) {
-        if (current !== SCHEMA_VERSION) {
-          throw new StoreOpenError(
-            `${server.display} was written by another version of toolsim (schema ${current}, this one knows ${SCHEMA_VERSION}); open it once with write access (toolsim serve --db URL) to upgrade it`,
-          );
-        }
-        return;
-      }
-    }
-    await client.query("BEGIN");
-    try {
-      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS toolsim_schema (
-           version     INTEGER PRIMARY KEY,
-           summary     TEXT NOT NULL,
-           applied_at  TEXT NOT NULL
-         )`,
+    const current = await schemaVersion(client);
+    if (current === undefined && (options.readonly || options.existing)) {
+      throw new StoreOpenError(
+        `${server.display} holds no toolsim sessions (no toolsim tables in database "${server.database}"); pass --db the URL toolsim serve --db used`,
       );
-      const current = (await schemaVersion(client)) ?? 0;
-      if (current > SCHEMA_VERSION) {
-        throw new StoreOpenError(
-          `${server.display} was written by a newer toolsim (schema ${current}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
-        );
-      }
-      for (const migration of pendingMigrations(current)) {
-        for (const statement of migration.statements) await client.query(statement);
-        await client.query("INSERT INTO toolsim_schema (version, summary, applied_at) VALUES ($1, $2, $3)", [
-          migration.version,
-          migration.summary,
-          new Date().toISOString(),
-        ]);
-      }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
     }
+    if (current !== undefined && current > SCHEMA_VERSION) throw newerSchema(server, current);
+    // up to date: no lock and no DDL, so a read-only replica opens too
+    if (current === SCHEMA_VERSION) return;
+    if (options.readonly) {
+      throw new StoreOpenError(
+        `${server.display} was written by another version of toolsim (schema ${current}, this one knows ${SCHEMA_VERSION}); open it once with write access (toolsim serve --db URL) to upgrade it`,
+      );
+    }
+    await migrate(client, server);
   } finally {
     client.release();
   }
+}
+
+/** Runs the pending migrations in one transaction, under the advisory lock. */
+async function migrate(client: pg.PoolClient, server: ServerAddress): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS toolsim_schema (
+         version     INTEGER PRIMARY KEY,
+         summary     TEXT NOT NULL,
+         applied_at  TEXT NOT NULL
+       )`,
+    );
+    // read again under the lock: another process may have migrated meanwhile
+    const current = (await schemaVersion(client)) ?? 0;
+    if (current > SCHEMA_VERSION) throw newerSchema(server, current);
+    for (const migration of pendingMigrations(current)) {
+      for (const statement of migration.statements) await client.query(statement);
+      await client.query("INSERT INTO toolsim_schema (version, summary, applied_at) VALUES ($1, $2, $3)", [
+        migration.version,
+        migration.summary,
+        new Date().toISOString(),
+      ]);
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}
+
+function newerSchema(server: ServerAddress, current: number): StoreOpenError {
+  return new StoreOpenError(
+    `${server.display} was written by a newer toolsim (schema ${current}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
+  );
 }
 
 /** The applied schema version, or undefined when the database has no toolsim tables. */
