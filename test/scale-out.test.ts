@@ -6,7 +6,7 @@
  * Run on PostgreSQL and on one SQLite file (the same engine logic serves both).
  */
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalJson } from "../src/patch/index.js";
 import { type CallRecord, openStore, type Store } from "../src/store/index.js";
@@ -20,6 +20,7 @@ import {
   sqliteBackend,
   startHttpServer,
 } from "./support/index.js";
+import { startRoundRobin } from "./support/round-robin.js";
 
 const LEDGER = join(FIXTURES, "scale", "ledger.json");
 
@@ -196,6 +197,41 @@ async function checkLog(store: Store, sessionName: string, answers: Answer[]): P
   return log;
 }
 
+/** A client of the stateless (2026) protocol era: every request stands alone, naming its session. */
+async function statelessClient(url: string, session: string): Promise<Client> {
+  const client = new Client(
+    { name: "toolsim-test", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { "X-Toolsim-Session": session } },
+    }),
+  );
+  return client;
+}
+
+async function answered(
+  client: Client,
+  sessionName: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Answer> {
+  const result = await client.callTool({ name: tool, arguments: args });
+  if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
+  const meta = callMeta(result);
+  return {
+    sessionName,
+    sessionId: meta.session,
+    tool,
+    args,
+    seq: meta.seq,
+    result: result.structuredContent as Record<string, unknown>,
+    process: -1,
+    afterDeath: false,
+  };
+}
+
 for (const backend of [postgresBackend, sqliteBackend]) {
   const skip = backend.unavailable?.();
   describe.skipIf(skip !== undefined)(`scale-out: serve processes sharing one ${backend.name} store`, () => {
@@ -241,6 +277,43 @@ for (const backend of [postgresBackend, sqliteBackend]) {
         }
       } finally {
         await store.close();
+      }
+    }, 120_000);
+
+    it("serves stateless clients through a round-robin balancer without affinity: 0 errors, 0 lost, 0 stale", async () => {
+      const processes = await start(2);
+      const balancer = await startRoundRobin(processes.servers.map((server) => server.url));
+      const sessions = Array.from({ length: 4 }, (_, i) => `balanced-${i}`);
+      const clients = await Promise.all(sessions.map((name) => statelessClient(balancer.url, name)));
+      try {
+        expect(clients[0]?.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+        const steps = 10;
+        const answers = (
+          await Promise.all(
+            sessions.map(async (name, s) => {
+              const client = clients[s] as Client;
+              const mine: Answer[] = [];
+              for (let step = 0; step < steps; step++) {
+                const written = await answered(client, name, "bump_counter", { by: 1 });
+                const read = await answered(client, name, "get_counter", {});
+                expect([written.result.value, read.result.value]).toEqual([step + 1, step + 1]);
+                mine.push(written, read);
+              }
+              return mine;
+            }),
+          )
+        ).flat();
+        // the balancer spread the requests over both processes
+        expect(new Set(balancer.routed)).toEqual(new Set([0, 1]));
+        const store = await openStore(database.location);
+        try {
+          for (const name of sessions) expect(await checkLog(store, name, answers)).toHaveLength(steps * 2);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await Promise.all(clients.map((client) => client.close().catch(() => {})));
+        await balancer.close();
       }
     }, 120_000);
 
