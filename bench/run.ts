@@ -1,8 +1,8 @@
 /**
  * npm run bench: the core bench always (round trip vs a no-op server, catalog scale),
  * then the optional sections whose modules exist (bench/llm.ts → runLlmBench,
- * bench/hybrid.ts → runHybridBench). Writes bench/results/latest.json and rewrites the
- * generated parts of docs/benchmarks.md.
+ * bench/hybrid.ts → runHybridBench, bench/scale-out.ts → runScaleOutBench). Writes
+ * bench/results/latest.json and rewrites the generated parts of docs/benchmarks.md.
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           fewer calls and starts, to check the harness
@@ -21,6 +21,7 @@ import { round } from "./stats.js";
 const OPTIONAL_SECTIONS = [
   { name: "llm", module: "./llm.js", entry: "runLlmBench" },
   { name: "hybrid", module: "./hybrid.js", entry: "runHybridBench" },
+  { name: "scale-out", module: "./scale-out.js", entry: "runScaleOutBench" },
 ] as const;
 const SECTION_TIMEOUT_MS = 5 * 60_000;
 const WATCHDOG_MS = 20 * 60_000;

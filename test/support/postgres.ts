@@ -6,7 +6,15 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +23,8 @@ import pg from "pg";
 export interface PostgresServer {
   host: string;
   port: number;
+  /** The postmaster's process id (its backends are its children), for CPU accounting. */
+  pid: number;
   /** The superuser's password (the server asks for it over TCP). */
   password: string;
   /** A URL of a database on this server (the maintenance database `postgres` by default). */
@@ -89,6 +99,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     return {
       host,
       port,
+      pid: Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
       password,
       url: (database = "postgres") =>
         `postgres://${SUPERUSER}:${encodeURIComponent(password)}@${host}:${port}/${database}`,
