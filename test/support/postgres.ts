@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import pg from "pg";
 
 export interface PostgresServer {
@@ -40,16 +40,24 @@ export interface StartOptions {
 
 const SUPERUSER = "postgres";
 
-/** The folder of initdb and pg_ctl (newest version first), or undefined when PostgreSQL is not installed. */
+/**
+ * The folder of initdb and pg_ctl: TOOLSIM_PG_BIN, else Debian's (newest version first),
+ * else the first on PATH (Homebrew and most other packagings put them there); undefined
+ * when PostgreSQL is not installed.
+ */
 export function postgresBinaries(): string | undefined {
   const explicit = process.env.TOOLSIM_PG_BIN;
   if (explicit) return existsSync(join(explicit, "initdb")) ? explicit : undefined;
   const root = "/usr/lib/postgresql";
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((version) => existsSync(join(root, version, "bin", "initdb")))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] === undefined ? undefined : join(root, versions[0], "bin");
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((version) => existsSync(join(root, version, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions[0] !== undefined) return join(root, versions[0], "bin");
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .find((dir) => dir !== "" && existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")));
 }
 
 /** Why no test server can be started here, or undefined when one can. */
@@ -58,7 +66,7 @@ export function postgresUnavailable(): string | undefined {
     const explicit = process.env.TOOLSIM_PG_BIN;
     return explicit
       ? `TOOLSIM_PG_BIN=${explicit} has no initdb`
-      : "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; apt-get install postgresql, or set TOOLSIM_PG_BIN to the folder of initdb and pg_ctl)";
+      : "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH; apt-get install postgresql, or set TOOLSIM_PG_BIN to the folder of initdb and pg_ctl)";
   }
   if (isRoot() && runAsUser() === undefined) {
     return "running as root and there is no `postgres` user to run initdb and pg_ctl as";
