@@ -2,14 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Finding } from "../src/engine/index.js";
 import { openRuntime } from "./support/index.js";
 
-type Opened = ReturnType<typeof openRuntime>;
+type Opened = Awaited<ReturnType<typeof openRuntime>>;
 
 describe("validation findings (ToolScan codes)", () => {
   let rt: Opened;
   let session: string;
-  beforeEach(() => {
-    rt = openRuntime();
-    session = rt.engine.openSession().id;
+  beforeEach(async () => {
+    rt = await openRuntime();
+    session = (await rt.engine.openSession()).id;
   });
   afterEach(() => rt.dispose());
 
@@ -46,7 +46,7 @@ describe("validation findings (ToolScan codes)", () => {
   it.each([
     ["missing required", "get_member", {}, "member_id", "Missing required argument"],
     ["enum", "search_books", { genre: "poetry" }, "genre", 'one of "fiction", "science", "history"'],
-    ["range", "search_books", { genre: "science", limit: 50 }, "limit", "<= 20"],
+    ["range", "search_books", { genre: "science", limit: 50 }, "limit", "must be from 1 to 20"],
     [
       "format",
       "borrow_book",
@@ -60,14 +60,14 @@ describe("validation findings (ToolScan codes)", () => {
       "create_reading_list",
       { member_id: "MEM-001", title: "ab", book_ids: ["BK-0001"] },
       "title",
-      "fewer than 3",
+      "must have at least 3 characters;",
     ],
     [
       "items",
       "create_reading_list",
       { member_id: "MEM-001", title: "Later", book_ids: [] },
       "book_ids",
-      "fewer than 1",
+      "must have at least 1 item;",
     ],
   ])("IAV (%s)", async (_kind, tool, args, argument, fragment) => {
     const outcome = await rt.engine.call(session, tool, args);
@@ -115,7 +115,7 @@ describe("validation findings (ToolScan codes)", () => {
     const before = rt.engine.state(session);
     const outcome = await rt.engine.call(session, "get_member", { member_id: 1 });
     expect(rt.engine.state(session)).toEqual(before);
-    const [logged] = rt.engine.calls(session);
+    const [logged] = await rt.engine.calls(session);
     expect(logged).toMatchObject({ seq: outcome.seq, status: "rejected", engine: "validator" });
     expect(logged?.findings[0]?.code).toBe("IAT");
   });

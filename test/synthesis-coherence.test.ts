@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { type JsonSchema, type Tool, validatorFor } from "../src/catalog/index.js";
 import { conform, OfflineSimulator, synthesize } from "../src/simulate/index.js";
+import { State } from "../src/state/index.js";
 
 const NOW = "2026-03-02T09:00:00Z";
 const SEEDS = Array.from({ length: 40 }, (_, i) => i + 1);
 
-function each(schema: JsonSchema, check: (value: Record<string, unknown>, seed: number) => void, state = {}) {
+function each(
+  schema: JsonSchema,
+  check: (value: Record<string, unknown>, seed: number) => void,
+  state: State = State.empty,
+) {
   for (const seed of SEEDS)
     check(synthesize(schema, { seed, now: NOW, state }) as Record<string, unknown>, seed);
 }
@@ -168,11 +173,12 @@ describe("synthesized values cohere", () => {
   });
 
   it("an *_id whose collection is in the state names one of its entities, the same one for the same seed", () => {
-    const state = {
+    const document = {
       customers: { "CUS-001": { name: "Ana" }, "CUS-002": { name: "Ben" } },
       orders: { "ORD-7": {}, "ORD-8": {} },
       runtime: { now: NOW },
     };
+    const state = State.fromDocument(structuredClone(document));
     const schema: JsonSchema = {
       type: "object",
       properties: {
@@ -186,9 +192,9 @@ describe("synthesized values cohere", () => {
     each(
       schema,
       (v) => {
-        expect(Object.keys(state.customers)).toContain(v.customer_id);
-        for (const id of v.order_ids as string[]) expect(Object.keys(state.orders)).toContain(id);
-        expect(Object.keys(state.customers)).toContain((v.customer as { id: string }).id);
+        expect(Object.keys(document.customers)).toContain(v.customer_id);
+        for (const id of v.order_ids as string[]) expect(Object.keys(document.orders)).toContain(id);
+        expect(Object.keys(document.customers)).toContain((v.customer as { id: string }).id);
         expect(v.invoice_id).toMatch(/^INV-\d{6}$/); // no invoices in the state: an invented id
       },
       state,
@@ -267,7 +273,7 @@ describe("results cohere with the values the call and the state give", () => {
       errors: [],
       effects: [],
     };
-    const state = { warehouses: { "WH-NORTH": {}, "WH-SOUTH": {} } };
+    const state = State.fromDocument({ warehouses: { "WH-NORTH": {}, "WH-SOUTH": {} } });
     const outcome = new OfflineSimulator().respondNow({
       tool,
       args: { carrier: "gull" },
@@ -278,7 +284,8 @@ describe("results cohere with the values the call and the state give", () => {
       now: NOW,
     });
     if (outcome.kind !== "success") throw new Error("the offline engine failed");
-    expect(["WH-NORTH", "WH-SOUTH"]).toContain(outcome.result.warehouse_id);
-    expect(outcome.result.parcel_count).toBe((outcome.result.parcels as unknown[]).length);
+    const result = outcome.result as Record<string, unknown>;
+    expect(["WH-NORTH", "WH-SOUTH"]).toContain(result.warehouse_id);
+    expect(result.parcel_count).toBe((result.parcels as unknown[]).length);
   });
 });

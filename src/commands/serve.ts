@@ -1,9 +1,17 @@
-import { watch } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, watch } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Catalog, formatProblem, loadToolsets } from "../catalog/index.js";
+import {
+  Catalog,
+  formatProblem,
+  isSchemaProfile,
+  loadToolsets,
+  SCHEMA_PROFILES,
+  type SchemaProfile,
+} from "../catalog/index.js";
 import { createRuntime, type Runtime } from "../runtime/index.js";
-import { ListenError, serveOverHttp, serveOverStdio } from "../server/index.js";
+import { ListenError, SESSION_HEADER, serveOverHttp, serveOverStdio } from "../server/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, checkSchemasInBackground, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
@@ -20,7 +28,9 @@ Transport
   --stdio              stdin/stdout, for Claude Desktop and other local clients; logs go to stderr
   --host HOST          address to bind (default 127.0.0.1; anything else requires --token)
   --port N             port (default 3333; 0 picks a free one)
-  --token TOKEN        bearer token every HTTP request must carry (env TOOLSIM_TOKEN)
+  --token TOKEN        bearer token every HTTP request must carry (env TOOLSIM_TOKEN); repeatable:
+                       each token is a tenant that sees only its own sessions
+  --tokens FILE        tenants and their tokens as JSON: {"alice": "TOKEN", "bob": "TOKEN"}
   --allowed-origin H   accept browser requests from this origin host name (repeatable; default localhost)
   --allowed-host H     accept this Host header when bound off loopback (repeatable; default any)
   --idle-timeout S     close HTTP sessions idle this many seconds (default 1800)
@@ -29,6 +39,9 @@ Catalog
 ${CATALOG_HELP}
   --watch              reload toolset files when they change and tell clients (tools/list_changed)
   --page-size N        tools per tools/list page (default 500)
+  --schema-profile P   how much of each input schema to advertise: full (default), portable (no
+                       conditional keywords; rules in words) or openai-strict (what OpenAI's strict
+                       mode accepts); calls are checked against the full schema (docs/frameworks.md)
 
 State
   --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)
@@ -60,12 +73,14 @@ export const serveCommand: Command = {
         stdio: { type: "boolean" },
         host: { type: "string", default: "127.0.0.1" },
         port: { type: "string", default: "3333" },
-        token: { type: "string" },
+        token: { type: "string", multiple: true },
+        tokens: { type: "string" },
         "allowed-origin": { type: "string", multiple: true },
         "allowed-host": { type: "string", multiple: true },
         "idle-timeout": { type: "string", default: "1800" },
         watch: { type: "boolean" },
         "page-size": { type: "string", default: "500" },
+        "schema-profile": { type: "string", default: "full" },
         db: { type: "string" },
         session: { type: "string" },
         seed: { type: "string", default: "0" },
@@ -76,6 +91,7 @@ export const serveCommand: Command = {
     const port = integer(values.port, "--port", 0, 65535);
     const pageSize = integer(values["page-size"], "--page-size", 1, 100_000);
     const idleSeconds = integer(values["idle-timeout"], "--idle-timeout", 1, 7 * 24 * 3600);
+    const schemaProfile = profileOption(values["schema-profile"]);
     const log = (line: string) => process.stderr.write(`toolsim: ${line}\n`);
 
     const engineChoice = resolveEngine(values);
@@ -86,11 +102,12 @@ export const serveCommand: Command = {
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
     const db = resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
-    const runtime = createRuntime({
+    const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
       db,
       seed: values.seed,
       pageSize,
+      schemaProfile,
       deadlineMs: engineChoice.deadlineMs,
       llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
@@ -104,11 +121,11 @@ export const serveCommand: Command = {
     const shutdown = onExit(Boolean(values.stdio), async () => {
       stopWatching();
       await hybrid?.close();
-      runtime.close();
+      await runtime.close();
     });
 
     if (values.stdio) {
-      const session = openSession(values.session);
+      const session = await openSession(values.session, "");
       log(
         `stdio session ${session.name ?? session.id}: ${summary(runtime.engine.catalog)}; engine ${engineLine}; state in ${db}`,
       );
@@ -117,41 +134,49 @@ export const serveCommand: Command = {
       return new Promise<number>(() => {}); // runs until stdin closes or a signal arrives
     }
 
-    const token = values.token || process.env.TOOLSIM_TOKEN || undefined;
+    const tokens = tenantTokens(values.token, values.tokens);
     const handle = await serveOverHttp(runtime.hub, {
       host: values.host,
       port,
-      token,
+      tokens,
       allowedOrigins: values["allowed-origin"],
       allowedHosts: values["allowed-host"],
       idleTimeoutMs: idleSeconds * 1000,
-      openSession: (name) => openSession(name).id,
+      openSession: async (name, tenant) => (await openSession(name, tenant)).id,
       log,
     }).catch((error: unknown) => {
       if (!(error instanceof ListenError)) throw error;
       log(error.message);
-      runtime.close();
       return undefined;
     });
-    if (!handle) return 1;
+    if (!handle) {
+      await runtime.close();
+      return 1;
+    }
     shutdown.also(() => handle.close());
-    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, token !== undefined));
+    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, tokens.size));
     checkSchemasInBackground(runtime.engine.catalog, log);
     return new Promise<number>(() => {});
   },
 };
 
-function banner(url: string, catalog: Catalog, engineLine: string, db: string, hasToken: boolean): string {
+function banner(url: string, catalog: Catalog, engineLine: string, db: string, tenants: number): string {
   const desktop = {
     mcpServers: { toolsim: { command: process.execPath, args: [CLI_PATH, "serve", "--stdio"] } },
   };
   return [
     "toolsim is serving simulated tools over MCP",
     "",
-    `  MCP URL   ${url}${hasToken ? "   (send Authorization: Bearer <token>)" : ""}`,
+    `  MCP URL   ${url}${tenants > 0 ? "   (send Authorization: Bearer <token>)" : ""}`,
+    ...(tenants > 1 ? [`  tenants   ${tenants}: each token sees only its own sessions`] : []),
     `  catalog   ${summary(catalog)}`,
     `  engine    ${engineLine}`,
     `  state     ${db}`,
+    "",
+    "Name your simulation session with a header (clients of the 2026 stateless protocol share one",
+    "session without it):",
+    "",
+    `  ${SESSION_HEADER_NAME}: my-run`,
     "",
     "Claude Desktop (stdio): add this to claude_desktop_config.json",
     "",
@@ -163,6 +188,17 @@ function banner(url: string, catalog: Catalog, engineLine: string, db: string, h
     "Ctrl-C stops the server; every answered call is already on disk.",
     "",
   ].join("\n");
+}
+
+/** The header as people write it (HTTP header names are case-insensitive). */
+const SESSION_HEADER_NAME = SESSION_HEADER.replace(
+  /(^|-)([a-z])/g,
+  (_, dash: string, c: string) => dash + c.toUpperCase(),
+);
+
+function profileOption(text: string): SchemaProfile {
+  if (isSchemaProfile(text)) return text;
+  throw new UsageError(`--schema-profile takes one of ${SCHEMA_PROFILES.join(", ")}; got "${text}"`);
 }
 
 export function summary(catalog: Catalog): string {
@@ -233,4 +269,45 @@ function onExit(stdio: boolean, first: () => void | Promise<void>) {
   process.once("SIGTERM", () => void run(0));
   if (stdio) process.stdin.once("end", () => void run(0));
   return { also: (cleanup: () => void | Promise<void>) => cleanups.push(cleanup) };
+}
+
+/**
+ * Tokens and their tenants, from --token (repeatable), --tokens FILE and TOOLSIM_TOKEN. A
+ * token given alone is its own tenant, named after a hash of it so logs never show it.
+ */
+function tenantTokens(flags: string[] | undefined, file: string | undefined): Map<string, string> {
+  const tokens = new Map<string, string>();
+  const add = (token: string, tenant: string, source: string) => {
+    if (token.length < 8) throw new UsageError(`${source}: a token needs at least 8 characters`);
+    if (tokens.has(token) && tokens.get(token) !== tenant)
+      throw new UsageError(`${source}: the same token is given to two tenants`);
+    tokens.set(token, tenant);
+  };
+  const named = (token: string) => `token-${createHash("sha256").update(token).digest("hex").slice(0, 8)}`;
+  for (const token of flags ?? []) add(token, named(token), "--token");
+  const fromEnv = process.env.TOOLSIM_TOKEN;
+  if (fromEnv && !flags?.length && !file) add(fromEnv, named(fromEnv), "TOOLSIM_TOKEN");
+  if (file) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(resolve(file), "utf8"));
+    } catch (error) {
+      throw new UsageError(`--tokens ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new UsageError(
+        `--tokens ${file}: expected a JSON object of tenant names and tokens, {"alice": "TOKEN"}`,
+      );
+    }
+    for (const [tenant, token] of Object.entries(parsed)) {
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(tenant))
+        throw new UsageError(
+          `--tokens ${file}: tenant names are 1-64 letters, digits, _ . -; got "${tenant}"`,
+        );
+      if (typeof token !== "string")
+        throw new UsageError(`--tokens ${file}: the token of "${tenant}" must be a string`);
+      add(token, tenant, `--tokens ${file}`);
+    }
+  }
+  return tokens;
 }

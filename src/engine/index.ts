@@ -1,14 +1,13 @@
-export { parameterSummary, rejectionText } from "./describe.js";
+export { clockOf, DEFAULT_NOW } from "./clock.js";
+export { type DescribedTool, parameterSummary, rejectionText } from "./describe.js";
 export { describeFailure, runEffects } from "./effects.js";
 export {
   type CallOutcome,
   type CallStatus,
-  clockOf,
-  DEFAULT_NOW,
   Engine,
   type EngineOptions,
   type ExternalAnswer,
   type OpenSession,
 } from "./engine.js";
 export { FINDING_CODES, FINDING_NAMES, type Finding, type FindingCode, isRejecting } from "./findings.js";
-export { type ValidatedArguments, validateArguments } from "./validate.js";
+export { type ValidatedArguments, validateArguments, validateInput } from "./validate.js";

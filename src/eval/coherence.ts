@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { importSynthTools, type JsonSchema, type StateDocument } from "../catalog/index.js";
 import { OfflineSimulator, synthesize } from "../simulate/index.js";
 import { readSynthTools } from "../sources/index.js";
+import { State } from "../state/index.js";
 
 /**
  * Are synthesized results coherent? For every SynthTools tool with an output schema, the
@@ -42,7 +43,8 @@ export function coherenceSection(dir: string) {
   const toolsWithViolations = new Set<string>();
   for (const tool of tools) {
     const schema = tool.outputSchema as JsonSchema;
-    const state = referenceState(schema);
+    const document = referenceState(schema);
+    const state = State.fromDocument(structuredClone(document));
     for (const seed of SEEDS) {
       // the calls name entities of the state, as an agent's calls would
       const args = synthesize(tool.inputSchema, { seed, now: NOW, state }) as Record<string, unknown>;
@@ -57,7 +59,7 @@ export function coherenceSection(dir: string) {
         now: NOW,
       });
       if (outcome.kind !== "success") continue;
-      check(outcome.result, schema, state, (rule, field, violated, detail) => {
+      check(outcome.result, schema, document, (rule, field, violated, detail) => {
         tally[rule].checked++;
         if (!violated) return;
         tally[rule].violated++;
@@ -82,7 +84,7 @@ export function coherenceSection(dir: string) {
  * then the median of five rounds (other work on the machine moves single rounds a lot).
  */
 function synthesisTime(tools: ReadonlyArray<{ name: string; outputSchema?: JsonSchema }>): number {
-  const states = tools.map((tool) => referenceState(tool.outputSchema as JsonSchema));
+  const states = tools.map((tool) => State.fromDocument(referenceState(tool.outputSchema as JsonSchema)));
   const round = () => {
     const started = performance.now();
     tools.forEach((tool, i) => {
@@ -106,7 +108,7 @@ type Report = (rule: Rule, field: string, violated: boolean, detail: string) => 
 function check(value: unknown, schema: JsonSchema, state: StateDocument, report: Report, path = ""): void {
   if (Array.isArray(value)) {
     const items = isRecord(schema.items) ? (schema.items as JsonSchema) : {};
-    value.forEach((item, i) => check(item, items, state, report, `${path}[${i}]`));
+    for (const [i, item] of value.entries()) check(item, items, state, report, `${path}[${i}]`);
     return;
   }
   if (!isRecord(value)) return;

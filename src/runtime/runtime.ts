@@ -1,17 +1,21 @@
-import type { Catalog } from "../catalog/index.js";
+import type { Catalog, SchemaProfile } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
 import { ToolsimHub } from "../server/index.js";
 import { type ArgumentChecker, OfflineSimulator, type Simulator } from "../simulate/index.js";
-import { Store } from "../store/index.js";
+import { type OpenOptions, openStore, type Store } from "../store/index.js";
 import { type LlmSetup, llmParts } from "./llm-parts.js";
 
 export interface RuntimeOptions {
   catalog: Catalog;
-  db: string;
+  /** Where sessions are stored: a SQLite file, or a store already open. */
+  db: string | Store;
+  store?: OpenOptions;
   seed?: string;
   /** The simulator that answers calls; the offline engine when absent. */
   simulator?: Simulator;
   pageSize?: number;
+  /** How much of each input schema tools/list advertises (see docs/frameworks.md). */
+  schemaProfile?: SchemaProfile;
   deadlineMs?: number;
   /** Answer with a model (built here, on the store's cache) unless `simulator` names another. */
   llm?: LlmSetup;
@@ -27,12 +31,12 @@ export interface Runtime {
   engine: Engine;
   hub: ToolsimHub;
   offline: OfflineSimulator;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Wires the rooms together: store, simulators, engine and the MCP hub on top. */
-export function createRuntime(options: RuntimeOptions): Runtime {
-  const store = Store.open(options.db);
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const store = typeof options.db === "string" ? await openStore(options.db, options.store) : options.db;
   const offline = new OfflineSimulator();
   const llm = options.llm ? llmParts(options.llm, store, offline) : undefined;
   const chosen = options.simulator ?? llm?.simulator ?? offline;
@@ -45,6 +49,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     deadlineMs: options.deadlineMs,
     argumentChecker: options.argumentChecker ?? llm?.argumentChecker,
   });
-  const hub = new ToolsimHub(engine, { pageSize: options.pageSize });
+  const hub = new ToolsimHub(engine, { pageSize: options.pageSize, schemaProfile: options.schemaProfile });
   return { catalog: options.catalog, store, engine, hub, offline, close: () => store.close() };
 }

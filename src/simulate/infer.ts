@@ -1,5 +1,6 @@
-import type { JsonSchema, StateDocument, Tool } from "../catalog/index.js";
+import type { JsonSchema, Tool } from "../catalog/index.js";
 import { type Patch, toPointer } from "../patch/index.js";
+import type { State } from "../state/index.js";
 import { isIdentifier } from "./synthesize.js";
 
 /**
@@ -151,7 +152,7 @@ export interface EntityRef {
 }
 
 /** Entities of the state that identifier-like arguments name, by key or by an id field. */
-export function referencedEntities(args: Record<string, unknown>, state: StateDocument): EntityRef[] {
+export function referencedEntities(args: Record<string, unknown>, state: State): EntityRef[] {
   const refs: EntityRef[] = [];
   for (const [argument, value] of Object.entries(args)) {
     if (
@@ -160,22 +161,19 @@ export function referencedEntities(args: Record<string, unknown>, state: StateDo
     )
       continue;
     const wanted = String(value);
-    for (const [collection, entities] of Object.entries(state)) {
-      if (collection === "runtime" || !isRecord(entities)) continue;
-      const direct = entities[wanted];
+    for (const collection of state.keys()) {
+      const entities = collection === "runtime" ? undefined : state.collection(collection);
+      if (!entities) continue;
+      const direct = entities.get(wanted);
       if (isRecord(direct)) {
         refs.push({ collection, key: wanted, entity: direct, argument });
         continue;
       }
-      for (const [key, entity] of Object.entries(entities)) {
-        if (
-          isRecord(entity) &&
-          String(entity[argument] ?? "") === wanted &&
-          collectionMatches(collection, argument)
-        ) {
-          refs.push({ collection, key, entity, argument });
-          break;
-        }
+      if (!collectionMatches(collection, argument)) continue;
+      for (const [key, entity] of entities.matching(argument, [wanted])) {
+        if (!isRecord(entity) || String(entity[argument] ?? "") !== wanted) continue;
+        refs.push({ collection, key, entity, argument });
+        break;
       }
     }
   }
@@ -225,7 +223,7 @@ export function inferWrite(
   args: Record<string, unknown>,
   result: Record<string, unknown>,
   refs: readonly EntityRef[],
-  state: StateDocument,
+  state: State,
 ): InferredWrite {
   if (action === "read") return { patch: [] };
   const target = refs[0];
@@ -246,7 +244,7 @@ function inferCreate(
   tool: Tool,
   args: Record<string, unknown>,
   result: Record<string, unknown>,
-  state: StateDocument,
+  state: State,
 ): InferredWrite {
   const noun = wordsOf(tool.name).slice(1).join("_") || "record";
   const collection = plural(noun);
@@ -262,7 +260,7 @@ function inferCreate(
   delete entity.message;
   delete entity.success;
   const patch: Patch = [];
-  if (!isRecord(state[collection])) patch.push({ op: "add", path: toPointer([collection]), value: {} });
+  if (!state.collection(collection)) patch.push({ op: "add", path: toPointer([collection]), value: {} });
   patch.push({ op: "add", path: toPointer([collection, key]), value: entity });
   return { patch, entity };
 }

@@ -29,6 +29,8 @@ export class OfflineSimulator implements Simulator {
   respondNow(request: SimulationRequest): SimulationOutcome {
     const { tool, args, effects } = request;
     if (effects.status === "failed") return { kind: "failure", failure: effects.failure, engine: this.name };
+    if (effects.status === "applied" && effects.result !== undefined)
+      return { kind: "success", result: effects.result, patch: [], engine: this.name };
     const schema = tool.outputSchema ?? OPEN_OUTPUT;
     // synthesis costs more than the rest of a call: it runs only when the known values leave a gap
     const synthesized = once(() => synthesizeFor(tool, schema, request));

@@ -1,6 +1,7 @@
 // The package's main entry evaluates every locale (about half a second at start-up); this one loads English only.
 import { faker } from "@faker-js/faker/locale/en";
-import type { JsonSchema, StateDocument } from "../catalog/index.js";
+import type { JsonSchema } from "../catalog/index.js";
+import type { Collection, State } from "../state/index.js";
 import { cohere } from "./coherence.js";
 
 /**
@@ -23,7 +24,7 @@ export interface SynthesisContext {
   /** Words of the tool name, which give ids their prefix when nothing better is known. */
   toolWords?: string[];
   /** The session state: an `*_id` whose collection exists in it names one of its entities. */
-  state?: StateDocument;
+  state?: State;
 }
 
 interface Walk {
@@ -405,33 +406,51 @@ function identifier(name: string, walk: Walk): string {
 
 /**
  * A key of the state collection an `*_id` names (`order_id` → `orders`; an `id` inside an
- * object named `customer` → `customers`), chosen by the seeded faker; undefined when the
- * state has no such collection.
+ * object named `customer` → `customers`), chosen by the seeded faker among the first keys
+ * in key order; undefined when the state has no such collection.
  */
 function existingKey(name: string, walk: Walk): string | undefined {
   const state = walk.ctx.state;
   if (!state) return undefined;
-  const stem =
-    name === "id"
-      ? singularize(walk.path.at(-2) ?? "")
-      : name.replace(/_?(id|ids|uuid|key|ref|reference)$/, "");
+  const stem = name === "id" ? singularize(walk.path.at(-2) ?? "") : name.replace(ID_SUFFIX, "");
   if (!stem) return undefined;
-  for (const candidate of [`${stem}s`, `${stem}es`, stem.replace(/y$/, "ies"), stem]) {
-    const keys = keysOf(candidate === "runtime" ? undefined : state[candidate]);
+  for (const candidate of collectionNames(stem)) {
+    const collection = candidate === "runtime" ? undefined : state.collection(candidate);
+    const keys = collection && firstKeys(collection);
     if (keys && keys.length > 0) return faker.helpers.arrayElement(keys);
   }
   return undefined;
 }
 
-/** Keys of a collection, remembered per collection object: a state's collections do not change in place. */
-const collectionKeys = new WeakMap<object, string[]>();
+const ID_SUFFIX = /_?(id|ids|uuid|key|ref|reference)$/;
 
-function keysOf(collection: unknown): string[] | undefined {
-  if (collection === null || typeof collection !== "object" || Array.isArray(collection)) return undefined;
-  let keys = collectionKeys.get(collection);
+/** Names a collection of `stem` may have: orders, addresses, categories, or the stem itself. */
+function collectionNames(stem: string): string[] {
+  let names = collectionNamesOf.get(stem);
+  if (!names) {
+    names = [`${stem}s`, `${stem}es`, stem.replace(/y$/, "ies"), stem];
+    if (collectionNamesOf.size < 50_000) collectionNamesOf.set(stem, names);
+  }
+  return names;
+}
+
+const collectionNamesOf = new Map<string, string[]>();
+
+/** How many keys a reference chooses among: enough for variety, bounded for a collection of any size. */
+const REFERENCE_CHOICES = 100;
+
+/** The first keys of a collection, remembered per version (a collection never changes in place). */
+const keysOfCollection = new WeakMap<Collection, string[]>();
+
+function firstKeys(collection: Collection): string[] {
+  let keys = keysOfCollection.get(collection);
   if (!keys) {
-    keys = Object.keys(collection);
-    collectionKeys.set(collection, keys);
+    keys = [];
+    for (const key of collection.keys()) {
+      keys.push(key);
+      if (keys.length >= REFERENCE_CHOICES) break;
+    }
+    keysOfCollection.set(collection, keys);
   }
   return keys;
 }

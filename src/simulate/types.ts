@@ -1,5 +1,6 @@
-import type { StateDocument, Tool } from "../catalog/index.js";
+import type { Tool } from "../catalog/index.js";
 import type { Patch } from "../patch/index.js";
+import type { State, StateDocument } from "../state/index.js";
 import type { Usage } from "../store/index.js";
 
 /** A documented error a tool answered with (not a rejected call: the call was valid). */
@@ -20,6 +21,8 @@ export type EffectsResult =
       output: Record<string, unknown>;
       /** Pointers of the entities the effects touched, e.g. `/orders/ORD-1001`. */
       touched: string[];
+      /** The whole result, when a `respond` decided one that is not an object (an id, a number, a list). */
+      result?: unknown;
     }
   | { status: "failed"; failure: ToolFailure };
 
@@ -37,7 +40,7 @@ export interface SimulationRequest {
   tool: Tool;
   args: Record<string, unknown>;
   /** The state with the effects already applied (the state before the call when there are none). */
-  state: StateDocument;
+  state: State;
   effects: EffectsResult;
   history: readonly HistoryEntry[];
   /** The session seed: with the tool and the arguments it seeds every synthesized value. */
@@ -51,7 +54,8 @@ export interface SimulationRequest {
 export type SimulationOutcome =
   | {
       kind: "success";
-      result: Record<string, unknown>;
+      /** Any JSON value; an object unless the effects decided otherwise (EffectsResult.result). */
+      result: unknown;
       /** Further changes the simulator infers, applied after the effects' patch. */
       patch: Patch;
       engine: string;
