@@ -206,16 +206,36 @@ export const RATE_COLLECTIONS = ["exchange_rates", "currency_rates", "rates"] as
  *   number or `{rate}`: units of the second per one unit of the first;
  * - any key, `{from, to, rate}` (also `base`/`quote`, `source`/`target`).
  */
-export function ratesFromState(state: Readonly<Record<string, unknown>> | undefined): RateTable | undefined {
+export function ratesFromState(
+  state: StateReader | Readonly<Record<string, unknown>> | undefined,
+): RateTable | undefined {
   if (!state) return undefined;
-  const collection = RATE_COLLECTIONS.map((name) => state[name]).find(isRecord);
+  const collection = RATE_COLLECTIONS.map((name) => collectionIn(state, name)).find(isRecord);
   if (!collection) return undefined;
+  const cached = tables.get(collection);
+  if (cached) return cached.table;
   const pairs = new Map<string, number>();
   for (const [key, entity] of Object.entries(collection)) {
     const pair = pairOf(key, entity);
     if (pair) pairs.set(`${pair.from}>${pair.to}`, pair.rate);
   }
-  return pairs.size > 0 ? { pairs } : undefined;
+  const table = pairs.size > 0 ? { pairs } : undefined;
+  tables.set(collection, { table });
+  return table;
+}
+
+/** A state that hands out collections (the persistent state does), rather than a plain document. */
+export interface StateReader {
+  collection(name: string): { toJSON(): Record<string, unknown> } | undefined;
+}
+
+/** Rate tables per collection object: a collection version never changes, so it is read once. */
+const tables = new WeakMap<object, { table: RateTable | undefined }>();
+
+function collectionIn(state: StateReader | Readonly<Record<string, unknown>>, name: string): unknown {
+  if (typeof (state as StateReader).collection === "function")
+    return (state as StateReader).collection(name)?.toJSON();
+  return (state as Record<string, unknown>)[name];
 }
 
 function pairOf(key: string, entity: unknown): { from: string; to: string; rate: number } | undefined {

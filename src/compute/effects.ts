@@ -1,30 +1,32 @@
-import type { Tool } from "../catalog/index.js";
 import { type Computation, computationFor, type Source } from "./recognise.js";
+import type { ToolDescription } from "./tool-shape.js";
 
 /**
- * A recognised computation written as effects of the effects language version 2, as plain
- * data for a toolset file: a `respond` whose value is a JSONata expression calling
+ * A recognised computation written as an effect of the effects language version 2, as
+ * plain data for a toolset file: a `respond` whose value is a JSONata expression calling
  * `$calc`, `$convert` or `$math` on the call's arguments (`$args`). When the tool documents
- * an error for bad input, a `check` comes first: its guard holds when the computation has
- * a value, and otherwise the call answers that documented error (an invalid expression, an
- * unknown unit), so the caller learns what to fix and nothing is applied.
+ * an error for bad input, the effect names it as its `computeError`: a computation that
+ * refuses the call's values (an invalid expression, an unknown unit) answers that error
+ * with the computation's reason, so the caller learns what to fix and nothing is applied.
  */
 
-export type ComputationEffect =
-  | { kind: "check"; require: Array<{ expr: string; error: string }> }
-  | { kind: "respond"; value: { $expr: string }; output?: string };
+export interface ComputationEffect {
+  kind: "respond";
+  value: { $expr: string };
+  output?: string;
+  computeError?: string;
+}
 
-export function computationEffects(tool: Tool): ComputationEffect[] | undefined {
+export function computationEffects(tool: ToolDescription): ComputationEffect[] | undefined {
   const computation = computationFor(tool);
   return computation && effectsOf(computation);
 }
 
 export function effectsOf(computation: Computation): ComputationEffect[] {
-  const value = valueExpression(computation);
-  const respond: ComputationEffect = { kind: "respond", value: { $expr: value } };
-  if (computation.output !== "") respond.output = computation.output;
-  if (!computation.error) return [respond];
-  return [{ kind: "check", require: [{ expr: `$exists(${value})`, error: computation.error }] }, respond];
+  const effect: ComputationEffect = { kind: "respond", value: { $expr: valueExpression(computation) } };
+  if (computation.output !== "") effect.output = computation.output;
+  if (computation.error) effect.computeError = computation.error;
+  return [effect];
 }
 
 /** The JSONata expression that computes the value from the call's arguments. */

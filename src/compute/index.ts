@@ -5,6 +5,7 @@ export {
   RATE_COLLECTIONS,
   type RateTable,
   ratesFromState,
+  type StateReader,
 } from "./currency.js";
 export { type ComputationEffect, computationEffects, effectsOf, valueExpression } from "./effects.js";
 export { calc, convert, MAX_EXPRESSION_LENGTH } from "./evaluate.js";

@@ -212,6 +212,7 @@ export const MATH_FUNCTIONS: Readonly<Record<string, MathFunction>> = {
   log10: fn("logarithm to base 10", [p("x", positive)], Math.log10),
   log2: fn("logarithm to base 2", [p("x", positive)], Math.log2),
   abs: fn("absolute value", [p("x", number)], Math.abs),
+  sign: fn("-1, 0 or 1 as x is negative, zero or positive", [p("x", number)], Math.sign),
   round: fn(
     "x rounded to digits decimals, halves away from zero",
     [p("x", number), p("digits", integer(0, 15), 0)],
@@ -554,6 +555,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   square_root: "sqrt",
   cube_root: "cbrt",
   nth_root: "root",
+  nthroot: "root",
+  prod: "multiply",
   natural_log: "ln",
   absolute: "abs",
   hcf: "gcd",

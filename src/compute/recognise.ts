@@ -1,8 +1,14 @@
-import type { JsonSchema, Tool } from "../catalog/index.js";
 import { currencyCode } from "./currency.js";
 import { MATH_FUNCTIONS } from "./math.js";
 import { OPERAND, OPERATIONS, type Operation, type Role } from "./operations.js";
-import { isRecord, type ParameterShape, shapeOf, type ToolShape } from "./tool-shape.js";
+import {
+  isRecord,
+  type JsonSchema,
+  type ParameterShape,
+  shapeOf,
+  type ToolDescription,
+  type ToolShape,
+} from "./tool-shape.js";
 
 /**
  * Recognising computation tools from their name, description and parameters, by general
@@ -45,7 +51,7 @@ type Core =
 
 export type Computation = Core & Common;
 
-export function computationFor(tool: Tool): Computation | undefined {
+export function computationFor(tool: ToolDescription): Computation | undefined {
   const shape = shapeOf(tool);
   const core = evaluation(shape) ?? conversion(shape) ?? operation(shape);
   if (!core) return undefined;
@@ -375,7 +381,7 @@ function sourceOf(p: ParameterShape): Source {
  * the property that is plainly the answer (named result, value, answer…, or the only
  * property that can hold it); with none plainly so, undefined: the recogniser declines.
  */
-function outputFor(tool: Tool, what: string): string | undefined {
+function outputFor(tool: ToolDescription, what: string): string | undefined {
   const schema = tool.outputSchema;
   if (!schema) return "";
   const properties = isRecord(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
@@ -414,7 +420,7 @@ const ERROR_WORDS: Record<Computation["kind"], RegExp> = {
 };
 
 /** The documented error a failed computation answers: one that says the input is invalid, of this kind first. */
-function documentedError(tool: Tool, kind: Computation["kind"]): string | undefined {
+function documentedError(tool: ToolDescription, kind: Computation["kind"]): string | undefined {
   const invalid = tool.errors.filter((e) =>
     /\b(invalid|malformed|unsupported|unknown|not (a )?valid|cannot|can't|could not|unable|bad|illegal|unrecogni[sz]ed)\b/.test(
       `${wordsOfKey(e.code)} ${e.message} ${e.when}`.toLowerCase(),

@@ -1,4 +1,19 @@
-import type { JsonSchema, Tool } from "../catalog/index.js";
+
+/** A JSON Schema, as plain data. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * A tool as the recogniser needs it: a catalog's `Tool` is one. The room imports no other
+ * room, so it names the shape rather than the catalog's type.
+ */
+export interface ToolDescription {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  errors: ReadonlyArray<{ code: string; message: string; when: string }>;
+}
 
 /**
  * What the recogniser reads of a tool: the words of its name and description, and its
@@ -26,7 +41,7 @@ export interface ToolShape {
   parameters: ParameterShape[];
 }
 
-export function shapeOf(tool: Tool): ToolShape {
+export function shapeOf(tool: ToolDescription): ToolShape {
   const name = wordsOf(`${tool.title ?? ""} ${tool.name}`);
   const schema = tool.inputSchema;
   const properties = isRecord(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
