@@ -1,6 +1,5 @@
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import jsonata from "jsonata";
 import { describe, expect, it } from "vitest";
 import { importOpenAiFunctions, type Tool } from "../src/catalog/index.js";
 import {
@@ -13,6 +12,7 @@ import {
   math,
   ratesFromState,
 } from "../src/compute/index.js";
+import { evaluateExpression } from "../src/expr/index.js";
 
 const value = (result: Computed) => {
   if (!result.ok) throw new Error(`expected a value, got the failure: ${result.error}`);
@@ -40,28 +40,25 @@ function tool(
 }
 
 /**
- * Evaluates the value a computation effect answers, as the effects language does: its
- * JSONata expression with $args and the compute room's functions (a failure raises).
+ * The value a computation effect answers, evaluated by the effects language's own
+ * expression room (its $calc, $convert and $math call the compute room); a computation
+ * that refuses the values raises its reason.
  */
 async function answer(
   t: Tool,
   args: Record<string, unknown>,
   state?: Record<string, unknown>,
 ): Promise<unknown> {
-  const effects = computationEffects(t);
-  const respond = effects?.find((e) => e.kind === "respond");
-  if (respond?.kind !== "respond") throw new Error(`${t.name} is not recognised`);
-  const unwrap = (result: Computed) => {
-    if (!result.ok) throw new Error(result.error);
-    return result.value;
-  };
-  const rates = ratesFromState(state);
-  return jsonata(respond.value.$expr).evaluate(args, {
-    args,
-    calc: (text: unknown) => unwrap(calc(text)),
-    convert: (v: unknown, from: unknown, to: unknown) => unwrap(convert(v, from, to, rates)),
-    math: (name: unknown, ...rest: unknown[]) => unwrap(math(name, ...rest)),
+  const effect = computationEffects(t)?.[0];
+  if (!effect) throw new Error(`${t.name} is not recognised`);
+  const evaluated = await evaluateExpression(effect.value.$expr, {
+    input: args,
+    variables: { args },
+    now: "2026-03-02T09:00:00Z",
+    rates: () => ratesFromState(state),
   });
+  if (!evaluated.ok) throw new Error(`${evaluated.kind}: ${evaluated.error}`);
+  return evaluated.value;
 }
 
 describe("calc: arithmetic from text, safely", () => {
@@ -425,33 +422,22 @@ describe("computationEffects: version 2 effects, as data", () => {
     { id: "calc" },
   ).toolsets[0]?.tools[0] as Tool;
 
-  it("a recognised tool gets a respond with a $expr value, preceded by a check when it documents bad input", () => {
+  it("a recognised tool gets a respond with a $expr value, naming the documented error for bad input", () => {
     const effects = computationEffects(calculator);
     expect(effects).toEqual([
       {
-        kind: "check",
-        require: [{ expr: "$exists($calc($args.`expression`))", error: "INVALID_CHARACTERS_IN_EXPRESSION" }],
+        kind: "respond",
+        value: { $expr: "$calc($args.`expression`)" },
+        computeError: "INVALID_CHARACTERS_IN_EXPRESSION",
       },
-      { kind: "respond", value: { $expr: "$calc($args.`expression`)" } },
     ]);
     expect(JSON.parse(JSON.stringify(effects))).toEqual(effects); // plain data, ready for a toolset file
   });
 
-  it("the check holds for good input and fails for bad input", async () => {
-    const check = computationEffects(calculator)?.[0];
-    if (check?.kind !== "check") throw new Error("no check");
-    const guard = jsonata(check.require[0]?.expr ?? "");
-    const bindings = (args: Record<string, unknown>) => ({
-      args,
-      calc: (text: unknown) => {
-        const result = calc(text);
-        if (!result.ok) throw new Error(result.error);
-        return result.value;
-      },
-    });
-    expect(await guard.evaluate({}, bindings({ expression: "2 + 2" }))).toBe(true);
-    await expect(guard.evaluate({}, bindings({ expression: "2 + + " }))).rejects.toThrow(
-      /invalid expression/,
+  it("a computation that refuses the call's values is a compute failure with its reason, not a broken expression", async () => {
+    expect(await answer(calculator, { expression: "2 + 2" })).toBe(4);
+    await expect(answer(calculator, { expression: "2 + + " })).rejects.toThrow(
+      /^compute: invalid expression/,
     );
   });
 

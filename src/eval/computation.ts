@@ -2,17 +2,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import jsonata from "jsonata";
 import { importBfcl, importOpenAiFunctions, importSynthTools, type Tool } from "../catalog/index.js";
-import {
-  type Computation,
-  type Computed,
-  calc,
-  computationFor,
-  convert,
-  math,
-  valueExpression,
-} from "../compute/index.js";
+import { type Computation, computationFor, valueExpression } from "../compute/index.js";
+import { evaluateExpression } from "../expr/index.js";
 import { readBfcl, readDocument, readSynthTools } from "../sources/index.js";
 
 /**
@@ -242,29 +234,20 @@ function synthToolsRecognised(dir: string) {
 // ── evaluation of the computed value, and Python ────────────────────────────
 
 /**
- * The value a computation's effect answers for these arguments: its JSONata expression
- * evaluated with $calc, $convert and $math bound to the compute room, as the effects
- * language does.
+ * The value a computation's effect answers for these arguments: its expression evaluated by
+ * the effects language's own expression room, whose $calc, $convert and $math call the
+ * compute room.
  */
 async function evaluated(
   computation: Computation,
   args: Record<string, unknown>,
 ): Promise<{ computed?: unknown; error?: string }> {
-  const unwrap = (result: Computed) => {
-    if (!result.ok) throw new Error(result.error);
-    return result.value;
-  };
-  const bindings = {
-    args,
-    calc: (text: unknown, scope?: Record<string, unknown>) => unwrap(calc(text, scope)),
-    convert: (value: unknown, from: unknown, to: unknown) => unwrap(convert(value, from, to)),
-    math: (name: unknown, ...rest: unknown[]) => unwrap(math(name, ...rest)),
-  };
-  try {
-    return { computed: await jsonata(valueExpression(computation)).evaluate(args, bindings) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
+  const result = await evaluateExpression(valueExpression(computation), {
+    input: args,
+    variables: { args },
+    now: "2026-03-02T09:00:00Z",
+  });
+  return result.ok ? { computed: result.value } : { error: `${result.kind}: ${result.error}` };
 }
 
 function python(script: string, requests: unknown[]): unknown[] {
