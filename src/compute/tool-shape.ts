@@ -1,4 +1,3 @@
-
 /** A JSON Schema, as plain data. */
 export type JsonSchema = Record<string, unknown>;
 
