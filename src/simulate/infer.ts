@@ -134,14 +134,20 @@ export function wordsOf(name: string): string[] {
 
 export function actionOf(tool: Tool): Action {
   if (tool.annotations?.readOnlyHint === true) return "read";
-  const words = wordsOf(tool.name);
-  for (const word of words.slice(0, 2)) {
+  const named = verbActionOf(tool.name);
+  if (named) return named;
+  if (tool.annotations?.destructiveHint === true) return "delete";
+  return "read";
+}
+
+/** The action the verb of a tool's name states (its first two words), if a known verb is there. */
+export function verbActionOf(name: string): Action | undefined {
+  for (const word of wordsOf(name).slice(0, 2)) {
     for (const action of ["delete", "update", "create", "read"] as const) {
       if (VERBS[action].includes(word)) return action;
     }
   }
-  if (tool.annotations?.destructiveHint === true) return "delete";
-  return "read";
+  return undefined;
 }
 
 export interface EntityRef {
