@@ -1,6 +1,6 @@
 // The package's main entry evaluates every locale (about half a second at start-up); this one loads English only.
 import { faker } from "@faker-js/faker/locale/en";
-import type { JsonSchema } from "../catalog/index.js";
+import { type JsonSchema, patternMatcher } from "../catalog/index.js";
 import type { Collection, State } from "../state/index.js";
 import { cohere } from "./coherence.js";
 
@@ -467,19 +467,15 @@ function nameFor(walk: Walk, person: Persona): string {
   return `${person.firstName} ${person.lastName}`;
 }
 
+/** Whether a text fits the schema's pattern, tested as validation tests it (RE2 where it can). */
 function matchesPattern(schema: JsonSchema, text: string): boolean {
-  if (typeof schema.pattern !== "string") return true;
-  try {
-    return new RegExp(schema.pattern, "u").test(text);
-  } catch {
-    return false;
-  }
+  return typeof schema.pattern !== "string" || patternMatcher(schema.pattern).test(text);
 }
 
 function fromPattern(pattern: string): string | undefined {
   try {
     const generated = faker.helpers.fromRegExp(pattern.replace(/^\^/, "").replace(/\$$/, ""));
-    return new RegExp(pattern).test(generated) ? generated : undefined;
+    return patternMatcher(pattern).test(generated) ? generated : undefined;
   } catch {
     return undefined;
   }
