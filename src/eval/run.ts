@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import { coherenceSection } from "./coherence.js";
+import { computationSection } from "./computation.js";
 import { bfclSection, synthToolsSection, tauSection, toolAlpacaSection } from "./sections.js";
 
 /**
@@ -29,6 +31,9 @@ async function main(): Promise<number> {
   if (values.bfcl) report.bfcl = bfclSection(values.bfcl);
   if (values.tau) report.tau = tauSection(values.tau);
   if (values.toolalpaca) report.toolalpaca = await toolAlpacaSection(values.toolalpaca);
+  if (values.synthtools) report.coherence = coherenceSection(values.synthtools);
+  if (values.bfcl || values.tau || values.synthtools)
+    report.computation = await computationSection(values.bfcl, values.tau, values.synthtools);
   if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(summarize(report, Boolean(values.verbose)));
   return 0;

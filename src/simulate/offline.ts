@@ -71,7 +71,7 @@ function once<T>(compute: () => T): () => T {
 
 function synthesizeFor(tool: Tool, schema: JsonSchema, request: SimulationRequest): unknown {
   const seed = seedFrom(hashOf(request.seed, tool.name, canonicalJson(request.args)));
-  return synthesize(schema, { seed, now: request.now, toolWords: wordsOf(tool.name) });
+  return synthesize(schema, { seed, now: request.now, toolWords: wordsOf(tool.name), state: request.state });
 }
 
 /** Output properties named like an argument repeat the argument: a real API echoes what it was asked. */
