@@ -366,15 +366,35 @@ export class PostgresStore implements Store {
    */
   async recordCall(call: NewCall, expectedHead: number, change?: StateChange): Promise<Commit> {
     const createdAt = new Date().toISOString();
-    const values = callValues(call, expectedHead, createdAt);
+    // a key of this attempt: after a lost connection it tells whether the statement committed
+    const key = randomUUID();
+    const values = callValues(call, expectedHead, createdAt, key);
     let row: Row | undefined;
-    try {
-      [row] = change?.patch.length
-        ? await this.rows(RECORD_CHANGE, [...values, ...patchValues(change)], true)
-        : await this.rows(RECORD_CALL, values, true);
-    } catch (error) {
-      // the next version number was taken meanwhile: another writer moved the head and back
-      if ((error as { code?: unknown }).code !== "23505") throw error;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        [row] = change?.patch.length
+          ? await this.rows(RECORD_CHANGE, [...values, ...patchValues(change)], true)
+          : await this.rows(RECORD_CALL, values, true);
+        break;
+      } catch (error) {
+        // the next version number was taken meanwhile: another writer moved the head and back
+        if ((error as { code?: unknown }).code === "23505") break;
+        if (!(error instanceof ConnectionLost)) throw error;
+        if (attempt > this.pool.options.max) throw error;
+        const recorded = await this.recordedWithKey(call.sessionId, key);
+        if (recorded) {
+          return {
+            kind: "recorded",
+            call: {
+              ...call,
+              seq: recorded.seq,
+              versionBefore: expectedHead,
+              versionAfter: recorded.versionAfter,
+              createdAt,
+            },
+          };
+        }
+      }
     }
     if (!row) return { kind: "stale", headVersion: await this.headVersion(call.sessionId) };
     const versionAfter = change?.patch.length ? Number(row.version) : expectedHead;
@@ -385,6 +405,23 @@ export class PostgresStore implements Store {
       kind: "recorded",
       call: { ...call, seq: Number(row.seq), versionBefore: expectedHead, versionAfter, createdAt },
     };
+  }
+
+  /**
+   * The call an attempt with this key recorded, if it did: asked after a lost connection,
+   * when the statement may or may not have committed. A recorded call is among the last few
+   * of its session, so the lookup walks only those.
+   */
+  private async recordedWithKey(
+    sessionId: string,
+    key: string,
+  ): Promise<{ seq: number; versionAfter: number } | undefined> {
+    const [row] = await this.rows(
+      `SELECT c.seq, c.version_after FROM calls c JOIN sessions s ON s.id = c.session_id
+       WHERE c.session_id = $1 AND c.seq >= s.next_seq - 64 AND c.call_key = $2`,
+      [sessionId, key],
+    );
+    return row ? { seq: Number(row.seq), versionAfter: Number(row.version_after) } : undefined;
   }
 
   /**
@@ -606,7 +643,9 @@ export class PostgresStore implements Store {
 
   /** A lost or refused connection becomes a message naming the server; anything else passes through. */
   private failure(error: unknown): unknown {
-    return isConnectionError(error) ? new Error(connectFailure(this.server, error)) : error;
+    return isConnectionError(error)
+      ? new ConnectionLost(connectFailure(this.server, error), { cause: error })
+      : error;
   }
 }
 
@@ -615,13 +654,13 @@ export class PostgresStore implements Store {
  * comes from the locked session row, the version after from the statement.
  */
 const CALL_COLUMNS = `session_id, tool, arguments, args_hash, status, findings, result, error, engine,
-  fallback, usage, latency_ms, created_at, version_before, seq, version_after`;
+  fallback, usage, latency_ms, created_at, version_before, call_key, seq, version_after`;
 /** Typed, because inside INSERT … SELECT a bare parameter would be taken for text. */
 const CALL_VALUES =
   "$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, " +
-  "$10::text, $11::text, $12::real, $13::text, $14::integer";
+  "$10::text, $11::text, $12::double precision, $13::text, $14::integer, $15::text";
 
-function callValues(call: NewCall, expectedHead: number, createdAt: string): unknown[] {
+function callValues(call: NewCall, expectedHead: number, createdAt: string, key: string): unknown[] {
   const row = callRow({
     ...call,
     seq: 0,
@@ -644,10 +683,11 @@ function callValues(call: NewCall, expectedHead: number, createdAt: string): unk
     row.latency_ms,
     row.created_at,
     expectedHead,
+    key,
   ];
 }
 
-/** $15 and $16 of RECORD_CHANGE: the patch, and its length as the SQLite store counts it. */
+/** $16 and $17 of RECORD_CHANGE: the patch, and its length as the SQLite store counts it. */
 function patchValues(change: StateChange): unknown[] {
   const patch = JSON.stringify(change.patch);
   return [patch, patch.length];
@@ -661,7 +701,7 @@ const RECORD_CALL = `
   RETURNING s.next_seq AS seq`;
 
 /**
- * A call that changed the state ($15: its patch, $16: the patch's length): a new version
+ * A call that changed the state ($16: its patch, $17: the patch's length): a new version
  * after the head (the next number, taken under the row lock), the call row, the new head.
  * Returns what the snapshot decision needs: the patch volume since the version's snapshot
  * and that snapshot's size.
@@ -678,7 +718,7 @@ const RECORD_CHANGE = `
   ),
   v AS (
     INSERT INTO state_versions (session_id, version, parent, patch, snapshot_version, patch_bytes, call_seq, reason, created_at)
-    SELECT $1, next.version, $14::integer, $15::text, s.snapshot_version, s.patch_bytes + $16::integer,
+    SELECT $1, next.version, $14::integer, $16::text, s.snapshot_version, s.patch_bytes + $17::integer,
       s.next_seq, 'call ' || s.next_seq || ': ' || $2::text, $13::text
     FROM s, (SELECT COALESCE(MAX(version), -1) + 1 AS version FROM state_versions WHERE session_id = $1) next
     RETURNING version, patch_bytes
@@ -722,6 +762,9 @@ function versionRows(rows: readonly Row[]): Map<number, VersionRow> {
   }
   return map;
 }
+
+/** The server could not be reached, or the connection was lost: the message names the server and what to check. */
+class ConnectionLost extends Error {}
 
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
