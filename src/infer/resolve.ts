@@ -1,0 +1,82 @@
+import type { Param, ToolFacts } from "./facts.js";
+import { type CollectionShape, outline, type StateShape } from "./shape.js";
+import { nounOfIdentifier, sameNoun, singular, wordsOf } from "./words.js";
+
+/**
+ * Which collection of the state an argument names: by its noun (`order_id` → `orders`), by
+ * the field entities keep their key in (`order_id`), or by the examples its description
+ * gives matching the collection's keys ('#W0000000'). Nested collections (a user's
+ * `payment_methods`) are found the same way.
+ */
+
+export interface Reference {
+  param: Param;
+  collection: CollectionShape;
+  /** The argument is an array of keys (`item_ids`). */
+  many: boolean;
+  /** How sure: by name and key field (strong) or only by examples or a bare `id` (weak). */
+  strength: "strong" | "weak";
+}
+
+export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): Reference | undefined {
+  const many = param.type === "array";
+  const scalar = many ? param.itemType : param.type;
+  if (scalar !== undefined && scalar !== "string" && scalar !== "integer" && scalar !== "number")
+    return undefined;
+  const keyName = many ? singularName(param.name) : param.name;
+  const all = [...shape.collections.values(), ...shape.nested.values()];
+  const byKeyField = all.filter((c) => c.keyField === keyName);
+  const noun = nounOfIdentifier(keyName);
+  const byNoun = noun ? all.filter((c) => sameNoun(c.name, noun) || endsWithNoun(c.name, noun)) : [];
+  const strong = pick([...byKeyField.filter((c) => byNoun.includes(c)), ...byNoun, ...byKeyField]);
+  if (strong && param.identifier) return { param, collection: strong, many, strength: "strong" };
+  const byExample = all.filter((c) => param.examples.some((example) => matchesKeys(example, c)));
+  if (param.identifier && byExample.length > 0)
+    return { param, collection: pick(byExample) as CollectionShape, many, strength: "weak" };
+  if (/^(id|ids|key|uuid)$/.test(wordsOf(param.name).join("_"))) {
+    const named = all.filter((c) => facts.words.some((w) => sameNoun(w, c.name)));
+    if (named.length > 0)
+      return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
+  }
+  return undefined;
+}
+
+/** Top-level collections before nested ones; among equals, the first found. */
+function pick(candidates: readonly CollectionShape[]): CollectionShape | undefined {
+  return candidates.find((c) => !c.parent) ?? candidates[0];
+}
+
+/** `customer_orders` ends with the noun `order`. */
+function endsWithNoun(collection: string, noun: string): boolean {
+  const words = wordsOf(collection).map(singular);
+  const nounWords = wordsOf(noun).map(singular);
+  return words.length > nounWords.length && words.slice(-nounWords.length).join("_") === nounWords.join("_");
+}
+
+function singularName(name: string): string {
+  const words = wordsOf(name);
+  const last = words.at(-1) ?? "";
+  return [...words.slice(0, -1), singular(last)].join("_");
+}
+
+/** An example is a key of the collection, or has the outline of its keys (`#W0000000` for `#W2611340`). */
+function matchesKeys(example: string, collection: CollectionShape): boolean {
+  if (collection.keys.includes(example)) return true;
+  const wanted = outline(example);
+  return /[9]/.test(wanted) && collection.keys.slice(0, 200).some((key) => outline(key) === wanted);
+}
+
+/** The collection the tool's name is about (`get_order_details` → orders), if the state has it. */
+export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
+  const words = facts.words.filter((w) => w !== facts.verb);
+  // the longest run of name words that names a collection wins (`payment_method` over `method`)
+  for (let size = Math.min(3, words.length); size >= 1; size--)
+    for (let start = 0; start + size <= words.length; start++) {
+      const noun = words.slice(start, start + size).join("_");
+      const found =
+        [...shape.collections.values()].find((c) => sameNoun(c.name, noun)) ??
+        [...shape.nested.values()].find((c) => sameNoun(c.name, noun));
+      if (found) return found;
+    }
+  return undefined;
+}

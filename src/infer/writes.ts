@@ -1,0 +1,298 @@
+import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
+import type { Draft } from "./drafts.js";
+import {
+  fieldFor,
+  recordFieldFor,
+  requiredStatuses,
+  statedStatus,
+  statusAfter,
+  statusField,
+} from "./fields.js";
+import { bindingName } from "./reads.js";
+import type { Reference } from "./resolve.js";
+import type { CollectionShape, StateShape } from "./shape.js";
+import { type Bound, referenceTarget } from "./targets.js";
+import { plural, sameNoun, singular, wordsOf } from "./words.js";
+
+/** Updates, deletes and creates, with the guards and reference checks their texts state. */
+
+export function updateRule(ctx: Context, subject: Reference): Draft[] {
+  const target = referenceTarget(ctx, subject);
+  if (!target) return [];
+  const collection = subject.collection;
+  const binding = bindingName(collection);
+  const set: Record<string, unknown> = {};
+  const unmapped: string[] = [];
+  for (const param of ctx.facts.params) {
+    if (param.name === subject.param.name) continue;
+    const field = fieldFor(param, collection) ?? recordFieldFor(ctx, param);
+    if (field) set[field] = `{${param.name}}`;
+    else if (!ctx.references.some((r) => r.param === param)) unmapped.push(param.name);
+  }
+  const status = statusAfter(ctx, collection);
+  const statusPath = status?.field;
+  if (status && set[status.field] === undefined) {
+    set[status.field] = status.value;
+    ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
+  }
+  const mapped = Object.entries(set).filter(([field]) => field !== statusPath);
+  if (mapped.length > 0)
+    ctx.notes.push(
+      `sets ${mapped.map(([field, value]) => `${field} from ${String(value).slice(1, -1)}`).join(", ")}`,
+    );
+  if (unmapped.length > 0)
+    ctx.notes.push(`argument(s) ${unmapped.join(", ")} set no field of ${collection.name}`);
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  const update: Draft = {
+    kind: "update",
+    target,
+    ...(missing ? { missing } : {}),
+    require: statusGuards(ctx, collection),
+    set,
+    as: binding,
+    output: "",
+  };
+  return [update, ...referenceChecks(ctx, subject, [{ collection, binding }])];
+}
+
+export function deleteRule(ctx: Context, subject: Reference): Draft[] {
+  const target = referenceTarget(ctx, subject);
+  if (!target) return [];
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  ctx.notes.push(`deletes the ${humanNoun(subject.collection.name)} ${subject.param.name} names`);
+  return [
+    {
+      kind: "delete",
+      target,
+      ...(missing ? { missing } : {}),
+      require: statusGuards(ctx, subject.collection),
+      as: bindingName(subject.collection),
+      output: "",
+    },
+    ...referenceChecks(ctx, subject, []),
+  ];
+}
+
+/**
+ * A write names other entities too (the payment method to use, the items to return): each
+ * must exist, answered by the tool's documented not-found error for it. Items named inside
+ * the subject (`item_ids` of an order's `items`) must be among them.
+ */
+function referenceChecks(ctx: Context, subject: Reference | undefined, bound: readonly Bound[]): Draft[] {
+  const checks: Draft[] = [];
+  for (const reference of ctx.references) {
+    if (reference === subject) continue;
+    const inside = subject && reference.many ? elementsOf(subject.collection, reference) : undefined;
+    if (inside && subject) {
+      const error = notFoundError(ctx, reference.collection, reference.param.name, { add: false });
+      if (!error) continue;
+      const binding = bound[0]?.binding ?? bindingName(subject.collection);
+      checks.push({
+        kind: "check",
+        require: [
+          {
+            expr: `$count($args.${reference.param.name}[$not($ in $${binding}.${inside.array}.${inside.key})]) = 0`,
+            error,
+          },
+        ],
+      });
+      ctx.notes.push(`checks every ${reference.param.name} is among the ${inside.array} (${error})`);
+      continue;
+    }
+    if (reference.many) continue;
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: false });
+    if (!missing) continue;
+    const target = referenceTarget(ctx, reference, bound);
+    if (!target) continue;
+    checks.push({ kind: "read", target, missing });
+    ctx.notes.push(`checks ${reference.param.name} exists (${missing})`);
+  }
+  return checks;
+}
+
+/** The array of the subject whose elements carry the keys an array argument lists (`items` for `item_ids`). */
+function elementsOf(
+  subject: CollectionShape,
+  reference: Reference,
+): { array: string; key: string } | undefined {
+  const key = wordsOf(reference.param.name)
+    .map((w, i, all) => (i === all.length - 1 ? singular(w) : w))
+    .join("_");
+  const array = [...subject.fields.values()].find((f) => !f.path.includes(".") && f.itemFields?.has(key));
+  return array ? { array: array.path, key } : undefined;
+}
+
+/** Guards on the subject's status the tool's name, description or errors state plainly. */
+export function statusGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+  const field = statusField(collection);
+  if (!field) return [];
+  const { values, notIn } = requiredStatuses(ctx, collection);
+  const wanted = values.length > 0 ? values : notIn;
+  if (wanted.length === 0) return [];
+  const error = statusError(ctx, collection, wanted, values.length > 0);
+  const guard =
+    values.length > 0 ? { field: field.path, in: values, error } : { field: field.path, notIn, error };
+  ctx.notes.push(
+    `requires ${field.path} ${values.length > 0 ? "in" : "not in"} [${wanted.join(", ")}] (${error})`,
+  );
+  return [guard];
+}
+
+function statusError(
+  ctx: Context,
+  collection: CollectionShape,
+  statuses: readonly string[],
+  required: boolean,
+): string {
+  const mentions = ctx.facts.errors.filter(
+    (e) => e.kind !== "not-found" && statuses.some((s) => e.text.includes(s.toLowerCase())),
+  );
+  const chosen = mentions.find((e) => e.text.includes("non-")) ?? mentions[0];
+  if (chosen) return use(ctx, chosen);
+  const noun = humanNoun(collection.name);
+  const status = statuses.join(" or ");
+  const code = `${noun.replace(/ /g, "_").toUpperCase()}_${required ? "NOT" : "ALREADY"}_${wordsOf(
+    statuses[0] ?? "",
+  )
+    .join("_")
+    .toUpperCase()}`;
+  return addError(ctx, {
+    code,
+    status: 409,
+    message: required ? `The ${noun} is not ${status}.` : `The ${noun} is already ${status}.`,
+    when: required
+      ? `The ${noun} is not ${status} (inferred from the tool's name and description).`
+      : `The ${noun} is ${status} (inferred from the tool's description).`,
+  });
+}
+
+/**
+ * A create files a new entity in the collection the tool's name names (or a new one), under
+ * an id minted like the collection's keys, with the arguments that are its fields, the
+ * clock in its creation timestamp, and its id appended to the list that the entity it
+ * references keeps of them (a user's `reservations`).
+ */
+export function createRule(ctx: Context, collection: CollectionShape | undefined, noun: string): Draft[] {
+  if (collection?.parent) return nestedCreate(ctx, collection, noun);
+  const name = collection?.name ?? pluralNoun(noun);
+  const set: Record<string, unknown> = {};
+  for (const param of ctx.facts.params) {
+    const field = collection ? fieldFor(param, collection) : param.name;
+    if (field) set[field] = `{${param.name}}`;
+  }
+  for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
+  const stated = statedStatus(ctx.facts.text);
+  const statusPath = collection ? statusField(collection)?.path : undefined;
+  if (stated) set[statusPath ?? "status"] = stated;
+  const keyField = collection?.keyField ?? `${wordsOf(singular(name)).join("_")}_id`;
+  const binding = bindingName(collection ?? ({ name } as CollectionShape));
+  const drafts: Draft[] = [
+    { kind: "create", target: name, id: mintOf(collection, name, keyField), set, as: binding, output: "" },
+  ];
+  ctx.notes.push(
+    `creates a ${humanNoun(name)} in ${name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}`,
+  );
+  for (const reference of ctx.references) {
+    if (reference.many || reference.collection.parent) continue;
+    const list = [...reference.collection.fields.values()].find(
+      (f) => f.refersTo === name && f.types.has("array"),
+    );
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    drafts.push({
+      kind: "update",
+      target: `${reference.collection.name}/{${reference.param.name}}`,
+      ...(missing ? { missing } : {}),
+      ...(list ? { append: { [list.path]: "{$id}" } } : {}),
+    });
+    if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
+  }
+  return drafts;
+}
+
+/** A create of something kept inside another entity (a certificate among a user's payment methods). */
+function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): Draft[] {
+  const parent = ctx.references.find((r) => r.collection.name === collection.parent && !r.many);
+  if (!parent) {
+    ctx.notes.push(
+      `a ${noun} lives inside ${collection.parent}, but no argument names the ${collection.parent} entity`,
+    );
+    return [];
+  }
+  const kinds = kindFields(collection, noun);
+  const set: Record<string, unknown> = {};
+  for (const param of ctx.facts.params) {
+    if (param === parent.param) continue;
+    const field = fieldFor(param, collection);
+    if (field) set[field] = `{${param.name}}`;
+  }
+  for (const field of kinds) set[field] = noun;
+  const prefixed = collection.keys.filter((k) => k.startsWith(`${noun}_`));
+  const digits = prefixed.map((k) => k.slice(noun.length + 1)).filter((rest) => /^[0-9]+$/.test(rest));
+  const id = {
+    prefix: prefixed.length > 0 ? `${noun}_` : "",
+    width: Math.max(4, ...digits.map((d) => d.length)),
+    ...(collection.keyField ? { field: collection.keyField } : {}),
+  };
+  const missing = notFoundError(ctx, parent.collection, parent.param.name, { add: true });
+  ctx.notes.push(
+    `creates a ${noun} in ${collection.parent}.${collection.name} of the ${humanNoun(collection.parent ?? "")} ${parent.param.name} names`,
+  );
+  return [
+    { kind: "read", target: `${collection.parent}/{${parent.param.name}}`, ...(missing ? { missing } : {}) },
+    {
+      kind: "create",
+      target: `${collection.parent}/{${parent.param.name}}/${collection.name}`,
+      id,
+      set,
+      as: wordsOf(noun).join("_"),
+      output: "",
+    },
+  ];
+}
+
+/** Fields of a nested collection whose value says what kind an entry is, where the noun is one of them. */
+function kindFields(collection: CollectionShape, noun: string): string[] {
+  return [...collection.fields.values()]
+    .filter((f) => !f.open && [...f.values.keys()].some((v) => sameNoun(v, noun)))
+    .map((f) => f.path);
+}
+
+/** A nested collection whose entries include the noun as their kind (`source: certificate`) or key prefix. */
+export function nestedKindCollection(shape: StateShape, noun: string): CollectionShape | undefined {
+  return [...shape.nested.values()].find(
+    (c) => kindFields(c, noun).length > 0 || c.keys.some((k) => k.startsWith(`${noun}_`)),
+  );
+}
+
+function createdAtFields(collection: CollectionShape): string[] {
+  return [...collection.fields.values()]
+    .filter(
+      (f) =>
+        !f.path.includes(".") &&
+        /^(created|creation|booked|placed|submitted|opened|requested)(_at|_on|_date|_time)?$/.test(f.path) &&
+        [...f.values.keys()].some((v) => /^\d{4}-\d{2}-\d{2}/.test(v)),
+    )
+    .map((f) => f.path);
+}
+
+/** Ids like the collection's keys: its prefix and digit count, else a 3-letter prefix from the noun. */
+function mintOf(collection: CollectionShape | undefined, name: string, keyField: string) {
+  const format = collection?.keyFormat;
+  if (format?.digits !== undefined) return { prefix: format.prefix, width: format.digits, field: keyField };
+  if (format) {
+    const width = Math.min(12, Math.max(4, format.length - format.prefix.length));
+    return { prefix: format.prefix, width, field: keyField };
+  }
+  const letters = wordsOf(singular(name))
+    .join("")
+    .replace(/[^a-z]/g, "")
+    .slice(0, 3)
+    .toUpperCase();
+  return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField };
+}
+
+/** `booking` → `bookings`, `payment_method` → `payment_methods`. */
+export function pluralNoun(noun: string): string {
+  const words = wordsOf(noun);
+  return [...words.slice(0, -1), plural(words.at(-1) ?? noun)].join("_");
+}
