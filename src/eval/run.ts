@@ -3,7 +3,10 @@ import { bfclSection, synthToolsSection, tauSection, toolAlpacaSection } from ".
 import { type Mode, renderTauBench, tauBenchSection } from "./tau-bench.js";
 
 /** The τ-bench replay compares toolsim as imported with toolsim as imported and inferred. */
-const TAU_BENCH_MODES: readonly Mode[] = [{ name: "as imported", flags: [] }];
+const TAU_BENCH_MODES: readonly Mode[] = [
+  { name: "without inference (--no-infer)", flags: ["--no-infer"] },
+  { name: "with inferred effects (the default)", flags: [] },
+];
 
 /**
  * `npm run eval -- --synthtools DIR --bfcl DIR --tau DIR --toolalpaca DIR [--json]`:
@@ -21,6 +24,7 @@ async function main(): Promise<number> {
       toolalpaca: { type: "string" },
       "tau-bench": { type: "string" },
       "tau-splits": { type: "string", default: "test" },
+      "tau-modes": { type: "string", default: "both" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
     },
@@ -29,7 +33,8 @@ async function main(): Promise<number> {
   if (!values.synthtools && !values.bfcl && !values.tau && !values.toolalpaca && !values["tau-bench"]) {
     process.stderr.write(
       "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
-        "                       [--tau-bench DIR [--tau-splits test,dev,train]] [--json]\n",
+        "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
+        "                       [--json] [--verbose]\n",
     );
     return 2;
   }
@@ -41,13 +46,15 @@ async function main(): Promise<number> {
   const replay = values["tau-bench"]
     ? await tauBenchSection(values["tau-bench"], {
         splits: values["tau-splits"].split(",").map((s) => s.trim()),
-        modes: TAU_BENCH_MODES,
+        modes: TAU_BENCH_MODES.filter(
+          (_, i) => values["tau-modes"] === "both" || (values["tau-modes"] === "inferred") === (i === 1),
+        ),
       })
     : undefined;
   if (values.json) process.stdout.write(`${JSON.stringify({ ...report, tauBench: replay }, null, 2)}\n`);
   else {
     if (Object.keys(report).length > 0) process.stdout.write(summarize(report, Boolean(values.verbose)));
-    if (replay) process.stdout.write(renderTauBench(replay));
+    if (replay) process.stdout.write(renderTauBench(replay, Boolean(values.verbose)));
   }
   return 0;
 }

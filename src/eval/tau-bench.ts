@@ -56,6 +56,8 @@ export interface Figures {
   writes: { calls: number; visible: number; argsGiven: number; argsSeen: number };
   created: { ids: number; readable: number };
   missingId: { probed: number; documented: number; rejected: number };
+  /** A few calls of each kind of miss, to see why. */
+  misses: Array<{ kind: string; task: string; step: number; detail: unknown }>;
 }
 
 function emptyFigures(): Figures {
@@ -71,7 +73,15 @@ function emptyFigures(): Figures {
     writes: { calls: 0, visible: 0, argsGiven: 0, argsSeen: 0 },
     created: { ids: 0, readable: 0 },
     missingId: { probed: 0, documented: 0, rejected: 0 },
+    misses: [],
   };
+}
+
+const MISSES_PER_TOOL = 12;
+
+function miss(figures: Figures, kind: string, truth: RealCall, detail: unknown): void {
+  if (figures.misses.length < MISSES_PER_TOOL)
+    figures.misses.push({ kind, task: truth.task, step: truth.step, detail });
 }
 
 export interface ModeReport {
@@ -267,12 +277,22 @@ async function compareWithReal(
   if (truth.error) {
     figures.errors.real++;
     if (answer.isError) figures.errors.reproduced++;
+    else miss(figures, "error not reproduced", truth, { real: truth.answer, arguments: truth.arguments });
     return;
   }
   figures.falseErrors.realOk++;
-  if (answer.isError) figures.falseErrors.toolsimErr++;
+  if (answer.isError) {
+    figures.falseErrors.toolsimErr++;
+    miss(figures, "false error", truth, { toolsim: answer.value, arguments: truth.arguments });
+  }
   if (label === "read") {
     const recall = fieldRecall(truth.answer, answer.isError ? undefined : answer.value);
+    if (recall.found < recall.total)
+      miss(figures, "read fields missing", truth, {
+        found: recall.found,
+        of: recall.total,
+        toolsim: JSON.stringify(answer.value).slice(0, 300),
+      });
     figures.reads.calls++;
     figures.reads.found += recall.found;
     figures.reads.fields += recall.total;
@@ -285,6 +305,12 @@ async function compareWithReal(
       const same = deepEqual(entity?.[field], change.after[field]);
       figures.fields.changed++;
       if (same) figures.fields.seen++;
+      else
+        miss(figures, "changed field not seen", truth, {
+          field: `${change.collection}.${field}`,
+          real: JSON.stringify(change.after[field])?.slice(0, 200),
+          toolsim: JSON.stringify(entity?.[field])?.slice(0, 200),
+        });
       if (field === "status") {
         figures.status.changes++;
         if (same) figures.status.seen++;
@@ -418,6 +444,7 @@ function addInto(total: Figures, part: Figures): void {
   const add = (into: Record<string, number>, from: Record<string, number>) => {
     for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
   };
+  total.misses.push(...part.misses);
   total.calls += part.calls;
   total.rejected += part.rejected;
   for (const group of [
@@ -440,7 +467,7 @@ const ratio = (part: number, whole: number) => (whole === 0 ? "—" : (part / wh
 const of = (part: number, whole: number) => (whole === 0 ? "—" : `${part}/${whole}`);
 
 /** The figures as Markdown tables: one per domain and mode, per tool and overall. */
-export function renderTauBench(reports: readonly DomainReport[]): string {
+export function renderTauBench(reports: readonly DomainReport[], verbose = false): string {
   const lines: string[] = [];
   for (const report of reports) {
     lines.push(`## τ-bench ${report.domain}: ${report.tasks} tasks, ${report.actions} golden actions`);
@@ -450,6 +477,10 @@ export function renderTauBench(reports: readonly DomainReport[]): string {
       else lines.push(...checksTable(mode));
       const notes = mode.startup.split("\n").filter((line) => /infer/i.test(line));
       if (notes.length > 0) lines.push("", ...notes.map((line) => `> ${line}`));
+      if (verbose)
+        for (const [tool, figures] of Object.entries(mode.tools))
+          for (const m of figures.misses)
+            lines.push(`    ${tool} ${m.kind} (${m.task} step ${m.step}): ${JSON.stringify(m.detail)}`);
     }
     lines.push("");
   }
