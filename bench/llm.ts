@@ -146,7 +146,7 @@ interface Bench {
   catalog: Catalog;
 }
 
-function runtimeFor(bench: Bench, name: string, passes: Partial<LlmPasses> | "offline"): Runtime {
+function runtimeFor(bench: Bench, name: string, passes: Partial<LlmPasses> | "offline"): Promise<Runtime> {
   return createRuntime({
     catalog: bench.catalog,
     db: join(bench.dir, `${name}.db`),
@@ -174,7 +174,7 @@ function callPlan(count: number): Array<[string, Record<string, unknown>]> {
 }
 
 async function play(runtime: Runtime, plan: Array<[string, Record<string, unknown>]>) {
-  const session = runtime.engine.openSession({ seed: "1" }).id;
+  const session = (await runtime.engine.openSession({ seed: "1" })).id;
   const outcomes = [];
   for (const [tool, args] of plan) outcomes.push(await runtime.engine.call(session, tool, args));
   return outcomes;
@@ -190,13 +190,13 @@ async function requestsPerCall(bench: Bench, calls: number) {
     ["both", { semanticCheck: true, audit: true }],
   ];
   for (const [name, passes] of variants) {
-    const runtime = runtimeFor(bench, `requests-${name}`, passes);
+    const runtime = await runtimeFor(bench, `requests-${name}`, passes);
     const before = bench.fake.chatCount();
     const outcomes = await play(runtime, callPlan(calls));
     const requests = bench.fake.chatCount() - before;
     const accepted = outcomes.filter((o) => o.engine === "llm" && o.status !== "rejected").length;
     figures[name] = { calls, accepted, requests, perAccepted: round(requests / Math.max(1, accepted), 2) };
-    runtime.close();
+    await runtime.close();
   }
   return figures;
 }
@@ -204,8 +204,8 @@ async function requestsPerCall(bench: Bench, calls: number) {
 async function promptTokensByState(bench: Bench) {
   const rows = [];
   for (const size of STATE_SIZES) {
-    const runtime = runtimeFor(bench, `tokens-${size}`, {});
-    const session = runtime.engine.openSession({ seed: "1" }).id;
+    const runtime = await runtimeFor(bench, `tokens-${size}`, {});
+    const session = (await runtime.engine.openSession({ seed: "1" })).id;
     const state = stateWith(size);
     await runtime.engine.resetSession(session, state, { reason: `bench state of ${size} records` });
     const read = await runtime.engine.call(session, "get_record", { record_id: recordId(5) });
@@ -220,13 +220,13 @@ async function promptTokensByState(bench: Bench) {
       // what a prompt carrying the whole state would cost, at the same four characters per token
       wholeStateTokens: Math.ceil(JSON.stringify(state).length / 4),
     });
-    runtime.close();
+    await runtime.close();
   }
   return rows;
 }
 
 async function replayHitRate(bench: Bench, calls: number) {
-  const runtime = createRuntime({
+  const runtime = await createRuntime({
     catalog: bench.catalog,
     db: join(bench.dir, "replay.db"),
     seed: "1",
@@ -242,20 +242,20 @@ async function replayHitRate(bench: Bench, calls: number) {
   const requests = bench.fake.chatCount() - before;
   const identical = replay.every((o, i) => JSON.stringify(o.result) === JSON.stringify(first[i]?.result));
   const hits = replay.filter((o) => (o.usage?.cached ?? 0) > 0).length;
-  runtime.close();
+  await runtime.close();
   return { calls, replayRequests: requests, hitRate: round(hits / calls, 4), byteIdentical: identical };
 }
 
 async function overheadPerCall(bench: Bench, calls: number) {
   const plan = callPlan(calls);
-  const llm = runtimeFor(bench, "overhead-llm", {});
+  const llm = await runtimeFor(bench, "overhead-llm", {});
   await play(llm, plan.slice(0, 20)); // warm-up: JIT, ajv compilation, keep-alive connection
   const outcomes = await play(llm, plan);
-  llm.close();
-  const offline = runtimeFor(bench, "overhead-offline", "offline");
+  await llm.close();
+  const offline = await runtimeFor(bench, "overhead-offline", "offline");
   await play(offline, plan.slice(0, 20));
   const offlineOutcomes = await play(offline, plan);
-  offline.close();
+  await offline.close();
   return {
     calls,
     llmCallMs: summarize(outcomes.map((o) => o.latencyMs)),

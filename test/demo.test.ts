@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Store } from "../src/store/index.js";
+import { openStore } from "../src/store/index.js";
 import { runCli, tempDir } from "./support/index.js";
 
 describe("npm run demo (toolsim demo on the shipped catalog)", () => {
@@ -20,15 +20,15 @@ describe("npm run demo (toolsim demo on the shipped catalog)", () => {
     expect(stdout).toMatch(/Verdict: solved \(golden judge, (\d+)\/\1 steps\)/);
     expect(stdout).toMatch(/IAV {2}invalid argument value +1 of \d+ calls/);
 
-    const store = Store.open(db);
+    const store = await openStore(db);
     try {
-      const session = store.session("demo");
+      const session = await store.session("demo", "");
       expect(session?.taskId).toBeTruthy();
-      const calls = store.calls(session?.id ?? "");
+      const calls = await store.calls(session?.id ?? "");
       expect(calls.filter((c) => c.status === "rejected")).toHaveLength(1);
       expect(calls.at(-1)?.status).toBe("ok");
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -2,14 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Finding } from "../src/engine/index.js";
 import { openRuntime } from "./support/index.js";
 
-type Opened = ReturnType<typeof openRuntime>;
+type Opened = Awaited<ReturnType<typeof openRuntime>>;
 
 describe("validation findings (ToolScan codes)", () => {
   let rt: Opened;
   let session: string;
-  beforeEach(() => {
-    rt = openRuntime();
-    session = rt.engine.openSession().id;
+  beforeEach(async () => {
+    rt = await openRuntime();
+    session = (await rt.engine.openSession()).id;
   });
   afterEach(() => rt.dispose());
 
@@ -115,7 +115,7 @@ describe("validation findings (ToolScan codes)", () => {
     const before = rt.engine.state(session);
     const outcome = await rt.engine.call(session, "get_member", { member_id: 1 });
     expect(rt.engine.state(session)).toEqual(before);
-    const [logged] = rt.engine.calls(session);
+    const [logged] = await rt.engine.calls(session);
     expect(logged).toMatchObject({ seq: outcome.seq, status: "rejected", engine: "validator" });
     expect(logged?.findings[0]?.code).toBe("IAT");
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LlmClient, LlmError, resolveLlmConfig } from "../src/llm/index.js";
 import { stateView } from "../src/simulate/index.js";
+import { State } from "../src/state/index.js";
 import { catalogOf, type FakeOpenAI, HELPDESK, startFakeOpenAI } from "./support/index.js";
 
 const servers: FakeOpenAI[] = [];
@@ -127,7 +128,7 @@ describe("state slice", () => {
       const tickets: Record<string, unknown> = {};
       for (let i = 1; i <= count; i++)
         tickets[`TCK-${i}`] = { ticket_id: `TCK-${i}`, subject: `Issue ${i}`, status: "open" };
-      const state = { tickets, runtime: { now: "2026-03-02T09:00:00Z" } };
+      const state = State.fromDocument({ tickets, runtime: { now: "2026-03-02T09:00:00Z" } });
       const view = stateView({ tool, args: { ticket_id: "TCK-7" }, state, effects: { status: "none" } });
       return { count, view, size: JSON.stringify(view).length };
     });
@@ -144,7 +145,8 @@ describe("state slice", () => {
         {
           name: "tickets",
           count,
-          sampleKeys: ["TCK-1", "TCK-2", "TCK-3"],
+          // the first keys in key order, as the state keeps them
+          sampleKeys: ["TCK-1", "TCK-10", "TCK-100"],
           fields: ["ticket_id", "subject", "status"],
         },
       ]);

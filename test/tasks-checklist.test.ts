@@ -9,12 +9,14 @@ const STOCK = join(FIXTURES, "tasks", "stock-room.json");
 
 describe("checklist judge", () => {
   let fake: FakeOpenAI;
-  const runtime = openRuntime([TICKETS, STOCK]);
-  const plainDesk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  let plainDesk: TaskDesk;
   let judge: LlmChecklistJudge;
   let desk: TaskDesk;
 
   beforeAll(async () => {
+    runtime = await openRuntime([TICKETS, STOCK]);
+    plainDesk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
     fake = await startFakeOpenAI();
     const client = new LlmClient(
       { baseURL: fake.url, models: { simulate: "fake-model" }, maxRetries: 0 },
@@ -25,11 +27,11 @@ describe("checklist judge", () => {
   });
   afterAll(async () => {
     await fake.close();
-    runtime.dispose();
+    await runtime.dispose();
   });
 
   it("without a model, a task with no solution gets a partial verdict, not a failure", async () => {
-    const session = runtime.engine.openSession({}).id;
+    const session = (await runtime.engine.openSession({})).id;
     await plainDesk.start(session, "ticket-reassign-vpn");
     await runtime.engine.call(session, "assign_ticket", { ticket_id: "T-002", agent_id: "A-02" });
     const result = await plainDesk.feedback(session);
@@ -45,7 +47,7 @@ describe("checklist judge", () => {
   });
 
   it("judges each authored item against the calls and the final state, and rewards the calls that did it", async () => {
-    const session = runtime.engine.openSession({}).id;
+    const session = (await runtime.engine.openSession({})).id;
     await desk.start(session, "ticket-reassign-vpn");
     await runtime.engine.call(session, "get_ticket", { ticket_id: "T-002" });
     await runtime.engine.call(session, "assign_ticket", { ticket_id: "T-002", agent_id: "A-02" });
@@ -73,12 +75,12 @@ describe("checklist judge", () => {
     expect(prompt).toContain("replace /tickets/T-002/assignee");
     expect(prompt).toContain("Noor has the VPN ticket now.");
 
-    const session_ = runtime.store.session(session);
+    const session_ = await runtime.store.session(session, "");
     if (!session_) throw new Error("no session");
     const exported = await exportOpenAi(
       { catalog: runtime.catalog, store: runtime.store, checklistJudge: judge },
       session_,
-      runtime.engine.tools(session),
+      await runtime.engine.tools(session),
     );
     if (!exported.ok) throw new Error(exported.error);
     // the same prompt again: the cached answer is replayed, no second request
@@ -104,7 +106,7 @@ describe("checklist judge", () => {
   });
 
   it("an invalid task is solved when the agent declines the impossible part and says so", async () => {
-    const session = runtime.engine.openSession({}).id;
+    const session = (await runtime.engine.openSession({})).id;
     await desk.start(session, "ticket-delete-vpn");
     await runtime.engine.call(session, "get_ticket", { ticket_id: "T-002" });
     fake.script({
@@ -129,11 +131,11 @@ describe("checklist judge", () => {
   });
 
   it("a judge that fails gives an unknown verdict with the reason", async () => {
-    const session = runtime.engine.openSession({}).id;
+    const session = (await runtime.engine.openSession({})).id;
     await desk.start(session, "ticket-reassign-vpn");
     await runtime.engine.call(session, "list_tickets", {});
     fake.script({ kind: "text", content: "not json at all" });
-    const record = runtime.store.session(session);
+    const record = await runtime.store.session(session, "");
     if (!record) throw new Error("no session");
     const judged = await judgeSession(
       { catalog: runtime.catalog, store: runtime.store, checklistJudge: judge },
@@ -146,7 +148,7 @@ describe("checklist judge", () => {
   });
 
   it("toolsim report uses the configured model for the checklist", async () => {
-    const session = runtime.engine.openSession({ name: "for-report" }).id;
+    const session = (await runtime.engine.openSession({ name: "for-report" })).id;
     await desk.start(session, "ticket-reassign-vpn");
     await runtime.engine.call(session, "assign_ticket", { ticket_id: "T-002", agent_id: "A-11" });
     fake.script({

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Store } from "../src/store/index.js";
+import { openStore } from "../src/store/index.js";
 import {
   connectHttp,
   connectStdio,
@@ -150,11 +150,11 @@ describe("control tools over stdio (real SDK client, spawned CLI)", () => {
     expect(textOf(done)).toMatch(/^Task ticket-fix-printer: solved\./);
 
     // the log keeps the undone calls; the store agrees with what the client saw, byte for byte
-    const store = Store.open(db);
+    const store = await openStore(db);
     try {
-      const session = store.session("ctl");
+      const session = await store.session("ctl", "");
       if (!session) throw new Error("no session ctl");
-      expect(store.calls(session.id).map((c) => c.tool)).toEqual([
+      expect((await store.calls(session.id)).map((c) => c.tool)).toEqual([
         "list_tickets",
         "get_ticket",
         "assign_ticket",
@@ -163,9 +163,11 @@ describe("control tools over stdio (real SDK client, spawned CLI)", () => {
         "close_ticket",
       ]);
       const version = Number(checkpoint.structuredContent?.version);
-      expect(JSON.stringify(store.documentAt(session.id, version))).toBe(JSON.stringify(atCheckpoint));
+      expect(JSON.stringify((await store.stateAt(session.id, version)).toJSON())).toBe(
+        JSON.stringify(atCheckpoint),
+      );
     } finally {
-      store.close();
+      await store.close();
     }
 
     const forked = await runCli(["fork", "ctl", "--db", db, "--at", "cp1", "--name", "ctl-fork"]);
@@ -173,16 +175,16 @@ describe("control tools over stdio (real SDK client, spawned CLI)", () => {
     expect(forked.stdout).toContain("into ctl-fork");
     const restoredByCli = await runCli(["restore", "ctl", "cp1", "--db", db]);
     expect(restoredByCli.code).toBe(0);
-    const check = Store.open(db);
+    const check = await openStore(db);
     try {
-      const source = check.session("ctl");
-      const fork = check.session("ctl-fork");
+      const source = await check.session("ctl", "");
+      const fork = await check.session("ctl-fork", "");
       if (!source || !fork) throw new Error("sessions missing");
       expect(fork).toMatchObject({ taskId: "ticket-fix-printer", scope: source.scope });
-      expect(JSON.stringify(check.head(fork.id).document)).toBe(JSON.stringify(atCheckpoint));
-      expect(JSON.stringify(check.head(source.id).document)).toBe(JSON.stringify(atCheckpoint));
+      expect(JSON.stringify((await check.head(fork.id)).state.toJSON())).toBe(JSON.stringify(atCheckpoint));
+      expect(JSON.stringify((await check.head(source.id)).state.toJSON())).toBe(JSON.stringify(atCheckpoint));
     } finally {
-      check.close();
+      await check.close();
     }
     // the running server picks the restore up at the next call
     expect(JSON.stringify(await state())).toBe(JSON.stringify(atCheckpoint));

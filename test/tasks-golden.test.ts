@@ -58,8 +58,8 @@ describe("argument comparison", () => {
 });
 
 describe("distractors", () => {
-  it("come from other toolsets, most similar first, the same every time", () => {
-    const runtime = openRuntime([TICKETS, STOCK]);
+  it("come from other toolsets, most similar first, the same every time", async () => {
+    const runtime = await openRuntime([TICKETS, STOCK]);
     try {
       const chosen = chooseDistractors(runtime.catalog, "ticket_desk", 2);
       expect(chosen).toHaveLength(2);
@@ -70,13 +70,13 @@ describe("distractors", () => {
       expect(chosen.sort()).toEqual(["close_purchase_order", "list_purchase_orders"]);
       expect(chooseDistractors(runtime.catalog, "ticket_desk", 10)).toHaveLength(4);
     } finally {
-      runtime.dispose();
+      await runtime.dispose();
     }
   });
 });
 
 describe("golden judge on real sessions", () => {
-  let runtime: ReturnType<typeof openRuntime>;
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
   let desk: TaskDesk;
   let session: string;
 
@@ -95,9 +95,9 @@ describe("golden judge on real sessions", () => {
     call("close_ticket", { ticket_id: "T-001", resolution: "fixed", note });
 
   beforeEach(async () => {
-    runtime = openRuntime([TICKETS, STOCK]);
+    runtime = await openRuntime([TICKETS, STOCK]);
     desk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
-    session = runtime.engine.openSession({}).id;
+    session = (await runtime.engine.openSession({})).id;
     const started = await desk.start(session, "ticket-fix-printer");
     expect(started.ok).toBe(true);
   });
@@ -238,7 +238,7 @@ describe("golden judge on real sessions", () => {
 });
 
 describe("invalid tasks", () => {
-  let runtime: ReturnType<typeof openRuntime>;
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
   let desk: TaskDesk;
   let session: string;
   const judge = async (input: { answer?: string; infeasible?: boolean } = {}): Promise<TaskVerdict> => {
@@ -248,9 +248,9 @@ describe("invalid tasks", () => {
   };
 
   beforeEach(async () => {
-    runtime = openRuntime([TICKETS, STOCK]);
+    runtime = await openRuntime([TICKETS, STOCK]);
     desk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
-    session = runtime.engine.openSession({}).id;
+    session = (await runtime.engine.openSession({})).id;
     await desk.start(session, "ticket-delete-vpn");
   });
   afterEach(() => runtime.dispose());
@@ -282,7 +282,7 @@ describe("invalid tasks", () => {
     const after = await judge();
     expect(after.calls).toMatchObject({ total: 1, attempt: 0 });
     expect(after.answer).toBeUndefined();
-    expect(runtime.engine.state(session).document).toEqual(
+    expect((await runtime.engine.state(session)).state.toJSON()).toEqual(
       runtime.catalog.task("ticket-delete-vpn")?.task.state,
     );
   });

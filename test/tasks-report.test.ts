@@ -15,15 +15,17 @@ const STOCK = join(FIXTURES, "tasks", "stock-room.json");
 const CATALOG = ["--toolsets", TICKETS, "--toolsets", STOCK];
 
 describe("report and export of a scripted session", () => {
-  const runtime = openRuntime([TICKETS, STOCK]);
-  const desk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  let desk: TaskDesk;
   let scripted = "";
   let partial = "";
   let sandbox = "";
   let report: SessionReport;
 
   beforeAll(async () => {
-    scripted = runtime.engine.openSession({ name: "scripted" }).id;
+    runtime = await openRuntime([TICKETS, STOCK]);
+    desk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
+    scripted = (await runtime.engine.openSession({ name: "scripted" })).id;
     await desk.start(scripted, "ticket-fix-printer", 1);
     const call = (tool: string, args: unknown) => runtime.engine.call(scripted, tool, args);
     await call("list_tickets", { status: "open" }); // 1 ok
@@ -36,18 +38,18 @@ describe("report and export of a scripted session", () => {
     await call("close_ticket", { ticket_id: "T-001", resolution: "fixed", note: "Driver reinstalled." }); // 8 ok
     await desk.feedback(scripted, { answer: "T-001 is assigned to Mika and closed as fixed." });
 
-    partial = runtime.engine.openSession({ name: "partial" }).id;
+    partial = (await runtime.engine.openSession({ name: "partial" })).id;
     await desk.start(partial, "ticket-fix-printer");
     await runtime.engine.call(partial, "list_tickets", { status: "open" });
     await runtime.engine.call(partial, "get_ticket", { ticket_id: "T-001" });
 
-    sandbox = runtime.engine.openSession({ name: "sandbox" }).id;
+    sandbox = (await runtime.engine.openSession({ name: "sandbox" })).id;
     await runtime.engine.call(sandbox, "get_ticket", { ticket_id: "T-002" });
 
-    const session = runtime.store.session(scripted);
+    const session = await runtime.store.session(scripted, "");
     if (!session) throw new Error("no session");
     report = await buildReport({ catalog: runtime.catalog, store: runtime.store }, session);
-    runtime.close(); // the CLI below reads the same file
+    await runtime.close(); // the CLI below reads the same file
   });
   afterAll(() => runtime.dispose());
 

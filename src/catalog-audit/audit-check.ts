@@ -70,7 +70,7 @@ function checkAgainstState(tool: Tool, auditCase: AuditCase, observed: ObservedC
   const reasons = answerShape(tool, outcome);
   const expect = auditCase.expect;
   if (expect.kind !== "consistent") return { verdict: reasons.length ? "fail" : "pass", reasons };
-  const result = outcome.result ?? {};
+  const result = isRecord(outcome.result) ? outcome.result : {};
   if (expect.collection && expect.key !== undefined && expect.show !== "none") {
     const entity =
       collection(after, expect.collection)[expect.key] ?? collection(before, expect.collection)[expect.key];

@@ -1,4 +1,4 @@
-import type { StateDocument, Tool, Toolset } from "../catalog/index.js";
+import type { Tool, Toolset } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
 import { addUsage, zeroUsage } from "../llm/index.js";
 import type { Usage } from "../store/index.js";
@@ -101,15 +101,15 @@ async function runCase(
   auditCase: AuditCase,
   judge: PlausibilityJudge | undefined,
 ): Promise<{ report: AuditCaseReport; usage?: Usage }> {
-  const session = engine.openSession({ seed: "audit" });
+  const session = await engine.openSession({ seed: "audit" });
   try {
-    await engine.resetSession(session.id, structuredClone(auditCase.state), {
+    await engine.resetSession(session.id, auditCase.state, {
       reason: `audit ${tool.name}: ${auditCase.label}`,
       scope: { toolsets: [toolset.id] },
     });
-    const before = structuredClone(engine.state(session.id).document) as StateDocument;
+    const before = (await engine.state(session.id)).state.toJSON();
     const outcome = await engine.call(session.id, tool.name, auditCase.args);
-    const after = engine.state(session.id).document as StateDocument;
+    const after = (await engine.state(session.id)).state.toJSON();
     const checked = checkCase(tool, auditCase, { outcome, before, after });
     const base = {
       mode: auditCase.mode,

@@ -83,7 +83,7 @@ export const auditCommand: Command = {
       if (unknown.length > 0) throw new UsageError(`unknown tool(s): ${unknown.join(", ")}`);
     }
 
-    const runtime = createRuntime({
+    const runtime = await createRuntime({
       catalog,
       db: ":memory:",
       llm: resolved.config ? { config: resolved.config, passes: resolved.passes } : undefined,
@@ -101,7 +101,7 @@ export const auditCommand: Command = {
           ),
       });
     } finally {
-      runtime.close();
+      await runtime.close();
     }
 
     const filtered =

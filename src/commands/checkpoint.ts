@@ -29,25 +29,25 @@ export const checkpointCommand: Command = {
     if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(name)) {
       throw new UsageError(`checkpoint names are 1-64 letters, digits, "_", ".", ":" or "-"; got "${name}"`);
     }
-    const store = openExistingStore(values);
+    const store = await openExistingStore(values);
     try {
-      const session = requireSession(store, key);
+      const session = await requireSession(store, key);
       let version = session.headVersion;
       if (values.version !== undefined) {
         version = Number(values.version);
-        if (!Number.isInteger(version) || !store.hasVersion(session.id, version)) {
+        if (!Number.isInteger(version) || !(await store.hasVersion(session.id, version))) {
           throw new UsageError(
             `session ${key} has no state version "${values.version}" (its head is v${session.headVersion})`,
           );
         }
       }
-      const record = store.checkpoint(session.id, name, version);
+      const record = await store.checkpoint(session.id, name, version);
       process.stdout.write(
         `checkpoint "${record.name}" of session ${session.name ?? session.id} is state version ${record.version}\n`,
       );
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

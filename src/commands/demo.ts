@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { CatalogTask, SolutionCall } from "../catalog/index.js";
-import { Store } from "../store/index.js";
+import { openStore } from "../store/index.js";
 import { buildReport, reportText } from "../tasks/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, type CatalogSelection, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
@@ -51,9 +51,9 @@ export const demoCommand: Command = {
       await client.close();
     }
 
-    const store = Store.open(db);
+    const store = await openStore(db);
     try {
-      const session = store.session("demo");
+      const session = await store.session("demo", "");
       if (!session) throw new Error("the demo session was not stored");
       say();
       say("── report (toolsim report demo) ──────────────────────────────────────────");
@@ -66,7 +66,7 @@ export const demoCommand: Command = {
       say(`  toolsim fork demo --db ${db} --at start --name retry`);
       return report.verdict?.solved ? 0 : 1;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

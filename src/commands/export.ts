@@ -6,7 +6,7 @@ import { exportOpenAi } from "../tasks/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { checklistJudgeFor } from "./judge-options.js";
-import { DB_HELP, DB_OPTION, dbPath, openExistingStore, requireSession } from "./session-db.js";
+import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session-db.js";
 
 const HELP = `toolsim export — sessions as training traces
 
@@ -45,17 +45,19 @@ export const exportCommand: Command = {
     }
     const loaded = loadCatalog(values, { checkSchemas: false });
     if (!loaded) return 1;
-    openExistingStore(values).close();
-    const runtime = createRuntime({ catalog: loaded.catalog, db: dbPath(values) });
+    const runtime = await createRuntime({
+      catalog: loaded.catalog,
+      db: await openExistingStore(values, "read"),
+    });
     try {
       const checklistJudge = checklistJudgeFor(runtime.store);
       const lines: string[] = [];
       for (const key of positionals) {
-        const session = requireSession(runtime.store, key);
+        const session = await requireSession(runtime.store, key);
         const exported = await exportOpenAi(
           { catalog: loaded.catalog, store: runtime.store, checklistJudge },
           session,
-          runtime.engine.tools(session.id),
+          await runtime.engine.tools(session.id),
         );
         if (!exported.ok) throw new UsageError(`session ${key}: ${exported.error}`);
         lines.push(JSON.stringify(exported.example));
@@ -72,7 +74,7 @@ export const exportCommand: Command = {
       }
       return 0;
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   },
 };

@@ -28,37 +28,40 @@ export const forkCommand: Command = {
     });
     const [key, ...rest] = positionals;
     if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
-    const store = openExistingStore(values);
+    const store = await openExistingStore(values);
     try {
-      const session = requireSession(store, key);
-      const version = versionOf(values.at, session.headVersion, store.checkpoints(session.id), (v) =>
-        store.hasVersion(session.id, v),
+      const session = await requireSession(store, key);
+      const version = await versionOf(
+        values.at,
+        session.headVersion,
+        await store.checkpoints(session.id),
+        (v) => store.hasVersion(session.id, v),
       );
-      if (values.name && store.session(values.name)) {
+      if (values.name && (await store.session(values.name, session.tenant))) {
         throw new UsageError(`a session named "${values.name}" already exists; choose another --name`);
       }
-      const fork = store.fork(session.id, version, { name: values.name });
+      const fork = await store.fork(session.id, version, { name: values.name });
       process.stdout.write(
         `forked ${session.name ?? session.id} at state version ${version} into ${fork.name ? `${fork.name} (${fork.id})` : fork.id}\n`,
       );
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };
 
-function versionOf(
+async function versionOf(
   at: string | undefined,
   head: number,
   checkpoints: ReadonlyArray<{ name: string; version: number }>,
-  exists: (version: number) => boolean,
-): number {
+  exists: (version: number) => Promise<boolean>,
+): Promise<number> {
   if (at === undefined) return head;
   const checkpoint = checkpoints.find((c) => c.name === at);
   if (checkpoint) return checkpoint.version;
   const version = Number(at);
-  if (/^\d+$/.test(at) && exists(version)) return version;
+  if (/^\d+$/.test(at) && (await exists(version))) return version;
   const names = checkpoints.map((c) => c.name);
   throw new UsageError(
     `--at ${at} is neither a checkpoint${names.length ? ` (${names.join(", ")})` : ""} nor a state version of the session (its head is v${head})`,

@@ -8,7 +8,7 @@ import {
 } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
 import { OfflineSimulator } from "../simulate/index.js";
-import { Store } from "../store/index.js";
+import { openStore } from "../store/index.js";
 import { type Command, UsageError } from "./command.js";
 
 const HELP = `toolsim lint — check toolset files and report every problem
@@ -61,14 +61,14 @@ export async function lintPaths(paths: string[]): Promise<CatalogProblem[]> {
 /** Runs every task's golden solution against its initial state with the offline engine. */
 async function replaySolutions(catalog: Catalog): Promise<CatalogProblem[]> {
   const problems: CatalogProblem[] = [];
-  const store = Store.open(":memory:");
+  const store = await openStore(":memory:");
   const offline = new OfflineSimulator();
   const engine = new Engine({ catalog, store, simulator: offline, offline });
   try {
     for (const { task, toolset } of catalog.allTasks()) {
       const file = catalog.files.get(toolset.id) ?? toolset.id;
       const index = toolset.tasks.indexOf(task);
-      const session = engine.openSession({ taskId: task.id });
+      const session = await engine.openSession({ taskId: task.id });
       for (const [step, call] of task.solution.entries()) {
         const path = `tasks[${index}].solution[${step}]`;
         if (!toolset.tools.some((t) => t.name === call.tool)) {
@@ -103,7 +103,7 @@ async function replaySolutions(catalog: Catalog): Promise<CatalogProblem[]> {
       }
     }
   } finally {
-    store.close();
+    await store.close();
   }
   return problems;
 }

@@ -42,9 +42,9 @@ export const reportCommand: Command = {
     const mode = judgeMode(values.judge);
     const loaded = loadCatalog(values, { checkSchemas: false });
     if (!loaded) return 1;
-    const store = openExistingStore(values);
+    const store = await openExistingStore(values, "read");
     try {
-      const session = requireSession(store, positionals[0]);
+      const session = await requireSession(store, positionals[0]);
       const checklistJudge = checklistJudgeFor(store);
       const report = await buildReport({ catalog: loaded.catalog, store, checklistJudge }, session, { mode });
       if (values.html) {
@@ -55,7 +55,7 @@ export const reportCommand: Command = {
       process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

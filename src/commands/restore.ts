@@ -1,5 +1,4 @@
 import { parseArgs } from "node:util";
-import { canonicalJson } from "../patch/index.js";
 import { type Command, UsageError } from "./command.js";
 import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session-db.js";
 
@@ -29,10 +28,10 @@ export const restoreCommand: Command = {
     if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
     if (!name)
       throw new UsageError("give the session and the checkpoint: toolsim restore SESSION CHECKPOINT");
-    const store = openExistingStore(values);
+    const store = await openExistingStore(values);
     try {
-      const session = requireSession(store, key);
-      const checkpoints = store.checkpoints(session.id);
+      const session = await requireSession(store, key);
+      const checkpoints = await store.checkpoints(session.id);
       const checkpoint = checkpoints.find((c) => c.name === name);
       if (!checkpoint) {
         const names = checkpoints.map((c) => c.name);
@@ -40,14 +39,14 @@ export const restoreCommand: Command = {
           `session ${key} has no checkpoint "${name}"${names.length ? `; checkpoints: ${names.join(", ")}` : "; it has none"}`,
         );
       }
-      const head = store.moveHead(session.id, checkpoint.version);
-      const size = canonicalJson(head.document).length;
+      const head = await store.moveHead(session.id, checkpoint.version);
+      const size = JSON.stringify(head.state.toJSON()).length;
       process.stdout.write(
         `session ${session.name ?? session.id} restored to checkpoint "${name}" (state version ${head.version}, ${size} bytes of state)\n`,
       );
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

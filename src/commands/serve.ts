@@ -1,4 +1,5 @@
-import { watch } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, watch } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Catalog, formatProblem, loadToolsets } from "../catalog/index.js";
@@ -29,7 +30,9 @@ Transport
   --stdio              stdin/stdout, for Claude Desktop and other local clients; logs go to stderr
   --host HOST          address to bind (default 127.0.0.1; anything else requires --token)
   --port N             port (default 3333; 0 picks a free one)
-  --token TOKEN        bearer token every HTTP request must carry (env TOOLSIM_TOKEN)
+  --token TOKEN        bearer token every HTTP request must carry (env TOOLSIM_TOKEN); repeatable:
+                       each token is a tenant that sees only its own sessions
+  --tokens FILE        tenants and their tokens as JSON: {"alice": "TOKEN", "bob": "TOKEN"}
   --allowed-origin H   accept browser requests from this origin host name (repeatable; default localhost)
   --allowed-host H     accept this Host header when bound off loopback (repeatable; default any)
   --idle-timeout S     close HTTP sessions idle this many seconds (default 1800)
@@ -71,7 +74,8 @@ export const serveCommand: Command = {
         stdio: { type: "boolean" },
         host: { type: "string", default: "127.0.0.1" },
         port: { type: "string", default: "3333" },
-        token: { type: "string" },
+        token: { type: "string", multiple: true },
+        tokens: { type: "string" },
         "allowed-origin": { type: "string", multiple: true },
         "allowed-host": { type: "string", multiple: true },
         "idle-timeout": { type: "string", default: "1800" },
@@ -100,7 +104,7 @@ export const serveCommand: Command = {
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
     const db = resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
-    const runtime = createRuntime({
+    const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
       db,
       seed: values.seed,
@@ -118,11 +122,11 @@ export const serveCommand: Command = {
     const shutdown = onExit(Boolean(values.stdio), async () => {
       stopWatching();
       await hybrid?.close();
-      runtime.close();
+      await runtime.close();
     });
 
     if (values.stdio) {
-      const session = openSession(values.session);
+      const session = await openSession(values.session, "");
       log(
         `stdio session ${session.name ?? session.id}: ${summary(runtime.engine.catalog)}; engine ${engineLine}; state in ${db}`,
       );
@@ -131,38 +135,41 @@ export const serveCommand: Command = {
       return new Promise<number>(() => {}); // runs until stdin closes or a signal arrives
     }
 
-    const token = values.token || process.env.TOOLSIM_TOKEN || undefined;
+    const tokens = tenantTokens(values.token, values.tokens);
     const handle = await serveOverHttp(runtime.hub, {
       host: values.host,
       port,
-      token,
+      tokens,
       allowedOrigins: values["allowed-origin"],
       allowedHosts: values["allowed-host"],
       idleTimeoutMs: idleSeconds * 1000,
-      openSession: (name) => openSession(name).id,
+      openSession: async (name, tenant) => (await openSession(name, tenant)).id,
       log,
     }).catch((error: unknown) => {
       if (!(error instanceof ListenError)) throw error;
       log(error.message);
-      runtime.close();
       return undefined;
     });
-    if (!handle) return 1;
+    if (!handle) {
+      await runtime.close();
+      return 1;
+    }
     shutdown.also(() => handle.close());
-    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, token !== undefined));
+    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, tokens.size));
     checkSchemasInBackground(runtime.engine.catalog, log);
     return new Promise<number>(() => {});
   },
 };
 
-function banner(url: string, catalog: Catalog, engineLine: string, db: string, hasToken: boolean): string {
+function banner(url: string, catalog: Catalog, engineLine: string, db: string, tenants: number): string {
   const desktop = {
     mcpServers: { toolsim: { command: process.execPath, args: [CLI_PATH, "serve", "--stdio"] } },
   };
   return [
     "toolsim is serving simulated tools over MCP",
     "",
-    `  MCP URL   ${url}${hasToken ? "   (send Authorization: Bearer <token>)" : ""}`,
+    `  MCP URL   ${url}${tenants > 0 ? "   (send Authorization: Bearer <token>)" : ""}`,
+    ...(tenants > 1 ? [`  tenants   ${tenants}: each token sees only its own sessions`] : []),
     `  catalog   ${summary(catalog)}`,
     `  engine    ${engineLine}`,
     `  state     ${db}`,
@@ -248,4 +255,45 @@ function onExit(stdio: boolean, first: () => void | Promise<void>) {
   process.once("SIGTERM", () => void run(0));
   if (stdio) process.stdin.once("end", () => void run(0));
   return { also: (cleanup: () => void | Promise<void>) => cleanups.push(cleanup) };
+}
+
+/**
+ * Tokens and their tenants, from --token (repeatable), --tokens FILE and TOOLSIM_TOKEN. A
+ * token given alone is its own tenant, named after a hash of it so logs never show it.
+ */
+function tenantTokens(flags: string[] | undefined, file: string | undefined): Map<string, string> {
+  const tokens = new Map<string, string>();
+  const add = (token: string, tenant: string, source: string) => {
+    if (token.length < 8) throw new UsageError(`${source}: a token needs at least 8 characters`);
+    if (tokens.has(token) && tokens.get(token) !== tenant)
+      throw new UsageError(`${source}: the same token is given to two tenants`);
+    tokens.set(token, tenant);
+  };
+  const named = (token: string) => `token-${createHash("sha256").update(token).digest("hex").slice(0, 8)}`;
+  for (const token of flags ?? []) add(token, named(token), "--token");
+  const fromEnv = process.env.TOOLSIM_TOKEN;
+  if (fromEnv && !flags?.length && !file) add(fromEnv, named(fromEnv), "TOOLSIM_TOKEN");
+  if (file) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(resolve(file), "utf8"));
+    } catch (error) {
+      throw new UsageError(`--tokens ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new UsageError(
+        `--tokens ${file}: expected a JSON object of tenant names and tokens, {"alice": "TOKEN"}`,
+      );
+    }
+    for (const [tenant, token] of Object.entries(parsed)) {
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(tenant))
+        throw new UsageError(
+          `--tokens ${file}: tenant names are 1-64 letters, digits, _ . -; got "${tenant}"`,
+        );
+      if (typeof token !== "string")
+        throw new UsageError(`--tokens ${file}: the token of "${tenant}" must be a string`);
+      add(token, tenant, `--tokens ${file}`);
+    }
+  }
+  return tokens;
 }

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { type SessionRecord, Store } from "../store/index.js";
+import { openStore, type SessionRecord, type Store } from "../store/index.js";
 import { UsageError } from "./command.js";
 import { DEFAULT_DB } from "./paths.js";
 
@@ -13,25 +13,43 @@ export function dbPath(values: { db?: string }): string {
   return resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
 }
 
-/** Opens an existing state file; a missing one is a usage error rather than a new empty file. */
-export function openExistingStore(values: { db?: string }): Store {
+/**
+ * Opens an existing state file; a missing one is a usage error rather than a new empty
+ * file. A command that only reads opens a file the user may not write read-only.
+ */
+export async function openExistingStore(
+  values: { db?: string },
+  access: "read" | "write" = "write",
+): Promise<Store> {
   const file = dbPath(values);
   if (!existsSync(file)) {
     throw new UsageError(`no state file at ${file}; pass --db FILE (the file toolsim serve --db wrote)`);
   }
-  return Store.open(file);
+  return openStore(file, { readonly: access === "read" && !writable(file) });
 }
 
-/** A session by name or id, or a usage error listing the sessions there are. */
-export function requireSession(store: Store, key: string | undefined): SessionRecord {
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A session by name or id (in any tenant), or a usage error listing the sessions there are. */
+export async function requireSession(store: Store, key: string | undefined): Promise<SessionRecord> {
   if (!key) throw new UsageError("name the session (its name or id; toolsim sessions lists them)");
-  const session = store.session(key);
-  if (session) return session;
-  const known = store
-    .sessions()
-    .slice(-10)
-    .map((s) => s.name ?? s.id);
+  const found = await store.findSessions(key);
+  const exact = found.find((session) => session.id === key);
+  if (exact) return exact;
+  if (found.length === 1) return found[0] as SessionRecord;
+  if (found.length > 1) {
+    const tenants = found.map((s) => `${s.id} (tenant ${s.tenant || "local"})`).join(", ");
+    throw new UsageError(`${found.length} sessions are named "${key}": ${tenants}; give the id`);
+  }
+  const known = (await store.sessions()).slice(-10).map((s) => s.name ?? s.id);
   throw new UsageError(
-    `no session "${key}" in ${store.file}${known.length ? `; recent sessions: ${known.join(", ")}` : "; it has no sessions"}`,
+    `no session "${key}" in ${store.location}${known.length ? `; recent sessions: ${known.join(", ")}` : "; it has no sessions"}`,
   );
 }

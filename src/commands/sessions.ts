@@ -19,25 +19,29 @@ export const sessionsCommand: Command = {
       options: { ...DB_OPTION, json: { type: "boolean" } },
       strict: true,
     });
-    const store = openExistingStore(values);
+    const store = await openExistingStore(values, "read");
     try {
-      const sessions = store.sessions().map((session) => ({
-        id: session.id,
-        name: session.name,
-        task: session.taskId,
-        headVersion: session.headVersion,
-        calls: session.nextSeq - 1,
-        checkpoints: store.checkpoints(session.id).map(({ name, version }) => ({ name, version })),
-        forkedFrom: session.forkedFrom,
-        createdAt: session.createdAt,
-        updatedAt: session.updatedAt,
-      }));
+      const sessions = [];
+      for (const session of await store.sessions()) {
+        sessions.push({
+          id: session.id,
+          tenant: session.tenant,
+          name: session.name,
+          task: session.taskId,
+          headVersion: session.headVersion,
+          calls: session.nextSeq - 1,
+          checkpoints: (await store.checkpoints(session.id)).map(({ name, version }) => ({ name, version })),
+          forkedFrom: session.forkedFrom,
+          createdAt: session.createdAt,
+          updatedAt: session.updatedAt,
+        });
+      }
       if (values.json) {
         process.stdout.write(`${JSON.stringify({ sessions }, null, 2)}\n`);
         return 0;
       }
       if (sessions.length === 0) {
-        process.stdout.write(`no sessions in ${store.file}\n`);
+        process.stdout.write(`no sessions in ${store.location}\n`);
         return 0;
       }
       const lines = sessions.map((s) => {
@@ -46,12 +50,13 @@ export const sessionsCommand: Command = {
           ? `; checkpoints ${s.checkpoints.map((c) => `${c.name}@v${c.version}`).join(", ")}`
           : "";
         const fork = s.forkedFrom ? `; fork of ${s.forkedFrom}` : "";
-        return `${label}\n  task ${s.task ?? "(none)"}; state v${s.headVersion}; ${s.calls} call${s.calls === 1 ? "" : "s"}${checkpoints}${fork}; updated ${s.updatedAt}`;
+        const tenant = s.tenant ? `tenant ${s.tenant}; ` : "";
+        return `${label}\n  ${tenant}task ${s.task ?? "(none)"}; state v${s.headVersion}; ${s.calls} call${s.calls === 1 ? "" : "s"}${checkpoints}${fork}; updated ${s.updatedAt}`;
       });
       process.stdout.write(`${lines.join("\n")}\n`);
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

@@ -71,11 +71,7 @@ export function planTaskMode(catalog: Catalog, values: TaskSelection): TaskMode 
  * sessions open: on the task, with its tools in scope before the first tools/list, so
  * clients that ignore list_changed see the right tools. A named session that exists resumes.
  */
-export function attachTaskMode(
-  runtime: Runtime,
-  mode: TaskMode,
-  llm?: ResolvedLlm,
-): (name: string | undefined) => SessionRecord {
+export function attachTaskMode(runtime: Runtime, mode: TaskMode, llm?: ResolvedLlm): OpenSessionFor {
   if (mode.controlTools) {
     const desk = new TaskDesk({
       engine: runtime.engine,
@@ -88,8 +84,13 @@ export function attachTaskMode(
     );
   }
   const start = mode.start;
-  return (name) => {
-    if (!start || (name && runtime.engine.session(name))) return runtime.engine.openSession({ name });
-    return runtime.engine.openSession({ name, taskId: start.task.id, scope: start.scope });
+  return async (name, tenant) => {
+    if (!start || (name && (await runtime.engine.session(name, tenant)))) {
+      return runtime.engine.openSession({ name, tenant });
+    }
+    return runtime.engine.openSession({ name, tenant, taskId: start.task.id, scope: start.scope });
   };
 }
+
+/** Opens (resumes or creates) a tenant's session, by name or anonymous. */
+export type OpenSessionFor = (name: string | undefined, tenant: string) => Promise<SessionRecord>;

@@ -1,12 +1,6 @@
 import { performance } from "node:perf_hooks";
-import {
-  type Catalog,
-  compileProblem,
-  type StateDocument,
-  type Tool,
-  validatorFor,
-} from "../catalog/index.js";
-import { applyPatch, hashOf, type Patch } from "../patch/index.js";
+import { type Catalog, compileProblem, type Tool, validatorFor } from "../catalog/index.js";
+import { hashOf, type Patch } from "../patch/index.js";
 import type {
   ArgumentChecker,
   EffectsResult,
@@ -17,13 +11,28 @@ import type {
   Simulator,
   ToolFailure,
 } from "../simulate/index.js";
-import type { CallRecord, SessionRecord, SessionScope, StateVersion, Store, Usage } from "../store/index.js";
+import type { State, StateDocument } from "../state/index.js";
+import type {
+  CallPage,
+  CallRecord,
+  CallStatus,
+  SessionRecord,
+  SessionScope,
+  StateChange,
+  StateHead,
+  Store,
+  Usage,
+} from "../store/index.js";
+import { clockOf, clockTick } from "./clock.js";
 import { applyEffects } from "./effects.js";
 import type { Finding } from "./findings.js";
+import { type LiveSession, Sessions } from "./sessions.js";
 import { validateArguments } from "./validate.js";
 
-export const DEFAULT_NOW = "2026-03-02T09:00:00Z";
-const CLOCK_STEP_MS = 60_000;
+/** How often a call is retried against a head another process moved before it gives up. */
+const STALE_ATTEMPTS = 8;
+/** Arguments of a rejected call are kept whole up to this size; beyond it, a note of what was sent. */
+const REJECTED_ARGUMENTS_KEPT = 64 * 1024;
 
 export interface EngineOptions {
   catalog: Catalog;
@@ -44,7 +53,7 @@ export interface EngineOptions {
 /** A call answered outside the simulator (e.g. passed through to a real server), recorded like any other. */
 export interface ExternalAnswer {
   status: "ok" | "error";
-  result?: Record<string, unknown>;
+  result?: unknown;
   failure?: ToolFailure;
   /** Changes to the session state the answer implies (e.g. an overlay of what a real read returned). */
   patch?: Patch;
@@ -53,15 +62,17 @@ export interface ExternalAnswer {
 }
 
 export interface OpenSession {
-  /** Resume the session with this name, or create it. */
+  /** Resume the tenant's session with this name, or create it. */
   name?: string;
+  /** Who the session belongs to ("" for local use without tokens). */
+  tenant?: string;
   seed?: string;
   taskId?: string;
   /** What a new session sees instead of the task's toolset alone (e.g. with distractors). */
   scope?: SessionScope;
 }
 
-export type CallStatus = "ok" | "error" | "rejected";
+export type { CallStatus };
 
 /** Everything a transport needs to answer a call. */
 export interface CallOutcome {
@@ -71,7 +82,7 @@ export interface CallOutcome {
   status: CallStatus;
   /** The tool's definition, when the name resolved. */
   definition?: Tool;
-  result?: Record<string, unknown>;
+  result?: unknown;
   failure?: ToolFailure;
   findings: Finding[];
   engine: string;
@@ -82,35 +93,62 @@ export interface CallOutcome {
   latencyMs: number;
 }
 
-interface LiveSession {
-  record: SessionRecord;
-  head: StateVersion;
-  /** Calls of one session run one at a time, in arrival order. */
-  queue: Promise<unknown>;
+/** A call answered but not yet recorded: what step 8 commits. */
+interface Draft {
+  tool: string;
+  definition?: Tool;
+  args: unknown;
+  argsHash: string;
+  status: CallStatus;
+  findings: Finding[];
+  result?: unknown;
+  failure?: ToolFailure;
+  engine: string;
+  fallback?: string;
+  usage?: Usage;
+  change?: StateChange;
+  started: number;
 }
 
+/** What the effects and the simulator's patch do to the state, together with the clock's tick. */
+type Change =
+  | { kind: "none" }
+  | { kind: "change"; change: StateChange }
+  | { kind: "invalid"; reason: string };
+
 /**
- * The call pipeline: resolve → validate → note repeats → effects → simulate → check →
- * commit. Knows nothing of MCP; every outcome, good or bad, is a value.
+ * The call pipeline. Each call runs these steps, in this order, on the session's head:
+ *
+ *   1. resolve the tool name in the session's scope
+ *   2. check the tool's own input schema (a broken one is the catalog's fault)
+ *   3. validate the arguments (and the optional semantic check)
+ *   4. note a repeat of an identical call on the same state
+ *   5. run the tool's effects
+ *   6. simulate the rest of the answer (within the deadline; the offline engine falls back)
+ *   7. check the simulator's answer: its result against the output schema, its patch against the state
+ *   8. commit the call and its change of state in one transaction
+ *
+ * A call rejected at 1–3 skips 5–7. Knows nothing of MCP; every outcome is a value.
  */
 export class Engine {
   private catalogRef: Catalog;
   private readonly store: Store;
+  private readonly sessions: Sessions;
   private readonly simulator: Simulator;
   private readonly offline: OfflineSimulator;
   private readonly argumentChecker?: ArgumentChecker;
-  private readonly live = new Map<string, LiveSession>();
   private readonly options: Required<Pick<EngineOptions, "seed" | "deadlineMs" | "historyLimit">>;
 
   constructor(options: EngineOptions) {
     this.catalogRef = options.catalog;
     this.store = options.store;
+    this.sessions = new Sessions(options.store);
     this.simulator = options.simulator;
     this.offline = options.offline;
     this.argumentChecker = options.argumentChecker;
     this.options = {
       seed: options.seed ?? "0",
-      deadlineMs: options.deadlineMs ?? 60_000,
+      deadlineMs: options.deadlineMs ?? 25_000,
       historyLimit: options.historyLimit ?? 8,
     };
   }
@@ -130,70 +168,62 @@ export class Engine {
 
   // ── sessions ──────────────────────────────────────────────────────────────
 
-  openSession(options: OpenSession = {}): SessionRecord {
-    if (options.name) {
-      const existing = this.store.session(options.name);
-      if (existing) return this.attach(existing).record;
-    }
+  /** Resumes the named session of the tenant, or starts one (on a task's state when it names one). */
+  async openSession(options: OpenSession = {}): Promise<SessionRecord> {
     const task = options.taskId ? this.catalog.task(options.taskId) : undefined;
     if (options.taskId && !task) throw new Error(`unknown task "${options.taskId}"`);
-    const record = this.store.createSession({
+    return this.sessions.open({
       name: options.name,
+      tenant: options.tenant ?? "",
       seed: options.seed ?? this.options.seed,
       taskId: task?.task.id,
       scope: options.scope ?? (task ? { toolsets: [task.toolset.id] } : {}),
-      state: task ? structuredClone(task.task.state) : this.catalog.sandboxState(),
+      state: task ? task.task.state : this.catalog.sandboxState(),
       reason: task ? `start task ${task.task.id}` : "start",
     });
-    return this.attach(record).record;
   }
 
-  session(idOrName: string): SessionRecord | undefined {
-    return this.store.session(idOrName);
+  /** A session of a tenant, by id or name. */
+  session(key: string, tenant = ""): Promise<SessionRecord | undefined> {
+    return this.sessions.find(key, tenant);
   }
 
-  /** Forgets the in-memory head of a session (it stays on disk and can be resumed). */
+  /** The session's record as it stands now. */
+  async record(sessionId: string): Promise<SessionRecord> {
+    return (await this.sessions.fresh(sessionId)).record;
+  }
+
+  /** Forgets the in-memory head of a session (it stays in the store and can be resumed). */
   release(sessionId: string): void {
-    this.live.delete(sessionId);
+    this.sessions.release(sessionId);
   }
 
-  state(sessionId: string): StateVersion {
-    return this.liveSession(sessionId).head;
+  /** The session's head: its current version and state. */
+  async state(sessionId: string): Promise<StateHead> {
+    return (await this.sessions.fresh(sessionId)).head;
   }
 
-  calls(sessionId: string, options?: { afterSeq?: number; limit?: number }): CallRecord[] {
-    return this.store.calls(sessionId, options);
+  calls(sessionId: string, page?: CallPage): Promise<CallRecord[]> {
+    return this.store.calls(sessionId, page);
   }
 
   /** Replaces a session's state and scope (task start, reset), as a new version. */
   resetSession(
     sessionId: string,
-    document: StateDocument,
+    state: State | StateDocument,
     change: { reason: string; taskId?: string | null; scope?: SessionScope },
-  ) {
-    return this.exclusive(sessionId, async () => {
-      const head = this.store.resetState(sessionId, document, change);
-      const session = this.liveSession(sessionId);
-      session.head = head;
-      session.record = this.store.session(sessionId) ?? session.record;
-      return head;
-    });
+  ): Promise<StateHead> {
+    return this.sessions.reset(sessionId, state, change);
   }
 
   /** Moves a session's head to an earlier (or later) version, e.g. a checkpoint. */
-  moveHead(sessionId: string, version: number) {
-    return this.exclusive(sessionId, async () => {
-      const head = this.store.moveHead(sessionId, version);
-      const session = this.liveSession(sessionId);
-      session.head = head;
-      session.record = this.store.session(sessionId) ?? session.record;
-      return head;
-    });
+  moveHead(sessionId: string, version: number): Promise<StateHead> {
+    return this.sessions.moveHead(sessionId, version);
   }
 
   /** The tools a session sees: its scope (a task's toolset and distractors), or the whole catalog. */
-  tools(sessionId?: string): Tool[] {
-    const scope = sessionId ? this.liveSession(sessionId).record.scope : {};
+  async tools(sessionId?: string): Promise<Tool[]> {
+    const scope = sessionId ? (await this.sessions.fresh(sessionId)).record.scope : {};
     return this.toolsInScope(scope);
   }
 
@@ -215,43 +245,13 @@ export class Engine {
     return tools;
   }
 
-  private attach(record: SessionRecord): LiveSession {
-    const existing = this.live.get(record.id);
-    if (existing) return existing;
-    const session: LiveSession = { record, head: this.store.head(record.id), queue: Promise.resolve() };
-    this.live.set(record.id, session);
-    return session;
-  }
-
-  private liveSession(sessionId: string): LiveSession {
-    const existing = this.live.get(sessionId);
-    if (existing) return existing;
-    const record = this.store.session(sessionId);
-    if (!record) throw new Error(`unknown session "${sessionId}"`);
-    return this.attach(record);
-  }
-
-  private exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
-    const session = this.liveSession(sessionId);
-    const run = session.queue.then(work, work);
-    session.queue = run.catch(() => undefined);
-    return run;
-  }
-
   // ── calls ────────────────────────────────────────────────────────────────
 
   /** Runs one tool call through the pipeline and records it. Never throws for bad input. */
   call(sessionId: string, name: string, rawArgs: unknown, signal?: AbortSignal): Promise<CallOutcome> {
-    return this.exclusive(sessionId, async () => {
-      const first = await this.attempt(sessionId, name, rawArgs, signal);
-      if (first !== "stale") return first;
-      // another process moved this session's head: reload it and run the call against the new state
-      const session = this.liveSession(sessionId);
-      session.head = this.store.head(sessionId);
-      const second = await this.attempt(sessionId, name, rawArgs, signal);
-      if (second === "stale") throw new Error(`session ${sessionId} is being changed by another process`);
-      return second;
-    });
+    return this.sessions.exclusive(sessionId, () =>
+      this.committed(sessionId, (session) => this.answer(session, name, rawArgs, signal)),
+    );
   }
 
   /**
@@ -264,135 +264,150 @@ export class Engine {
     args: Record<string, unknown>,
     answer: ExternalAnswer,
   ): Promise<CallOutcome> {
-    return this.exclusive(sessionId, async () => {
-      const session = this.liveSession(sessionId);
-      const head = session.head;
-      const argsHash = hashOf(args);
-      const findings: Finding[] = [];
-      const repeatOf = this.store.repeatOf(sessionId, tool.name, argsHash, head.version);
-      if (repeatOf !== undefined) findings.push(repeatNote(repeatOf));
-      let change: { patch: Patch; document: unknown } | undefined;
-      if (answer.patch?.length) {
-        const applied = applyPatch(head.document, answer.patch);
-        if (!applied.ok) throw new Error(`patch of an external answer does not apply: ${applied.error}`);
-        change = { patch: answer.patch, document: applied.document };
-      }
-      const outcome = this.commit(
-        session,
-        {
+    return this.sessions.exclusive(sessionId, () =>
+      this.committed(sessionId, async (session) => {
+        const started = performance.now() - (answer.latencyMs ?? 0);
+        const draft: Draft = {
           tool: tool.name,
           definition: tool,
           args,
-          argsHash,
+          argsHash: hashOf(args),
           status: answer.status,
-          findings,
+          findings: [],
           result: answer.result,
           failure: answer.failure,
           engine: answer.engine,
-          latencyMs: answer.latencyMs ?? 0,
-        },
-        change,
-      );
-      if (outcome === "stale") throw new Error(`session ${sessionId} is being changed by another process`);
-      return outcome;
-    });
+          started,
+        };
+        if (!answer.patch?.length) return draft;
+        const applied = session.head.state.apply(answer.patch);
+        if (!applied.ok) throw new Error(`patch of an external answer does not apply: ${applied.error}`);
+        return { ...draft, change: { patch: answer.patch, state: applied.state } };
+      }),
+    );
   }
 
-  private async attempt(
+  /**
+   * Answers a call on the session's head and commits it (steps 4 and 8 around the others).
+   * When another process moved the head first, the call is answered again on the new head:
+   * no call is recorded against a state it did not see.
+   */
+  private async committed(
     sessionId: string,
+    answer: (session: LiveSession) => Promise<Draft>,
+  ): Promise<CallOutcome> {
+    const session = await this.sessions.get(sessionId);
+    for (let attempt = 1; attempt <= STALE_ATTEMPTS; attempt++) {
+      const draft = await answer(session);
+      // 4 note a repeat of an identical call on the same state (made for every call, rejected ones too)
+      const repeat = await this.repeatOf(session, draft);
+      if (repeat !== undefined) draft.findings.push(repeatNote(repeat));
+      // 8 commit
+      const commit = await this.store.recordCall(
+        toNewCall(session, draft),
+        session.head.version,
+        draft.change,
+      );
+      if (commit.kind === "recorded") return this.settle(session, draft, commit.call);
+      await this.sessions.caughtUp(session, await this.store.advance(sessionId, session.head));
+    }
+    throw new Error(`session ${sessionId} keeps being changed by other processes; the call was not recorded`);
+  }
+
+  /** Steps 1–3 and 5–7: everything that decides the answer. */
+  private async answer(
+    session: LiveSession,
     name: string,
     rawArgs: unknown,
     signal?: AbortSignal,
-  ): Promise<CallOutcome | "stale"> {
+  ): Promise<Draft> {
     const started = performance.now();
-    const session = this.liveSession(sessionId);
-    const head = session.head;
     const argsHash = hashOf(rawArgs ?? {});
-    const findings: Finding[] = [];
-    const repeatOf = this.store.repeatOf(sessionId, name, argsHash, head.version);
-    if (repeatOf !== undefined) findings.push(repeatNote(repeatOf));
+    const rejected = (findings: Finding[], definition?: Tool, usage?: Usage): Draft => ({
+      tool: name,
+      definition,
+      args: rawArgs ?? {},
+      argsHash,
+      status: "rejected",
+      findings,
+      engine: "validator",
+      usage,
+      started,
+    });
 
-    // 1 resolve
-    const tool = this.resolve(session, name);
-    if (!tool.ok) {
-      findings.unshift(tool.finding);
-      return this.commitRejected(session, name, rawArgs, argsHash, findings, undefined, started);
+    // 1 resolve the tool name in the session's scope
+    const resolved = this.resolve(session, name);
+    if (!resolved.ok) return rejected([resolved.finding]);
+    const tool = resolved.tool;
+
+    // 2 check the tool's own input schema: a broken one is the catalog's fault, not the caller's
+    const broken = compileProblem(tool.inputSchema);
+    if (broken) {
+      return {
+        ...rejected([], tool),
+        status: "error",
+        failure: brokenToolFailure(tool, broken),
+      };
     }
-    // a schema the catalog got wrong is the catalog's fault, not the caller's: say so and change nothing
-    const broken = compileProblem(tool.tool.inputSchema);
-    if (broken)
-      return this.commitBrokenTool(session, tool.tool, rawArgs, argsHash, findings, broken, started);
-    // 2 validate
-    const validated = validateArguments(tool.tool, rawArgs);
-    if (!validated.ok) {
-      findings.unshift(...validated.findings);
-      return this.commitRejected(session, name, rawArgs, argsHash, findings, tool.tool, started);
-    }
-    const state = head.document as StateDocument;
+
+    // 3 validate the arguments, then the optional semantic check
+    const validated = validateArguments(tool, rawArgs);
+    if (!validated.ok) return rejected(validated.findings, tool);
+    const head = session.head;
     let checkUsage: Usage | undefined;
     if (this.argumentChecker) {
-      const checked = await this.argumentChecker.check(tool.tool, validated.args, state, signal);
+      const checked = await this.argumentChecker.check(tool, validated.args, head.state.toJSON(), signal);
       checkUsage = checked.usage;
       if (checked.concerns.length > 0) {
-        findings.unshift(
-          ...checked.concerns.map(
-            (c): Finding => ({ code: "IAV", severity: "error", argument: c.argument, message: c.message }),
-          ),
+        const findings = checked.concerns.map(
+          (c): Finding => ({ code: "IAV", severity: "error", argument: c.argument, message: c.message }),
         );
-        return this.commitRejected(
-          session,
-          name,
-          rawArgs,
-          argsHash,
-          findings,
-          tool.tool,
-          started,
-          checkUsage,
-        );
+        return rejected(findings, tool, checkUsage);
       }
     }
-    // 4 effects, then simulate
-    const now = clockOf(state);
-    const { effects, state: stateAfterEffects } = applyEffects(tool.tool, validated.args, state, now);
+
+    // 5 run the tool's effects
+    const now = clockOf(head.state);
+    const { effects, state: afterEffects } = runEffectsOn(tool, validated.args, head.state, now);
+
+    // 6 simulate the rest of the answer
     const request: SimulationRequest = {
-      tool: tool.tool,
+      tool,
       args: validated.args,
-      state: stateAfterEffects,
+      state: afterEffects,
       effects,
-      history: this.history(sessionId),
+      history: await this.history(session),
       seed: session.record.seed,
       now,
       signal,
     };
-    const outcome = await this.simulate(request);
-    // 5 check, 6 commit
-    const checked = this.check(outcome, request);
-    const change =
-      checked.kind === "success" ? this.changeFor(stateAfterEffects, effects, checked.patch, now) : undefined;
-    const final =
-      change === "invalid-patch"
-        ? this.offlineFallback(request, "the simulator's state patch did not apply")
-        : checked;
-    const finalChange =
-      change === "invalid-patch" ? this.changeFor(stateAfterEffects, effects, [], now) : change;
-    return this.commit(
-      session,
-      {
-        tool: name,
-        definition: tool.tool,
-        args: validated.args,
-        argsHash,
-        status: final.kind === "success" ? "ok" : "error",
-        findings,
-        result: final.kind === "success" ? final.result : undefined,
-        failure: final.kind === "failure" ? final.failure : undefined,
-        engine: final.engine,
-        fallback: final.fallback,
-        usage: addUsage(checkUsage, final.usage),
-        latencyMs: performance.now() - started,
-      },
-      finalChange === "invalid-patch" ? undefined : finalChange,
-    );
+    const simulated = await this.simulate(request);
+
+    // 7 check the simulator's answer: its result against the output schema, its patch against the state
+    let outcome = this.checkResult(simulated, request);
+    let change = outcome.kind === "success" ? changeOf(afterEffects, effects, outcome.patch, now) : none;
+    if (change.kind === "invalid") {
+      outcome = this.offlineFallback(request, change.reason);
+      change = changeOf(afterEffects, effects, [], now);
+    }
+    const draft: Draft = {
+      tool: name,
+      definition: tool,
+      args: validated.args,
+      argsHash,
+      status: outcome.kind === "success" ? "ok" : "error",
+      findings: [],
+      result: outcome.kind === "success" ? outcome.result : undefined,
+      failure: outcome.kind === "failure" ? outcome.failure : undefined,
+      engine: outcome.engine,
+      fallback: outcome.fallback,
+      usage: addUsage(checkUsage, outcome.usage),
+      change: change.kind === "change" ? change.change : undefined,
+      started,
+    };
+    // a call the client gave up on is recorded as such and changes nothing
+    if (signal?.aborted) return { ...draft, status: "cancelled", result: undefined, change: undefined };
+    return draft;
   }
 
   private resolve(
@@ -425,101 +440,48 @@ export class Engine {
     };
   }
 
-  private commitRejected(
-    session: LiveSession,
-    name: string,
-    rawArgs: unknown,
-    argsHash: string,
-    findings: Finding[],
-    definition: Tool | undefined,
-    started: number,
-    usage?: Usage,
-  ): CallOutcome | "stale" {
-    return this.commit(session, {
-      tool: name,
-      definition,
-      args: rawArgs ?? {},
-      argsHash,
-      status: "rejected",
-      findings,
-      engine: "validator",
-      usage,
-      latencyMs: performance.now() - started,
-    });
+  /** Step 4: an earlier identical call whose resulting state is the current one. */
+  private async repeatOf(session: LiveSession, draft: Draft): Promise<number | undefined> {
+    const key = `${draft.tool}\u0000${draft.argsHash}`;
+    if (session.callsOnHead) return session.callsOnHead.get(key);
+    return this.store.repeatOf(session.record.id, draft.tool, draft.argsHash, session.head.version);
   }
 
-  private commitBrokenTool(
-    session: LiveSession,
-    tool: Tool,
-    rawArgs: unknown,
-    argsHash: string,
-    findings: Finding[],
-    problem: string,
-    started: number,
-  ): CallOutcome | "stale" {
-    return this.commit(session, {
-      tool: tool.name,
-      definition: tool,
-      args: rawArgs ?? {},
-      argsHash,
-      status: "error",
-      findings,
-      failure: {
-        code: "TOOL_SCHEMA_INVALID",
-        status: 500,
-        message: `toolsim cannot check calls to ${tool.name}: its inputSchema is not a usable JSON Schema (${problem}). The catalog needs fixing (toolsim lint); this is not a problem with the call.`,
-      },
-      engine: "validator",
-      latencyMs: performance.now() - started,
-    });
-  }
-
-  /** Records a call (and its change of state) and moves the in-memory head: the pipeline's last step. */
-  private commit(
-    session: LiveSession,
-    entry: Omit<CallOutcome, "sessionId" | "seq" | "versionBefore" | "versionAfter"> & {
-      args: unknown;
-      argsHash: string;
-    },
-    change?: { patch: Patch; document: unknown },
-  ): CallOutcome | "stale" {
-    const head = session.head;
-    const record = this.store.recordCall(
-      {
-        sessionId: session.record.id,
-        tool: entry.tool,
-        arguments: entry.args,
-        argsHash: entry.argsHash,
-        status: entry.status,
-        findings: entry.findings.map(storedFinding),
-        result: entry.result,
-        error: entry.failure,
-        engine: entry.engine,
-        fallback: entry.fallback,
-        usage: entry.usage,
-        latencyMs: entry.latencyMs,
-      },
-      head.version,
-      change,
-    );
-    if (record === "stale") return "stale";
-    if (change && record.versionAfter !== head.version) {
-      session.head = { version: record.versionAfter, document: change.document };
+  /** After step 8: moves the in-memory head and remembers the call for the repeat check. */
+  private settle(session: LiveSession, draft: Draft, call: CallRecord): CallOutcome {
+    const key = `${draft.tool}\u0000${draft.argsHash}`;
+    if (draft.change && call.versionAfter !== call.versionBefore) {
+      session.head = { version: call.versionAfter, state: draft.change.state };
+      session.callsOnHead = new Map([[key, call.seq]]);
+    } else {
+      session.callsOnHead?.set(key, call.seq);
     }
-    const { args: _args, argsHash: _hash, ...outcome } = entry;
     return {
-      ...outcome,
       sessionId: session.record.id,
-      seq: record.seq,
-      versionBefore: record.versionBefore,
-      versionAfter: record.versionAfter,
+      seq: call.seq,
+      tool: draft.tool,
+      status: draft.status,
+      definition: draft.definition,
+      result: draft.result,
+      failure: draft.failure,
+      findings: draft.findings,
+      engine: draft.engine,
+      fallback: draft.fallback,
+      usage: draft.usage,
+      versionBefore: call.versionBefore,
+      versionAfter: call.versionAfter,
+      latencyMs: call.latencyMs,
     };
   }
 
-  private history(sessionId: string): HistoryEntry[] {
+  private async history(session: LiveSession): Promise<HistoryEntry[]> {
     const wanted = this.simulator.historyWanted ?? 0;
     if (wanted <= 0) return [];
-    return this.store.recentCalls(sessionId, Math.min(wanted, this.options.historyLimit)).map((call) => ({
+    const recent = await this.store.recentCalls(
+      session.record.id,
+      Math.min(wanted, this.options.historyLimit),
+    );
+    return recent.map((call) => ({
       seq: call.seq,
       tool: call.tool,
       arguments: call.arguments,
@@ -529,7 +491,7 @@ export class Engine {
     }));
   }
 
-  /** Asks the simulator, within the deadline; anything it cannot deliver, the offline engine answers. */
+  /** Step 6: asks the simulator, within the deadline; anything it cannot deliver, the offline engine answers. */
   private async simulate(request: SimulationRequest): Promise<SimulationOutcome> {
     if (this.simulator === this.offline) return this.offline.respondNow(request);
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
@@ -551,8 +513,8 @@ export class Engine {
     }
   }
 
-  /** A successful result must validate against the tool's outputSchema, or the offline engine answers. */
-  private check(outcome: SimulationOutcome, request: SimulationRequest): SimulationOutcome {
+  /** Step 7, the result: a successful result must validate against the tool's outputSchema, or the offline engine answers. */
+  private checkResult(outcome: SimulationOutcome, request: SimulationRequest): SimulationOutcome {
     if (outcome.kind !== "success" || !request.tool.outputSchema) return outcome;
     // the offline engine builds its results to the schema already, and is the last resort anyway
     if (outcome.engine === this.offline.name) return outcome;
@@ -569,48 +531,75 @@ export class Engine {
   private offlineFallback(request: SimulationRequest, reason: string): SimulationOutcome {
     return { ...this.offline.respondNow(request), fallback: reason };
   }
-
-  /** The effects' patch, the simulator's patch and the clock tick, as one change; undefined when nothing changes. */
-  private changeFor(
-    afterEffects: StateDocument,
-    effects: EffectsResult,
-    simulatorPatch: Patch,
-    now: string,
-  ): { patch: Patch; document: unknown } | "invalid-patch" | undefined {
-    const effectsPatch = effects.status === "applied" ? effects.patch : [];
-    if (effectsPatch.length === 0 && simulatorPatch.length === 0) return undefined;
-    // one application for the simulator's changes and the tick, so a wide state is copied once
-    const tick = clockTick(afterEffects, now);
-    const applied = applyPatch(afterEffects, [...simulatorPatch, ...tick]);
-    if (!applied.ok)
-      return applied.index < simulatorPatch.length ? "invalid-patch" : clockFailure(applied.error);
-    return { patch: [...effectsPatch, ...simulatorPatch, ...tick], document: applied.document };
-  }
 }
 
-function clockFailure(error: string): never {
-  throw new Error(`clock tick failed: ${error}`);
+const none: Change = { kind: "none" };
+
+/** Step 5 on the persistent state: the effects decide, and their patch gives the state after them. */
+function runEffectsOn(
+  tool: Tool,
+  args: Record<string, unknown>,
+  state: State,
+  now: string,
+): { effects: EffectsResult; state: State } {
+  if (tool.effects.length === 0) return { effects: { status: "none" }, state };
+  const { effects } = applyEffects(tool, args, state.toJSON() as StateDocument, now);
+  if (effects.status !== "applied" || effects.patch.length === 0) return { effects, state };
+  const applied = state.apply(effects.patch);
+  if (!applied.ok)
+    throw new Error(`effects of ${tool.name} produced a patch that does not apply: ${applied.error}`);
+  return { effects, state: applied.state };
 }
 
-/** The simulated clock of a state (runtime.now), or the default start of time. */
-export function clockOf(state: StateDocument): string {
-  const runtime = state.runtime;
-  if (runtime && typeof runtime === "object" && !Array.isArray(runtime)) {
-    const now = (runtime as Record<string, unknown>).now;
-    if (typeof now === "string" && !Number.isNaN(Date.parse(now))) return now;
+/** Step 7, the patch: the effects' patch, the simulator's and the clock's tick as one change. */
+function changeOf(afterEffects: State, effects: EffectsResult, simulatorPatch: Patch, now: string): Change {
+  const effectsPatch = effects.status === "applied" ? effects.patch : [];
+  if (effectsPatch.length === 0 && simulatorPatch.length === 0) return none;
+  // one application for the simulator's changes and the tick
+  const tick = clockTick(afterEffects, now);
+  const applied = afterEffects.apply([...simulatorPatch, ...tick]);
+  if (applied.ok) {
+    return {
+      kind: "change",
+      change: { patch: [...effectsPatch, ...simulatorPatch, ...tick], state: applied.state },
+    };
   }
-  return DEFAULT_NOW;
+  if (applied.index < simulatorPatch.length) {
+    return { kind: "invalid", reason: `the simulator's state patch did not apply: ${applied.error}` };
+  }
+  throw new Error(`clock tick failed: ${applied.error}`);
 }
 
-/** Moves the clock one step: every change of state takes a little simulated time. */
-function clockTick(state: StateDocument, now: string): Patch {
-  const next = new Date(Date.parse(now) + CLOCK_STEP_MS).toISOString().replace(".000Z", "Z");
-  const runtime = state.runtime;
-  if (runtime && typeof runtime === "object" && !Array.isArray(runtime)) {
-    const op = "now" in runtime ? "replace" : "add";
-    return [{ op, path: "/runtime/now", value: next }];
-  }
-  return [{ op: "add", path: "/runtime", value: { now: next } }];
+function toNewCall(session: LiveSession, draft: Draft) {
+  return {
+    sessionId: session.record.id,
+    tool: draft.tool,
+    arguments: draft.status === "rejected" ? keptArguments(draft.args) : draft.args,
+    argsHash: draft.argsHash,
+    status: draft.status,
+    findings: draft.findings.map((f) => ({ code: f.code, argument: f.argument, message: f.message })),
+    result: draft.result,
+    error: draft.failure,
+    engine: draft.engine,
+    fallback: draft.fallback,
+    usage: draft.usage,
+    latencyMs: performance.now() - draft.started,
+  };
+}
+
+/** A rejected call's arguments as logged: whole when small, otherwise their size and a beginning. */
+function keptArguments(args: unknown): unknown {
+  const text = JSON.stringify(args ?? null) ?? "null";
+  if (text.length <= REJECTED_ARGUMENTS_KEPT) return args;
+  return { "toolsim/truncated": true, bytes: text.length, beginning: text.slice(0, 1024) };
+}
+
+function brokenToolFailure(tool: Tool, problem: string): ToolFailure {
+  return {
+    code: "TOOL_SCHEMA_INVALID",
+    status: 500,
+    message: `toolsim cannot check calls to ${tool.name}: its inputSchema is not a usable JSON Schema (${problem}). The catalog needs fixing (toolsim lint); this is not a problem with the call.`,
+  };
 }
 
 function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
@@ -631,8 +620,4 @@ function repeatNote(seq: number): Finding {
     severity: "note",
     message: `This call repeats call #${seq} exactly, and the state has not changed since: it will get the same answer.`,
   };
-}
-
-function storedFinding(finding: Finding) {
-  return { code: finding.code, argument: finding.argument, message: finding.message };
 }

@@ -1,10 +1,9 @@
+export { clockOf, DEFAULT_NOW } from "./clock.js";
 export { parameterSummary, rejectionText } from "./describe.js";
 export { describeFailure, runEffects } from "./effects.js";
 export {
   type CallOutcome,
   type CallStatus,
-  clockOf,
-  DEFAULT_NOW,
   Engine,
   type EngineOptions,
   type ExternalAnswer,

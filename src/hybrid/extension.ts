@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
-import type { StateDocument } from "../catalog/index.js";
 import type { CallOutcome, Engine, ExternalAnswer } from "../engine/index.js";
 import { type ToolExtension, toCallToolResult } from "../server/index.js";
+import type { State } from "../state/index.js";
 import type { UpstreamBinding } from "./bindings.js";
 import type { Hybrid } from "./hybrid.js";
 import {
@@ -36,14 +36,14 @@ export class HybridExtension implements ToolExtension {
     return [];
   }
 
-  call(
+  async call(
     sessionId: string,
     name: string,
     args: unknown,
     signal?: AbortSignal,
-  ): Promise<CallToolResult> | undefined {
+  ): Promise<CallToolResult | undefined> {
     const binding = this.hybrid.binding(name);
-    if (!binding || !this.engine.tools(sessionId).some((t) => t.name === name)) return undefined;
+    if (!binding || !(await this.engine.tools(sessionId)).some((t) => t.name === name)) return undefined;
     if (binding.decision.route !== "pass" || !isRecord(args ?? {}))
       return this.simulate(sessionId, name, args, signal);
     return this.passThrough(sessionId, binding, (args ?? {}) as Record<string, unknown>, signal);
@@ -65,7 +65,7 @@ export class HybridExtension implements ToolExtension {
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<CallToolResult> {
-    const overlay = overlayOf(this.document(sessionId), binding.upstream);
+    const overlay = overlayOf(await this.document(sessionId), binding.upstream);
     const answer = answerFromOverlay(
       { original: binding.original, outputSchema: binding.tool.outputSchema },
       args,
@@ -137,7 +137,7 @@ export class HybridExtension implements ToolExtension {
     }
     const unreflected = unreflectedChanges(overlay, args, applied);
     if (unreflected.length > 0) result = withNote(result, unreflected.map(describeTouch));
-    const fresh = this.document(sessionId);
+    const fresh = await this.document(sessionId);
     const records =
       answer?.kind === "alias" || !structured
         ? []
@@ -152,8 +152,8 @@ export class HybridExtension implements ToolExtension {
     return withMeta(result, outcome, answer?.kind === "alias" ? "overlay" : "pass");
   }
 
-  private document(sessionId: string): StateDocument {
-    return this.engine.state(sessionId).document as StateDocument;
+  private async document(sessionId: string): Promise<State> {
+    return (await this.engine.state(sessionId)).state;
   }
 
   private record(

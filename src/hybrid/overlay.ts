@@ -1,5 +1,6 @@
-import type { JsonSchema, StateDocument } from "../catalog/index.js";
+import type { JsonSchema } from "../catalog/index.js";
 import { canonicalJson, type Patch, toPointer } from "../patch/index.js";
+import type { State } from "../state/index.js";
 import { isUnder, itemKey, listIdentifiers, scalarIdentifiers } from "./identifiers.js";
 
 /**
@@ -46,8 +47,8 @@ export function namespaceKey(upstream: string): string {
   return `upstream:${upstream}`;
 }
 
-export function overlayOf(state: StateDocument, upstream: string): Overlay {
-  const namespace = state[namespaceKey(upstream)];
+export function overlayOf(state: State, upstream: string): Overlay {
+  const namespace = state.collection(namespaceKey(upstream))?.toJSON();
   if (!isRecord(namespace)) return {};
   const overlay: Overlay = {};
   for (const [collection, records] of Object.entries(namespace))
@@ -297,12 +298,12 @@ export function realReadRecords(
 }
 
 /** JSON Patch operations that put records into an upstream's namespace, creating what is missing. */
-export function overlayPatch(state: StateDocument, upstream: string, puts: readonly RecordPut[]): Patch {
+export function overlayPatch(state: State, upstream: string, puts: readonly RecordPut[]): Patch {
   if (puts.length === 0) return [];
   const namespace = namespaceKey(upstream);
   const existing = overlayOf(state, upstream);
   const patch: Patch = [];
-  if (!isRecord(state[namespace])) patch.push({ op: "add", path: toPointer([namespace]), value: {} });
+  if (!state.collection(namespace)) patch.push({ op: "add", path: toPointer([namespace]), value: {} });
   const created = new Set<string>();
   for (const put of puts) {
     if (!existing[put.collection] && !created.has(put.collection)) {

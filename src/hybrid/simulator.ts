@@ -1,4 +1,5 @@
-import type { JsonSchema, StateDocument } from "../catalog/index.js";
+import type { JsonSchema } from "../catalog/index.js";
+import { type Patch, toPointer } from "../patch/index.js";
 import type { SimulationOutcome, SimulationRequest, Simulator } from "../simulate/index.js";
 import type { UpstreamBinding } from "./bindings.js";
 import { changeKindOf, editTarget, planChange } from "./changes.js";
@@ -91,12 +92,16 @@ export class HybridSimulator implements Simulator {
  * (where the offline engine looks entities up by key), unless a catalog collection has the name.
  */
 function withOverlay(request: SimulationRequest, overlay: Overlay): SimulationRequest {
-  const state: StateDocument = { ...request.state };
+  const additions: Patch = [];
   for (const [collection, records] of Object.entries(overlay)) {
-    if (collection in state) continue;
-    state[collection] = Object.fromEntries(Object.entries(records).map(([key, r]) => [key, dataOf(r)]));
+    if (request.state.has(collection)) continue;
+    const value = Object.fromEntries(Object.entries(records).map(([key, r]) => [key, dataOf(r)]));
+    additions.push({ op: "add", path: toPointer([collection]), value });
   }
-  return { ...request, state };
+  if (additions.length === 0) return request;
+  const applied = request.state.apply(additions);
+  if (!applied.ok) throw new Error(`the overlay does not fit the state: ${applied.error}`);
+  return { ...request, state: applied.state };
 }
 
 /** Tools whose result is one text field (`{"content": "..."}`) get the overlay's own account of the change. */

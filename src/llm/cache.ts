@@ -9,8 +9,8 @@ export interface CachedAnswer {
 
 /** Where answers are kept for replay (the store implements it on its `llm_cache` table). */
 export interface LlmCache {
-  llmCacheGet(key: string): CachedAnswer | undefined;
-  llmCachePut(entry: { key: string; model: string; response: string; usage?: Usage }): void;
+  llmCacheGet(key: string): Promise<CachedAnswer | undefined>;
+  llmCachePut(entry: { key: string; model: string; response: string; usage?: Usage }): Promise<void>;
 }
 
 /**

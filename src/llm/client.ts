@@ -128,7 +128,7 @@ export class LlmClient {
       schema: request.schema,
     });
     if (cacheable) {
-      const hit = this.cache?.llmCacheGet(key);
+      const hit = await this.cache?.llmCacheGet(key);
       if (hit) {
         const decoded = decodeAnswer(hit.response, request.schema, request.parse);
         if (decoded.ok) {
@@ -149,7 +149,7 @@ export class LlmClient {
     if (!reply.ok) return { ok: false, failure: reply.failure, usage };
     const decoded = decodeAnswer(reply.text, request.schema, request.parse);
     if (!decoded.ok) return { ok: false, failure: failureOfProblem(decoded.problem), usage, raw: reply.text };
-    if (cacheable) this.cache?.llmCachePut({ key, model, response: reply.text, usage });
+    if (cacheable) await this.cache?.llmCachePut({ key, model, response: reply.text, usage });
     return { ok: true, value: decoded.value, raw: reply.text, usage, cached: false };
   }
 

@@ -7,6 +7,11 @@ export {
   type PatchOperation,
   type PatchResult,
   parsePointer,
+  pointerSegments,
   readPointer,
+  removeValueAt,
+  type StepResult,
+  setValueAt,
   toPointer,
+  valueAt,
 } from "./patch.js";

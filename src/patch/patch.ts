@@ -61,6 +61,50 @@ export function applyPatch(
   return { ok: true, document: current };
 }
 
+/** A step on a plain value, or why it cannot be taken (the reason alone, without the operation). */
+export type StepResult = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** `add` or `replace` at already parsed segments of a plain value, copying only the containers on the path. */
+export function setValueAt(
+  document: unknown,
+  segments: readonly string[],
+  value: unknown,
+  mode: "add" | "replace",
+): StepResult {
+  return step(() => setAt(document, segments, value, mode, new WeakSet()));
+}
+
+/** `remove` at already parsed segments of a plain value. */
+export function removeValueAt(document: unknown, segments: readonly string[]): StepResult {
+  return step(() => removeAt(document, segments, new WeakSet()));
+}
+
+/** The value at already parsed segments, or why there is none. */
+export function valueAt(document: unknown, segments: readonly string[]): StepResult {
+  return step(() => getAt(document, segments));
+}
+
+/** A JSON pointer's segments, or why it is not one. */
+export function pointerSegments(
+  pointer: string,
+): { ok: true; segments: string[] } | { ok: false; error: string } {
+  try {
+    return { ok: true, segments: parsePointer(pointer) };
+  } catch (error) {
+    if (error instanceof PatchError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+function step(run: () => unknown): StepResult {
+  try {
+    return { ok: true, value: run() };
+  } catch (error) {
+    if (error instanceof PatchError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
 function applyOperation(document: unknown, operation: PatchOperation, owned: WeakSet<object>): unknown {
   switch (operation.op) {
     case "add":

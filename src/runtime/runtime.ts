@@ -2,12 +2,14 @@ import type { Catalog } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
 import { ToolsimHub } from "../server/index.js";
 import { type ArgumentChecker, OfflineSimulator, type Simulator } from "../simulate/index.js";
-import { Store } from "../store/index.js";
+import { type OpenOptions, openStore, type Store } from "../store/index.js";
 import { type LlmSetup, llmParts } from "./llm-parts.js";
 
 export interface RuntimeOptions {
   catalog: Catalog;
-  db: string;
+  /** Where sessions are stored: a SQLite file, or a store already open. */
+  db: string | Store;
+  store?: OpenOptions;
   seed?: string;
   /** The simulator that answers calls; the offline engine when absent. */
   simulator?: Simulator;
@@ -27,12 +29,12 @@ export interface Runtime {
   engine: Engine;
   hub: ToolsimHub;
   offline: OfflineSimulator;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Wires the rooms together: store, simulators, engine and the MCP hub on top. */
-export function createRuntime(options: RuntimeOptions): Runtime {
-  const store = Store.open(options.db);
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const store = typeof options.db === "string" ? await openStore(options.db, options.store) : options.db;
   const offline = new OfflineSimulator();
   const llm = options.llm ? llmParts(options.llm, store, offline) : undefined;
   const chosen = options.simulator ?? llm?.simulator ?? offline;

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { type CallOutcome, rejectionText } from "../engine/index.js";
+import { isPlainObject } from "../state/index.js";
 
 /**
  * An engine outcome as an MCP tool result. A documented error and a rejected call are both
@@ -36,10 +37,19 @@ export function toCallToolResult(outcome: CallOutcome): CallToolResult {
       _meta: meta,
     };
   }
+  if (outcome.status === "cancelled") {
+    return {
+      content: [{ type: "text", text: "The call was cancelled; nothing changed." }],
+      isError: true,
+      _meta: meta,
+    };
+  }
   const result = outcome.result ?? {};
+  // a result is any JSON value: only an object can also be structured content
+  const structured = isPlainObject(result) ? { structuredContent: result } : {};
   return {
-    content: [{ type: "text", text: JSON.stringify(result) }],
-    structuredContent: result,
+    content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result) }],
+    ...structured,
     _meta: meta,
   };
 }

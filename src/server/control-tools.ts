@@ -73,7 +73,7 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
       `${prefix}checkpoint`,
       async (sessionId, args) =>
         answer(
-          desk.checkpoint(sessionId, stringArg(args.name)),
+          await desk.checkpoint(sessionId, stringArg(args.name)),
           (v) => `Checkpoint "${v.name}" is state version ${v.version}.`,
         ),
     ],
@@ -99,7 +99,7 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
       `${prefix}get_state`,
       async (sessionId, args) => {
         if (args.path !== undefined && typeof args.path !== "string") return failure("path must be a string");
-        return answer(desk.getState(sessionId, args.path as string | undefined), (v) =>
+        return answer(await desk.getState(sessionId, args.path as string | undefined), (v) =>
           JSON.stringify(v.value, null, 2),
         );
       },
@@ -109,11 +109,11 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
   return {
     name: "control-tools",
     tools: () => definitions,
-    call(sessionId, name, args, signal) {
+    async call(sessionId, name, args, signal) {
       const handler = handlers.get(name);
       if (!handler) return undefined;
       if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
-        return Promise.resolve(failure("arguments must be a JSON object"));
+        return failure("arguments must be a JSON object");
       }
       return handler(sessionId, (args ?? {}) as Args, signal);
     },

@@ -11,6 +11,7 @@ import {
   toWebRequest,
 } from "@modelcontextprotocol/node";
 import {
+  type AuthInfo,
   createMcpHandler,
   isInitializeRequest,
   isLegacyRequest,
@@ -19,21 +20,27 @@ import {
 import type { ToolsimHub } from "./hub.js";
 
 export const SESSION_HEADER = "x-toolsim-session";
+/** The session of a stateless client that names none: one per tenant. */
+export const DEFAULT_SESSION = "http-default";
 
 export interface HttpOptions {
   host: string;
   port: number;
   path?: string;
-  /** Required off loopback; when set, every request must carry `Authorization: Bearer <token>`. */
-  token?: string;
+  /**
+   * Bearer tokens and the tenant each stands for. Required off loopback; when given, every
+   * request must carry `Authorization: Bearer <token>`, and a session is visible only to the
+   * tenant whose token made it. Without tokens (loopback only) everything is tenant "".
+   */
+  tokens?: ReadonlyMap<string, string>;
   /** Host names accepted in the Host header when bound off loopback (default: any). */
   allowedHosts?: string[];
   /** Origins (host names) accepted from browsers (default: localhost only). */
   allowedOrigins?: string[];
   /** MCP sessions with no request for this long are closed (ms). */
   idleTimeoutMs?: number;
-  /** Opens (creates or resumes) the simulation session for a new MCP session; `name` is the X-Toolsim-Session header. */
-  openSession: (name: string | undefined) => string;
+  /** Opens (creates or resumes) a tenant's simulation session for a new MCP session; `name` is the X-Toolsim-Session header. */
+  openSession: (name: string | undefined, tenant: string) => Promise<string>;
   log?: (line: string) => void;
 }
 
@@ -47,6 +54,8 @@ interface LegacySession {
   transport: NodeStreamableHTTPServerTransport;
   server: Server;
   simulationId: string;
+  /** The tenant that opened it: only the same tenant may use its MCP session id. */
+  tenant: string;
   lastSeen: number;
 }
 
@@ -60,7 +69,8 @@ export function isLoopback(host: string): boolean {
  * are stateless and name their simulation session with that header.
  */
 export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Promise<HttpHandle> {
-  if (!isLoopback(options.host) && !options.token) {
+  const tokens = options.tokens ?? new Map<string, string>();
+  if (!isLoopback(options.host) && tokens.size === 0) {
     throw new ListenError(
       `refusing to listen on ${options.host} without a token: anyone who can reach it could drive the simulator. Pass --token or set TOOLSIM_TOKEN.`,
     );
@@ -79,8 +89,11 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     : localhostOriginValidation();
 
   const modernHandler = createMcpHandler(
-    ({ requestInfo }) =>
-      hub.createServer(options.openSession(requestInfo?.headers.get(SESSION_HEADER) ?? "http-default")),
+    async ({ requestInfo, authInfo }) => {
+      const tenant = typeof authInfo?.extra?.tenant === "string" ? authInfo.extra.tenant : "";
+      const name = requestInfo?.headers.get(SESSION_HEADER) || DEFAULT_SESSION;
+      return hub.createServer(await options.openSession(name, tenant));
+    },
     { legacy: "reject", onerror: (error) => log(`modern request failed: ${error.message}`) },
   );
   const modern = toNodeHandler(modernHandler);
@@ -112,18 +125,27 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       jsonError(res, 404, -32601, `not found: the MCP endpoint is ${path}`);
       return;
     }
-    if (options.token && !hasToken(req, options.token)) {
+    const tenant = tenantOf(req, tokens);
+    if (tenant === undefined) {
       res.setHeader("www-authenticate", 'Bearer realm="toolsim"');
       jsonError(res, 401, -32001, "missing or wrong bearer token");
       return;
     }
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      // the tenant travels to the server factory as the request's validated auth
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+        token: "",
+        clientId: tenant,
+        scopes: [],
+        extra: { tenant },
+      };
       await modern(req, res, body);
       return;
     }
     const sessionId = req.headers["mcp-session-id"];
-    let session = typeof sessionId === "string" ? legacy.get(sessionId) : undefined;
+    const known = typeof sessionId === "string" ? legacy.get(sessionId) : undefined;
+    let session = known?.tenant === tenant ? known : undefined;
     if (!session) {
       if (req.method !== "POST" || sessionId || !isInitializeRequest(body)) {
         jsonError(
@@ -134,19 +156,23 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
         );
         return;
       }
-      session = await openLegacySession(req);
+      session = await openLegacySession(req, tenant);
     }
     session.lastSeen = Date.now();
     await session.transport.handleRequest(req, res, body);
   }
 
-  async function openLegacySession(req: IncomingMessage): Promise<LegacySession> {
+  async function openLegacySession(req: IncomingMessage, tenant: string): Promise<LegacySession> {
     const header = req.headers[SESSION_HEADER];
-    const simulationId = options.openSession(typeof header === "string" && header ? header : undefined);
+    const simulationId = await options.openSession(
+      typeof header === "string" && header ? header : undefined,
+      tenant,
+    );
     const server = hub.createServer(simulationId);
     const session: LegacySession = {
       server,
       simulationId,
+      tenant,
       lastSeen: Date.now(),
       transport: new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -224,13 +250,19 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   return error;
 }
 
-function hasToken(req: IncomingMessage, token: string): boolean {
-  const header = req.headers.authorization ?? "";
-  const match = /^Bearer\s+(.+)$/i.exec(header);
-  if (!match) return false;
+/** The tenant whose token the request carries; "" when no tokens are configured; undefined when refused. */
+function tenantOf(req: IncomingMessage, tokens: ReadonlyMap<string, string>): string | undefined {
+  if (tokens.size === 0) return "";
+  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
+  if (!match) return undefined;
   const given = Buffer.from(match[1] ?? "");
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+  let tenant: string | undefined;
+  // every token is compared, in constant time, so the answer's timing says nothing about which matched
+  for (const [token, owner] of tokens) {
+    const wanted = Buffer.from(token);
+    if (given.length === wanted.length && timingSafeEqual(given, wanted)) tenant = owner;
+  }
+  return tenant;
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

@@ -21,7 +21,7 @@ export interface ToolExtension {
     name: string,
     args: unknown,
     signal?: AbortSignal,
-  ): Promise<CallToolResult> | undefined;
+  ): Promise<CallToolResult | undefined>;
 }
 
 /** Something that can tell connected clients their tool list changed (one per transport era). */
@@ -69,10 +69,10 @@ export class ToolsimHub {
     for (const notify of this.notifiers) notify(sessionId);
   }
 
-  listTools(sessionId: string): McpTool[] {
+  async listTools(sessionId: string): Promise<McpTool[]> {
     const tools: McpTool[] = [];
     for (const extension of this.extensions) tools.push(...extension.tools(sessionId));
-    for (const tool of this.engine.tools(sessionId)) tools.push(toMcpTool(tool));
+    for (const tool of await this.engine.tools(sessionId)) tools.push(toMcpTool(tool));
     return tools;
   }
 
@@ -83,7 +83,7 @@ export class ToolsimHub {
     signal?: AbortSignal,
   ): Promise<CallToolResult> {
     for (const extension of this.extensions) {
-      const handled = extension.call(sessionId, name, args, signal);
+      const handled = await extension.call(sessionId, name, args, signal);
       if (handled) return handled;
     }
     return toCallToolResult(await this.engine.call(sessionId, name, args, signal));
@@ -100,7 +100,11 @@ export class ToolsimHub {
       },
     );
     server.setRequestHandler("tools/list", async (request) => {
-      const { items, nextCursor } = page(this.listTools(sessionId), request.params?.cursor, this.pageSize);
+      const { items, nextCursor } = page(
+        await this.listTools(sessionId),
+        request.params?.cursor,
+        this.pageSize,
+      );
       return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
     });
     server.setRequestHandler("tools/call", async (request, ctx) =>
@@ -108,6 +112,9 @@ export class ToolsimHub {
     );
     const resources = sessionResources(this.engine, sessionId);
     server.setRequestHandler("resources/list", async () => ({ resources: resources.list() }));
+    server.setRequestHandler("resources/templates/list", async () => ({
+      resourceTemplates: resources.templates(),
+    }));
     server.setRequestHandler("resources/read", async (request) => resources.read(request.params.uri));
     return server;
   }

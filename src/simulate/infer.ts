@@ -1,4 +1,4 @@
-import type { StateDocument, Tool } from "../catalog/index.js";
+import type { Tool } from "../catalog/index.js";
 import {
   type Action,
   actionOf,
@@ -9,6 +9,7 @@ import {
   wordsOf,
 } from "../infer/index.js";
 import { type Patch, toPointer } from "../patch/index.js";
+import type { State } from "../state/index.js";
 
 /**
  * The runtime fallback for a tool nothing covers (no effects, none inferred): which entities
@@ -27,27 +28,24 @@ export interface EntityRef {
 }
 
 /** Entities of the state that identifier-like arguments name, by key or by an id field. */
-export function referencedEntities(args: Record<string, unknown>, state: StateDocument): EntityRef[] {
+export function referencedEntities(args: Record<string, unknown>, state: State): EntityRef[] {
   const refs: EntityRef[] = [];
   for (const [argument, value] of Object.entries(args)) {
     if (!isIdentifierName(argument) || (typeof value !== "string" && typeof value !== "number")) continue;
     const wanted = String(value);
-    for (const [collection, entities] of Object.entries(state)) {
-      if (collection === "runtime" || !isRecord(entities)) continue;
-      const direct = entities[wanted];
+    for (const collection of state.keys()) {
+      const entities = collection === "runtime" ? undefined : state.collection(collection);
+      if (!entities) continue;
+      const direct = entities.get(wanted);
       if (isRecord(direct)) {
         refs.push({ collection, key: wanted, entity: direct, argument });
         continue;
       }
-      for (const [key, entity] of Object.entries(entities)) {
-        if (
-          isRecord(entity) &&
-          String(entity[argument] ?? "") === wanted &&
-          collectionMatches(collection, argument)
-        ) {
-          refs.push({ collection, key, entity, argument });
-          break;
-        }
+      if (!collectionMatches(collection, argument)) continue;
+      for (const [key, entity] of entities.matching(argument, [wanted])) {
+        if (!isRecord(entity) || String(entity[argument] ?? "") !== wanted) continue;
+        refs.push({ collection, key, entity, argument });
+        break;
       }
     }
   }
@@ -98,7 +96,7 @@ export function inferWrite(
   args: Record<string, unknown>,
   result: Record<string, unknown>,
   refs: readonly EntityRef[],
-  state: StateDocument,
+  state: State,
 ): InferredWrite {
   if (action === "read") return { patch: [] };
   const target = refs[0];
@@ -137,7 +135,7 @@ function inferCreate(
   tool: Tool,
   args: Record<string, unknown>,
   result: Record<string, unknown>,
-  state: StateDocument,
+  state: State,
 ): InferredWrite {
   const noun = wordsOf(tool.name).slice(1).join("_") || "record";
   const collection = plural(noun);
@@ -153,7 +151,7 @@ function inferCreate(
   delete entity.message;
   delete entity.success;
   const patch: Patch = [];
-  if (!isRecord(state[collection])) patch.push({ op: "add", path: toPointer([collection]), value: {} });
+  if (!state.collection(collection)) patch.push({ op: "add", path: toPointer([collection]), value: {} });
   patch.push({ op: "add", path: toPointer([collection, key]), value: entity });
   return { patch, entity };
 }

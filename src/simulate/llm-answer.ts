@@ -1,5 +1,5 @@
 import { validatorFor } from "../catalog/index.js";
-import { applyPatch, type Patch, parsePointer } from "../patch/index.js";
+import { type Patch, parsePointer } from "../patch/index.js";
 import type { SimulationRequest, ToolFailure } from "./types.js";
 
 /** The model's answer, after the response schema check. */
@@ -92,7 +92,7 @@ function patchProblems(patch: Patch, request: SimulationRequest): string[] {
     }
   }
   if (problems.length > 0) return problems;
-  const applied = applyPatch(request.state, patch);
+  const applied = request.state.apply(patch);
   if (!applied.ok) problems.push(`the patch does not apply to the state: ${applied.error}`);
   return problems;
 }

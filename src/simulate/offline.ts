@@ -1,5 +1,6 @@
-import type { JsonSchema, StateDocument, Tool } from "../catalog/index.js";
-import { canonicalJson, hashOf, type Patch, readPointer } from "../patch/index.js";
+import type { JsonSchema, Tool } from "../catalog/index.js";
+import { canonicalJson, hashOf, type Patch, pointerSegments } from "../patch/index.js";
+import type { State } from "../state/index.js";
 import { conform } from "./conform.js";
 import {
   type Action,
@@ -92,10 +93,13 @@ function dataResult(
   return { result: { ...(write.entity ?? target.entity) }, patch: write.patch };
 }
 
-function effectsAnswer(effects: Extract<EffectsResult, { status: "applied" }>, state: StateDocument) {
+function effectsAnswer(effects: Extract<EffectsResult, { status: "applied" }>, state: State) {
   if (Object.keys(effects.output).length > 0) return effects.output;
   const touched = effects.touched
-    .map((pointer) => readPointer(state, pointer))
+    .map((pointer) => {
+      const path = pointerSegments(pointer);
+      return path.ok ? state.get(path.segments) : undefined;
+    })
     .filter((entity): entity is Record<string, unknown> => isRecord(entity));
   if (touched.length === 1) return { ...(touched[0] as Record<string, unknown>) };
   return touched.length > 0 ? { changed: touched } : {};

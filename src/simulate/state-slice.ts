@@ -1,5 +1,6 @@
-import type { StateDocument, Tool } from "../catalog/index.js";
-import { canonicalJson, readPointer, toPointer } from "../patch/index.js";
+import type { Tool } from "../catalog/index.js";
+import { canonicalJson, pointerSegments, toPointer } from "../patch/index.js";
+import type { State, StateDocument } from "../state/index.js";
 import { referencedEntities, wordsOf } from "./infer.js";
 import type { EffectsResult } from "./types.js";
 
@@ -42,17 +43,18 @@ export const DEFAULT_SLICE_LIMITS: SliceLimits = {
 };
 
 /**
- * The part of the state a call needs, bounded so the prompt stays the same size however
- * many entities the state holds: the entities the arguments reference, the ones the
- * declared effects touched, a few of the collection the tool is about, and a summary of
- * every collection.
+ * The part of the state a call needs, bounded so the prompt (and the time to build it)
+ * stays the same however many entities the state holds: the entities the arguments
+ * reference, the ones the declared effects touched, a few of the collection the tool is
+ * about, and a summary of every collection. The whole state is shown only when it is
+ * small, which is found out without serializing a large one.
  */
 export function stateView(
-  input: { tool: Tool; args: Record<string, unknown>; state: StateDocument; effects: EffectsResult },
+  input: { tool: Tool; args: Record<string, unknown>; state: State; effects: EffectsResult },
   limits: SliceLimits = DEFAULT_SLICE_LIMITS,
 ): StateView {
   const { state } = input;
-  if (canonicalJson(state).length < limits.wholeBelowBytes) return { kind: "whole", document: state };
+  if (smallerThan(state, limits.wholeBelowBytes)) return { kind: "whole", document: state.toJSON() };
 
   const entities: Record<string, unknown> = {};
   const add = (pointer: string, value: unknown) => {
@@ -62,7 +64,8 @@ export function stateView(
     add(toPointer([ref.collection, ref.key]), ref.entity);
   if (input.effects.status === "applied") {
     for (const pointer of input.effects.touched) {
-      const found = readPointer(state, pointer);
+      const path = pointerSegments(pointer);
+      const found = path.ok ? state.get(path.segments) : undefined;
       if (found !== undefined) add(pointer, found);
     }
   }
@@ -71,59 +74,84 @@ export function stateView(
   }
 
   const collections: CollectionSummary[] = [];
-  for (const [name, value] of Object.entries(state)) {
+  for (const name of state.keys()) {
     if (name === "runtime") continue;
-    collections.push(summarize(name, value, limits));
+    collections.push(summarize(state, name, limits));
   }
-  const runtime = state.runtime === undefined ? undefined : bounded(state.runtime, limits.entityBytes);
+  const runtime = state.has("runtime") ? bounded(state.runtime, limits.entityBytes) : undefined;
   return { kind: "slice", entities, collections, runtime };
+}
+
+/** Whether the state's JSON is shorter than `bytes`, measured entity by entity and given up as soon as it is not. */
+function smallerThan(state: State, bytes: number): boolean {
+  let size = 0;
+  for (const name of state.keys()) {
+    const collection = state.collection(name);
+    const parts = collection ? collection.entries() : [[name, state.get([name])] as [string, unknown]];
+    for (const [key, value] of parts) {
+      size += key.length + (JSON.stringify(value)?.length ?? 0);
+      if (size >= bytes) return false;
+    }
+  }
+  return true;
 }
 
 /** A few entities of the collection the tool's name is about, preferring those whose fields equal the arguments. */
 function relatedEntities(
   tool: Tool,
   args: Record<string, unknown>,
-  state: StateDocument,
+  state: State,
   limit: number,
 ): Array<[string, unknown]> {
   const words = new Set(wordsOf(tool.name).flatMap((w) => [w, singular(w)]));
-  const name = Object.keys(state).find(
-    (key) => key !== "runtime" && isRecord(state[key]) && (words.has(key) || words.has(singular(key))),
-  );
-  if (!name) return [];
-  const collection = state[name] as Record<string, unknown>;
+  const name = state
+    .keys()
+    .find(
+      (key) => key !== "runtime" && state.collection(key) && (words.has(key) || words.has(singular(key))),
+    );
+  const collection = name ? state.collection(name) : undefined;
+  if (!name || !collection) return [];
   const filters = Object.entries(args).filter(
     ([, v]) => typeof v === "string" || typeof v === "number" || typeof v === "boolean",
   );
   const picked: Array<[string, unknown]> = [];
-  const fallback: Array<[string, unknown]> = [];
-  // walks at most a bounded number of entities, so a huge collection costs no more than a small one
-  let seen = 0;
-  for (const [key, entity] of Object.entries(collection)) {
-    if (picked.length >= limit || seen++ >= 2_000) break;
-    const pointer = toPointer([name, key]);
-    const matches =
-      filters.length > 0 && isRecord(entity) && filters.some(([field, value]) => entity[field] === value);
-    if (matches) picked.push([pointer, entity]);
-    else if (fallback.length < limit) fallback.push([pointer, entity]);
+  for (const [field, value] of filters) {
+    for (const [key, entity] of collection.matching(field, [value])) {
+      if (picked.length >= limit) break;
+      picked.push([toPointer([name, key]), entity]);
+    }
   }
-  return picked.length > 0 ? picked : fallback;
+  if (picked.length > 0) return picked;
+  const first: Array<[string, unknown]> = [];
+  for (const [key, entity] of collection.entries()) {
+    if (first.length >= limit) break;
+    first.push([toPointer([name, key]), entity]);
+  }
+  return first;
 }
 
-function summarize(name: string, value: unknown, limits: SliceLimits): CollectionSummary {
-  if (Array.isArray(value)) {
-    return { name, count: value.length, sampleKeys: [], fields: fieldsOf(value.slice(0, 5), limits.fields) };
+function summarize(state: State, name: string, limits: SliceLimits): CollectionSummary {
+  const collection = state.collection(name);
+  if (!collection) {
+    const value = state.get([name]);
+    if (Array.isArray(value)) {
+      return {
+        name,
+        count: value.length,
+        sampleKeys: [],
+        fields: fieldsOf(value.slice(0, 5), limits.fields),
+      };
+    }
+    return { name, count: 1, sampleKeys: [], fields: [] };
   }
-  if (!isRecord(value)) return { name, count: 1, sampleKeys: [], fields: [] };
   const keys: string[] = [];
   const sample: unknown[] = [];
-  let count = 0;
-  for (const key in value) {
+  for (const [key, entity] of collection.entries()) {
     if (keys.length < limits.sampleKeys) keys.push(key);
-    if (sample.length < 5) sample.push(value[key]);
-    count++;
+    if (sample.length < 5) sample.push(entity);
+    if (keys.length >= limits.sampleKeys && sample.length >= 5) break;
   }
-  return { name, count, sampleKeys: keys, fields: fieldsOf(sample, limits.fields) };
+  return { name, count: collection.size, sampleKeys: keys, fields: fieldsOf(sample, limits.fields) };
 }
 
 function fieldsOf(entities: unknown[], max: number): string[] {

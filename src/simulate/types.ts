@@ -1,5 +1,6 @@
-import type { StateDocument, Tool } from "../catalog/index.js";
+import type { Tool } from "../catalog/index.js";
 import type { Patch } from "../patch/index.js";
+import type { State, StateDocument } from "../state/index.js";
 import type { Usage } from "../store/index.js";
 
 /** A documented error a tool answered with (not a rejected call: the call was valid). */
@@ -37,7 +38,7 @@ export interface SimulationRequest {
   tool: Tool;
   args: Record<string, unknown>;
   /** The state with the effects already applied (the state before the call when there are none). */
-  state: StateDocument;
+  state: State;
   effects: EffectsResult;
   history: readonly HistoryEntry[];
   /** The session seed: with the tool and the arguments it seeds every synthesized value. */

@@ -1,3 +1,5 @@
-export { SCHEMA_VERSION } from "./migrations.js";
-export { Store } from "./store.js";
+export { type OpenOptions, openStore } from "./open.js";
+export { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
+export { SqliteStore, StoreOpenError } from "./sqlite.js";
 export type * from "./types.js";
+export { DEFAULT_SNAPSHOTS, type SnapshotPolicy } from "./versions.js";

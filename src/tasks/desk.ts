@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
-import { parsePointer, readPointer, toPointer } from "../patch/index.js";
+import { pointerSegments, toPointer } from "../patch/index.js";
+import type { State } from "../state/index.js";
 import type { Store } from "../store/index.js";
 import type { ChecklistJudge } from "./checklist.js";
 import { feedbackText } from "./feedback.js";
@@ -95,13 +96,15 @@ export class TaskDesk {
     sessionId: string,
     input: { answer?: string; infeasible?: boolean; mode?: JudgeMode; signal?: AbortSignal } = {},
   ): Promise<DeskResult<{ verdict: TaskVerdict; text: string }>> {
-    const session = this.engine.session(sessionId);
-    if (!session) return { ok: false, error: `unknown session ${sessionId}` };
+    const session = await this.engine.record(sessionId);
     if (!session.taskId) {
       return { ok: false, error: "no task is started in this session; call the start-task tool first" };
     }
     if (input.answer !== undefined || input.infeasible !== undefined) {
-      this.store.recordAnswer(sessionId, { answer: input.answer, infeasible: input.infeasible ?? false });
+      await this.store.recordAnswer(sessionId, {
+        answer: input.answer,
+        infeasible: input.infeasible ?? false,
+      });
     }
     const judged = await judgeSession(
       { catalog: this.catalog, store: this.store, checklistJudge: this.checklistJudge },
@@ -112,23 +115,24 @@ export class TaskDesk {
     return { ok: true, value: { verdict: judged.verdict, text: feedbackText(judged.verdict) } };
   }
 
-  checkpoint(sessionId: string, name: string): DeskResult<{ name: string; version: number }> {
+  async checkpoint(sessionId: string, name: string): Promise<DeskResult<{ name: string; version: number }>> {
     const problem = checkpointNameProblem(name);
     if (problem) return { ok: false, error: problem };
     // the store's head, not a cached one: another process (toolsim restore) may have moved it
-    const record = this.store.checkpoint(sessionId, name);
+    const record = await this.store.checkpoint(sessionId, name);
     return { ok: true, value: { name: record.name, version: record.version } };
   }
 
-  checkpoints(sessionId: string): Array<{ name: string; version: number }> {
-    return this.store.checkpoints(sessionId).map(({ name, version }) => ({ name, version }));
+  async checkpoints(sessionId: string): Promise<Array<{ name: string; version: number }>> {
+    return (await this.store.checkpoints(sessionId)).map(({ name, version }) => ({ name, version }));
   }
 
   /** Moves the head to a checkpoint: the state is exactly the checkpoint's; the call log keeps everything. */
   async restore(sessionId: string, name: string): Promise<DeskResult<{ name: string; version: number }>> {
-    const checkpoint = this.store.checkpoints(sessionId).find((c) => c.name === name);
+    const checkpoints = await this.checkpoints(sessionId);
+    const checkpoint = checkpoints.find((c) => c.name === name);
     if (!checkpoint) {
-      const names = this.checkpoints(sessionId).map((c) => c.name);
+      const names = checkpoints.map((c) => c.name);
       return {
         ok: false,
         error: `no checkpoint named "${name}" in this session; ${names.length ? `checkpoints: ${names.join(", ")}` : "none was made yet"}`,
@@ -140,10 +144,9 @@ export class TaskDesk {
 
   /** Back to the task's initial state (or the catalog's sandbox state), keeping the tools. */
   async reset(sessionId: string): Promise<DeskResult<{ taskId: string | null; version: number }>> {
-    const session = this.engine.session(sessionId);
-    if (!session) return { ok: false, error: `unknown session ${sessionId}` };
+    const session = await this.engine.record(sessionId);
     const task = session.taskId ? this.catalog.task(session.taskId) : undefined;
-    const state = task ? structuredClone(task.task.state) : this.catalog.sandboxState();
+    const state = task ? task.task.state : this.catalog.sandboxState();
     const head = await this.engine.resetSession(sessionId, state, {
       reason: task ? `reset task ${task.task.id}` : "reset",
     });
@@ -151,14 +154,21 @@ export class TaskDesk {
   }
 
   /** The state, or one part of it by JSON pointer ("/orders/ORD-1") or dotted path ("orders.ORD-1"). */
-  getState(sessionId: string, path?: string): DeskResult<{ version: number; path: string; value: unknown }> {
-    const head = this.store.head(sessionId);
+  async getState(
+    sessionId: string,
+    path?: string,
+  ): Promise<DeskResult<{ version: number; path: string; value: unknown }>> {
+    const head = await this.engine.state(sessionId);
     if (!path || path === "/")
-      return { ok: true, value: { version: head.version, path: "", value: head.document } };
+      return { ok: true, value: { version: head.version, path: "", value: head.state.toJSON() } };
     const pointer = path.startsWith("/") ? path : toPointer(path.split("."));
-    const value = readPointer(head.document, pointer);
+    const segments = pointerSegments(pointer);
+    const value = segments.ok ? head.state.get(segments.segments) : undefined;
     if (value === undefined) {
-      return { ok: false, error: `nothing at ${pointer}; ${available(head.document, pointer)}` };
+      return {
+        ok: false,
+        error: `nothing at ${pointer}; ${available(head.state, segments.ok ? segments.segments : [])}`,
+      };
     }
     return { ok: true, value: { version: head.version, path: pointer, value } };
   }
@@ -171,16 +181,30 @@ function checkpointNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** The keys at the deepest part of a pointer that exists, so the caller can correct the path. */
-function available(document: unknown, pointer: string): string {
-  const segments = parsePointer(pointer);
+/** The keys at the deepest part of a path that exists, so the caller can correct the path. */
+function available(state: State, segments: readonly string[]): string {
   for (let depth = segments.length - 1; depth >= 0; depth--) {
-    const parent = readPointer(document, toPointer(segments.slice(0, depth)));
-    if (parent !== null && typeof parent === "object") {
-      const keys = Object.keys(parent as object);
+    const at = segments.slice(0, depth);
+    const keys = keysAt(state, at);
+    if (keys) {
       const shown = keys.slice(0, 30).join(", ");
-      return `keys at ${toPointer(segments.slice(0, depth)) || "/"}: ${shown}${keys.length > 30 ? ", …" : ""}`;
+      return `keys at ${toPointer(at) || "/"}: ${shown}${keys.length > 30 ? ", …" : ""}`;
     }
   }
   return "the state is empty";
+}
+
+/** The first keys of the object at a path (a collection's without reading it whole), or undefined. */
+function keysAt(state: State, path: readonly string[]): string[] | undefined {
+  if (path.length === 0) return state.keys();
+  const collection = path.length === 1 ? state.collection(path[0] as string) : undefined;
+  if (collection) {
+    const keys: string[] = [];
+    for (const key of collection.keys()) {
+      if (keys.push(key) > 30) break;
+    }
+    return keys;
+  }
+  const parent = state.get(path);
+  return parent !== null && typeof parent === "object" ? Object.keys(parent) : undefined;
 }

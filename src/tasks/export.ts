@@ -57,7 +57,7 @@ export async function exportOpenAi(
   if (!judged.ok) return judged;
   const { verdict } = judged;
   const task = context.catalog.task(verdict.taskId)?.task;
-  const calls = episodeCalls(context.store.calls(session.id), session.headVersion);
+  const calls = episodeCalls(await context.store.calls(session.id), session.headVersion);
   const advancing = advancingCalls(verdict);
   const messages: Message[] = [
     { role: "system", content: SYSTEM_PROMPT },

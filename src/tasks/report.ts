@@ -62,7 +62,7 @@ export async function buildReport(
   session: SessionRecord,
   options: { mode?: JudgeMode } = {},
 ): Promise<SessionReport> {
-  const calls = context.store.calls(session.id);
+  const calls = await context.store.calls(session.id);
   const lineage = attemptVersions(calls, session.headVersion);
   const judged = session.taskId ? await judgeSession(context, session, options) : undefined;
   const verdict = judged?.ok ? judged.verdict : undefined;
@@ -71,10 +71,15 @@ export async function buildReport(
   const engines: Record<string, number> = {};
   for (const call of calls) engines[call.engine] = (engines[call.engine] ?? 0) + 1;
   const documents = new Map<number, unknown>();
-  const documentAt = (version: number) => {
-    if (!documents.has(version)) documents.set(version, context.store.documentAt(session.id, version));
-    return documents.get(version);
-  };
+  for (const call of calls) {
+    if (call.versionAfter === call.versionBefore) continue;
+    for (const version of [call.versionBefore, call.versionAfter]) {
+      if (!documents.has(version))
+        documents.set(version, (await context.store.stateAt(session.id, version)).toJSON());
+    }
+  }
+  const documentAt = (version: number) => documents.get(version);
+  const checkpoints = await context.store.checkpoints(session.id);
   return {
     session: {
       id: session.id,
@@ -109,7 +114,7 @@ export async function buildReport(
       maxMs: round(latencies.at(-1) ?? 0),
     },
     engines,
-    checkpoints: context.store.checkpoints(session.id).map(({ name, version }) => ({ name, version })),
+    checkpoints: checkpoints.map(({ name, version }) => ({ name, version })),
     timeline: calls.map((call) => ({
       seq: call.seq,
       tool: call.tool,

@@ -32,14 +32,15 @@ export async function judgeSession(
       error: `the session's task "${session.taskId}" is not in the loaded catalog; load the toolset that defines it`,
     };
   }
-  const head = context.store.head(session.id);
-  const calls = context.store.calls(session.id);
-  const answer = currentAnswer(context.store.answers(session.id), attemptVersions(calls, head.version));
+  const head = await context.store.head(session.id);
+  // a call the client cancelled was never answered: it is in the log, not in the judging
+  const calls = (await context.store.calls(session.id)).filter((call) => call.status !== "cancelled");
+  const answer = currentAnswer(await context.store.answers(session.id), attemptVersions(calls, head.version));
   const verdict = await judgeTask({
     task: found.task,
     calls,
     headVersion: head.version,
-    finalState: head.document,
+    finalState: head.state.toJSON(),
     tool: (name) => context.catalog.tool(name)?.tool,
     answer: answer?.answer,
     infeasible: answer?.infeasible ?? false,

@@ -6,6 +6,7 @@ import { chooseDistractors } from "./distractors.js";
 export interface TaskStart {
   task: Task;
   toolsetId: string;
+  /** The catalog's own document: never changed (the store builds the session's state from it once). */
   state: StateDocument;
   scope: SessionScope;
   /** The task's own tools, then the distractors. */
@@ -30,7 +31,7 @@ export function planTaskStart(catalog: Catalog, taskId: string, distractorCount 
     start: {
       task: found.task,
       toolsetId: found.toolset.id,
-      state: structuredClone(found.task.state),
+      state: found.task.state,
       scope: { toolsets: [found.toolset.id], ...(distractors.length ? { tools: distractors } : {}) },
       tools: [...found.toolset.tools.map((t) => t.name), ...distractors],
       distractors,

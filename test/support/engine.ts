@@ -16,19 +16,28 @@ export function catalogOf(paths: string[]): Catalog {
 }
 
 /** A runtime (store, engine, hub) on a fresh SQLite file in a temp folder. */
-export function openRuntime(
+export async function openRuntime(
   paths: string[] = [LIBRARY],
   options: { seed?: string; simulator?: Simulator; deadlineMs?: number } = {},
-): Runtime & { db: string; dispose: () => void } {
+): Promise<Runtime & { db: string; dispose: () => Promise<void> }> {
   const dir = tempDir();
   const db = join(dir.path, "toolsim.db");
-  const runtime = createRuntime({ catalog: catalogOf(paths), db, ...options });
+  const runtime = await createRuntime({ catalog: catalogOf(paths), db, ...options });
   return {
     ...runtime,
     db,
-    dispose: () => {
-      runtime.close();
+    dispose: async () => {
+      await runtime.close();
       dir.cleanup();
     },
   };
+}
+
+/** A call's result as an object, failing the test when it is not one. */
+export function objectResult(outcome: { result?: unknown }): Record<string, unknown> {
+  const { result } = outcome;
+  if (result === null || typeof result !== "object" || Array.isArray(result)) {
+    throw new Error(`expected an object result, got ${JSON.stringify(result)}`);
+  }
+  return result as Record<string, unknown>;
 }

@@ -2,3 +2,4 @@ export * from "./engine.js";
 export * from "./fake-openai.js";
 export * from "./llm-runtime.js";
 export * from "./processes.js";
+export * from "./stores.js";

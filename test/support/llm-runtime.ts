@@ -25,7 +25,7 @@ export async function openLlmRuntime(
   const fake = options.server ?? (await startFakeOpenAI(options.fake));
   const dir = options.db ? undefined : tempDir("toolsim-llm-");
   const db = options.db ?? join(dir?.path ?? "", "toolsim.db");
-  const runtime = createRuntime({
+  const runtime = await createRuntime({
     catalog: catalogOf([HELPDESK]),
     db,
     deadlineMs: options.deadlineMs ?? 10_000,
@@ -40,7 +40,7 @@ export async function openLlmRuntime(
     db,
     fake,
     dispose: async () => {
-      runtime.close();
+      await runtime.close();
       if (!options.server) await fake.close();
       dir?.cleanup();
     },

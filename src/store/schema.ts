@@ -1,0 +1,116 @@
+/**
+ * The database schema of every backend, as one list of migrations in SQL that SQLite and
+ * PostgreSQL both accept (TEXT, INTEGER, REAL, composite keys, cascading foreign keys).
+ * Append only: a released migration is never edited; a change is a new entry. Versions
+ * start at 10 because SQLite files of the first release used 1 to 3 for a layout that is
+ * converted once (see legacy.ts).
+ */
+export interface Migration {
+  version: number;
+  summary: string;
+  statements: readonly string[];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 10,
+    summary: "sessions per tenant; states stored once by content; versions paced by patch volume",
+    statements: [
+      `CREATE TABLE documents (
+        hash      TEXT PRIMARY KEY,
+        document  TEXT NOT NULL,
+        size      INTEGER NOT NULL
+      )`,
+      `CREATE TABLE sessions (
+        id            TEXT PRIMARY KEY,
+        tenant        TEXT NOT NULL DEFAULT '',
+        name          TEXT,
+        seed          TEXT NOT NULL,
+        task_id       TEXT,
+        scope         TEXT NOT NULL DEFAULT '{}',
+        head_version  INTEGER NOT NULL,
+        next_seq      INTEGER NOT NULL DEFAULT 1,
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        forked_from   TEXT,
+        UNIQUE (tenant, name)
+      )`,
+      // Each version is its parent plus a patch ('[]' for one that starts from a snapshot).
+      // snapshot_version is the nearest version on its ancestry that has a snapshot (itself
+      // when it has one) and patch_bytes the bytes of patches since it: loading a version is
+      // one snapshot plus the patches between, found without walking the chain row by row.
+      `CREATE TABLE state_versions (
+        session_id        TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        version           INTEGER NOT NULL,
+        parent            INTEGER,
+        patch             TEXT NOT NULL,
+        snapshot_version  INTEGER NOT NULL,
+        patch_bytes       INTEGER NOT NULL,
+        call_seq          INTEGER,
+        reason            TEXT NOT NULL,
+        created_at        TEXT NOT NULL,
+        PRIMARY KEY (session_id, version)
+      )`,
+      `CREATE TABLE state_snapshots (
+        session_id     TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        version        INTEGER NOT NULL,
+        document_hash  TEXT NOT NULL REFERENCES documents(hash),
+        PRIMARY KEY (session_id, version)
+      )`,
+      `CREATE TABLE calls (
+        session_id      TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq             INTEGER NOT NULL,
+        tool            TEXT NOT NULL,
+        arguments       TEXT NOT NULL,
+        args_hash       TEXT NOT NULL,
+        status          TEXT NOT NULL,
+        findings        TEXT NOT NULL DEFAULT '[]',
+        result          TEXT,
+        error           TEXT,
+        version_before  INTEGER NOT NULL,
+        version_after   INTEGER NOT NULL,
+        engine          TEXT NOT NULL,
+        fallback        TEXT,
+        usage           TEXT,
+        latency_ms      REAL NOT NULL,
+        created_at      TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      )`,
+      // the repeat lookup wants the latest identical call on a version: one step down this index
+      "CREATE INDEX calls_repeat ON calls (session_id, tool, args_hash, version_after, seq)",
+      `CREATE TABLE checkpoints (
+        session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        name        TEXT NOT NULL,
+        version     INTEGER NOT NULL,
+        created_at  TEXT NOT NULL,
+        PRIMARY KEY (session_id, name)
+      )`,
+      // what an agent told the user when it asked for task feedback, so a later report judges what it saw
+      `CREATE TABLE task_answers (
+        session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        version     INTEGER NOT NULL,
+        answer      TEXT,
+        infeasible  INTEGER NOT NULL DEFAULT 0,
+        created_at  TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      )`,
+      // answers of a model, keyed by everything that determines them, so a replay costs nothing
+      `CREATE TABLE llm_cache (
+        key         TEXT PRIMARY KEY,
+        model       TEXT NOT NULL,
+        response    TEXT NOT NULL,
+        usage       TEXT,
+        created_at  TEXT NOT NULL,
+        hits        INTEGER NOT NULL DEFAULT 0
+      )`,
+    ],
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** The migrations a database at `current` still needs, in order. */
+export function pendingMigrations(current: number): Migration[] {
+  return MIGRATIONS.filter((migration) => migration.version > current);
+}

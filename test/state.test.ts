@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import { applyPatch, canonicalJson, type Patch, type PatchOperation } from "../src/patch/index.js";
+import { indexKeys, looselyEqual, probeKeys, State } from "../src/state/index.js";
+
+/** A small deterministic generator, so a failing case can be replayed from its seed. */
+function random(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+function pick<T>(next: () => number, items: readonly T[]): T {
+  return items[Math.floor(next() * items.length)] as T;
+}
+
+const KEYS = ["a", "b", "c", "ORD-0001", "ORD-0002", "x~y", "s/l"];
+
+function randomValue(next: () => number, depth = 0): unknown {
+  const roll = next();
+  if (depth > 2 || roll < 0.3) return pick(next, [1, "two", true, null, 3.5, "Open"]);
+  if (roll < 0.6) return [randomValue(next, depth + 1), randomValue(next, depth + 1)];
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < 3; i++) out[pick(next, KEYS)] = randomValue(next, depth + 1);
+  return out;
+}
+
+function randomPath(next: () => number, document: unknown): string {
+  const segments: string[] = [];
+  let current = document;
+  const depth = Math.floor(next() * 4);
+  for (let i = 0; i < depth; i++) {
+    if (Array.isArray(current)) {
+      const index = Math.floor(next() * (current.length + 1));
+      segments.push(next() < 0.1 ? "-" : String(index));
+      current = current[index];
+    } else if (current && typeof current === "object") {
+      const keys = Object.keys(current);
+      const key = keys.length && next() < 0.8 ? pick(next, keys) : pick(next, KEYS);
+      segments.push(key);
+      current = (current as Record<string, unknown>)[key];
+    } else {
+      segments.push(pick(next, KEYS));
+      break;
+    }
+  }
+  return segments.map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+function randomOperation(next: () => number, document: unknown): PatchOperation {
+  const op = pick(next, ["add", "add", "replace", "remove", "move", "copy", "test"] as const);
+  // a state stays an object (plain JSON Patch may replace the root with anything; the state refuses)
+  const path = randomPath(next, document) || "/count";
+  switch (op) {
+    case "add":
+    case "replace":
+    case "test":
+      return { op, path, value: randomValue(next) };
+    case "remove":
+      return { op, path };
+    default:
+      return { op, path, from: randomPath(next, document) };
+  }
+}
+
+describe("State: a persistent state with the semantics of JSON Patch", () => {
+  it("applies any patch exactly as applyPatch does on the plain document (2,000 random patches)", () => {
+    for (let seed = 1; seed <= 2000; seed++) {
+      const next = random(seed);
+      const document = {
+        orders: { "ORD-0001": { status: "open", items: [1, 2] }, "ORD-0002": { status: "paid" } },
+        runtime: { now: "2026-03-02T09:00:00Z" },
+        tags: ["x", "y"],
+        count: 3,
+      } as Record<string, unknown>;
+      const patch: Patch = [];
+      let plain: unknown = document;
+      for (let i = 0; i < 4; i++) {
+        const operation = randomOperation(next, plain);
+        patch.push(operation);
+        const stepped = applyPatch(plain, [operation]);
+        if (stepped.ok) plain = stepped.document;
+      }
+      const expected = applyPatch(structuredClone(document), patch);
+      const actual = State.fromDocument(structuredClone(document)).apply(patch);
+      expect({ seed, ok: actual.ok }).toEqual({ seed, ok: expected.ok });
+      if (actual.ok && expected.ok) {
+        expect(canonicalJson(actual.state.toJSON())).toBe(canonicalJson(expected.document));
+      }
+      if (!actual.ok && !expected.ok)
+        expect({ seed, patch, error: actual.error }).toEqual({ seed, patch, error: expected.error });
+    }
+  });
+
+  it("leaves the version it came from untouched and shares what a change did not touch", () => {
+    const before = State.fromDocument({ orders: { A: { n: 1 } }, users: { U: { name: "x" } } });
+    const after = before.apply([{ op: "replace", path: "/orders/A/n", value: 2 }]);
+    expect(after.ok).toBe(true);
+    if (!after.ok) return;
+    expect(before.entity("orders", "A")).toEqual({ n: 1 });
+    expect(after.state.entity("orders", "A")).toEqual({ n: 2 });
+    expect(after.state.collection("users")).toBe(before.collection("users"));
+  });
+
+  it("iterates a collection in key order, from a key on", () => {
+    const state = State.fromDocument({ c: { b: 2, a: 1, d: 4, c: 3 } });
+    expect([...state.collection("c")!.entries()].map(([k]) => k)).toEqual(["a", "b", "c", "d"]);
+    expect([...state.collection("c")!.keys()].slice(0, 2)).toEqual(["a", "b"]);
+    expect([...state.collection("c")!.entries("c")].map(([k]) => k)).toEqual(["c", "d"]);
+  });
+
+  it("finds entities by a field through an index that follows every change", () => {
+    const users: Record<string, unknown> = {};
+    for (let i = 0; i < 500; i++) {
+      const key = `U${String(i).padStart(4, "0")}`;
+      users[key] = { email: `user${i % 50}@example.com`, address: { zip: String(10000 + (i % 7)) } };
+    }
+    let state = State.fromDocument({ users });
+    const byEmail = (s: State, email: string) => [...s.collection("users")!.matching("email", [email])];
+    expect(byEmail(state, "USER7@example.com").map(([k]) => k)).toEqual(
+      Object.keys(users).filter((k) => (users[k] as { email: string }).email === "user7@example.com"),
+    );
+    const changed = state.apply([
+      { op: "replace", path: "/users/U0007/email", value: "new@example.com" },
+      { op: "add", path: "/users/U9999", value: { email: "user7@example.com" } },
+      { op: "remove", path: "/users/U0057" },
+    ]);
+    expect(changed.ok).toBe(true);
+    if (!changed.ok) return;
+    const old = byEmail(state, "user7@example.com").map(([k]) => k);
+    state = changed.state;
+    const now = byEmail(state, "user7@example.com").map(([k]) => k);
+    expect(now).toEqual([...old.filter((k) => k !== "U0007" && k !== "U0057"), "U9999"]);
+    expect(byEmail(state, "new@example.com").map(([k]) => k)).toEqual(["U0007"]);
+    // nested fields and numbers given as strings
+    const zips = [...state.collection("users")!.matching("address.zip", [10003])].map(([k]) => k);
+    const expectedZips = [...state.collection("users")!.entries()]
+      .filter(([, u]) => (u as { address?: { zip: string } }).address?.zip === "10003")
+      .map(([k]) => k);
+    expect(zips.length).toBeGreaterThan(0);
+    expect(zips).toEqual(expectedZips);
+  });
+
+  it("knows the highest numbered key per prefix and follows adds and removes", () => {
+    let state = State.fromDocument({ o: { "ORD-0007": {}, "ORD-0012": {}, "X-99": {}, ORDER: {} } });
+    expect(state.collection("o")!.highestNumbered("ORD-")).toBe(12);
+    const added = state.apply([{ op: "add", path: "/o/ORD-0040", value: {} }]);
+    if (!added.ok) throw new Error(added.error);
+    state = added.state;
+    expect(state.collection("o")!.highestNumbered("ORD-")).toBe(40);
+    const removed = state.apply([{ op: "remove", path: "/o/ORD-0040" }]);
+    if (!removed.ok) throw new Error(removed.error);
+    expect(removed.state.collection("o")!.highestNumbered("ORD-")).toBe(12);
+    expect(removed.state.collection("o")!.highestNumbered("Y-")).toBe(0);
+  });
+
+  it("keeps the state an object", () => {
+    const state = State.fromDocument({ a: { x: 1 } });
+    expect(state.apply([{ op: "replace", path: "", value: [1] }])).toMatchObject({ ok: false, index: 0 });
+    expect(state.apply([{ op: "remove", path: "" }])).toMatchObject({ ok: false });
+    const replaced = state.apply([{ op: "replace", path: "", value: { b: { y: 2 } } }]);
+    expect(replaced.ok && replaced.state.toJSON()).toEqual({ b: { y: 2 } });
+  });
+});
+
+describe("loose equality", () => {
+  const values: unknown[] = [
+    5,
+    "5",
+    " 5",
+    "5.0",
+    "abc",
+    "ABC",
+    "",
+    0,
+    true,
+    "true",
+    null,
+    [1],
+    ["1"],
+    { a: 1 },
+    undefined,
+    "1e3",
+    1000,
+  ];
+  it("an index finds a value exactly when it is loosely equal to what is wanted", () => {
+    for (const wanted of values) {
+      for (const actual of values) {
+        const filed = new Set(indexKeys(actual));
+        const found = probeKeys(wanted).some((key) => filed.has(key));
+        expect({ wanted, actual, found }).toEqual({ wanted, actual, found: looselyEqual(actual, wanted) });
+      }
+    }
+  });
+});
