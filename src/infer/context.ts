@@ -2,14 +2,14 @@ import type { ToolError } from "../catalog/index.js";
 import type { ErrorFact, ToolFacts } from "./facts.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
-import { sameNoun, singular, wordsOf } from "./words.js";
+import { nameWords, sameNoun, singular } from "./words.js";
 
 /** Everything the rules for one tool share, and what they accumulate. */
 export interface Context {
   facts: ToolFacts;
   shape: StateShape;
   /** The other tools of the toolset, for rules that read a toolset's conventions. */
-  siblings: readonly ToolFacts[];
+  siblings: () => readonly ToolFacts[];
   references: Reference[];
   /** Errors inference adds to the tool (a not-found error the source did not document). */
   addedErrors: ToolError[];
@@ -38,7 +38,7 @@ export function notFoundError(
   if (chosen) return use(ctx, chosen);
   if (!options.add) return undefined;
   return addError(ctx, {
-    code: `${wordsOf(singular(collection.name)).join("_").toUpperCase()}_NOT_FOUND`,
+    code: `${nameWords(singular(collection.name)).join("_").toUpperCase()}_NOT_FOUND`,
     status: 404,
     message: `${titleOf(collection.name)} {${argument}} not found.`,
     when: `No ${humanNoun(collection.name)} has the given ${argument} (inferred from the state's ${collection.name}).`,
@@ -68,7 +68,7 @@ function nounsMatch(errorNoun: string, noun: string): boolean {
 }
 
 export function humanNoun(collection: string): string {
-  return wordsOf(singular(collection)).join(" ");
+  return nameWords(singular(collection)).join(" ");
 }
 
 function titleOf(collection: string): string {

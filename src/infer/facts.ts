@@ -1,12 +1,12 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
 import { isRecord } from "./shape.js";
-import { type Action, isIdentifierName, singular, verbOf, wordsOf } from "./words.js";
+import { type Action, isIdentifierName, nameWords, singular, verbOf } from "./words.js";
 
 /** What a tool says about itself, read once: its verb, its parameters, its documented errors. */
 
 export interface Param {
   name: string;
-  words: string[];
+  words: readonly string[];
   schema: JsonSchema;
   type?: string;
   /** For arrays: the type of the items, and their property names when they are objects. */
@@ -32,7 +32,7 @@ export interface ErrorFact {
 
 export interface ToolFacts {
   tool: Tool;
-  words: string[];
+  words: readonly string[];
   verb?: string;
   /** What the name's verb says; undefined when the name has no known verb. */
   verbAction?: Action;
@@ -48,7 +48,7 @@ export function factsOf(tool: Tool): ToolFacts {
   const verb = verbOf(tool.name);
   return {
     tool,
-    words: wordsOf(tool.name),
+    words: nameWords(tool.name),
     verb: verb?.verb,
     verbAction: verb?.action,
     readOnly: tool.annotations?.readOnlyHint,
@@ -68,7 +68,7 @@ function paramsOf(schema: JsonSchema): Param[] {
     const description = typeof property.description === "string" ? property.description : "";
     return {
       name,
-      words: wordsOf(name),
+      words: nameWords(name),
       schema: property,
       type: typeName(property),
       itemType: items ? typeName(items) : undefined,
@@ -103,7 +103,7 @@ const NOT_FOUND =
 
 function errorFact(code: string, raw: string): ErrorFact {
   const text = raw.toLowerCase();
-  const codeWords = wordsOf(code);
+  const codeWords = nameWords(code);
   const notFound =
     NOT_FOUND.test(text) ||
     (codeWords.includes("not") && codeWords.includes("found")) ||

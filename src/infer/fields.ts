@@ -1,7 +1,7 @@
 import type { Context } from "./context.js";
 import type { Param } from "./facts.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
-import { PLAIN_UPDATE_VERBS, STATUS_VERBS, singular, wordsOf } from "./words.js";
+import { nameWords, PLAIN_UPDATE_VERBS, STATUS_VERBS, singular } from "./words.js";
 
 /**
  * Where an argument lands in an entity, and which status an action leaves it in.
@@ -115,12 +115,12 @@ function analogousStatus(ctx: Context): { value: string; rule: string } | undefi
   const verb = ctx.facts.verb;
   if (!verb) return undefined;
   const rest = ctx.facts.words.filter((w) => w !== verb).join("_");
-  for (const sibling of ctx.siblings) {
+  for (const sibling of ctx.siblings()) {
     if (sibling.tool.name === ctx.facts.tool.name || !sibling.verb) continue;
     if (sibling.words.filter((w) => w !== sibling.verb).join("_") !== rest) continue;
     const theirs = statedStatus(sibling.text);
-    if (!theirs || !wordsOf(theirs).includes(sibling.verb)) continue;
-    const value = wordsOf(theirs)
+    if (!theirs || !nameWords(theirs).includes(sibling.verb)) continue;
+    const value = nameWords(theirs)
       .map((w) => (w === sibling.verb ? verb : w))
       .join(" ");
     return { value, rule: `by analogy with ${sibling.tool.name} ('${theirs}')` };
@@ -139,7 +139,7 @@ export function requiredStatuses(
   const nameText = ctx.facts.words.join(" ");
   const fromName = statuses.filter((s) => s.length > 2 && containsWords(nameText, s));
   const text = ctx.facts.text.toLowerCase();
-  const noun = wordsOf(singular(collection.name)).join(" ");
+  const noun = nameWords(singular(collection.name)).join(" ");
   const fromOnly = statuses.filter((s) =>
     new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${literal(s)}\\s+${literal(noun)}`).test(text),
   );
@@ -156,7 +156,7 @@ export function requiredStatuses(
 }
 
 function containsWords(text: string, phrase: string): boolean {
-  const words = wordsOf(phrase).join(" ");
+  const words = nameWords(phrase).join(" ");
   return words !== "" && ` ${text} `.includes(` ${words} `);
 }
 

@@ -5,7 +5,7 @@ import { factsOf, type ToolFacts } from "./facts.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
 import { namedCollection, type Reference, referenceOf } from "./resolve.js";
 import { type CollectionShape, isRecord, type StateShape, shapeOf } from "./shape.js";
-import { type Action, singular, wordsOf } from "./words.js";
+import { type Action, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, nestedKindCollection, updateRule } from "./writes.js";
 
 /**
@@ -26,6 +26,8 @@ export interface ToolReport {
   notes: string[];
   /** Parts the effects language of this build cannot say yet, or documented errors no effect answers. */
   gaps: string[];
+  /** The effects as drafted in the effects language version 2, before emission in the build's version. */
+  drafts: Draft[];
 }
 
 export interface InferOptions {
@@ -46,18 +48,29 @@ export const INFERRED_BY = "rules";
 export function inferToolset(toolset: Toolset, options: InferOptions = {}): Inferred {
   const level = options.level ?? languageLevel();
   const shape = shapeOf([toolset.state, ...toolset.tasks.map((t) => t.state)]);
-  const siblings = toolset.tools.map(factsOf);
+  let facts: ToolFacts[] | undefined;
+  // the other tools are read only by the rules that look at a toolset's conventions
+  const siblings = () => {
+    facts ??= toolset.tools.map(factsOf);
+    return facts;
+  };
   const keyFields = new Map<string, string>();
   const report: ToolReport[] = [];
-  const tools = toolset.tools.map((tool, index) => {
+  const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && !tool.inferred) {
-      report.push({ toolset: toolset.id, tool: tool.name, verdict: "authored", notes: [], gaps: [] });
+      report.push({
+        toolset: toolset.id,
+        tool: tool.name,
+        verdict: "authored",
+        notes: [],
+        gaps: [],
+        drafts: [],
+      });
       return tool;
     }
     const base = withoutInference(tool);
-    const facts = siblings[index] ?? factsOf(base);
     const ctx: Context = {
-      facts: { ...facts, tool: base },
+      facts: factsOf(base),
       shape,
       siblings,
       references: [],
@@ -66,7 +79,7 @@ export function inferToolset(toolset: Toolset, options: InferOptions = {}): Infe
       usedErrors: new Set(),
       keyFields,
     };
-    ctx.references = facts.params
+    ctx.references = ctx.facts.params
       .map((param) => referenceOf(param, ctx.facts, shape))
       .filter((r): r is Reference => r !== undefined);
     const outcome = inferTool(ctx, options);
@@ -75,23 +88,25 @@ export function inferToolset(toolset: Toolset, options: InferOptions = {}): Infe
         toolset: toolset.id,
         tool: tool.name,
         verdict: "not inferred",
-        notes: [outcome.reason],
+        notes: [...ctx.notes, outcome.reason],
         gaps: [],
+        drafts: [],
       });
       return base;
     }
     const { effects, dropped } = emit(outcome.drafts, level);
+    const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts: outcome.drafts };
     const produced = new Set([...ctx.usedErrors].filter((code) => effectsName(effects, code)));
     const silent = base.errors
       .filter((e) => !produced.has(e.code))
       .map((e) => `documented error ${e.code} is answered by no effect`);
     const gaps = [...dropped, ...silent];
     if (effects.length === 0) {
-      report.push({ toolset: toolset.id, tool: tool.name, verdict: "not inferred", notes: ctx.notes, gaps });
+      report.push({ ...entry, verdict: "not inferred", gaps });
       return base;
     }
     const verdict: "inferred" | "partly" = gaps.length > 0 ? "partly" : "inferred";
-    report.push({ toolset: toolset.id, tool: tool.name, verdict, notes: ctx.notes, gaps });
+    report.push({ ...entry, verdict, gaps });
     const added = ctx.addedErrors.filter((e) => effectsName(effects, e.code));
     const errors: ToolError[] = [...base.errors, ...added];
     const inferred = {
@@ -194,7 +209,7 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action {
 
 /** What a create makes: the collection its name names, else the noun after its verb (`book_reservation` → reservation). */
 function createdNoun(facts: ToolFacts, named: CollectionShape | undefined): string | undefined {
-  if (named) return wordsOf(singular(named.name)).join("_");
+  if (named) return nameWords(singular(named.name)).join("_");
   const words = facts.words.filter(
     (w) => w !== facts.verb && !["a", "an", "the", "new", "to", "for"].includes(w),
   );

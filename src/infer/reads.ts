@@ -5,7 +5,7 @@ import { fieldFor } from "./fields.js";
 import type { Reference } from "./resolve.js";
 import { type CollectionShape, outline } from "./shape.js";
 import { referenceTarget } from "./targets.js";
-import { singular, wordsOf } from "./words.js";
+import { nameWords, singular } from "./words.js";
 
 /** Reads by key, lookups by other fields, and lists. */
 
@@ -15,6 +15,7 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   ctx.notes.push(`reads ${describeTarget(target)} by ${subject.param.name}`);
   return [
+    ...parentChecks(ctx, subject),
     {
       kind: "read",
       target,
@@ -23,6 +24,15 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
       output: "",
     },
   ];
+}
+
+/** The entity a nested one lives in must exist first, answered by its own not-found error. */
+export function parentChecks(ctx: Context, subject: Reference): Draft[] {
+  const parent = subject.collection.parent;
+  const named = parent ? ctx.references.find((r) => r.collection.name === parent && !r.many) : undefined;
+  if (!named) return [];
+  const missing = notFoundError(ctx, named.collection, named.param.name, { add: false });
+  return [{ kind: "read", target: `${parent}/{${named.param.name}}`, ...(missing ? { missing } : {}) }];
 }
 
 /**
@@ -84,7 +94,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
 
 /** The tool's name or description says it finds an id (`find_user_id_by_email`, "returns the customer id"). */
 function answersAnId(ctx: Context, collection: CollectionShape): boolean {
-  const noun = wordsOf(singular(collection.name)).join("_");
+  const noun = nameWords(singular(collection.name)).join("_");
   const name = ctx.facts.words.join("_");
   if (new RegExp(`(^|_)${noun}_ids?(_|$)`).test(name) || /(^|_)ids?(_|$)/.test(name.replace(/_by_.*/, "")))
     return true;
@@ -96,8 +106,8 @@ function answersAnId(ctx: Context, collection: CollectionShape): boolean {
 
 /** The name a key field takes when entities lack one: the argument other tools name this collection by. */
 function keyFieldName(ctx: Context, collection: CollectionShape): string {
-  const noun = wordsOf(singular(collection.name)).join("_");
-  for (const sibling of ctx.siblings)
+  const noun = nameWords(singular(collection.name)).join("_");
+  for (const sibling of ctx.siblings())
     for (const param of sibling.params)
       if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === noun)
         return param.name;
@@ -117,7 +127,7 @@ function mapFieldFor(param: Param, collection: CollectionShape): string | undefi
 }
 
 function sameWordStem(a: string, b: string): boolean {
-  return singular(wordsOf(a).join("_")) === singular(wordsOf(b).join("_"));
+  return singular(nameWords(a).join("_")) === singular(nameWords(b).join("_"));
 }
 
 /** A list of everything in the collection (`list_all_products`), filtered by any argument that is a field. */
@@ -147,7 +157,7 @@ export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
 }
 
 export function bindingName(collection: CollectionShape): string {
-  const name = wordsOf(singular(collection.name)).join("_");
+  const name = nameWords(singular(collection.name)).join("_");
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : "entity";
 }
 

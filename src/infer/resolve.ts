@@ -1,6 +1,6 @@
 import type { Param, ToolFacts } from "./facts.js";
 import { type CollectionShape, outline, type StateShape } from "./shape.js";
-import { nounOfIdentifier, sameNoun, singular, wordsOf } from "./words.js";
+import { nameWords, nounKey, nounOfIdentifier, sameNoun, singular } from "./words.js";
 
 /**
  * Which collection of the state an argument names: by its noun (`order_id` → `orders`), by
@@ -24,16 +24,17 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   if (scalar !== undefined && scalar !== "string" && scalar !== "integer" && scalar !== "number")
     return undefined;
   const keyName = many ? singularName(param.name) : param.name;
-  const all = [...shape.collections.values(), ...shape.nested.values()];
-  const byKeyField = all.filter((c) => c.keyField === keyName);
+  const byKeyField = shape.byKeyField.get(keyName) ?? [];
   const noun = nounOfIdentifier(keyName);
-  const byNoun = noun ? all.filter((c) => sameNoun(c.name, noun) || endsWithNoun(c.name, noun)) : [];
+  const byNoun = noun ? nounMatches(shape, noun) : [];
   const strong = pick([...byKeyField.filter((c) => byNoun.includes(c)), ...byNoun, ...byKeyField]);
   if (strong && param.identifier) return { param, collection: strong, many, strength: "strong" };
+  if (!param.identifier && !/^(id|ids|key|uuid)$/.test(param.name)) return undefined;
+  const all = [...shape.collections.values(), ...shape.nested.values()];
   const byExample = all.filter((c) => param.examples.some((example) => matchesKeys(example, c)));
   if (param.identifier && byExample.length > 0)
     return { param, collection: pick(byExample) as CollectionShape, many, strength: "weak" };
-  if (/^(id|ids|key|uuid)$/.test(wordsOf(param.name).join("_"))) {
+  if (/^(id|ids|key|uuid)$/.test(nameWords(param.name).join("_"))) {
     const named = all.filter((c) => facts.words.some((w) => sameNoun(w, c.name)));
     if (named.length > 0)
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
@@ -46,15 +47,24 @@ function pick(candidates: readonly CollectionShape[]): CollectionShape | undefin
   return candidates.find((c) => !c.parent) ?? candidates[0];
 }
 
+/** Collections named by the noun, or whose name ends with it (`customer_orders` for `order`). */
+function nounMatches(shape: StateShape, noun: string): CollectionShape[] {
+  const exact = shape.byNoun.get(nounKey(noun)) ?? [];
+  const longer = [...shape.collections.values(), ...shape.nested.values()].filter((c) =>
+    endsWithNoun(c.name, noun),
+  );
+  return [...exact, ...longer];
+}
+
 /** `customer_orders` ends with the noun `order`. */
 function endsWithNoun(collection: string, noun: string): boolean {
-  const words = wordsOf(collection).map(singular);
-  const nounWords = wordsOf(noun).map(singular);
+  const words = nameWords(collection).map(singular);
+  const nounWords = nameWords(noun).map(singular);
   return words.length > nounWords.length && words.slice(-nounWords.length).join("_") === nounWords.join("_");
 }
 
 function singularName(name: string): string {
-  const words = wordsOf(name);
+  const words = nameWords(name);
   const last = words.at(-1) ?? "";
   return [...words.slice(0, -1), singular(last)].join("_");
 }
@@ -66,16 +76,20 @@ function matchesKeys(example: string, collection: CollectionShape): boolean {
   return /[9]/.test(wanted) && collection.keys.slice(0, 200).some((key) => outline(key) === wanted);
 }
 
-/** The collection the tool's name is about (`get_order_details` → orders), if the state has it. */
+/**
+ * The collection the tool's name is about (`get_order_details` → orders), if the state has it:
+ * the head noun, which English puts last (`get_rider_card` is about a card), before any `by`,
+ * `for` or `with` that introduces what the tool selects by.
+ */
 export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
-  const words = facts.words.filter((w) => w !== facts.verb);
+  const all = facts.words.filter((w) => w !== facts.verb);
+  const cut = all.findIndex((w) => ["by", "for", "with", "from", "using", "via"].includes(w));
+  const words = cut > 0 ? all.slice(0, cut) : all;
   // the longest run of name words that names a collection wins (`payment_method` over `method`)
   for (let size = Math.min(3, words.length); size >= 1; size--)
-    for (let start = 0; start + size <= words.length; start++) {
+    for (let start = words.length - size; start >= 0; start--) {
       const noun = words.slice(start, start + size).join("_");
-      const found =
-        [...shape.collections.values()].find((c) => sameNoun(c.name, noun)) ??
-        [...shape.nested.values()].find((c) => sameNoun(c.name, noun));
+      const found = shape.byNoun.get(nounKey(noun))?.[0];
       if (found) return found;
     }
   return undefined;

@@ -1,4 +1,5 @@
 import type { StateDocument } from "../catalog/index.js";
+import { nounKey } from "./words.js";
 
 /**
  * The shape of a state, as inference needs it: its collections (top-level maps of entities
@@ -50,6 +51,9 @@ export interface StateShape {
   collections: Map<string, CollectionShape>;
   /** Nested collections by their field name (several parents may share one). */
   nested: Map<string, CollectionShape>;
+  /** Every collection (top-level first) by its noun (`payment_method`), and by the field that holds its keys. */
+  byNoun: Map<string, CollectionShape[]>;
+  byKeyField: Map<string, CollectionShape[]>;
 }
 
 /** How many entities of a collection are looked at, and how many distinct values make a field open. */
@@ -82,7 +86,15 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
   for (const [name, shape] of [...collections, ...nested]) keySets.set(name, new Set(shape.keys));
   for (const shape of [...collections.values(), ...nested.values()])
     linkReferences(shape, entitiesOf, keySets);
-  return { collections, nested };
+  const byNoun = new Map<string, CollectionShape[]>();
+  const byKeyField = new Map<string, CollectionShape[]>();
+  const add = (index: Map<string, CollectionShape[]>, key: string, shape: CollectionShape) =>
+    index.set(key, [...(index.get(key) ?? []), shape]);
+  for (const shape of [...collections.values(), ...nested.values()]) {
+    add(byNoun, nounKey(shape.name), shape);
+    if (shape.keyField) add(byKeyField, shape.keyField, shape);
+  }
+  return { collections, nested, byNoun, byKeyField };
 }
 
 function describe(name: string, entities: ReadonlyArray<[string, Record<string, unknown>]>): CollectionShape {

@@ -160,12 +160,26 @@ export const STATUS_VERBS: Readonly<Record<string, readonly [stem: string, statu
   redeem: ["redeem", "redeemed"],
 };
 
+const wordCache = new Map<string, readonly string[]>();
+
+/** The words of a name (`getOrderDetails`, `get_order-details` → get, order, details). */
 export function wordsOf(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+  return [...nameWords(name)];
+}
+
+/** wordsOf, shared and cached: inference asks for the same names many times. */
+export function nameWords(name: string): readonly string[] {
+  let words = wordCache.get(name);
+  if (!words) {
+    words = name
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    if (wordCache.size > 50_000) wordCache.clear();
+    wordCache.set(name, words);
+  }
+  return words;
 }
 
 export function singular(word: string): string {
@@ -185,28 +199,41 @@ export function plural(word: string): string {
 
 /** The same noun, whatever its number and casing: `Orders`, `order`, `payment_methods`, `paymentMethod`. */
 export function sameNoun(a: string, b: string): boolean {
-  const norm = (s: string) => wordsOf(s).map(singular).join("_");
-  return norm(a) !== "" && norm(a) === norm(b);
+  const key = nounKey(a);
+  return key !== "" && key === nounKey(b);
+}
+
+const nounCache = new Map<string, string>();
+
+/** A noun in one form whatever its number and casing: `Payment_Methods` → `payment_method`. */
+export function nounKey(name: string): string {
+  let key = nounCache.get(name);
+  if (key === undefined) {
+    key = nameWords(name).map(singular).join("_");
+    if (nounCache.size > 50_000) nounCache.clear();
+    nounCache.set(name, key);
+  }
+  return key;
 }
 
 /** Names of identifiers: `order_id`, `orderId`, `item_ids`, `code`, `reference`. */
 const ID_SUFFIX = /(^|_)(id|ids|uuid|key|ref|reference|number|no|code)$/;
 
 export function isIdentifierName(name: string): boolean {
-  const snake = wordsOf(name).join("_");
+  const snake = nameWords(name).join("_");
   return ID_SUFFIX.test(snake) && !/phone|zip|postal|street|card_number|account_number/.test(snake);
 }
 
 /** `order_id` → `order`, `payment_method_id` → `payment_method`, `item_ids` → `item`; undefined for a bare `id`. */
 export function nounOfIdentifier(name: string): string | undefined {
-  const words = wordsOf(name);
+  const words = nameWords(name);
   if (words.length < 2 || !ID_SUFFIX.test(words.join("_"))) return undefined;
   return words.slice(0, -1).map(singular).join("_");
 }
 
 /** The first verb of a tool's name (among its first two words), and what it does. */
 export function verbOf(name: string): { verb: string; action: Action } | undefined {
-  for (const word of wordsOf(name).slice(0, 2))
+  for (const word of nameWords(name).slice(0, 2))
     for (const action of ["delete", "update", "create", "read"] as const)
       if (VERBS[action].includes(word)) return { verb: word, action };
   return undefined;

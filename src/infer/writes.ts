@@ -12,7 +12,7 @@ import { bindingName } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { type Bound, referenceTarget } from "./targets.js";
-import { plural, sameNoun, singular, wordsOf } from "./words.js";
+import { nameWords, plural, sameNoun, singular } from "./words.js";
 
 /** Updates, deletes and creates, with the guards and reference checks their texts state. */
 
@@ -115,7 +115,7 @@ function elementsOf(
   subject: CollectionShape,
   reference: Reference,
 ): { array: string; key: string } | undefined {
-  const key = wordsOf(reference.param.name)
+  const key = nameWords(reference.param.name)
     .map((w, i, all) => (i === all.length - 1 ? singular(w) : w))
     .join("_");
   const array = [...subject.fields.values()].find((f) => !f.path.includes(".") && f.itemFields?.has(key));
@@ -151,7 +151,7 @@ function statusError(
   if (chosen) return use(ctx, chosen);
   const noun = humanNoun(collection.name);
   const status = statuses.join(" or ");
-  const code = `${noun.replace(/ /g, "_").toUpperCase()}_${required ? "NOT" : "ALREADY"}_${wordsOf(
+  const code = `${noun.replace(/ /g, "_").toUpperCase()}_${required ? "NOT" : "ALREADY"}_${nameWords(
     statuses[0] ?? "",
   )
     .join("_")
@@ -184,7 +184,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
   if (stated) set[statusPath ?? "status"] = stated;
-  const keyField = collection?.keyField ?? `${wordsOf(singular(name)).join("_")}_id`;
+  const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const drafts: Draft[] = [
     { kind: "create", target: name, id: mintOf(collection, name, keyField), set, as: binding, output: "" },
@@ -198,12 +198,14 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       (f) => f.refersTo === name && f.types.has("array"),
     );
     const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
-    drafts.push({
-      kind: "update",
-      target: `${reference.collection.name}/{${reference.param.name}}`,
-      ...(missing ? { missing } : {}),
-      ...(list ? { append: { [list.path]: "{$id}" } } : {}),
-    });
+    const target = `${reference.collection.name}/{${reference.param.name}}`;
+    const named = missing ? { missing } : {};
+    // the entity that keeps a list of these gets the new id; any other must merely exist
+    drafts.push(
+      list
+        ? { kind: "update", target, ...named, append: { [list.path]: "{$id}" } }
+        : { kind: "read", target, ...named },
+    );
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
@@ -244,7 +246,7 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
       target: `${collection.parent}/{${parent.param.name}}/${collection.name}`,
       id,
       set,
-      as: wordsOf(noun).join("_"),
+      as: nameWords(noun).join("_"),
       output: "",
     },
   ];
@@ -283,7 +285,7 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
     const width = Math.min(12, Math.max(4, format.length - format.prefix.length));
     return { prefix: format.prefix, width, field: keyField };
   }
-  const letters = wordsOf(singular(name))
+  const letters = nameWords(singular(name))
     .join("")
     .replace(/[^a-z]/g, "")
     .slice(0, 3)
@@ -293,6 +295,6 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
 
 /** `booking` → `bookings`, `payment_method` → `payment_methods`. */
 export function pluralNoun(noun: string): string {
-  const words = wordsOf(noun);
+  const words = nameWords(noun);
   return [...words.slice(0, -1), plural(words.at(-1) ?? noun)].join("_");
 }
