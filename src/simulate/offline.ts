@@ -115,7 +115,18 @@ function once<T>(compute: () => T): () => T {
 
 function synthesizeFor(tool: Tool, schema: JsonSchema, request: SimulationRequest): unknown {
   const seed = seedFrom(hashOf(request.seed, tool.name, canonicalJson(request.args)));
-  return synthesize(schema, { seed, now: request.now, toolWords: wordsOf(tool.name) });
+  return synthesize(schema, { seed, now: request.now, toolWords: toolWords(tool) });
+}
+
+/**
+ * The words a synthesized message or id uses for the tool: those of its title (an importer
+ * keeps the source's name there when it renames a tool), without the number an importer
+ * appends to tell clashing names apart (`calculate_area_2`).
+ */
+function toolWords(tool: Tool): string[] {
+  const words = wordsOf(tool.title ?? tool.name);
+  while (words.length > 1 && /^[0-9]+$/.test(words[words.length - 1] ?? "")) words.pop();
+  return words;
 }
 
 /** Output properties named like an argument repeat the argument: a real API echoes what it was asked. */
