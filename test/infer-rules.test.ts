@@ -87,14 +87,31 @@ describe("inference of effects, drafted in the effects language version 2", () =
   });
 
   it("takes the target status from the description and the guard from the name and the errors", () => {
-    const [update] = draftsOf("cancel_open_rental");
-    expect(update).toMatchObject({
-      kind: "update",
+    const [read, update] = draftsOf("cancel_open_rental");
+    expect(read).toEqual({
+      kind: "read",
       target: "rentals/{rental_id}",
       missing: "RENTAL_NOT_FOUND",
       require: [{ field: "status", in: ["open"], error: "NON_OPEN_RENTAL_CANNOT_BE_CANCELLED" }],
+      as: "rental",
+    });
+    expect(update).toMatchObject({
+      kind: "update",
+      target: "rentals/{rental_id}",
       set: { status: "cancelled", cancel_reason: "{reason}" },
     });
+  });
+
+  it("learns what a status change does from the entities already in that status", () => {
+    const [, update] = draftsOf("cancel_open_rental");
+    expect(update?.set).toMatchObject({
+      cancelled_at: "{$now}",
+      deposits: {
+        $expr: '$append($rental.deposits, $rental.deposits[kind = "hold"].$merge([$, {"kind": "release"}]))',
+      },
+    });
+    // returned rentals hold released deposits too, but no tool returns a rental: nothing is learned for others
+    expect(draftsOf("update_rider_address")[0]?.set).not.toHaveProperty("deposits");
   });
 
   it("creates with an id like the collection's keys and appends it to the list the referenced entity keeps", () => {

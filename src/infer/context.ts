@@ -1,4 +1,4 @@
-import type { ToolError } from "../catalog/index.js";
+import type { StateDocument, ToolError } from "../catalog/index.js";
 import type { ErrorFact, ToolFacts } from "./facts.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
@@ -8,6 +8,8 @@ import { nameWords, sameNoun, singular } from "./words.js";
 export interface Context {
   facts: ToolFacts;
   shape: StateShape;
+  /** The toolset's states (its own and its tasks'), for rules that learn from examples. */
+  states: readonly StateDocument[];
   /** The other tools of the toolset, for rules that read a toolset's conventions. */
   siblings: () => readonly ToolFacts[];
   references: Reference[];

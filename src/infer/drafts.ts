@@ -16,7 +16,7 @@ let level: Level | undefined;
 
 /** Version 2 when the catalog format accepts its effect kinds, else version 1. */
 export function languageLevel(): Level {
-  level ??= Effect.safeParse({ kind: "check", require: [] }).success ? 2 : 1;
+  level ??= Effect.safeParse({ kind: "respond", value: { $expr: "$" } }).success ? 2 : 1;
   return level;
 }
 

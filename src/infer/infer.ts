@@ -47,7 +47,8 @@ export const INFERRED_BY = "rules";
 
 export function inferToolset(toolset: Toolset, options: InferOptions = {}): Inferred {
   const level = options.level ?? languageLevel();
-  const shape = shapeOf([toolset.state, ...toolset.tasks.map((t) => t.state)]);
+  const states = [toolset.state, ...toolset.tasks.map((t) => t.state)];
+  const shape = shapeOf(states);
   let facts: ToolFacts[] | undefined;
   // the other tools are read only by the rules that look at a toolset's conventions
   const siblings = () => {
@@ -72,6 +73,7 @@ export function inferToolset(toolset: Toolset, options: InferOptions = {}): Infe
     const ctx: Context = {
       facts: factsOf(base),
       shape,
+      states,
       siblings,
       references: [],
       addedErrors: [],

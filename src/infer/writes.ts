@@ -12,6 +12,7 @@ import { bindingName } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { type Bound, referenceTarget } from "./targets.js";
+import { type Transition, transitionsOf } from "./transitions.js";
 import { nameWords, plural, sameNoun, singular } from "./words.js";
 
 /** Updates, deletes and creates, with the guards and reference checks their texts state. */
@@ -43,16 +44,59 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   if (unmapped.length > 0)
     ctx.notes.push(`argument(s) ${unmapped.join(", ")} set no field of ${collection.name}`);
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
-  const update: Draft = {
-    kind: "update",
-    target,
-    ...(missing ? { missing } : {}),
-    require: statusGuards(ctx, collection),
-    set,
-    as: binding,
-    output: "",
-  };
-  return [update, ...referenceChecks(ctx, subject, [{ collection, binding }])];
+  const require = statusGuards(ctx, collection);
+  const learned =
+    status && statusPath ? learnedChanges(ctx, collection, statusPath, status.value, binding) : {};
+  for (const [field, value] of Object.entries(learned)) set[field] ??= value;
+  const checks = referenceChecks(ctx, subject, [{ collection, binding }]);
+  if (Object.keys(learned).length === 0)
+    return [
+      { kind: "update", target, ...(missing ? { missing } : {}), require, set, as: binding, output: "" },
+      ...checks,
+    ];
+  // values computed from the entity as it was: read it first, under the name they use
+  return [
+    { kind: "read", target, ...(missing ? { missing } : {}), require, as: binding },
+    ...checks,
+    { kind: "update", target, set, as: binding, output: "" },
+  ];
+}
+
+/** The changes the state shows this status change brings (see transitions.ts), as values to set. */
+function learnedChanges(
+  ctx: Context,
+  collection: CollectionShape,
+  statusPath: string,
+  status: string,
+  binding: string,
+): Record<string, unknown> {
+  const { values } = requiredStatuses(ctx, collection);
+  const set: Record<string, unknown> = {};
+  for (const change of transitionsOf(ctx.states, collection.name, statusPath, values, status)) {
+    if (change.kind === "timestamp") set[change.field] = "{$now}";
+    else if (change.kind === "constant") set[change.field] = change.value;
+    else {
+      const items = `$${binding}.${jsonataName(change.field)}`;
+      const key = jsonataName(change.key);
+      set[change.field] = {
+        $expr: `$append(${items}, ${items}[${key} = ${JSON.stringify(change.from)}].$merge([$, {${JSON.stringify(change.key)}: ${JSON.stringify(change.to)}}]))`,
+      };
+    }
+    ctx.notes.push(
+      `${describeTransition(change)} (as the ${humanNoun(collection.name)}s already '${status}' show)`,
+    );
+  }
+  return set;
+}
+
+function describeTransition(change: Transition): string {
+  if (change.kind === "timestamp") return `sets ${change.field} to the time of the change`;
+  if (change.kind === "constant") return `sets ${change.field} to ${JSON.stringify(change.value)}`;
+  return `adds to ${change.field} a copy of each element with ${change.key} '${change.from}', as '${change.to}'`;
+}
+
+function jsonataName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name}\``;
 }
 
 export function deleteRule(ctx: Context, subject: Reference): Draft[] {
