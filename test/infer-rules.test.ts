@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import jsonata from "jsonata";
 import { describe, expect, it } from "vitest";
 import { importOpenAiFunctions, type Toolset } from "../src/catalog/index.js";
 import { type Draft, inferToolset, type ToolReport, toVersion1 } from "../src/infer/index.js";
@@ -189,5 +190,79 @@ describe("emission in effects language version 1", () => {
     // a second run over its own output re-infers the marked tools to the same effects
     const again = inferToolset(result.toolset, { level: 1 });
     expect(again.toolset.tools).toEqual(result.toolset.tools);
+  });
+});
+
+describe("replacing the elements two parallel lists of ids name", () => {
+  const state = {
+    shelves: {
+      S1: {
+        shelf_id: "S1",
+        books: [
+          { book_id: "b1", edition_id: "E1", title: "Tides", price: 12 },
+          { book_id: "b7", edition_id: "E2", title: "Ferns", price: 9 },
+        ],
+      },
+      S2: {
+        shelf_id: "S2",
+        books: [{ book_id: "b2", edition_id: "E1", title: "Tides (large print)", price: 15 }],
+      },
+    },
+    editions: {
+      E1: {
+        edition_id: "E1",
+        variants: {
+          b1: { book_id: "b1", title: "Tides", price: 12 },
+          b2: { book_id: "b2", title: "Tides (large print)", price: 15 },
+          b3: { book_id: "b3", title: "Tides (audio)", price: 20 },
+        },
+      },
+      E2: { edition_id: "E2", variants: { b7: { book_id: "b7", title: "Ferns", price: 9 } } },
+    },
+  };
+  const toolset: Toolset = {
+    id: "library",
+    field: "Libraries",
+    subdomain: "Shelves",
+    description: "Shelves of books.",
+    state,
+    tasks: [],
+    tools: [
+      {
+        name: "modify_shelf_books",
+        description: "Modify books on a shelf to other books of the same edition.",
+        inputSchema: {
+          type: "object",
+          properties: {
+            shelf_id: { type: "string", description: "The shelf id, such as 'S1'." },
+            book_ids: { type: "array", items: { type: "string" }, description: "Books to replace." },
+            new_book_ids: { type: "array", items: { type: "string" }, description: "Books to put instead." },
+          },
+          required: ["shelf_id", "book_ids", "new_book_ids"],
+        },
+        errors: [],
+        effects: [],
+      },
+    ],
+  };
+
+  it("replaces each named element by the one at the same position, with the new one's fields", async () => {
+    const [read, update] = entry(inferToolset(toolset, { level: 2 }).report, "modify_shelf_books").drafts;
+    expect(read).toMatchObject({ kind: "read", target: "shelves/{shelf_id}", as: "shelf" });
+    const expression = (update?.set as Record<string, { $expr: string }>).books?.$expr ?? "";
+    // the expression, evaluated as the effects language would (JSONata with $args, the binding and $entity)
+    const entities = state as unknown as Record<string, Record<string, unknown>>;
+    const books = await jsonata(expression).evaluate(
+      {},
+      {
+        args: { shelf_id: "S1", book_ids: ["b1"], new_book_ids: ["b3"] },
+        shelf: state.shelves.S1,
+        entity: (collection: string, key: string) => entities[collection]?.[key],
+      },
+    );
+    expect(books).toEqual([
+      { book_id: "b3", edition_id: "E1", title: "Tides (audio)", price: 20 },
+      { book_id: "b7", edition_id: "E2", title: "Ferns", price: 9 },
+    ]);
   });
 });

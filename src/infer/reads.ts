@@ -157,7 +157,10 @@ export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
 }
 
 export function bindingName(collection: CollectionShape): string {
-  const name = nameWords(singular(collection.name)).join("_");
+  // the key field says the singular best (`shelf_id` for shelves); else the plural made singular
+  const fromKey =
+    collection.keyField && /_id$/.test(collection.keyField) ? collection.keyField.slice(0, -3) : undefined;
+  const name = fromKey ?? nameWords(singular(collection.name)).join("_");
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : "entity";
 }
 

@@ -1,6 +1,6 @@
 import type { Param, ToolFacts } from "./facts.js";
 import { type CollectionShape, outline, type StateShape } from "./shape.js";
-import { nameWords, nounKey, nounOfIdentifier, sameNoun, singular } from "./words.js";
+import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./words.js";
 
 /**
  * Which collection of the state an argument names: by its noun (`order_id` → `orders`), by
@@ -49,7 +49,7 @@ function pick(candidates: readonly CollectionShape[]): CollectionShape | undefin
 
 /** Collections named by the noun, or whose name ends with it (`customer_orders` for `order`). */
 function nounMatches(shape: StateShape, noun: string): CollectionShape[] {
-  const exact = shape.byNoun.get(nounKey(noun)) ?? [];
+  const exact = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
   const longer = [...shape.collections.values(), ...shape.nested.values()].filter((c) =>
     endsWithNoun(c.name, noun),
   );
@@ -89,7 +89,9 @@ export function namedCollection(facts: ToolFacts, shape: StateShape): Collection
   for (let size = Math.min(3, words.length); size >= 1; size--)
     for (let start = words.length - size; start >= 0; start--) {
       const noun = words.slice(start, start + size).join("_");
-      const found = shape.byNoun.get(nounKey(noun))?.[0];
+      const found = nounKeys(noun)
+        .map((key) => shape.byNoun.get(key)?.[0])
+        .find((c) => c !== undefined);
       if (found) return found;
     }
   return undefined;

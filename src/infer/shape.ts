@@ -1,5 +1,5 @@
 import type { StateDocument } from "../catalog/index.js";
-import { nounKey } from "./words.js";
+import { nounKeys } from "./words.js";
 
 /**
  * The shape of a state, as inference needs it: its collections (top-level maps of entities
@@ -91,7 +91,7 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
   const add = (index: Map<string, CollectionShape[]>, key: string, shape: CollectionShape) =>
     index.set(key, [...(index.get(key) ?? []), shape]);
   for (const shape of [...collections.values(), ...nested.values()]) {
-    add(byNoun, nounKey(shape.name), shape);
+    for (const key of nounKeys(shape.name)) add(byNoun, key, shape);
     if (shape.keyField) add(byKeyField, shape.keyField, shape);
   }
   return { collections, nested, byNoun, byKeyField };

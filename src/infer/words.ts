@@ -199,21 +199,31 @@ export function plural(word: string): string {
 
 /** The same noun, whatever its number and casing: `Orders`, `order`, `payment_methods`, `paymentMethod`. */
 export function sameNoun(a: string, b: string): boolean {
-  const key = nounKey(a);
-  return key !== "" && key === nounKey(b);
+  const keys = nounKeys(b);
+  return nounKeys(a).some((key) => key !== "" && keys.includes(key));
 }
 
-const nounCache = new Map<string, string>();
+const nounCache = new Map<string, readonly string[]>();
 
-/** A noun in one form whatever its number and casing: `Payment_Methods` → `payment_method`. */
-export function nounKey(name: string): string {
-  let key = nounCache.get(name);
-  if (key === undefined) {
-    key = nameWords(name).map(singular).join("_");
+/**
+ * A noun in one form whatever its number and casing (`Payment_Methods` → `payment_method`).
+ * A plural in -ves has two readings (`shelves` → shelve, shelf; `curves` → curve, curf): both
+ * are keys, so either singular finds it.
+ */
+export function nounKeys(name: string): readonly string[] {
+  let keys = nounCache.get(name);
+  if (keys === undefined) {
+    const words = nameWords(name);
+    const head = words.slice(0, -1).map(singular);
+    const last = words.at(-1) ?? "";
+    const lasts = /ves$/.test(last)
+      ? [singular(last), `${last.slice(0, -3)}f`, `${last.slice(0, -3)}fe`]
+      : [singular(last)];
+    keys = lasts.map((l) => [...head, l].join("_"));
     if (nounCache.size > 50_000) nounCache.clear();
-    nounCache.set(name, key);
+    nounCache.set(name, keys);
   }
-  return key;
+  return keys;
 }
 
 /** Names of identifiers: `order_id`, `orderId`, `item_ids`, `code`, `reference`. */

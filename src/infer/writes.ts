@@ -1,5 +1,5 @@
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
-import type { Draft } from "./drafts.js";
+import { type Draft, isExpression } from "./drafts.js";
 import {
   fieldFor,
   recordFieldFor,
@@ -13,7 +13,7 @@ import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { type Bound, referenceTarget } from "./targets.js";
 import { type Transition, transitionsOf } from "./transitions.js";
-import { nameWords, plural, sameNoun, singular } from "./words.js";
+import { nameWords, PLAIN_UPDATE_VERBS, plural, sameNoun, singular } from "./words.js";
 
 /** Updates, deletes and creates, with the guards and reference checks their texts state. */
 
@@ -47,9 +47,10 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const require = statusGuards(ctx, collection);
   const learned =
     status && statusPath ? learnedChanges(ctx, collection, statusPath, status.value, binding) : {};
-  for (const [field, value] of Object.entries(learned)) set[field] ??= value;
+  for (const [field, value] of Object.entries({ ...learned, ...replacements(ctx, collection, binding) }))
+    set[field] ??= value;
   const checks = referenceChecks(ctx, subject, [{ collection, binding }]);
-  if (Object.keys(learned).length === 0)
+  if (!Object.values(set).some(isExpression))
     return [
       { kind: "update", target, ...(missing ? { missing } : {}), require, set, as: binding, output: "" },
       ...checks,
@@ -84,6 +85,53 @@ function learnedChanges(
     }
     ctx.notes.push(
       `${describeTransition(change)} (as the ${humanNoun(collection.name)}s already '${status}' show)`,
+    );
+  }
+  return set;
+}
+
+/**
+ * A plain update given two parallel lists of ids, `item_ids` and `new_item_ids`, replaces in
+ * the entity's own list of those (its `items`, each with an `item_id`) every element named in
+ * the first by the one at the same position in the second, taking the fields the new one has
+ * from where the state keeps such entities (a product's `variants`, found through the
+ * element's `product_id`).
+ */
+function replacements(ctx: Context, collection: CollectionShape, binding: string): Record<string, unknown> {
+  const verb = ctx.facts.verb;
+  if (!verb || !PLAIN_UPDATE_VERBS.has(verb)) return {};
+  const set: Record<string, unknown> = {};
+  for (const old of ctx.facts.params) {
+    if (old.type !== "array" || old.words.at(-1) !== "ids") continue;
+    const replacement = ctx.facts.params.find((p) => p.type === "array" && p.name === `new_${old.name}`);
+    if (!replacement) continue;
+    const key = `${old.words.slice(0, -1).join("_")}_id`;
+    const list = [...collection.fields.values()].find((f) => !f.path.includes(".") && f.itemFields?.has(key));
+    if (!list?.itemFields) continue;
+    const source = (ctx.shape.byKeyField.get(key) ?? []).find((c) => c.parent);
+    const parentKey = source?.parent ? ctx.shape.collections.get(source.parent)?.keyField : undefined;
+    const copied =
+      source && parentKey && list.itemFields.has(parentKey)
+        ? [...list.itemFields].filter((f) => f !== key && f !== parentKey && source.fields.has(f))
+        : [];
+    const fetch =
+      source?.parent && parentKey && copied.length > 0
+        ? `$new := $lookup($entity(${JSON.stringify(source.parent)}, $v.${jsonataName(parentKey)}).${jsonataName(source.name)}, $pair[1]); `
+        : "";
+    const fields = [
+      `${JSON.stringify(key)}: $pair[1]`,
+      ...copied.map((f) => `${JSON.stringify(f)}: $new.${jsonataName(f)}`),
+    ];
+    set[list.path] = {
+      $expr:
+        `$reduce($zip($args.${jsonataName(old.name)}, $args.${jsonataName(replacement.name)}), function($items, $pair) {(` +
+        ` $at := $map($items, function($v, $i) { $v.${jsonataName(key)} = $pair[0] ? $i : -1 })[$ >= 0][0];` +
+        ` [$map($items, function($v, $i) { $i = $at ? (${fetch}$merge([$v, {${fields.join(", ")}}])) : $v })]` +
+        ` )}, $${binding}.${jsonataName(list.path)})`,
+    };
+    ctx.notes.push(
+      `replaces the ${list.path} named in ${old.name} by those in ${replacement.name}` +
+        (copied.length > 0 ? `, with their ${copied.join(", ")} from ${source?.parent}.${source?.name}` : ""),
     );
   }
   return set;
@@ -148,10 +196,67 @@ function referenceChecks(ctx: Context, subject: Reference | undefined, bound: re
     if (!missing) continue;
     const target = referenceTarget(ctx, reference, bound);
     if (!target) continue;
-    checks.push({ kind: "read", target, missing });
+    const named = bindingName(reference.collection);
+    const as = bound.some((b) => b.binding === named) ? `${named}_given` : named;
+    checks.push({ kind: "read", target, missing, as });
     ctx.notes.push(`checks ${reference.param.name} exists (${missing})`);
+    const either = bound[0] ? eitherCheck(ctx, reference, bound[0], as) : undefined;
+    if (either) checks.push(either);
   }
   return checks;
+}
+
+/**
+ * "payment method should be either the original payment method or a gift card": the entity an
+ * argument names must be the one the subject already holds (the first, when it holds a list)
+ * or of the kind named, read from the field whose values name kinds (`source: gift_card`).
+ */
+function eitherCheck(ctx: Context, reference: Reference, subject: Bound, as: string): Draft | undefined {
+  for (const error of ctx.facts.errors) {
+    const said =
+      /\b(?:should|must) be (?:either )?(?:the )?(?:original|current|same|existing) ([a-z ]+?) or (?:a |an |the )?([a-z ]+?)(?:[.,;]|$)/.exec(
+        error.text,
+      );
+    if (!said?.[1] || !said[2] || !sameNoun(said[1].trim().replace(/ /g, "_"), reference.collection.name))
+      continue;
+    const held = heldReference(subject.collection, reference);
+    const kind = kindValue(reference.collection, said[2].trim());
+    if (!held || !kind) continue;
+    const param = jsonataName(reference.param.name);
+    ctx.notes.push(
+      `checks ${reference.param.name} is the one the ${subject.binding} holds or a ${said[2].trim()} (${use(ctx, error)})`,
+    );
+    return {
+      kind: "check",
+      require: [
+        {
+          expr: `$args.${param} = $${subject.binding}.${held} or $${as}.${jsonataName(kind.field)} = ${JSON.stringify(kind.value)}`,
+          error: error.code,
+        },
+      ],
+    };
+  }
+  return undefined;
+}
+
+/** Where the subject keeps the key of the entity an argument names: a field of that name, or the first of a list. */
+function heldReference(subject: CollectionShape, reference: Reference): string | undefined {
+  const name = reference.param.name;
+  const direct =
+    subject.fields.get(name) ??
+    [...subject.fields.values()].find((f) => f.refersTo === reference.collection.name);
+  if (direct && !direct.types.has("array")) return jsonataName(direct.path);
+  const list = [...subject.fields.values()].find((f) => !f.path.includes(".") && f.itemFields?.has(name));
+  return list ? `${jsonataName(list.path)}[0].${jsonataName(name)}` : undefined;
+}
+
+/** The field of a collection whose values include the kind a text names (`gift card` → source: gift_card). */
+function kindValue(collection: CollectionShape, kind: string): { field: string; value: string } | undefined {
+  const wanted = nameWords(kind).join("_");
+  for (const field of collection.fields.values())
+    for (const value of field.values.keys())
+      if (nameWords(value).join("_") === wanted) return { field: field.path, value };
+  return undefined;
 }
 
 /** The array of the subject whose elements carry the keys an array argument lists (`items` for `item_ids`). */
