@@ -11,9 +11,10 @@ import type { ToolsetInput } from "../src/catalog/index.js";
 export const BENCH_TOOLSET_ID = "bench_inventory";
 export const READ_TOOL = "bench_get_item";
 export const WRITE_TOOL = "bench_adjust_stock";
+export const CREATE_TOOL = "bench_add_item";
 const ITEM_COUNT = 50;
 /** Tools in the bench toolset. */
-export const BENCH_TOOLS = 2;
+export const BENCH_TOOLS = 3;
 
 const itemId = (n: number) => `ITM-${String(n).padStart(4, "0")}`;
 
@@ -105,6 +106,37 @@ export function benchToolset(): ToolsetInput {
           },
         ],
       },
+      {
+        name: CREATE_TOOL,
+        description: "Add a new item to the inventory; its id is minted.",
+        inputSchema: {
+          type: "object",
+          properties: {
+            name: { type: "string", minLength: 1 },
+            category: { type: "string", enum: ["tools", "garden", "kitchen", "lighting"] },
+            price: { type: "number", minimum: 0 },
+          },
+          required: ["name", "category", "price"],
+          additionalProperties: false,
+        },
+        outputSchema: { type: "object", properties: { item: ITEM_SCHEMA }, required: ["item"] },
+        effects: [
+          {
+            kind: "create",
+            target: "items",
+            id: { prefix: "ITM-", width: 4, field: "item_id" },
+            set: {
+              name: "{name}",
+              category: "{category}",
+              price: "{price}",
+              stock: 0,
+              status: "active",
+              updated_at: "{$now}",
+            },
+            output: "item",
+          },
+        ],
+      },
     ],
   };
 }
@@ -120,6 +152,19 @@ export function writeArgs(i: number): Record<string, unknown> {
     delta: i % 2 === 0 ? 3 : -2,
     reason: i % 2 ? "sale" : "restock",
   };
+}
+
+export function createArgs(i: number): Record<string, unknown> {
+  return {
+    name: `New item ${i}`,
+    category: ["tools", "garden", "kitchen", "lighting"][i % 4],
+    price: 3 + (i % 10),
+  };
+}
+
+/** A call toolsim rejects before anything runs (the id does not match its pattern); the no-op answers it as any call. */
+export function rejectedArgs(i: number): Record<string, unknown> {
+  return { item_id: `item-${i}` };
 }
 
 export function writeBenchToolset(dir: string): string {

@@ -5,8 +5,11 @@ import type { Client } from "@modelcontextprotocol/client";
 import {
   BENCH_TOOLS,
   BENCH_TOOLSET_ID,
+  CREATE_TOOL,
+  createArgs,
   READ_TOOL,
   readArgs,
+  rejectedArgs,
   WRITE_TOOL,
   writeArgs,
   writeBenchToolset,
@@ -31,8 +34,10 @@ export const TARGETS = { roundTripP50Ratio: 1.5, catalogReadyMs: 1500 } as const
 export interface CoreOptions {
   /** Calls per side before measuring (not recorded). */
   warmup: number;
-  /** Measured calls per side and tool. */
+  /** Measured calls per side and tool (split over the rounds). */
   calls: number;
+  /** Rounds per tool: each gives its own ratio; min and median are reported. */
+  rounds: number;
   /** Cold starts per server in the scale bench (the median is reported). */
   scaleRuns: number;
   /** Folder for scratch files (catalogs, SQLite files); removed by the caller. */
@@ -44,11 +49,13 @@ export interface RoundTripRow {
   transport: "stdio" | "http";
   /** Tools loaded on both sides: the bench toolset alone, or with the 6,000-tool catalog. */
   catalogTools: number;
-  kind: "read" | "write";
+  kind: "read" | "write" | "create" | "rejected";
   tool: string;
   toolsim: Summary;
   noop: Summary;
   ratio: { p50: number; p95: number; mean: number };
+  /** The p50 ratio of each round, and their min and median. */
+  rounds: { p50: number[]; min: number; median: number };
 }
 
 export interface ScaleRow {
@@ -107,50 +114,87 @@ interface LoadFigures {
 
 type Call = (i: number) => Promise<void>;
 
-/** A call through an SDK client that fails the bench when the answer is an error: errors are not what we measure. */
-function caller(client: Client, tool: string, args: (i: number) => Record<string, unknown>, who: string) {
+/**
+ * A call through an SDK client that fails the bench when the answer is not the kind
+ * expected: an error where an answer was due (or the reverse) is not what we measure.
+ */
+function caller(
+  client: Client,
+  tool: string,
+  args: (i: number) => Record<string, unknown>,
+  who: string,
+  expectError = false,
+) {
   let last: Record<string, unknown> | undefined;
   const call: Call = async (i) => {
     const result = await client.callTool({ name: tool, arguments: args(i) });
-    if (result.isError)
-      throw new Error(`${who} answered ${tool} with an error: ${JSON.stringify(result.content)}`);
+    if (Boolean(result.isError) !== expectError)
+      throw new Error(`${who} answered ${tool} unexpectedly: ${JSON.stringify(result.content)}`);
     last = result._meta;
   };
   return { call, lastMeta: () => last };
 }
 
-/** Sequential calls, alternating which side goes first so drift on a busy machine hits both alike. */
-async function measurePair(toolsim: Call, noop: Call, warmup: number, calls: number) {
-  for (let i = 0; i < warmup; i++) {
+interface Times {
+  toolsim: number[];
+  noop: number[];
+}
+
+/**
+ * Sequential calls in rounds. Both sides are warmed up before anything is measured; within
+ * a round the sides alternate call by call, and the side that starts alternates by round,
+ * so drift on a busy machine hits both alike. Each round gives its own ratio.
+ */
+async function measurePair(
+  toolsim: Call,
+  noop: Call,
+  options: CoreOptions,
+): Promise<{ all: Times; rounds: Times[] }> {
+  let i = 0;
+  for (let w = 0; w < options.warmup; w++, i++) {
     await toolsim(i);
     await noop(i);
   }
-  const times = { toolsim: [] as number[], noop: [] as number[] };
-  const timed = async (call: Call, into: number[], i: number) => {
+  const timed = async (call: Call, into: number[], n: number) => {
     const started = performance.now();
-    await call(warmup + i);
+    await call(n);
     into.push(performance.now() - started);
   };
-  for (let i = 0; i < calls; i++) {
-    if (i % 2 === 0) {
-      await timed(toolsim, times.toolsim, i);
-      await timed(noop, times.noop, i);
-    } else {
-      await timed(noop, times.noop, i);
-      await timed(toolsim, times.toolsim, i);
+  const perRound = Math.max(1, Math.ceil(options.calls / options.rounds));
+  const rounds: Times[] = [];
+  for (let r = 0; r < options.rounds; r++) {
+    const times: Times = { toolsim: [], noop: [] };
+    for (let c = 0; c < perRound; c++, i++) {
+      const toolsimFirst = (c + r) % 2 === 0;
+      const [first, second] = toolsimFirst
+        ? ([
+            [toolsim, times.toolsim],
+            [noop, times.noop],
+          ] as const)
+        : ([
+            [noop, times.noop],
+            [toolsim, times.toolsim],
+          ] as const);
+      await timed(first[0], first[1], i);
+      await timed(second[0], second[1], i);
     }
+    rounds.push(times);
   }
-  return times;
+  return {
+    all: { toolsim: rounds.flatMap((t) => t.toolsim), noop: rounds.flatMap((t) => t.noop) },
+    rounds,
+  };
 }
 
 function row(
   setup: Pick<RoundTripRow, "transport" | "catalogTools">,
   kind: RoundTripRow["kind"],
   tool: string,
-  times: { toolsim: number[]; noop: number[] },
+  measured: { all: Times; rounds: Times[] },
 ): RoundTripRow {
-  const toolsim = summarize(times.toolsim);
-  const noop = summarize(times.noop);
+  const toolsim = summarize(measured.all.toolsim);
+  const noop = summarize(measured.all.noop);
+  const perRound = measured.rounds.map((t) => ratio(summarize(t.toolsim).p50, summarize(t.noop).p50));
   return {
     ...setup,
     kind,
@@ -162,6 +206,7 @@ function row(
       p95: ratio(toolsim.p95, noop.p95),
       mean: ratio(toolsim.mean, noop.mean),
     },
+    rounds: { p50: perRound, min: Math.min(...perRound), median: round(median(perRound), 2) },
   };
 }
 
@@ -179,17 +224,19 @@ async function measureClients(
   for (const [kind, tool, args] of [
     ["read", READ_TOOL, readArgs],
     ["write", WRITE_TOOL, writeArgs],
+    ["create", CREATE_TOOL, createArgs],
+    ["rejected", READ_TOOL, rejectedArgs],
   ] as const) {
     globalThis.gc?.();
-    const sim = caller(toolsim, tool, args, "toolsim");
+    const sim = caller(toolsim, tool, args, "toolsim", kind === "rejected");
     const base = caller(noop, tool, args, "the no-op server");
-    const times = await measurePair(sim.call, base.call, options.warmup, options.calls);
-    rows.push(row(setup, kind, tool, times));
+    const measured = await measurePair(sim.call, base.call, options);
+    rows.push(row(setup, kind, tool, measured));
     const meta = sim.lastMeta()?.["toolsim/call"] as { stateVersion?: number } | undefined;
     if (kind === "write") stateVersion = meta?.stateVersion ?? null;
     const last = rows[rows.length - 1];
     options.log(
-      `  ${setup.transport} (${setup.catalogTools} tools) ${kind}: toolsim p50 ${last?.toolsim.p50} ms, no-op p50 ${last?.noop.p50} ms, ratio ${last?.ratio.p50}`,
+      `  ${setup.transport} (${setup.catalogTools} tools) ${kind}: toolsim p50 ${last?.toolsim.p50} ms, no-op p50 ${last?.noop.p50} ms, ratio ${last?.ratio.p50} (rounds: min ${last?.rounds.min}, median ${last?.rounds.median})`,
     );
   }
   return { rows, stateVersion };
@@ -414,7 +461,7 @@ export async function runCoreBench(options: CoreOptions): Promise<CoreResults> {
   const http = await roundTripHttp(toolset, options);
   const stdioLarge = await roundTripStdio(toolset, catalog, options);
   const rows = [...stdio.rows, ...http.rows, ...stdioLarge.rows];
-  const stdioP50 = stdio.rows.map((r) => r.ratio.p50);
+  const stdioP50 = stdio.rows.map((r) => r.rounds.median);
 
   options.log(
     `catalog scale: ${CATALOG_TOOLS} tools in ${CATALOG_TOOLSETS} toolsets, ${options.scaleRuns} cold starts each`,

@@ -21,9 +21,10 @@ import { round } from "./stats.js";
 const OPTIONAL_SECTIONS = [
   { name: "llm", module: "./llm.js", entry: "runLlmBench" },
   { name: "hybrid", module: "./hybrid.js", entry: "runHybridBench" },
+  { name: "state", module: "./state.js", entry: "runStateBench" },
 ] as const;
-const SECTION_TIMEOUT_MS = 5 * 60_000;
-const WATCHDOG_MS = 20 * 60_000;
+const SECTION_TIMEOUT_MS = 15 * 60_000;
+const WATCHDOG_MS = 45 * 60_000;
 
 export interface Machine {
   cores: number;
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
       calls: { type: "string" },
       warmup: { type: "string" },
       runs: { type: "string" },
+      rounds: { type: "string" },
       only: { type: "string" },
     },
     strict: true,
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
     const core = await runCoreBench({
       warmup: count(values.warmup, 50, 200),
       calls: count(values.calls, 300, 2000),
+      rounds: count(values.rounds, 2, 5),
       scaleRuns: count(values.runs, 1, 3),
       scratch,
       log,
@@ -149,7 +152,7 @@ async function main(): Promise<void> {
     log(
       `round trip p50 ratio (stdio): ${core.roundTrip.rows
         .filter((r) => r.transport === "stdio")
-        .map((r) => `${r.kind} (${r.catalogTools} tools) ${r.ratio.p50}`)
+        .map((r) => `${r.kind} (${r.catalogTools} tools) ${r.rounds.median}`)
         .join(
           ", ",
         )} (target ≤ ${core.roundTrip.target.p50Ratio}: ${core.roundTrip.target.met ? "met" : "MISSED"})`,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "../src/store/index.js";
 import { callMeta, connectHttp, connectStdio, LIBRARY, startHttpServer, tempDir } from "./support/index.js";
 
 describe("durability", () => {
@@ -28,6 +29,55 @@ describe("durability", () => {
     file.close();
     expect(rows.map((r) => r.seq)).toEqual(answered);
     expect(head.head_version).toBe(2); // two copies on the shelf: two loans, then NO_COPIES answers change nothing
+  });
+
+  it("a kill -9 in the middle of calls in flight loses no answered call and leaves every session consistent", async () => {
+    const db = join(dir.path, "inflight.db");
+    const server = await startHttpServer(["--toolsets", LIBRARY, "--db", db]);
+    const sessions = ["w0", "w1", "w2"];
+    const answered = new Map<string, Array<{ seq: number; due: string }>>(sessions.map((s) => [s, []]));
+    let killed = false;
+    const work = sessions.map(async (name) => {
+      const client = await connectHttp(server.url, { "X-Toolsim-Session": name });
+      for (let i = 0; !killed; i++) {
+        const due = `2026-04-${String(1 + (i % 28)).padStart(2, "0")}`;
+        try {
+          const result = await client.callTool({
+            name: "renew_loan",
+            arguments: { loan_id: "LN-0007", new_due: due },
+          });
+          answered.get(name)?.push({ seq: callMeta(result).seq, due });
+        } catch {
+          return; // the server died with this call in flight: its answer never came
+        }
+      }
+    });
+    // let every session get going, then kill while calls are being answered
+    while ([...answered.values()].some((calls) => calls.length < 5))
+      await new Promise((r) => setTimeout(r, 10));
+    await server.stop("SIGKILL");
+    killed = true;
+    await Promise.all(work);
+
+    const store = await openStore(db);
+    try {
+      for (const name of sessions) {
+        const session = await store.session(name, "");
+        if (!session) throw new Error(`session ${name} is missing`);
+        const logged = await store.calls(session.id);
+        const seen = answered.get(name) ?? [];
+        // every answered call is there, in order; at most the one in flight was committed without its answer reaching us
+        expect(logged.slice(0, seen.length).map((c) => c.seq)).toEqual(seen.map((c) => c.seq));
+        expect(logged.length - seen.length).toBeLessThanOrEqual(1);
+        const last = logged.at(-1);
+        expect(session.headVersion).toBe(last?.versionAfter);
+        const head = await store.head(session.id);
+        const loan = head.state.entity("loans", "LN-0007") as { due: string } | undefined;
+        expect(loan?.due).toBe((last?.arguments as { new_due?: string } | undefined)?.new_due);
+      }
+    } finally {
+      await store.close();
+    }
   });
 
   it("a restart with --session NAME continues the state where it stopped", async () => {

@@ -46,7 +46,7 @@ describe("validation findings (ToolScan codes)", () => {
   it.each([
     ["missing required", "get_member", {}, "member_id", "Missing required argument"],
     ["enum", "search_books", { genre: "poetry" }, "genre", 'one of "fiction", "science", "history"'],
-    ["range", "search_books", { genre: "science", limit: 50 }, "limit", "<= 20"],
+    ["range", "search_books", { genre: "science", limit: 50 }, "limit", "must be from 1 to 20"],
     [
       "format",
       "borrow_book",
@@ -60,14 +60,14 @@ describe("validation findings (ToolScan codes)", () => {
       "create_reading_list",
       { member_id: "MEM-001", title: "ab", book_ids: ["BK-0001"] },
       "title",
-      "fewer than 3",
+      "must have at least 3 characters;",
     ],
     [
       "items",
       "create_reading_list",
       { member_id: "MEM-001", title: "Later", book_ids: [] },
       "book_ids",
-      "fewer than 1",
+      "must have at least 1 item;",
     ],
   ])("IAV (%s)", async (_kind, tool, args, argument, fragment) => {
     const outcome = await rt.engine.call(session, tool, args);

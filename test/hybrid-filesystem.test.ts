@@ -163,17 +163,30 @@ describe("hybrid mode over the real filesystem server", () => {
     expect((await read(source)).result.isError).toBe(true);
   });
 
-  it("creates a directory in simulation only, and a listing of its parent says what it does not show", async () => {
+  it("creates a directory in simulation only; listings show the session's files, moves and folders", async () => {
     const created = await call("fs.create_directory", { path: join(root, "archive") });
     expect(created.isError).toBeFalsy();
     expect(treeHashes(root)).toEqual(before);
 
+    // plan.txt moved into notes/, untouched.txt renamed to kept.txt, archive/ made: none of it real
     const listing = await call("fs.list_directory", { path: root });
     expect(routeOf(listing)).toBe("pass");
-    const text = allText(listing);
-    expect(text).toContain("[FILE] plan.txt"); // the real listing
-    expect(text).toContain("[toolsim]");
-    expect(text).toContain(join(root, "archive"));
+    const lines = allText(listing).split("\n").sort();
+    expect(lines).toEqual(["[DIR] archive", "[DIR] notes", "[FILE] kept.txt"]);
+    expect(allText(listing)).not.toContain("[toolsim]");
+    expect(listing.structuredContent).toEqual({ content: allText(listing) });
+
+    const notes = await call("fs.list_directory", { path: join(root, "notes") });
+    expect(allText(notes).split("\n").sort()).toEqual([
+      "[FILE] new.md",
+      "[FILE] plan-moved.txt",
+      "[FILE] todo.md",
+    ]);
+
+    const empty = await call("fs.list_directory", { path: join(root, "archive") });
+    expect(empty.isError).toBeFalsy();
+    expect(routeOf(empty)).toBe("overlay");
+    expect(allText(empty)).toBe("");
   });
 
   it("keeps the overlay and the real reads in the session state under upstream:fs", async () => {
@@ -193,5 +206,135 @@ describe("hybrid mode over the real filesystem server", () => {
 
   it("leaves the real folder byte-identical after everything", () => {
     expect(treeHashes(root)).toEqual(before);
+  });
+});
+
+/**
+ * Each test in its own session over the same real folder: every kind of listing the
+ * filesystem server has agrees with what that session did, and with nothing another did.
+ */
+describe("folder listings in hybrid mode agree with the session's simulated changes", () => {
+  const work = tempDir("toolsim-hybrid-ls-");
+  const root = join(realpathSync(work.path), "files");
+  let server: RunningServer;
+  let before: Record<string, string>;
+
+  beforeAll(async () => {
+    mkdirSync(join(root, "docs", "old"), { recursive: true });
+    writeFileSync(join(root, "a.txt"), "alpha\n");
+    writeFileSync(join(root, "b.txt"), "bravo\n");
+    writeFileSync(join(root, "docs", "guide.md"), "# guide\n");
+    writeFileSync(join(root, "docs", "old", "v1.md"), "# v1\n");
+    before = treeHashes(root);
+    const config = writeUpstreamConfig(work.path, { fs: { command: FILESYSTEM_SERVER, args: [root] } });
+    server = await startHttpServer([
+      "--upstream",
+      config,
+      "--no-catalog",
+      "--toolsets",
+      LIBRARY,
+      "--db",
+      join(work.path, "t.db"),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    work.cleanup();
+  });
+
+  /** A fresh session that writes c.txt, makes drafts/ with a file, moves a.txt into docs/ and docs/old/ to archive/. */
+  const changedSession = async () => {
+    const client = await connectHttp(server.url);
+    const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+    await call("fs.write_file", { path: join(root, "c.txt"), content: "charlie\n" });
+    await call("fs.create_directory", { path: join(root, "drafts") });
+    await call("fs.write_file", { path: join(root, "drafts", "d.md"), content: "# draft\n" });
+    await call("fs.move_file", { source: join(root, "a.txt"), destination: join(root, "docs", "a.txt") });
+    await call("fs.move_file", { source: join(root, "docs", "old"), destination: join(root, "archive") });
+    return { client, call };
+  };
+
+  it("list_directory: created entries are added with the listing's own tags, moved-away ones dropped", async () => {
+    const { client, call } = await changedSession();
+    try {
+      const top = await call("fs.list_directory", { path: root });
+      expect(allText(top).split("\n").sort()).toEqual([
+        "[DIR] archive",
+        "[DIR] docs",
+        "[DIR] drafts",
+        "[FILE] b.txt",
+        "[FILE] c.txt",
+      ]);
+      const docs = await call("fs.list_directory", { path: join(root, "docs") });
+      expect(allText(docs).split("\n").sort()).toEqual(["[FILE] a.txt", "[FILE] guide.md"]);
+      const drafts = await call("fs.list_directory", { path: join(root, "drafts") });
+      expect(allText(drafts)).toBe("[FILE] d.md");
+      expect(treeHashes(root)).toEqual(before);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("directory_tree: the JSON tree has the session's entries, and a moved folder keeps its children", async () => {
+    const { client, call } = await changedSession();
+    try {
+      const tree = await call("fs.directory_tree", { path: root });
+      expect(tree.isError).toBeFalsy();
+      interface Node {
+        name: string;
+        type: string;
+        children?: Node[];
+      }
+      const shape = (nodes: Node[]): unknown =>
+        Object.fromEntries(
+          [...nodes]
+            .sort((x, y) => x.name.localeCompare(y.name))
+            .map((n) => [n.name, n.children ? shape(n.children) : n.type]),
+        );
+      expect(shape(JSON.parse(allText(tree)) as Node[])).toEqual({
+        archive: { "v1.md": "file" },
+        "b.txt": "file",
+        "c.txt": "file",
+        docs: { "a.txt": "file", "guide.md": "file" },
+        drafts: { "d.md": "file" },
+      });
+      expect(allText(tree)).toMatch(/^\[\n {2}\{/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("list_directory_with_sizes and search_files drop what was moved away", async () => {
+    const { client, call } = await changedSession();
+    try {
+      const sized = allText(await call("fs.list_directory_with_sizes", { path: root }));
+      expect(sized).not.toMatch(/\[FILE\] a\.txt/);
+      expect(sized).toMatch(/^\[FILE\] c\.txt$/m);
+      expect(sized).toMatch(/^\[DIR\] drafts$/m);
+
+      const found = await call("fs.search_files", { path: root, pattern: "**/*.md" });
+      const text = allText(found);
+      expect(text).toContain(join(root, "docs", "guide.md"));
+      expect(text).not.toContain(join(root, "docs", "old", "v1.md"));
+      // whether d.md matches is the server's to say: it is named in the note, not added
+      expect(text).toContain("[toolsim]");
+      expect(text).toContain(join(root, "drafts", "d.md"));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("another session sees the real folder as it is", async () => {
+    const { client: first } = await changedSession();
+    const other = await connectHttp(server.url);
+    try {
+      const listing = await other.callTool({ name: "fs.list_directory", arguments: { path: root } });
+      expect(allText(listing).split("\n").sort()).toEqual(["[DIR] docs", "[FILE] a.txt", "[FILE] b.txt"]);
+      expect(treeHashes(root)).toEqual(before);
+    } finally {
+      await first.close();
+      await other.close();
+    }
   });
 });

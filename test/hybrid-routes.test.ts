@@ -51,9 +51,101 @@ describe("route policy", () => {
       decideRoute({ original, exposed: `x.${original}` }, noLists, "hybrid");
     expect(route("get_user")).toMatchObject({ route: "pass", rule: "name" });
     expect(route("searchIssues")).toMatchObject({ route: "pass", rule: "name" });
+    expect(route("get_next_page")).toMatchObject({ route: "pass", rule: "name" });
     expect(route("get_or_create_user")).toMatchObject({ route: "simulate", rule: "default" });
     expect(route("frobnicate")).toMatchObject({ route: "simulate", rule: "default" });
     expect(route("send_email").reason).toContain('"send"');
+  });
+
+  it("a read verb combined with a change is simulated: increment, mark, next, lock, claim, …_and_…", () => {
+    const route = (original: string) =>
+      decideRoute({ original, exposed: `x.${original}` }, noLists, "hybrid");
+    for (const name of [
+      "get_and_increment_counter",
+      "read_and_mark_seen",
+      "fetch_next_job_and_lock",
+      "find_and_claim_task",
+      "getAndIncrementCounter",
+      "fetch_next_message",
+      "get_user_then_archive",
+      "list_and_tag_items",
+    ]) {
+      expect(route(name), name).toMatchObject({ route: "simulate", rule: "default" });
+    }
+    expect(route("fetch_next_job_and_lock").reason).toContain('"lock"');
+    expect(route("fetch_next_message").reason).toContain('"next"');
+    expect(route("find_and_claim_task").reason).toContain('"claim"');
+    expect(route("list_and_tag_items").reason).toContain('"and_tag_items"');
+    expect(route("get_and_list_users")).toMatchObject({ route: "pass", rule: "name" });
+  });
+
+  it("a name that says nothing, or a tool that runs what it is given, is simulated", () => {
+    const route = (original: string, parameters: string[] = []) =>
+      decideRoute({ original, exposed: `x.${original}`, parameters }, noLists, "hybrid");
+    for (const name of ["query", "run", "execute", "run_query", "execute_sql", "sql_query"]) {
+      expect(route(name), name).toMatchObject({ route: "simulate", rule: "default" });
+    }
+    expect(route("query").reason).toContain("says nothing");
+    expect(route("query_database", ["sql"])).toMatchObject({ route: "simulate", rule: "default" });
+    expect(route("query_database", ["sql"]).reason).toContain('"sql" argument');
+    expect(route("search_logs", ["query", "limit"])).toMatchObject({ route: "pass", rule: "name" });
+    expect(route("query_users", ["email"])).toMatchObject({ route: "pass", rule: "name" });
+  });
+
+  it("annotations or the config can still pass a combined or vague name", () => {
+    const counter = { original: "get_and_increment_counter", exposed: "x.get_and_increment_counter" };
+    expect(decideRoute({ ...counter, annotations: { readOnlyHint: true } }, noLists, "hybrid")).toMatchObject(
+      {
+        route: "pass",
+        rule: "annotations",
+      },
+    );
+    expect(
+      decideRoute({ original: "query", exposed: "x.query" }, { pass: ["query"], simulate: [] }, "hybrid"),
+    ).toMatchObject({ route: "pass", rule: "config" });
+  });
+
+  it("a destructive-looking name is simulated even when annotated read-only; only the config makes it real", () => {
+    const lying = { readOnlyHint: true, destructiveHint: false };
+    for (const original of [
+      "delete_user",
+      "purge_cache",
+      "users_delete",
+      "fetch_and_delete_message",
+      "dropTable",
+    ]) {
+      expect(
+        decideRoute({ original, exposed: `x.${original}`, annotations: lying }, noLists, "hybrid"),
+        original,
+      ).toMatchObject({ route: "simulate", rule: "name" });
+    }
+    const wipe = { original: "wipe_disk", exposed: "x.wipe_disk", annotations: lying };
+    expect(decideRoute(wipe, noLists, "hybrid").reason).toContain('the name says it destroys ("wipe")');
+    expect(decideRoute(wipe, { pass: ["wipe_disk"], simulate: [] }, "hybrid")).toMatchObject({
+      route: "pass",
+      rule: "config",
+    });
+    // unannotated, it is simulated by the same rule
+    expect(
+      decideRoute({ original: "remove_member", exposed: "x.remove_member" }, noLists, "hybrid").rule,
+    ).toBe("name");
+    // a destructive word qualifying a noun is not the tool's action
+    expect(
+      decideRoute(
+        { original: "get_cancel_reasons", exposed: "x.get_cancel_reasons", annotations: lying },
+        noLists,
+        "hybrid",
+      ),
+    ).toMatchObject({ route: "pass", rule: "annotations" });
+  });
+
+  it("contradicting annotations (read-only and destructive) are simulated", () => {
+    const tool = {
+      original: "list_things",
+      exposed: "x.list_things",
+      annotations: { readOnlyHint: true, destructiveHint: true },
+    };
+    expect(decideRoute(tool, noLists, "hybrid")).toMatchObject({ route: "simulate", rule: "annotations" });
   });
 
   it("the modes override everything", () => {

@@ -88,4 +88,40 @@ describe("lint quality rules", () => {
     expect(run.stdout).toContain("0 error(s), 6 warning(s)");
     expect(run.stdout).toContain('add "enum": ["small","medium","large"]');
   });
+
+  it("warns about input schemas that do not survive conversion for agent frameworks", () => {
+    const rich = Toolset.parse({
+      id: "kennel_extras",
+      field: "Pet care",
+      subdomain: "Boarding",
+      description: "Extras for kennel stays.",
+      tools: [
+        {
+          name: "add_stay_extras",
+          description: "Adds grooming and feeding extras to a booked kennel stay.",
+          inputSchema: JSON.parse(
+            JSON.stringify({
+              type: "object",
+              properties: {
+                stay_id: { type: "string", description: "Stay to extend." },
+                extras: { type: "object", additionalProperties: true, description: "Extras by name." },
+              },
+              required: ["stay_id"],
+              additionalProperties: false,
+              if: { minProperties: 2 },
+              ["th" + "en"]: { required: ["extras"] },
+            }),
+          ),
+          outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+        },
+      ],
+    });
+    const messages = qualityProblems("extras.json", rich).map((p) => p.message);
+    expect(messages).toEqual([
+      expect.stringContaining(
+        "add_stay_extras does not survive conversion for agent frameworks: (root): a rule",
+      ),
+      expect.stringContaining("extras: a free-form object cannot be described in OpenAI strict mode"),
+    ]);
+  });
 });

@@ -136,6 +136,18 @@ describe("State: a persistent state with the semantics of JSON Patch", () => {
     expect(now).toEqual([...old.filter((k) => k !== "U0007" && k !== "U0057"), "U9999"]);
     expect(byEmail(state, "new@example.com").map(([k]) => k)).toEqual(["U0007"]);
     // nested fields and numbers given as strings
+    // several values: one merged walk in key order, each entity once, stopping when the caller stops
+    const wanted = ["user8@example.com", "USER9@example.com", "user8@example.com"];
+    const several = [...state.collection("users")!.matching("email", wanted)].map(([k]) => k);
+    const expectedSeveral = [...state.collection("users")!.entries()]
+      .filter(([, u]) => ["user8@example.com", "user9@example.com"].includes((u as { email: string }).email))
+      .map(([k]) => k);
+    expect(several).toEqual(expectedSeveral);
+    const firstTwo: string[] = [];
+    for (const [key] of state.collection("users")!.matching("email", wanted)) {
+      if (firstTwo.push(key) === 2) break;
+    }
+    expect(firstTwo).toEqual(expectedSeveral.slice(0, 2));
     const zips = [...state.collection("users")!.matching("address.zip", [10003])].map(([k]) => k);
     const expectedZips = [...state.collection("users")!.entries()]
       .filter(([, u]) => (u as { address?: { zip: string } }).address?.zip === "10003")

@@ -142,7 +142,11 @@ describe("control tools over stdio (real SDK client, spawned CLI)", () => {
     expect(textOf(missing)).toContain("checkpoints: cp1");
 
     await call("assign_ticket", { ticket_id: "T-001", agent_id: "A-11", priority: 3 });
-    await call("close_ticket", { ticket_id: "T-001", resolution: "fixed", note: "Driver reinstalled." });
+    await call("close_ticket", {
+      ticket_id: "T-001",
+      resolution: "fixed",
+      note: "Driver reinstalled; printing works again.",
+    });
     const done = await call("sim_task_feedback", {
       answer: "Closed T-001 as fixed and assigned it to Mika.",
     });

@@ -1,17 +1,33 @@
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Tool } from "../src/catalog/index.js";
+import { LlmClient } from "../src/llm/index.js";
 import {
   chooseDistractors,
   compareArguments,
+  FREE_TEXT_THRESHOLD,
+  isFreeText,
+  LlmChecklistJudge,
   normalizeToolName,
+  sameText,
   sameValue,
   TaskDesk,
   type TaskVerdict,
+  textOverlap,
 } from "../src/tasks/index.js";
-import { FIXTURES, openRuntime } from "./support/index.js";
+import { type FakeOpenAI, FIXTURES, openRuntime, startFakeOpenAI } from "./support/index.js";
 
 const TICKETS = join(FIXTURES, "tasks", "ticket-desk.json");
 const STOCK = join(FIXTURES, "tasks", "stock-room.json");
+
+const stringArg = { type: "string" };
+const toolWith = (properties: Record<string, Record<string, unknown>>): Tool => ({
+  name: "probe",
+  description: "A tool to compare calls of.",
+  inputSchema: { type: "object", properties },
+  errors: [],
+  effects: [],
+});
 
 describe("argument comparison", () => {
   it("normalizes tool names across case and separators", () => {
@@ -20,39 +36,176 @@ describe("argument comparison", () => {
     expect(normalizeToolName("get_ticket")).not.toBe(normalizeToolName("get_tickets"));
   });
 
-  it("compares numbers by value whatever their type, strings up to case and spacing", () => {
-    expect(sameValue(3, "3")).toBe(true);
-    expect(sameValue("3.50", 3.5)).toBe(true);
+  it("compares numbers by value, strings up to case and spacing", () => {
+    expect(sameValue(3, 3.0)).toBe(true);
     expect(sameValue(0.1 + 0.2, 0.3)).toBe(true);
     expect(sameValue(69.12, 69.13)).toBe(false);
     expect(sameValue("Fixed ", "  fixed")).toBe(true);
     expect(sameValue("Line  one", "line one")).toBe(true);
     expect(sameValue("T-001", "T-002")).toBe(false);
-    expect(sameValue(true, "true")).toBe(true);
+    expect(sameValue(true, true)).toBe(true);
+    expect(sameValue(true, false)).toBe(false);
   });
 
-  it("compares arrays in any order and objects field by field", () => {
-    expect(sameValue([{ id: "a", n: 1 }, { id: "b" }], [{ id: "b" }, { id: "a", n: "1" }])).toBe(true);
+  it("treats a string as a number only where the schema says number or integer", () => {
+    // the fooled case: number-like strings used to compare as numbers
+    expect(sameValue("007", "7", stringArg)).toBe(false);
+    expect(sameValue("007", "7")).toBe(false);
+    expect(sameValue("55120", "055120", { type: "string", pattern: "^[0-9]+$" })).toBe(false);
+    expect(sameValue(3, "3")).toBe(false);
+    expect(sameValue("3.50", 3.5, { type: "number" })).toBe(true);
+    expect(sameValue(7, "007", { type: "integer" })).toBe(true);
+    expect(sameValue(7, "007", { type: ["integer", "string"] })).toBe(false);
+    expect(sameValue(7, "7", { anyOf: [{ type: "integer" }, { type: "null" }] })).toBe(true);
+    expect(sameValue(true, "true", { type: "boolean" })).toBe(true);
+    expect(sameValue(true, "true")).toBe(false);
+    const tool = toolWith({ group_number: stringArg, quantity: { type: "integer" } });
+    expect(
+      compareArguments({ group_number: "7", quantity: 2 }, { group_number: "007", quantity: 2 }, tool),
+    ).toEqual([{ argument: "group_number", kind: "wrong", severity: "error" }]);
+  });
+
+  it("compares arrays in any order and objects field by field, with the schema of each part", () => {
+    expect(sameValue([{ id: "a", n: 1 }, { id: "b" }], [{ id: "b" }, { id: "a", n: 1 }])).toBe(true);
     expect(sameValue([1, 2], [1, 2, 3])).toBe(false);
     expect(sameValue({ a: 1, b: null }, { a: 1 })).toBe(true);
     expect(sameValue({ a: 1 }, { a: 1, c: 2 })).toBe(false);
+    const lines = { type: "array", items: { type: "object", properties: { qty: { type: "integer" } } } };
+    expect(sameValue([{ qty: 2 }], [{ qty: "2" }], lines)).toBe(true);
+    expect(sameValue([{ code: "02" }], [{ code: "2" }], lines)).toBe(false);
   });
 
-  it("reports missing, wrong and unexpected arguments; free text only needs to be there", () => {
+  it("a string of several words is not free text: places and addresses must match", () => {
+    // the fooled cases: any string of three or more words only had to be present
+    const tool = toolWith({ destination: stringArg, address_line: stringArg });
+    expect(compareArguments({ destination: "San Luis Obispo" }, { destination: "Paris" }, tool)).toEqual([
+      { argument: "destination", kind: "wrong", severity: "error" },
+    ]);
+    expect(compareArguments({ address_line: "12 Rue de Rivoli" }, { address_line: "x" }, tool)).toEqual([
+      { argument: "address_line", kind: "wrong", severity: "error" },
+    ]);
+    expect(
+      compareArguments({ destination: "San Luis Obispo" }, { destination: "san luis  obispo" }, tool),
+    ).toEqual([]);
+    expect(
+      compareArguments({ destination: "San Luis Obispo" }, { destination: "Paris" }, undefined),
+    ).toHaveLength(1);
+  });
+
+  it("recognises free text by the argument's name or description, never in enums, patterns or formats", () => {
+    expect(isFreeText("note", stringArg)).toBe(true);
+    expect(isFreeText("customer_note", stringArg)).toBe(true);
+    expect(isFreeText("cancelReason", stringArg)).toBe(true);
+    expect(isFreeText("comments", undefined)).toBe(true);
+    expect(isFreeText("detail", { type: "string", description: "Free-text detail." })).toBe(true);
+    expect(
+      isFreeText("why", { type: "string", description: "Reason for the visit in the patient's words." }),
+    ).toBe(true);
+    expect(isFreeText("city", { type: "string", description: "City." })).toBe(false);
+    expect(isFreeText("reason", { type: "string", enum: ["damaged", "other"] })).toBe(false);
+    expect(isFreeText("note_id", { type: "string", pattern: "^N-[0-9]+$" })).toBe(false);
+    expect(isFreeText("message", { type: "string", format: "uri" })).toBe(false);
+    expect(isFreeText("reason", { type: "integer" })).toBe(false);
+  });
+
+  it("judges free text by what it says: a paraphrase passes, another note or an empty one does not", () => {
+    const tool = toolWith({ ticket_id: stringArg, note: stringArg });
+    const golden = {
+      ticket_id: "T-001",
+      note: "The printer driver was reinstalled and printing works again.",
+    };
+    const with_ = (note: string) => compareArguments(golden, { ticket_id: "T-001", note }, tool);
+    expect(with_("Reinstalled the printer driver; printing works again.")).toEqual([]);
+    expect(with_("Driver reinstalled, printer works.")).toEqual([]);
+    const wrong = [{ argument: "note", kind: "wrong", severity: "error", freeText: true }];
+    expect(with_("Closing this ticket as requested.")).toEqual(wrong);
+    expect(with_("Refund issued to the customer.")).toEqual(wrong);
+    expect(with_(" ")).toEqual(wrong);
+    expect(compareArguments(golden, { ticket_id: "T-001", note: 42 }, undefined)).toEqual([
+      { argument: "note", kind: "wrong", severity: "error", freeText: true },
+    ]);
+  });
+
+  it("numbers in free text are facts the call's text must state too", () => {
+    expect(textOverlap("Ceramic kettle, incl. 8% tax", "Ceramic kettle including 8% tax").same).toBe(true);
+    const nine = textOverlap("Ceramic kettle, incl. 8% tax", "Ceramic kettle including 9% tax");
+    expect(nine).toMatchObject({ same: false, missingFacts: ["8"] });
+    expect(sameText("Cork yoga blocks x2 incl. tax", "Two cork yoga blocks, tax included")).toBe(true);
+    expect(sameText("Patient unavailable on March 4.", "Patient unavailable on March 5.")).toBe(false);
+  });
+
+  it("the overlap threshold: half of the note's content words", () => {
+    const golden = "Kettle arrived with a crack down the side; customer will not ship it back.";
+    const close = textOverlap(
+      golden,
+      "Kettle arrived cracked along the side. Customer is not sending it back.",
+    );
+    expect(close.score).toBeGreaterThanOrEqual(FREE_TEXT_THRESHOLD);
+    const other = textOverlap(golden, "Arrived damaged; returnless refund.");
+    expect(other.score).toBeLessThan(FREE_TEXT_THRESHOLD);
+    expect(other.same).toBe(false);
+    // a note with no content words must match as written
+    expect(sameText("OK", "ok")).toBe(true);
+    expect(sameText("OK", "fine")).toBe(false);
+  });
+
+  it("free text nested in objects and lists is judged by content too", () => {
+    const tool = toolWith({
+      items: { type: "array", items: { type: "object", properties: { comment: stringArg, sku: stringArg } } },
+    });
+    const golden = { items: [{ sku: "A-1", comment: "Box was crushed in transit." }] };
+    expect(
+      compareArguments(
+        golden,
+        { items: [{ sku: "A-1", comment: "The box got crushed during transit" }] },
+        tool,
+      ),
+    ).toEqual([]);
+    expect(
+      compareArguments(golden, { items: [{ sku: "A-1", comment: "Customer changed their mind" }] }, tool),
+    ).toEqual([{ argument: "items", kind: "wrong", severity: "error" }]);
+  });
+
+  it("reports missing, wrong and unexpected arguments; unexpected free text is only a note", () => {
+    const tool = toolWith({
+      ticket_id: stringArg,
+      resolution: { type: "string", enum: ["fixed", "wont_fix"] },
+    });
     const differences = compareArguments(
       { ticket_id: "T-001", resolution: "fixed", note: "The driver was reinstalled." },
       { ticket_id: "T-001", resolution: "wont_fix", note: "Reinstalled the driver, all good", extra: 1 },
-      undefined,
+      tool,
     );
     expect(differences).toEqual([
       { argument: "resolution", kind: "wrong", severity: "error" },
       { argument: "extra", kind: "unexpected", severity: "error" },
     ]);
     expect(compareArguments({ note: "The driver was reinstalled." }, {}, undefined)).toEqual([
-      { argument: "note", kind: "missing", severity: "error" },
+      { argument: "note", kind: "missing", severity: "error", freeText: true },
     ]);
     expect(compareArguments({}, { comment: "fyi" }, undefined)).toEqual([
-      { argument: "comment", kind: "unexpected", severity: "note" },
+      { argument: "comment", kind: "unexpected", severity: "note", freeText: true },
+    ]);
+  });
+
+  it("a judge for free text can be given (the model's verdicts stand in for word overlap)", () => {
+    const tool = toolWith({ note: stringArg });
+    const asked: string[] = [];
+    const judgeText = (expected: string, actual: string) => {
+      asked.push(`${expected} | ${actual}`);
+      return actual.includes("spooler");
+    };
+    expect(
+      compareArguments({ note: "Fixed the printer." }, { note: "Restarted the spooler" }, tool, {
+        judgeText,
+      }),
+    ).toEqual([]);
+    expect(
+      compareArguments({ note: "Fixed the printer." }, { note: "Fixed the printer!" }, tool, { judgeText }),
+    ).toHaveLength(1);
+    expect(asked).toEqual([
+      "Fixed the printer. | Restarted the spooler",
+      "Fixed the printer. | Fixed the printer!",
     ]);
   });
 });
@@ -285,5 +438,88 @@ describe("invalid tasks", () => {
     expect((await runtime.engine.state(session)).state.toJSON()).toEqual(
       runtime.catalog.task("ticket-delete-vpn")?.task.state,
     );
+  });
+});
+
+describe("free text judged by the model when one is configured", () => {
+  let fake: FakeOpenAI;
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  let desk: TaskDesk;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    runtime = await openRuntime([TICKETS, STOCK]);
+    const client = new LlmClient(
+      { baseURL: fake.url, models: { simulate: "fake-model" }, maxRetries: 0 },
+      { cache: runtime.store },
+    );
+    desk = new TaskDesk({
+      engine: runtime.engine,
+      store: runtime.store,
+      checklistJudge: new LlmChecklistJudge(client),
+    });
+  });
+  afterAll(async () => {
+    await fake.close();
+    await runtime.dispose();
+  });
+
+  const attempt = async (note: string) => {
+    const session = (await runtime.engine.openSession({})).id;
+    await desk.start(session, "ticket-fix-printer");
+    await runtime.engine.call(session, "list_tickets", { status: "open" });
+    await runtime.engine.call(session, "get_ticket", { ticket_id: "T-001" });
+    await runtime.engine.call(session, "assign_ticket", {
+      ticket_id: "T-001",
+      agent_id: "A-11",
+      priority: 3,
+    });
+    await runtime.engine.call(session, "close_ticket", { ticket_id: "T-001", resolution: "fixed", note });
+    const result = await desk.feedback(session);
+    if (!result.ok) throw new Error(result.error);
+    return result.value.verdict;
+  };
+  const lastPrompt = () => fake.requests.at(-1)?.messages.find((m) => m.role === "user")?.content ?? "";
+
+  it("a paraphrase word overlap misses counts when the model says it means the same", async () => {
+    const note = "Swapped out the spooler; jobs come out fine now.";
+    expect(sameText("The printer driver was reinstalled and printing works again.", note)).toBe(false);
+    fake.script({
+      kind: "json",
+      value: { items: [{ index: 1, status: "completed", reason: "same fix, other words", calls: [4] }] },
+    });
+    const verdict = await attempt(note);
+    expect(verdict).toMatchObject({ judge: "golden", solved: true, freeText: "model" });
+    expect(lastPrompt()).toContain(
+      'In call #4 (close_ticket), the free-text argument "note" says in substance',
+    );
+    expect(lastPrompt()).toContain('"The printer driver was reinstalled and printing works again."');
+  });
+
+  it("a note with the same words and the opposite meaning fails when the model says so", async () => {
+    const note = "The printer driver was not reinstalled; printing still fails.";
+    expect(sameText("The printer driver was reinstalled and printing works again.", note)).toBe(true);
+    fake.script({
+      kind: "json",
+      value: { items: [{ index: 1, status: "failed", reason: "says the opposite", calls: [] }] },
+    });
+    const verdict = await attempt(note);
+    expect(verdict.solved).toBe(false);
+    expect(verdict.golden?.steps[3]).toMatchObject({
+      status: "wrong-arguments",
+      differences: [{ argument: "note", kind: "wrong", severity: "error", freeText: true }],
+    });
+  });
+
+  it("the solution's own words need no model; a failing model leaves word overlap to decide", async () => {
+    const before = fake.chatCount();
+    const same = await attempt("The printer driver was reinstalled and printing works again.");
+    expect(same).toMatchObject({ solved: true, freeText: "overlap" });
+    expect(fake.chatCount()).toBe(before);
+
+    fake.script({ kind: "text", content: "not json at all" });
+    const fallback = await attempt("Reinstalled the printer driver, printing works again.");
+    expect(fallback).toMatchObject({ solved: true, freeText: "overlap" });
+    expect(fallback.unavailable).toMatch(/^the model could not judge free text .*; word overlap decided$/);
   });
 });

@@ -35,7 +35,11 @@ describe("report and export of a scripted session", () => {
     await call("get_ticket", { ticket_id: "T-001" }); // 5 ok, RAC
     await call("assign_ticket", { ticket_id: "T-001", agent_id: "A-11", priority: "three" }); // 6 IAT
     await call("assign_ticket", { ticket_id: "T-001", agent_id: "A-11", priority: 3 }); // 7 ok
-    await call("close_ticket", { ticket_id: "T-001", resolution: "fixed", note: "Driver reinstalled." }); // 8 ok
+    await call("close_ticket", {
+      ticket_id: "T-001",
+      resolution: "fixed",
+      note: "Driver reinstalled; printing works again.",
+    }); // 8 ok
     await desk.feedback(scripted, { answer: "T-001 is assigned to Mika and closed as fixed." });
 
     partial = (await runtime.engine.openSession({ name: "partial" })).id;

@@ -1,5 +1,6 @@
 import {
   type Effect,
+  type FieldGuard,
   type Guard,
   type JsonSchema,
   type ListEffect,
@@ -54,15 +55,15 @@ export interface AuditCase {
 const UNKNOWN_ARGUMENT = "audit_unknown_argument";
 
 /** Up to `perMode` cases of each mode for one tool of a toolset. */
-export function auditCases(toolset: Toolset, tool: Tool, perMode: number): AuditCase[] {
+export async function auditCases(toolset: Toolset, tool: Tool, perMode: number): Promise<AuditCase[]> {
   const states = knownStates(toolset);
   const base = states[0] ?? {};
   const valid = validArguments(tool, 0);
   return [
     ...schemaFailures(tool, valid, base).slice(0, perMode),
-    ...constraintFailures(tool, states, perMode),
+    ...(await constraintFailures(tool, states, perMode)),
     ...newInputs(tool, base, perMode),
-    ...knownInputs(tool, states, perMode),
+    ...(await knownInputs(tool, states, perMode)),
   ];
 }
 
@@ -155,7 +156,11 @@ function wrongTypeValue(schema: unknown): unknown {
 
 // ── mode 2: schema-valid, but against a documented constraint ─────────────────
 
-function constraintFailures(tool: Tool, states: StateDocument[], perMode: number): AuditCase[] {
+async function constraintFailures(
+  tool: Tool,
+  states: StateDocument[],
+  perMode: number,
+): Promise<AuditCase[]> {
   const cases: AuditCase[] = [];
   for (const [index, effect] of tool.effects.entries()) {
     if (cases.length >= perMode) break;
@@ -167,13 +172,13 @@ function constraintFailures(tool: Tool, states: StateDocument[], perMode: number
     // the other keyed effects must find their entities, so that this one is the rule that fails
     const valid = boundToState(tool, synthesized, state);
     const entities = recordAt(state, key.collection);
-    const failsWith = (args: Record<string, unknown>, code: string) => {
-      const run = runEffects(tool, args, state, clockOf(state));
+    const failsWith = async (args: Record<string, unknown>, code: string) => {
+      const run = await runEffects(tool, args, state, clockOf(state));
       return run.status === "failed" && run.failure.code === code;
     };
     if ((effect.kind === "read" || effect.kind === "update" || effect.kind === "delete") && effect.missing) {
       const absent = absentKey(tool, key.argument, entities, index);
-      if (absent !== undefined && failsWith({ ...valid, [key.argument]: absent }, effect.missing)) {
+      if (absent !== undefined && (await failsWith({ ...valid, [key.argument]: absent }, effect.missing))) {
         cases.push({
           mode: "constraint-failure",
           label: `"${key.argument}" names no ${key.collection} entity`,
@@ -188,7 +193,7 @@ function constraintFailures(tool: Tool, states: StateDocument[], perMode: number
       if (
         taken !== undefined &&
         acceptsValue(tool, key.argument, valid, taken) &&
-        failsWith({ ...valid, [key.argument]: taken }, effect.exists)
+        (await failsWith({ ...valid, [key.argument]: taken }, effect.exists))
       ) {
         cases.push({
           mode: "constraint-failure",
@@ -200,7 +205,7 @@ function constraintFailures(tool: Tool, states: StateDocument[], perMode: number
       }
     }
     for (const guard of "require" in effect ? effect.require : []) {
-      const broken = guardViolation(tool, guard, key, valid, state);
+      const broken = await guardViolation(tool, guard, key, valid, state);
       if (broken) cases.push(broken);
     }
   }
@@ -233,7 +238,7 @@ interface KeyArgument {
 
 /** `collection/{argument}` targets name the entity by one argument. */
 function keyArgument(effect: Effect): KeyArgument | undefined {
-  if (effect.kind === "list") return undefined;
+  if (!("target" in effect) || effect.kind === "list") return undefined;
   const [collection, template] = effect.target.split("/");
   if (!collection || !template) return undefined;
   const parts = parseTemplate(template);
@@ -260,21 +265,25 @@ function absentKey(
 }
 
 /** A state where the chosen entity breaks this one guard, and the call that meets it. */
-function guardViolation(
+async function guardViolation(
   tool: Tool,
   guard: Guard,
   key: KeyArgument,
   valid: Record<string, unknown>,
   state: StateDocument,
-): AuditCase | undefined {
+): Promise<AuditCase | undefined> {
+  if ("expr" in guard) return undefined; // no value to break: an expression guard is met by the whole call
   const entities = recordAt(state, key.collection);
   const keys = Object.keys(entities).filter((k) => acceptsValue(tool, key.argument, valid, k));
   if (keys.length === 0) return undefined;
   // prefer an entity the call would otherwise succeed on, so only this guard fails
   const now = clockOf(state);
-  const chosen =
-    keys.find((k) => runEffects(tool, { ...valid, [key.argument]: k }, state, now).status === "applied") ??
-    keys[0];
+  let chosen = keys[0];
+  for (const k of keys) {
+    if ((await runEffects(tool, { ...valid, [key.argument]: k }, state, now)).status !== "applied") continue;
+    chosen = k;
+    break;
+  }
   if (chosen === undefined) return undefined;
   const args = { ...valid, [key.argument]: chosen };
   const entity = entities[chosen];
@@ -283,7 +292,7 @@ function guardViolation(
   if (value === undefined) return undefined;
   const broken = structuredClone(state);
   setPath(recordAt(broken, key.collection)[chosen] as Record<string, unknown>, guard.field, value);
-  const check = runEffects(tool, args, broken, now);
+  const check = await runEffects(tool, args, broken, now);
   if (check.status !== "failed" || check.failure.code !== guard.error) return undefined;
   return {
     mode: "constraint-failure",
@@ -294,7 +303,7 @@ function guardViolation(
   };
 }
 
-function violatingValue(guard: Guard, args: Record<string, unknown>): unknown {
+function violatingValue(guard: FieldGuard, args: Record<string, unknown>): unknown {
   const operand = (value: unknown) => {
     if (typeof value !== "string") return value;
     const parts = parseTemplate(value);
@@ -303,8 +312,8 @@ function violatingValue(guard: Guard, args: Record<string, unknown>): unknown {
     return value;
   };
   if (guard.equals !== undefined) return otherThan(operand(guard.equals));
-  if (guard.in) return otherThan(guard.in[0], guard.in);
-  if (guard.notIn && guard.notIn.length > 0) return guard.notIn[0];
+  if (Array.isArray(guard.in)) return otherThan(guard.in[0], guard.in);
+  if (Array.isArray(guard.notIn) && guard.notIn.length > 0) return guard.notIn[0];
   const gte = Number(operand(guard.gte));
   if (guard.gte !== undefined && Number.isFinite(gte)) return gte - 1;
   const lte = Number(operand(guard.lte));
@@ -384,12 +393,13 @@ function newInputs(tool: Tool, state: StateDocument, perMode: number): AuditCase
 
 // ── mode 4: schema-valid, naming entities that exist ─────────────────────────
 
-function knownInputs(tool: Tool, states: StateDocument[], perMode: number): AuditCase[] {
+async function knownInputs(tool: Tool, states: StateDocument[], perMode: number): Promise<AuditCase[]> {
   const valid = validArguments(tool, 500);
   if (!valid) return [];
   const effect = tool.effects.map((e) => ({ effect: e, key: keyArgument(e) })).find((e) => e.key);
   if (effect?.key && effect.effect.kind !== "create") {
-    const show = effect.effect.output !== undefined && effect.effect.kind !== "delete" ? "entity" : "none";
+    const shown = "output" in effect.effect && effect.effect.output !== undefined;
+    const show = shown && effect.effect.kind !== "delete" ? "entity" : "none";
     return keyedInputs(tool, effect.key, show, valid, states, perMode);
   }
   const list = tool.effects.find((e): e is ListEffect => e.kind === "list");
@@ -397,14 +407,14 @@ function knownInputs(tool: Tool, states: StateDocument[], perMode: number): Audi
   return identifierInputs(tool, valid, states, perMode);
 }
 
-function keyedInputs(
+async function keyedInputs(
   tool: Tool,
   key: KeyArgument,
   show: "entity" | "none",
   valid: Record<string, unknown>,
   states: StateDocument[],
   perMode: number,
-): AuditCase[] {
+): Promise<AuditCase[]> {
   const cases: AuditCase[] = [];
   const seen = new Set<string>();
   for (const state of states) {
@@ -416,7 +426,7 @@ function keyedInputs(
       if (seen.has(hashOf(args)) || !validatorFor(tool.inputSchema)(args)) continue;
       seen.add(hashOf(args));
       // an entity the declared rules accept: a call that must succeed
-      if (runEffects(tool, args, state, now).status !== "applied") continue;
+      if ((await runEffects(tool, args, state, now)).status !== "applied") continue;
       cases.push({
         mode: "known-input",
         label: `${key.collection} ${entityKey}`,
@@ -433,12 +443,12 @@ function keyedInputs(
  * A listing that must show entities of the state: filters bound to an existing entity's
  * values (or left out), and the declared rules must list at least one entity.
  */
-function listInputs(
+async function listInputs(
   tool: Tool,
   list: ListEffect,
   valid: Record<string, unknown>,
   states: StateDocument[],
-): AuditCase[] {
+): Promise<AuditCase[]> {
   const state = states.find((s) => Object.keys(recordAt(s, list.target)).length > 0);
   if (!state) return [];
   const now = clockOf(state);
@@ -451,7 +461,7 @@ function listInputs(
   const validate = validatorFor(tool.inputSchema);
   for (const args of candidates) {
     if (!validate(args)) continue;
-    const run = runEffects(tool, args, state, now);
+    const run = await runEffects(tool, args, state, now);
     if (run.status !== "applied") continue;
     const shown = JSON.stringify(run.output);
     if (!Object.keys(recordAt(state, list.target)).some((k) => shown.includes(JSON.stringify(k)))) continue;

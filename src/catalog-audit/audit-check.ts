@@ -19,7 +19,11 @@ export interface ObservedCall {
 }
 
 /** The automatic part of a case's check: everything that needs no judgement. */
-export function checkCase(tool: Tool, auditCase: AuditCase, observed: ObservedCall): CheckResult {
+export async function checkCase(
+  tool: Tool,
+  auditCase: AuditCase,
+  observed: ObservedCall,
+): Promise<CheckResult> {
   const { outcome } = observed;
   const expect = auditCase.expect;
   switch (expect.kind) {
@@ -60,7 +64,11 @@ export function checkCase(tool: Tool, auditCase: AuditCase, observed: ObservedCa
   }
 }
 
-function checkAgainstState(tool: Tool, auditCase: AuditCase, observed: ObservedCall): CheckResult {
+async function checkAgainstState(
+  tool: Tool,
+  auditCase: AuditCase,
+  observed: ObservedCall,
+): Promise<CheckResult> {
   const { outcome, before, after } = observed;
   if (outcome.status === "rejected")
     return fail(`arguments drawn from the state were rejected: ${findingText(outcome)}`);
@@ -81,7 +89,7 @@ function checkAgainstState(tool: Tool, auditCase: AuditCase, observed: ObservedC
     if (keys.length > 0 && !keys.some((k) => text.includes(JSON.stringify(k))))
       reasons.push(`the result shows none of the ${keys.length} ${expect.collection} in the state`);
   }
-  reasons.push(...stateChange(tool, auditCase.args, before, after, outcome));
+  reasons.push(...(await stateChange(tool, auditCase.args, before, after, outcome)));
   return { verdict: reasons.length ? "fail" : "pass", reasons };
 }
 
@@ -93,7 +101,7 @@ function checkAgainstState(tool: Tool, auditCase: AuditCase, observed: ObservedC
 function entityInResult(
   entity: Record<string, unknown>,
   key: string,
-  result: Record<string, unknown>,
+  result: unknown,
   show: "entity" | "mention",
 ): string[] {
   if (!JSON.stringify(result).includes(JSON.stringify(key))) return [`the result does not name ${key}`];
@@ -113,14 +121,14 @@ function entityInResult(
 }
 
 /** Writes must change the state as the declared effects say; read-only tools must change nothing. */
-function stateChange(
+async function stateChange(
   tool: Tool,
   args: Record<string, unknown>,
   before: StateDocument,
   after: StateDocument,
   outcome: CallOutcome,
-): string[] {
-  const effects = runEffects(tool, args, before, clockOf(before));
+): Promise<string[]> {
+  const effects = await runEffects(tool, args, before, clockOf(before));
   if (effects.status === "applied") {
     const reasons: string[] = [];
     for (const op of effects.patch) {

@@ -76,7 +76,7 @@ export async function auditToolsets(
   const tools: ToolAudit[] = [];
   for (const { toolset, tool } of targets) {
     const cases: AuditCaseReport[] = [];
-    for (const auditCase of auditCases(toolset, tool, options.perMode)) {
+    for (const auditCase of await auditCases(toolset, tool, options.perMode)) {
       const ran = await runCase(engine, toolset, tool, auditCase, options.judge);
       cases.push(ran.report);
       Object.assign(usage, addUsage(usage, ran.usage));
@@ -110,7 +110,7 @@ async function runCase(
     const before = (await engine.state(session.id)).state.toJSON();
     const outcome = await engine.call(session.id, tool.name, auditCase.args);
     const after = (await engine.state(session.id)).state.toJSON();
-    const checked = checkCase(tool, auditCase, { outcome, before, after });
+    const checked = await checkCase(tool, auditCase, { outcome, before, after });
     const base = {
       mode: auditCase.mode,
       label: auditCase.label,

@@ -40,33 +40,80 @@ export const ToolAnnotations = z
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
 /**
- * A guard on an entity an effect reached. Each operand may be a template ("{quantity}").
- * When the guard fails the effect answers with `error`, and nothing of the call is applied.
+ * An expression value (version 2): wherever a template value is accepted, `{"$expr": "..."}`
+ * computes the value with JSONata instead (see docs/catalog.md for what it can read).
  */
-export const Guard = z
+export const ExpressionValue = z
   .object({
-    field: z.string().min(1).describe("Dotted path into the entity."),
-    in: z.array(z.unknown()).optional(),
-    notIn: z.array(z.unknown()).optional(),
+    $expr: z
+      .string()
+      .min(1)
+      .describe(
+        "A JSONata expression. $ is the call's arguments; $args, $runtime, $id, bindings ($order), $item, $index, $subject, $now(), $millis(), $entity(collection, key), $calc, $convert and $math are defined. An undefined value leaves the field out.",
+      ),
+  })
+  .strict()
+  .describe('A computed value: {"$expr": "quantity * $product.price"}.')
+  .meta({ id: "ExpressionValue" });
+export type ExpressionValue = z.infer<typeof ExpressionValue>;
+
+const expression = (what: string) => z.string().min(1).describe(`A JSONata expression: ${what}`);
+const operand = z.union([z.number(), z.string(), ExpressionValue]);
+const operandList = z.union([z.array(z.unknown()), ExpressionValue]);
+const errorCode = z.string().describe("Code of a documented error of the tool.");
+
+/**
+ * A guard on the value an effect reached. Each operand may be a template ("{quantity}") or
+ * an expression. When the guard fails the effect answers with `error`, and nothing of the
+ * call is applied.
+ */
+export const FieldGuard = z
+  .object({
+    field: z
+      .string()
+      .min(1)
+      .describe(
+        'Dotted path into the entity (or nested value) the effect reached; array indexes too ("items.0.status").',
+      ),
+    in: operandList.optional(),
+    notIn: operandList.optional(),
     equals: z.unknown().optional(),
-    gte: z.union([z.number(), z.string()]).optional(),
-    lte: z.union([z.number(), z.string()]).optional(),
-    error: z.string().describe("Code of a documented error of the tool."),
+    gte: operand.optional(),
+    lte: operand.optional(),
+    error: errorCode,
   })
   .strict();
+export type FieldGuard = z.infer<typeof FieldGuard>;
+
+/** A guard written as an expression (version 2): it holds when the value is truthy. */
+export const ExpressionGuard = z
+  .object({
+    expr: expression("the guard holds when its value is truthy. $subject is what the effect reached."),
+    error: errorCode,
+  })
+  .strict();
+export type ExpressionGuard = z.infer<typeof ExpressionGuard>;
+
+export const Guard = z.union([FieldGuard, ExpressionGuard]).meta({ id: "Guard" });
 export type Guard = z.infer<typeof Guard>;
 
+/** A target segment: a literal or a whole template ("{order_id}", "{$ret.order_id}"). */
+const TARGET_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\/(\{[^{}/]+\}|[A-Za-z0-9_.:-]+))*$/;
 const target = z
   .string()
   .regex(
-    /^[A-Za-z_][A-Za-z0-9_]*(\/\{[^}]+\}|\/[A-Za-z0-9_.:-]+)?$/,
-    'a target is "collection" or "collection/{key}"',
+    TARGET_PATTERN,
+    'a target is "collection", "collection/{key}" or a longer path such as "users/{user_id}/payment_methods/{method_id}"',
   )
-  .describe('"collection/{argument}": the state collection and the key of the entity, filled from the call.');
+  .describe(
+    '"collection/{argument}": the state collection and the key of the entity, filled from the call. More segments reach inside the entity ("orders/{order_id}/items/0"); each is a literal, an array index or a template.',
+  );
 const binding = z
   .string()
   .regex(/^[a-z_][a-z0-9_]*$/)
-  .describe("Name that later effects and templates use for this entity ({$name.field}).");
+  .describe(
+    "Name that later effects and templates use for this entity ({$name.field}, $name in expressions).",
+  );
 const outputPath = z
   .string()
   .describe(
@@ -74,20 +121,37 @@ const outputPath = z
   );
 const fieldValues = z
   .record(z.string(), z.unknown())
-  .describe('Fields to set. Strings may be templates: "{argument}", "{$now}", "{$id}", "{$binding.field}".');
+  .describe(
+    'Fields to set. Strings may be templates: "{argument}", "{$now}", "{$id}", "{$binding.field}"; any value may be {"$expr": "..."}.',
+  );
+const limit = z.union([z.number().int().positive(), z.string(), ExpressionValue]);
+
+/** Keys every effect takes (version 2 adds `when`, `each` and `computeError`). */
+const EffectControl = {
+  when: expression("the effect runs only when its value is truthy.").optional(),
+  each: expression(
+    "an array; the effect runs once per element, with $item and $index ({$item.field}, {$index} in templates), and its `as` holds the array of results.",
+  ).optional(),
+  computeError: errorCode
+    .optional()
+    .describe("Error answered when a computation ($calc, $convert, $math) refuses the call's values."),
+};
 
 const EffectBase = {
   target,
   as: binding.optional(),
   output: outputPath.optional(),
   require: z.array(Guard).default([]),
+  ...EffectControl,
 };
+
+const missing = (what: string) => errorCode.optional().describe(`Error code answered when ${what}.`);
 
 export const ReadEffect = z
   .object({
     kind: z.literal("read"),
     ...EffectBase,
-    missing: z.string().optional().describe("Error code answered when the entity does not exist."),
+    missing: missing("the entity (or any step of the target path) does not exist"),
   })
   .strict();
 export const ListEffect = z
@@ -98,8 +162,15 @@ export const ListEffect = z
     output: outputPath.optional(),
     where: fieldValues
       .default({})
-      .describe("Entity fields that must equal these values; absent arguments are ignored."),
-    limit: z.union([z.number().int().positive(), z.string()]).optional(),
+      .describe(
+        "Entity fields (dotted paths) that must equal these values; absent arguments are ignored; a list of values matches any of them.",
+      ),
+    filter: expression(
+      "evaluated per entity with $ = the entity and $args the arguments; the entity is kept when truthy.",
+    ).optional(),
+    limit: limit.optional(),
+    missing: missing("nothing matches"),
+    ...EffectControl,
   })
   .strict();
 export const CreateEffect = z
@@ -117,6 +188,7 @@ export const CreateEffect = z
       .describe('How "{$id}" is minted: prefix + next number, from the keys already in the collection.'),
     set: fieldValues.default({}),
     exists: z.string().optional().describe("Error code answered when the key is already taken."),
+    missing: missing("the entity a nested target creates inside does not exist"),
   })
   .strict();
 export const UpdateEffect = z
@@ -126,14 +198,49 @@ export const UpdateEffect = z
     set: fieldValues.default({}),
     inc: fieldValues.default({}).describe("Numeric fields to add to (negative to subtract)."),
     append: fieldValues.default({}).describe("Array fields to push a value onto."),
-    missing: z.string().optional(),
+    missing: missing("the entity (or any step of the target path) does not exist"),
   })
   .strict();
 export const DeleteEffect = z
   .object({
     kind: z.literal("delete"),
     ...EffectBase,
-    missing: z.string().optional(),
+    missing: missing("the entity (or any step of the target path) does not exist"),
+  })
+  .strict();
+/** Guards on the arguments and the bindings alone, with no target (version 2). */
+export const CheckEffect = z
+  .object({
+    kind: z.literal("check"),
+    require: z
+      .array(Guard)
+      .min(1)
+      .describe("Guards; a field guard reads the arguments, an expression guard anything in scope."),
+    ...EffectControl,
+  })
+  .strict();
+/** A computed value placed in the result (version 2). */
+export const RespondEffect = z
+  .object({
+    kind: z.literal("respond"),
+    value: z.unknown().describe('A template or {"$expr": "..."}: the value placed in the result.'),
+    output: outputPath
+      .optional()
+      .describe(
+        'Where the value goes: "total" puts it under that key; absent or "" merges an object into the result, and any other value is the whole result.',
+      ),
+    as: binding.optional(),
+    ...EffectControl,
+  })
+  .strict();
+
+/** A computed value bound to a name for later effects, placed nowhere (an addition to version 2). */
+export const LetEffect = z
+  .object({
+    kind: z.literal("let"),
+    as: binding.describe("Name later effects, templates and expressions use for the value ($name)."),
+    value: z.unknown().describe('A template or {"$expr": "..."}: the value bound.'),
+    ...EffectControl,
   })
   .strict();
 
@@ -143,6 +250,9 @@ export const Effect = z.discriminatedUnion("kind", [
   CreateEffect,
   UpdateEffect,
   DeleteEffect,
+  CheckEffect,
+  RespondEffect,
+  LetEffect,
 ]);
 export type Effect = z.infer<typeof Effect>;
 export type ReadEffect = z.infer<typeof ReadEffect>;
@@ -150,6 +260,20 @@ export type ListEffect = z.infer<typeof ListEffect>;
 export type CreateEffect = z.infer<typeof CreateEffect>;
 export type UpdateEffect = z.infer<typeof UpdateEffect>;
 export type DeleteEffect = z.infer<typeof DeleteEffect>;
+export type CheckEffect = z.infer<typeof CheckEffect>;
+export type RespondEffect = z.infer<typeof RespondEffect>;
+export type LetEffect = z.infer<typeof LetEffect>;
+/** Effect kinds, in the order docs list them. */
+export const EFFECT_KINDS = [
+  "read",
+  "list",
+  "create",
+  "update",
+  "delete",
+  "check",
+  "respond",
+  "let",
+] as const;
 
 /**
  * Effects that were inferred rather than authored: by what, how completely, and what the

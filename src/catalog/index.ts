@@ -9,6 +9,7 @@ export {
   type LoadOptions,
   type LoadResult,
   loadToolsets,
+  loadToolsetText,
   parseToolsetFile,
   toolsetSchemaProblems,
 } from "./load.js";
@@ -16,4 +17,29 @@ export { nearest } from "./nearest.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
 export { proseChoices, qualityProblems } from "./quality.js";
 export { toolsetJsonSchema } from "./schema-export.js";
+export {
+  acceptsNull,
+  conversionProblems,
+  isSchemaProfile,
+  type ProfiledSchema,
+  profileSchema,
+  SCHEMA_PROFILES,
+  type SchemaProfile,
+} from "./schema-profile.js";
+export {
+  andList,
+  choiceWords,
+  conditionalRule,
+  consequenceNames,
+  constraintPhrases,
+  counted,
+  forbiddenWords,
+  formatWords,
+  isPresenceChoice,
+  objectRules,
+  orList,
+  patternWords,
+  shown,
+} from "./schema-words.js";
+export { STRICT_LIMITS, strictModeProblems } from "./strict-rules.js";
 export * from "./templates.js";

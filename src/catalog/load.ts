@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative } from "node:path";
 import type { z } from "zod";
-import { type Effect, type Tool, Toolset } from "./format.js";
+import { checkEffects } from "./effects-check.js";
+import { EFFECT_KINDS, type Tool, Toolset } from "./format.js";
 import { jsonErrorOffset, lineAndColumn } from "./json-error.js";
 import { schemaProblems } from "./json-schema.js";
 import { type CatalogProblem, formatPath } from "./problems.js";
-import { collectRefs, parseTemplate } from "./templates.js";
 
 export interface LoadedToolset {
   file: string;
@@ -57,11 +57,9 @@ export function loadToolsets(paths: readonly string[], options: LoadOptions = {}
   const { files, problems } = findToolsetFiles(paths);
   const toolsets: LoadedToolset[] = [];
   for (const file of files) {
-    const parsed = parseToolsetFile(file, readFileText(file, problems));
-    problems.push(...parsed.problems);
-    if (!parsed.toolset) continue;
-    problems.push(...checkToolset(file, parsed.toolset, options));
-    toolsets.push({ file, toolset: parsed.toolset });
+    const loaded = loadToolsetText(file, readFileText(file, problems), options);
+    problems.push(...loaded.problems);
+    if (loaded.toolset) toolsets.push({ file, toolset: loaded.toolset });
   }
   problems.push(...checkAcrossFiles(toolsets));
   return { toolsets, problems };
@@ -75,6 +73,23 @@ function readFileText(file: string, problems: CatalogProblem[]): string | undefi
     problems.push({ file, path: "", message: `cannot read: ${reason}`, severity: "error" });
     return undefined;
   }
+}
+
+/**
+ * One toolset's text, parsed and checked as a file would be (format, schemas, effects),
+ * without the checks across files. `file` names it in the problems.
+ */
+export function loadToolsetText(
+  file: string,
+  text: string | undefined,
+  options: LoadOptions = {},
+): { toolset?: Toolset; problems: CatalogProblem[] } {
+  const parsed = parseToolsetFile(file, text);
+  if (!parsed.toolset) return parsed;
+  return {
+    toolset: parsed.toolset,
+    problems: [...parsed.problems, ...checkToolset(file, parsed.toolset, options)],
+  };
 }
 
 /** Parses and shape-checks one file's text. */
@@ -116,7 +131,7 @@ function describeIssue(issue: z.core.$ZodIssue, json: unknown): string {
     return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   if (issue.code === "invalid_union" && "note" in issue && issue.note === "No matching discriminator") {
     const at = issue.path[issue.path.length - 1] === "kind" ? issue.path : [...issue.path, "kind"];
-    return `unknown effect kind ${JSON.stringify(valueAt(json, at))}; expected read, list, create, update or delete`;
+    return `unknown effect kind ${JSON.stringify(valueAt(json, at))}; expected ${EFFECT_KINDS.slice(0, -1).join(", ")} or ${EFFECT_KINDS.at(-1)}`;
   }
   if (issue.code === "invalid_type" && valueAt(json, issue.path) === undefined) {
     return `missing required field (expected ${issue.expected})`;
@@ -138,15 +153,22 @@ function checkToolset(file: string, toolset: Toolset, options: LoadOptions): Cat
   const problems: CatalogProblem[] = [];
   const error = (path: PropertyKey[], message: string) =>
     problems.push({ file, path: formatPath(path), message, severity: "error" });
+  const warn = (path: PropertyKey[], message: string) =>
+    problems.push({ file, path: formatPath(path), message, severity: "warning" });
   toolset.tools.forEach((tool, index) => {
-    checkTool(tool, ["tools", index], error, options.checkSchemas !== false);
+    checkTool(tool, ["tools", index], { error, warn }, options.checkSchemas !== false);
   });
   return problems;
 }
 
 type Report = (path: PropertyKey[], message: string) => void;
 
-function checkTool(tool: Tool, at: PropertyKey[], error: Report, checkSchemas: boolean): void {
+function checkTool(
+  tool: Tool,
+  at: PropertyKey[],
+  { error, warn }: { error: Report; warn: Report },
+  checkSchemas: boolean,
+): void {
   for (const key of ["inputSchema", "outputSchema"] as const) {
     const schema = tool[key];
     if (!schema) continue;
@@ -156,70 +178,12 @@ function checkTool(tool: Tool, at: PropertyKey[], error: Report, checkSchemas: b
       for (const message of schemaProblems(schema))
         error([...at, key], `not a valid JSON Schema: ${message}`);
   }
-  const codes = new Set(tool.errors.map((e) => e.code));
   const seenCodes = new Set<string>();
   tool.errors.forEach((e, i) => {
     if (seenCodes.has(e.code)) error([...at, "errors", i, "code"], `duplicate error code ${e.code}`);
     seenCodes.add(e.code);
   });
-  const properties = propertyNames(tool.inputSchema);
-  const bound = new Set<string>();
-  tool.effects.forEach((effect, i) => {
-    checkEffect(effect, { at: [...at, "effects", i], codes, properties, bound, error, toolName: tool.name });
-    if (effect.as) bound.add(effect.as);
-  });
-}
-
-interface EffectContext {
-  at: PropertyKey[];
-  codes: Set<string>;
-  properties: Set<string>;
-  bound: Set<string>;
-  error: Report;
-  toolName: string;
-}
-
-function checkEffect(effect: Effect, ctx: EffectContext): void {
-  const { at, codes, error } = ctx;
-  const named: Array<[string, string | undefined]> = [];
-  if (effect.kind === "read" || effect.kind === "update" || effect.kind === "delete")
-    named.push(["missing", effect.missing]);
-  if (effect.kind === "create") named.push(["exists", effect.exists]);
-  for (const [key, code] of named) {
-    if (code && !codes.has(code))
-      error([...at, key], `error code ${code} is not among the tool's documented errors`);
-  }
-  if (effect.kind !== "list") {
-    effect.require.forEach((guard, i) => {
-      if (!codes.has(guard.error))
-        error(
-          [...at, "require", i, "error"],
-          `error code ${guard.error} is not among the tool's documented errors`,
-        );
-    });
-  }
-  if (
-    effect.kind !== "create" &&
-    parseTemplate(effect.target).some((p) => "ref" in p && p.ref.source === "id")
-  ) {
-    error([...at, "target"], "{$id} is only minted by create effects");
-  }
-  for (const ref of collectRefs(effect)) {
-    if (ref.source === "argument" && !ctx.properties.has(ref.path[0] ?? "")) {
-      error(at, `template refers to argument "${ref.path[0]}", which is not a property of the inputSchema`);
-    }
-    if (ref.source === "binding" && !ctx.bound.has(ref.name)) {
-      error(
-        at,
-        `template refers to "$${ref.name}", which no earlier effect of ${ctx.toolName} binds with "as"`,
-      );
-    }
-  }
-}
-
-function propertyNames(schema: Record<string, unknown>): Set<string> {
-  const properties = schema.properties;
-  return new Set(properties && typeof properties === "object" ? Object.keys(properties) : []);
+  checkEffects(tool, at, error, warn);
 }
 
 /** Names must be unique across the catalog: tools, toolset ids and task ids. */

@@ -1,10 +1,12 @@
 import type { Tool, Toolset } from "./format.js";
 import { type CatalogProblem, formatPath } from "./problems.js";
+import { conversionProblems } from "./schema-profile.js";
 
 /**
  * Quality warnings: things that load and run but make tools hard for an agent to use well —
  * vague names or descriptions, undocumented parameters, allowed values written only in
- * prose, no output schema, documented errors nothing can produce.
+ * prose, no output schema, documented errors nothing can produce, input schemas that lose
+ * meaning when agent frameworks convert them (see schema-profile.ts).
  */
 export function qualityProblems(file: string, toolset: Toolset): CatalogProblem[] {
   const problems: CatalogProblem[] = [];
@@ -16,6 +18,8 @@ export function qualityProblems(file: string, toolset: Toolset): CatalogProblem[
     if (!tool.outputSchema)
       warn([], `${tool.name} has no outputSchema: callers cannot know the shape of its answer`);
     checkErrors(tool, warn);
+    for (const problem of conversionProblems(tool.inputSchema))
+      warn(["inputSchema"], `${tool.name} does not survive conversion for agent frameworks: ${problem}`);
   });
   return problems;
 }
@@ -129,8 +133,13 @@ function checkErrors(tool: Tool, warn: Warn): void {
   for (const effect of tool.effects) {
     if ("missing" in effect && effect.missing) produced.add(effect.missing);
     if ("exists" in effect && effect.exists) produced.add(effect.exists);
+    if (effect.computeError) produced.add(effect.computeError);
     if ("require" in effect) for (const guard of effect.require) produced.add(guard.error);
   }
+  // a refused computation answers the tool's only 400/422 error (see the effects engine)
+  const clientErrors = tool.errors.filter((e) => e.status === 400 || e.status === 422);
+  if (clientErrors.length === 1 && /\$(calc|convert|math)\s*\(/.test(JSON.stringify(tool.effects)))
+    produced.add(clientErrors[0]?.code ?? "");
   tool.errors.forEach((error, i) => {
     if (!produced.has(error.code))
       warn(

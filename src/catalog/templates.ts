@@ -37,8 +37,16 @@ export function parseTemplate(template: string): TemplatePart[] {
   return parts;
 }
 
-/** Every reference in a JSON value whose strings may be templates. */
+/** `{"$expr": "..."}`: a value computed by an expression, not a template (version 2). */
+export function isExpressionValue(value: unknown): value is { $expr: string } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === "$expr" && typeof (value as { $expr: unknown }).$expr === "string";
+}
+
+/** Every reference in a JSON value whose strings may be templates (expression values hold none). */
 export function collectRefs(value: unknown, out: TemplateRef[] = []): TemplateRef[] {
+  if (isExpressionValue(value)) return out;
   if (typeof value === "string") {
     for (const part of parseTemplate(value)) if ("ref" in part) out.push(part.ref);
   } else if (Array.isArray(value)) {

@@ -34,7 +34,7 @@ export const listCommand: Command = {
           name: tool.name,
           description: tool.description,
           readOnly: tool.annotations?.readOnlyHint ?? false,
-          effects: tool.effects.map((e) => `${e.kind} ${e.target}`),
+          effects: tool.effects.map((e) => ("target" in e ? `${e.kind} ${e.target}` : e.kind)),
         })),
         tasks: t.tasks.map((task) => ({
           id: task.id,

@@ -2,10 +2,17 @@ import { createHash } from "node:crypto";
 import { readFileSync, watch } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Catalog, formatProblem, loadToolsets } from "../catalog/index.js";
+import {
+  Catalog,
+  formatProblem,
+  isSchemaProfile,
+  loadToolsets,
+  SCHEMA_PROFILES,
+  type SchemaProfile,
+} from "../catalog/index.js";
 import { inferLoaded } from "../infer/index.js";
 import { createRuntime, type Runtime } from "../runtime/index.js";
-import { ListenError, serveOverHttp, serveOverStdio } from "../server/index.js";
+import { ListenError, SESSION_HEADER, serveOverHttp, serveOverStdio } from "../server/index.js";
 import {
   CATALOG_HELP,
   CATALOG_OPTIONS,
@@ -42,6 +49,9 @@ ${CATALOG_HELP}
 ${INFER_HELP}
   --watch              reload toolset files when they change and tell clients (tools/list_changed)
   --page-size N        tools per tools/list page (default 500)
+  --schema-profile P   how much of each input schema to advertise: full (default), portable (no
+                       conditional keywords; rules in words) or openai-strict (what OpenAI's strict
+                       mode accepts); calls are checked against the full schema (docs/frameworks.md)
 
 State
   --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)
@@ -81,6 +91,7 @@ export const serveCommand: Command = {
         "idle-timeout": { type: "string", default: "1800" },
         watch: { type: "boolean" },
         "page-size": { type: "string", default: "500" },
+        "schema-profile": { type: "string", default: "full" },
         db: { type: "string" },
         session: { type: "string" },
         seed: { type: "string", default: "0" },
@@ -91,6 +102,7 @@ export const serveCommand: Command = {
     const port = integer(values.port, "--port", 0, 65535);
     const pageSize = integer(values["page-size"], "--page-size", 1, 100_000);
     const idleSeconds = integer(values["idle-timeout"], "--idle-timeout", 1, 7 * 24 * 3600);
+    const schemaProfile = profileOption(values["schema-profile"]);
     const log = (line: string) => process.stderr.write(`toolsim: ${line}\n`);
 
     const engineChoice = resolveEngine(values);
@@ -109,6 +121,7 @@ export const serveCommand: Command = {
       db,
       seed: values.seed,
       pageSize,
+      schemaProfile,
       deadlineMs: engineChoice.deadlineMs,
       llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
@@ -174,6 +187,11 @@ function banner(url: string, catalog: Catalog, engineLine: string, db: string, t
     `  engine    ${engineLine}`,
     `  state     ${db}`,
     "",
+    "Name your simulation session with a header (clients of the 2026 stateless protocol share one",
+    "session without it):",
+    "",
+    `  ${SESSION_HEADER_NAME}: my-run`,
+    "",
     "Claude Desktop (stdio): add this to claude_desktop_config.json",
     "",
     JSON.stringify(desktop, null, 2)
@@ -184,6 +202,17 @@ function banner(url: string, catalog: Catalog, engineLine: string, db: string, t
     "Ctrl-C stops the server; every answered call is already on disk.",
     "",
   ].join("\n");
+}
+
+/** The header as people write it (HTTP header names are case-insensitive). */
+const SESSION_HEADER_NAME = SESSION_HEADER.replace(
+  /(^|-)([a-z])/g,
+  (_, dash: string, c: string) => dash + c.toUpperCase(),
+);
+
+function profileOption(text: string): SchemaProfile {
+  if (isSchemaProfile(text)) return text;
+  throw new UsageError(`--schema-profile takes one of ${SCHEMA_PROFILES.join(", ")}; got "${text}"`);
 }
 
 export function summary(catalog: Catalog): string {

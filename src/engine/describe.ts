@@ -1,11 +1,11 @@
-import type { JsonSchema, Tool } from "../catalog/index.js";
+import { counted, type JsonSchema, type Tool } from "../catalog/index.js";
 import type { Finding } from "./findings.js";
 
 /**
  * Text an agent reads when its call is rejected: every finding, then the tool's parameters,
  * so one retry can fix everything.
  */
-export function rejectionText(toolName: string, findings: readonly Finding[], tool?: Tool): string {
+export function rejectionText(toolName: string, findings: readonly Finding[], tool?: DescribedTool): string {
   const errors = findings.filter((f) => f.severity === "error");
   const lines = [
     `The call to ${toolName} was rejected and nothing was executed. Fix ${errors.length === 1 ? "this" : `these ${errors.length} problems`} and call again:`,
@@ -15,8 +15,11 @@ export function rejectionText(toolName: string, findings: readonly Finding[], to
   return lines.join("\n");
 }
 
+/** What a summary needs of a tool: catalog tools and control tools alike. */
+export type DescribedTool = Pick<Tool, "name" | "inputSchema">;
+
 /** One line per parameter: name, type, required, constraints, description. */
-export function parameterSummary(tool: Tool): string {
+export function parameterSummary(tool: DescribedTool): string {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((tool.inputSchema.required as string[] | undefined) ?? []);
   const names = Object.keys(properties);
@@ -47,10 +50,10 @@ function constraints(schema: JsonSchema): string[] {
   if (schema.pattern) out.push(`pattern ${String(schema.pattern)}`);
   if (schema.minimum !== undefined) out.push(`>= ${String(schema.minimum)}`);
   if (schema.maximum !== undefined) out.push(`<= ${String(schema.maximum)}`);
-  if (schema.minLength !== undefined) out.push(`at least ${String(schema.minLength)} characters`);
-  if (schema.maxLength !== undefined) out.push(`at most ${String(schema.maxLength)} characters`);
-  if (schema.minItems !== undefined) out.push(`at least ${String(schema.minItems)} items`);
-  if (schema.maxItems !== undefined) out.push(`at most ${String(schema.maxItems)} items`);
+  if (typeof schema.minLength === "number") out.push(`at least ${counted(schema.minLength, "character")}`);
+  if (typeof schema.maxLength === "number") out.push(`at most ${counted(schema.maxLength, "character")}`);
+  if (typeof schema.minItems === "number") out.push(`at least ${counted(schema.minItems, "item")}`);
+  if (typeof schema.maxItems === "number") out.push(`at most ${counted(schema.maxItems, "item")}`);
   if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);
   return out;
 }

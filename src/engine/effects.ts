@@ -3,16 +3,30 @@ import {
   type CreateEffect,
   type Effect,
   type Guard,
+  isExpressionValue,
   type ListEffect,
   renderString,
   renderValue,
-  type StateDocument,
   type TemplateScope,
   type Tool,
   type ToolError,
+  type UpdateEffect,
 } from "../catalog/index.js";
-import { applyPatch, deepEqual, type Patch, type PatchOperation, toPointer } from "../patch/index.js";
+import { evaluateExpression, truthy } from "../expr/index.js";
+import { type Patch, type PatchOperation, toPointer } from "../patch/index.js";
 import type { EffectsResult, ToolFailure } from "../simulate/index.js";
+import { looselyEqual, State, type StateDocument } from "../state/index.js";
+import {
+  applyChanges,
+  candidatesInKeyOrder,
+  childOf,
+  entitiesInKeyOrder,
+  hasCollection,
+  isIndex,
+  mintKey,
+  nextKey,
+  valueAt,
+} from "./state-access.js";
 
 type Entity = Record<string, unknown>;
 
@@ -21,111 +35,201 @@ class EffectFailure {
   constructor(readonly failure: ToolFailure) {}
 }
 
+/** Raised when an effect cannot run as written (an expression fails): the catalog's fault. */
+class EffectBroken {
+  constructor(readonly reason: string) {}
+}
+
 interface Run {
   tool: Tool;
-  document: StateDocument;
+  state: State;
   patch: Patch;
   output: Record<string, unknown>;
+  /** A whole result that is not an object, decided by a `respond`. */
+  whole?: { value: unknown };
   touched: string[];
   scope: TemplateScope;
-  /** Containers this run copied: its later effects change them in place (see applyPatch). */
-  owned: WeakSet<object>;
+  /** The effect running, for messages and its `computeError`. */
+  effect: Effect;
+  index: number;
+  /** What the running effect reached (`$subject`), once it has reached it. */
+  subject?: unknown;
 }
+
+/** An effect that ran, with what it produced (the entity, the list, the value). */
+type Ran = { value: unknown } | undefined;
 
 /**
  * Runs a tool's declared effects against the state, in order. The first effect that fails
  * answers the call with a documented error and nothing is applied; otherwise the result
  * carries the patch, the result fragments and the entities touched.
  */
-export function runEffects(
+export async function runEffects(
   tool: Tool,
   args: Record<string, unknown>,
-  state: StateDocument,
+  state: State | StateDocument,
   now: string,
-): EffectsResult {
-  return applyEffects(tool, args, state, now).effects;
+): Promise<EffectsResult> {
+  // a plain document (an audit case, a task's state) is copied: the effects never change what they are given
+  const persistent = state instanceof State ? state : State.fromDocument(structuredClone(state));
+  return (await applyEffects(tool, args, persistent, now)).effects;
 }
 
 /** runEffects, plus the state the effects leave (the input state itself when they change nothing). */
-export function applyEffects(
+export async function applyEffects(
   tool: Tool,
   args: Record<string, unknown>,
-  state: StateDocument,
+  state: State,
   now: string,
-): { effects: EffectsResult; state: StateDocument } {
-  if (tool.effects.length === 0) return { effects: { status: "none" }, state };
-  const runtime = isEntity(state.runtime) ? state.runtime : {};
+): Promise<{ effects: EffectsResult; state: State }> {
+  const [first] = tool.effects;
+  if (!first) return { effects: { status: "none" }, state };
+  const runtime = state.runtime;
   const run: Run = {
     tool,
-    document: state,
+    state,
     patch: [],
     output: {},
     touched: [],
     scope: { args, now, runtime, bindings: {} },
-    owned: new WeakSet(),
+    effect: first,
+    index: 0,
   };
   try {
-    for (const effect of tool.effects) applyEffect(run, effect);
+    for (const [index, effect] of tool.effects.entries()) {
+      run.effect = effect;
+      run.index = index;
+      await runEffect(run, effect);
+    }
   } catch (error) {
     if (error instanceof EffectFailure)
       return { effects: { status: "failed", failure: error.failure }, state };
+    if (error instanceof EffectBroken)
+      return { effects: { status: "failed", failure: brokenEffect(run, error.reason) }, state };
     throw error;
   }
+  const whole = run.whole ? { result: run.whole.value } : {};
   return {
-    effects: { status: "applied", patch: run.patch, output: run.output, touched: run.touched },
-    state: run.document,
+    effects: { status: "applied", patch: run.patch, output: run.output, touched: run.touched, ...whole },
+    state: run.state,
   };
 }
 
-function applyEffect(run: Run, effect: Effect): void {
-  if (effect.kind === "list") {
-    listEntities(run, effect);
+/** An effect once, or once per element of its `each`. */
+async function runEffect(run: Run, effect: Effect): Promise<void> {
+  if (effect.each === undefined) {
+    const ran = await runOnce(run, effect);
+    if (ran) settle(run, effect, ran.value);
     return;
   }
-  if (effect.kind === "create") {
-    createEntity(run, effect);
-    return;
+  const items = asList(await evaluate(run, effect.each, "each"));
+  const { bindings } = run.scope;
+  const results: unknown[] = [];
+  for (const [index, item] of items.entries()) {
+    bindings.item = item;
+    bindings.index = index;
+    const ran = await runOnce(run, effect);
+    if (ran) results.push(ran.value);
   }
-  const target = resolveTarget(run, effect.target);
-  if (!target) return; // the key's argument is absent: the effect does not apply to this call
-  const entity = entityAt(run.document, target.collection, target.key);
-  if (entity === undefined) {
-    if (effect.missing) fail(run, effect.missing);
-    return; // unknown entity and no rule that it must exist: leave the answer to the simulator
-  }
-  if (effect.as) run.scope.bindings[effect.as] = entity; // so a guard's error message can quote it
-  checkGuards(run, effect.require, entity);
-  if (effect.kind === "read") {
-    settle(run, effect, entity);
-    return;
-  }
-  const pointer = toPointer([target.collection, target.key]);
-  if (effect.kind === "delete") {
-    commit(run, [{ op: "remove", path: pointer }], pointer);
-    settle(run, effect, entity);
-    return;
-  }
-  const updated = updateEntity(run, entity, effect.set, effect.inc, effect.append);
-  commit(run, [{ op: "replace", path: pointer, value: updated }], pointer);
-  settle(run, effect, updated);
+  delete bindings.item;
+  delete bindings.index;
+  settle(run, effect, results);
 }
 
-function listEntities(run: Run, effect: ListEffect): void {
-  const collection = run.document[effect.target];
-  const where = renderValue(effect.where, run.scope) as Record<string, unknown>;
-  const limitValue = typeof effect.limit === "string" ? renderString(effect.limit, run.scope) : effect.limit;
+/** JSONata hands back a lone element as itself and no elements as nothing. */
+function asList(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+async function runOnce(run: Run, effect: Effect): Promise<Ran> {
+  run.subject = undefined;
+  if (effect.when !== undefined && !truthy(await evaluate(run, effect.when, "when"))) return undefined;
+  switch (effect.kind) {
+    case "check":
+      await checkGuards(run, effect.require, run.scope.args);
+      return { value: undefined };
+    case "respond":
+    case "let": {
+      const value = await resolve(run, effect.value, "value");
+      return value === ABSENT ? undefined : { value };
+    }
+    case "list":
+      return listEntities(run, effect);
+    case "create":
+      return createValue(run, effect);
+    default:
+      return changeSubject(run, effect);
+  }
+}
+
+/** read, update and delete: reach the subject at the target, check the guards, act. */
+async function changeSubject(
+  run: Run,
+  effect: Exclude<Effect, { kind: "check" | "respond" | "let" | "list" | "create" }>,
+) {
+  const path = targetPath(run, effect.target);
+  if (!path || path.length < 2) return undefined; // a key's argument is absent: the effect does not apply
+  const subject = subjectAt(run.state, path);
+  if (subject === undefined) {
+    if (effect.missing) fail(run, effect.missing);
+    return undefined; // unknown entity and no rule that it must exist: leave the answer to the simulator
+  }
+  run.subject = subject;
+  if (effect.as) run.scope.bindings[effect.as] = subject; // so a guard's error message can quote it
+  await checkGuards(run, effect.require, subject);
+  if (effect.kind === "read") return { value: subject };
+  const pointer = toPointer(path);
+  if (effect.kind === "delete") {
+    commit(run, [{ op: "remove", path: pointer }], pointer);
+    return { value: subject };
+  }
+  const updated = await updateValue(run, subject, effect);
+  commit(run, [{ op: "replace", path: pointer, value: updated }], pointer);
+  return { value: updated };
+}
+
+/**
+ * The subject at a path. An entity (collection/key) must be an object, as in version 1;
+ * deeper values may be anything present.
+ */
+function subjectAt(state: State, path: readonly string[]): unknown {
+  const value = valueAt(state, path);
+  if (path.length === 2 && !isEntity(value)) return undefined;
+  return value;
+}
+
+async function listEntities(run: Run, effect: ListEffect): Promise<Ran> {
+  const where = (await resolve(run, effect.where, "where")) as Record<string, unknown>;
+  const limitValue = await resolve(run, effect.limit, "limit");
   const limit = typeof limitValue === "number" && limitValue > 0 ? limitValue : Number.POSITIVE_INFINITY;
   const matches: Entity[] = [];
-  if (isEntity(collection)) {
-    for (const key of Object.keys(collection).sort()) {
-      const entity = collection[key];
-      if (!isEntity(entity) || !matchesWhere(entity, where)) continue;
-      matches.push(entity);
-      if (matches.length >= limit) break;
-    }
+  for (const [, entity] of candidates(run.state, effect.target, where)) {
+    if (!isEntity(entity) || !matchesWhere(entity, where)) continue;
+    if (effect.filter !== undefined && !truthy(await evaluate(run, effect.filter, "filter", entity)))
+      continue;
+    matches.push(entity);
+    if (matches.length >= limit) break;
   }
-  if (effect.as) run.scope.bindings[effect.as] = matches;
-  if (effect.output !== undefined) place(run.output, effect.output, matches);
+  if (matches.length === 0 && effect.missing) fail(run, effect.missing);
+  return { value: matches };
+}
+
+/**
+ * The entities a `where` may match, in key order: through the index on its first field when
+ * it has one (a value, or any of a list of values), otherwise the whole collection.
+ */
+function candidates(state: State, collection: string, where: Record<string, unknown>) {
+  const [first] = Object.entries(where);
+  if (!first) return entitiesInKeyOrder(state, collection);
+  const [field, wanted] = first;
+  // a list matches any of its values, or an array field equal to the whole list
+  return candidatesInKeyOrder(
+    state,
+    collection,
+    field,
+    Array.isArray(wanted) ? [...wanted, wanted] : [wanted],
+  );
 }
 
 /** A `where` value matches equal fields; an array of values matches any of them. */
@@ -137,60 +241,137 @@ function matchesWhere(entity: Entity, where: Record<string, unknown>): boolean {
   });
 }
 
-function createEntity(run: Run, effect: CreateEffect): void {
-  const collection = collectionOf(effect.target);
-  const collectionValue = run.document[collection];
-  const existing = isEntity(collectionValue) ? collectionValue : {};
-  const keyed = effect.target.includes("/");
+/**
+ * create: "collection" files the value under a minted key, "collection/{key}" under the
+ * given one; a longer target ending in a template names the new key inside the entity,
+ * and one ending in a literal names a container (an object gets a minted key, an array
+ * gets the value appended).
+ */
+async function createValue(run: Run, effect: CreateEffect): Promise<Ran> {
+  const segments = targetSegments(effect.target);
+  if (segments.length <= 2) return createEntity(run, effect, segments.length === 2);
+  return createInside(run, effect, segments);
+}
+
+async function createEntity(run: Run, effect: CreateEffect, keyed: boolean): Promise<Ran> {
+  const collection = targetSegments(effect.target)[0] as string;
   // a target without a key ("return_requests") means: under a freshly minted id
-  if (effect.id || !keyed) run.scope.id = mintId(existing, effect.id?.prefix ?? "", effect.id?.width ?? 4);
-  const target = keyed ? resolveTarget(run, effect.target) : { collection, key: run.scope.id as string };
-  if (!target) return;
-  if (existing[target.key] !== undefined) {
+  if (effect.id || !keyed)
+    run.scope.id = mintKey(run.state, collection, effect.id?.prefix ?? "", effect.id?.width ?? 4);
+  const key = keyed ? targetPath(run, effect.target)?.[1] : (run.scope.id as string);
+  if (key === undefined) return undefined;
+  if (valueAt(run.state, [collection, key]) !== undefined) {
     if (effect.exists) fail(run, effect.exists);
-    return;
+    return undefined;
   }
-  const entity = renderValue(effect.set, run.scope) as Entity;
-  if (effect.id?.field) entity[effect.id.field] = target.key;
+  const entity = await newValue(run, effect, key);
   const ops: Patch = [];
-  if (!isEntity(collectionValue)) ops.push({ op: "add", path: toPointer([collection]), value: {} });
-  const pointer = toPointer([collection, target.key]);
+  if (!hasCollection(run.state, collection))
+    ops.push({ op: "add", path: toPointer([collection]), value: {} });
+  const pointer = toPointer([collection, key]);
   ops.push({ op: "add", path: pointer, value: entity });
   commit(run, ops, pointer);
-  settle(run, effect, entity);
+  return { value: entity };
 }
 
-/** prefix + the next number after the largest one already used with that prefix, zero-padded. */
-function mintId(collection: Record<string, unknown>, prefix: string, width: number): string {
-  let highest = 0;
-  for (const key of Object.keys(collection)) {
-    if (!key.startsWith(prefix)) continue;
-    const digits = /^[0-9]+$/.test(key.slice(prefix.length)) ? Number(key.slice(prefix.length)) : Number.NaN;
-    if (digits > highest) highest = digits;
+async function createInside(run: Run, effect: CreateEffect, segments: readonly string[]): Promise<Ran> {
+  const path = targetPath(run, effect.target);
+  if (!path) return undefined;
+  const keyed = isTemplate(segments[segments.length - 1] as string);
+  const containerPath = keyed ? path.slice(0, -1) : path;
+  const parent = subjectAt(run.state, containerPath.slice(0, -1));
+  if (parent === null || typeof parent !== "object") {
+    if (effect.missing) fail(run, effect.missing);
+    return undefined;
   }
-  return `${prefix}${String(highest + 1).padStart(width, "0")}`;
+  const container = childOf(parent, containerPath[containerPath.length - 1] as string);
+  const missing = container === undefined;
+  if (Array.isArray(container) || (missing && !keyed && siblingShape(run.state, containerPath) === "array")) {
+    if (keyed) throw new EffectBroken(`${effect.target} names a key, but the value there is an array`);
+    return appendInto(run, effect, containerPath, Array.isArray(container) ? container : undefined);
+  }
+  if (!missing && !isEntity(container))
+    throw new EffectBroken(`${effect.target} leads to a ${typeof container}, not an object or an array`);
+  if (!keyed)
+    run.scope.id = nextKey(Object.keys(container ?? {}), effect.id?.prefix ?? "", effect.id?.width ?? 4);
+  const key = keyed ? (path[path.length - 1] as string) : (run.scope.id as string);
+  if (container && Object.hasOwn(container, key)) {
+    if (effect.exists) fail(run, effect.exists);
+    return undefined;
+  }
+  const value = await newValue(run, effect, key);
+  const pointer = toPointer([...containerPath, key]);
+  const op: PatchOperation = missing
+    ? { op: "add", path: toPointer(containerPath), value: { [key]: value } }
+    : { op: "add", path: pointer, value };
+  commit(run, [op], pointer);
+  return { value };
 }
 
-function updateEntity(
+/** Appends a created value to an array inside an entity (made when it is missing). */
+async function appendInto(
   run: Run,
-  entity: Entity,
-  set: Record<string, unknown>,
-  inc: Record<string, unknown>,
-  append: Record<string, unknown>,
-): Entity {
-  let updated: Entity = { ...entity };
-  for (const [path, template] of Object.entries(set)) {
-    const value = renderValue(template, run.scope);
+  effect: CreateEffect,
+  containerPath: readonly string[],
+  container: readonly unknown[] | undefined,
+): Promise<Ran> {
+  const existing = container ?? [];
+  if (effect.id) run.scope.id = nextKey(idsIn(existing, effect.id.field), effect.id.prefix, effect.id.width);
+  const value = await newValue(run, effect, effect.id ? run.scope.id : undefined);
+  const pointer = toPointer([...containerPath, String(existing.length)]);
+  const op: PatchOperation = container
+    ? { op: "add", path: toPointer([...containerPath, "-"]), value }
+    : { op: "add", path: toPointer(containerPath), value: [value] };
+  commit(run, [op], pointer);
+  return { value };
+}
+
+/**
+ * The shape a missing container takes: the one the same field has in the collection's other
+ * entities (a list of items, a map of payment methods), or an array when none has it.
+ */
+function siblingShape(state: State, containerPath: readonly string[]): "array" | "object" {
+  const [collection, , ...inside] = containerPath;
+  if (collection === undefined) return "array";
+  for (const [, entity] of entitiesInKeyOrder(state, collection)) {
+    const value = inside.reduce<unknown>((current, segment) => childOf(current, segment), entity);
+    if (Array.isArray(value)) return "array";
+    if (isEntity(value)) return "object";
+  }
+  return "array";
+}
+
+/** The ids already used in an array container: its elements' id field (or the elements themselves). */
+function idsIn(container: readonly unknown[], field: string | undefined): unknown[] {
+  return container.map((element) => (field ? childOf(element, field) : element));
+}
+
+/** The value a create adds: its `set`, with the new id in `id.field`, checked by its guards. */
+async function newValue(run: Run, effect: CreateEffect, key: string | undefined): Promise<Entity> {
+  const value = (await resolve(run, effect.set, "set")) as Entity;
+  if (effect.id?.field && key !== undefined) value[effect.id.field] = key;
+  run.subject = value;
+  await checkGuards(run, effect.require, value);
+  return value;
+}
+
+async function updateValue(run: Run, subject: unknown, effect: UpdateEffect): Promise<unknown> {
+  const changes = [effect.set, effect.inc, effect.append].some((fields) => Object.keys(fields).length > 0);
+  if (changes && subject !== null && typeof subject !== "object")
+    throw new EffectBroken(`${effect.target} leads to a ${typeof subject}, which has no fields to change`);
+  let updated = isEntity(subject) ? { ...subject } : subject;
+  for (const [path, template] of Object.entries(effect.set)) {
+    const value = await resolve(run, template, `set.${path}`);
     if (value !== ABSENT) updated = assign(updated, path, value);
   }
-  for (const [path, template] of Object.entries(inc)) {
-    const delta = toNumber(renderValue(template, run.scope));
+  for (const [path, template] of Object.entries(effect.inc)) {
+    const delta = toNumber(await resolve(run, template, `inc.${path}`));
     if (delta === undefined) continue;
     const current = toNumber(dig(updated, path)) ?? 0;
     updated = assign(updated, path, roundMoney(current + delta));
   }
-  for (const [path, template] of Object.entries(append)) {
-    const value = renderValue(template, run.scope);
+  for (const [path, template] of Object.entries(effect.append)) {
+    const value = await resolve(run, template, `append.${path}`);
     if (value === ABSENT) continue;
     const current = dig(updated, path);
     updated = assign(updated, path, [...(Array.isArray(current) ? current : []), value]);
@@ -198,19 +379,34 @@ function updateEntity(
   return updated;
 }
 
-function checkGuards(run: Run, guards: readonly Guard[], entity: Entity): void {
-  for (const guard of guards) {
-    const actual = dig(entity, guard.field);
-    const operand = (value: unknown) => renderValue(value, run.scope);
+async function checkGuards(run: Run, guards: readonly Guard[], subject: unknown): Promise<void> {
+  for (const [index, guard] of guards.entries()) {
+    if ("expr" in guard) {
+      if (!truthy(await evaluate(run, guard.expr, `require[${index}].expr`))) fail(run, guard.error);
+      continue;
+    }
+    const actual = dig(subject, guard.field);
+    const operand = (value: unknown, key: string) => resolve(run, value, `require[${index}].${key}`);
     const holds =
-      (guard.in === undefined || (operand(guard.in) as unknown[]).some((v) => looselyEqual(actual, v))) &&
-      (guard.notIn === undefined ||
-        !(operand(guard.notIn) as unknown[]).some((v) => looselyEqual(actual, v))) &&
-      (guard.equals === undefined || looselyEqual(actual, operand(guard.equals))) &&
-      compares(actual, guard.gte === undefined ? undefined : operand(guard.gte), (a, b) => a >= b) &&
-      compares(actual, guard.lte === undefined ? undefined : operand(guard.lte), (a, b) => a <= b);
+      (guard.in === undefined || anyEqual(actual, await operand(guard.in, "in"))) &&
+      (guard.notIn === undefined || !anyEqual(actual, await operand(guard.notIn, "notIn"))) &&
+      (guard.equals === undefined || looselyEqual(actual, await operand(guard.equals, "equals"))) &&
+      compares(
+        actual,
+        guard.gte === undefined ? undefined : await operand(guard.gte, "gte"),
+        (a, b) => a >= b,
+      ) &&
+      compares(
+        actual,
+        guard.lte === undefined ? undefined : await operand(guard.lte, "lte"),
+        (a, b) => a <= b,
+      );
     if (!holds) fail(run, guard.error, { [guard.field]: actual });
   }
+}
+
+function anyEqual(actual: unknown, values: unknown): boolean {
+  return values !== ABSENT && asList(values).some((v) => looselyEqual(actual, v));
 }
 
 /** A numeric comparison that holds trivially when its operand is absent (an optional argument not given). */
@@ -228,21 +424,105 @@ function toTime(value: unknown): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-function settle(run: Run, effect: { as?: string; output?: string }, entity: unknown): void {
-  if (effect.as) run.scope.bindings[effect.as] = entity;
-  if (effect.output !== undefined) place(run.output, effect.output, entity);
+function settle(run: Run, effect: Effect, value: unknown): void {
+  if (effect.kind === "check") return;
+  if (effect.as) run.scope.bindings[effect.as] = value;
+  if (effect.kind === "respond") respondWith(run, effect.output, value);
+  else if ("output" in effect && effect.output !== undefined) place(run.output, effect.output, value);
+}
+
+/** A respond without an output merges an object into the result; any other value is the whole result. */
+function respondWith(run: Run, output: string | undefined, value: unknown): void {
+  if (output !== undefined && output !== "" && output !== ".") place(run.output, output, value);
+  else if (isEntity(value) && !run.whole) Object.assign(run.output, value);
+  else run.whole = { value };
 }
 
 function commit(run: Run, ops: Patch, touched: string): void {
-  const applied = applyPatch(run.document, ops, run.owned);
-  if (!applied.ok)
-    throw new Error(`effects of ${run.tool.name} produced a patch that does not apply: ${applied.error}`);
-  run.document = applied.document as StateDocument;
+  run.state = applyChanges(run.state, ops);
   run.patch.push(...(ops as PatchOperation[]));
   run.touched.push(touched);
 }
 
-function fail(run: Run, code: string, extra: Record<string, unknown> = {}): never {
+// ── values: templates and expressions ───────────────────────────────────────
+
+/** Whether a value holds an expression anywhere (remembered per object: catalogs do not change). */
+const holdsExpression = new WeakMap<object, boolean>();
+
+function hasExpression(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const known = holdsExpression.get(value);
+  if (known !== undefined) return known;
+  const found = isExpressionValue(value) || Object.values(value).some(hasExpression);
+  holdsExpression.set(value, found);
+  return found;
+}
+
+/**
+ * A value of an effect, rendered: templates filled, expressions evaluated, ABSENT when it
+ * renders to nothing. Values without expressions render without waiting on anything.
+ */
+function resolve(run: Run, value: unknown, key: string): unknown | Promise<unknown> {
+  if (!hasExpression(value)) return renderValue(value, run.scope);
+  return resolveWithExpressions(run, value, key);
+}
+
+async function resolveWithExpressions(run: Run, value: unknown, key: string): Promise<unknown> {
+  if (isExpressionValue(value)) {
+    const computed = await evaluate(run, value.$expr, key);
+    return computed === undefined ? ABSENT : computed;
+  }
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const [index, item] of value.entries()) {
+      const resolved = await resolveWithExpressions(run, item, `${key}[${index}]`);
+      if (resolved !== ABSENT) items.push(resolved);
+    }
+    return items;
+  }
+  if (isEntity(value)) {
+    const out: Entity = {};
+    for (const [field, item] of Object.entries(value)) {
+      const resolved = await resolveWithExpressions(run, item, `${key}.${field}`);
+      if (resolved !== ABSENT) out[field] = resolved;
+    }
+    return out;
+  }
+  return renderValue(value, run.scope);
+}
+
+/** Evaluates one expression of the running effect; a failure is the catalog's (or a computation's) fault. */
+async function evaluate(run: Run, text: string, key: string, input?: unknown): Promise<unknown> {
+  const { args, runtime, bindings, id, now } = run.scope;
+  const variables: Record<string, unknown> = { ...bindings, args, runtime };
+  if (id !== undefined) variables.id = id;
+  if (run.subject !== undefined) variables.subject = run.subject;
+  const evaluated = await evaluateExpression(text, {
+    input: input === undefined ? args : input,
+    variables,
+    now,
+    entity: (collection, entityKey) => valueAt(run.state, [collection, entityKey]),
+  });
+  if (evaluated.ok) return evaluated.value;
+  if (evaluated.kind === "compute") computeRefused(run, evaluated.error);
+  throw new EffectBroken(`the expression in ${key} ${evaluated.error}`);
+}
+
+/**
+ * A computation refused the call's values ($calc of a malformed formula): the effect's
+ * `computeError`, else the tool's only documented 400/422 error, else the catalog's fault.
+ */
+function computeRefused(run: Run, reason: string): never {
+  const effect = run.effect;
+  const clientErrors = run.tool.errors.filter((e) => e.status === 400 || e.status === 422);
+  const code = effect.computeError ?? (clientErrors.length === 1 ? clientErrors[0]?.code : undefined);
+  if (code) fail(run, code, {}, reason);
+  throw new EffectBroken(`a computation failed: ${reason}`);
+}
+
+// ── failures ──────────────────────────────────────────────────────────────
+
+function fail(run: Run, code: string, extra: Record<string, unknown> = {}, reason?: string): never {
   const documented = run.tool.errors.find((e) => e.code === code);
   const message = documented ? renderMessage(documented.message, run.scope) : undefined;
   const described = describeFailure(
@@ -253,7 +533,17 @@ function fail(run: Run, code: string, extra: Record<string, unknown> = {}): neve
       ...run.scope.args,
     },
   );
+  if (reason) described.message = `${described.message} (${reason})`;
   throw new EffectFailure(described);
+}
+
+/** EFFECT_FAILED: an effect could not run as written; nothing of the call is applied. */
+function brokenEffect(run: Run, reason: string): ToolFailure {
+  return {
+    code: "EFFECT_FAILED",
+    status: 500,
+    message: `toolsim cannot answer ${run.tool.name}: effect ${run.index} (${run.effect.kind}) cannot run: ${reason}. The catalog needs fixing (toolsim lint); this is not a problem with the call.`,
+  };
 }
 
 /** Fills `{$binding.field}`, `{$now}` and `{$runtime.x}` in an error message; `{argument}` stays for describeFailure. */
@@ -282,25 +572,39 @@ export function describeFailure(
   return { code, status: documented?.status ?? 400, message };
 }
 
-function resolveTarget(run: Run, target: string): { collection: string; key: string } | undefined {
-  const slash = target.indexOf("/");
-  if (slash < 0) return undefined;
-  const key = renderString(target.slice(slash + 1), run.scope);
-  if (key === ABSENT || key === null || key === "") return undefined;
-  return { collection: target.slice(0, slash), key: typeof key === "string" ? key : JSON.stringify(key) };
+// ── targets ───────────────────────────────────────────────────────────────
+
+const segmentsOf = new Map<string, string[]>();
+
+function targetSegments(target: string): string[] {
+  let segments = segmentsOf.get(target);
+  if (!segments) {
+    segments = target.split("/");
+    segmentsOf.set(target, segments);
+  }
+  return segments;
 }
 
-function collectionOf(target: string): string {
-  const slash = target.indexOf("/");
-  return slash < 0 ? target : target.slice(0, slash);
+function isTemplate(segment: string): boolean {
+  return segment.startsWith("{") && segment.endsWith("}");
 }
 
-function entityAt(document: StateDocument, collection: string, key: string): Entity | undefined {
-  const entities = document[collection];
-  if (!isEntity(entities)) return undefined;
-  const entity = entities[key];
-  return isEntity(entity) ? entity : undefined;
+/** The target's segments with templates filled; undefined when one renders to nothing (an absent argument). */
+function targetPath(run: Run, target: string): string[] | undefined {
+  const path: string[] = [];
+  for (const segment of targetSegments(target)) {
+    if (!isTemplate(segment)) {
+      path.push(segment);
+      continue;
+    }
+    const value = renderString(segment, run.scope);
+    if (value === ABSENT || value === null || value === "") return undefined;
+    path.push(typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return path;
 }
+
+// ── plain JSON helpers ─────────────────────────────────────────────────────
 
 /** Puts a value into the result: "" merges an object's fields, "a.b" nests it. */
 function place(output: Record<string, unknown>, path: string, value: unknown): void {
@@ -317,29 +621,31 @@ function place(output: Record<string, unknown>, path: string, value: unknown): v
   cursor[keys[keys.length - 1] as string] = value;
 }
 
-function assign(entity: Entity, path: string, value: unknown): Entity {
+/** A copy of `value` with the dotted path set; array elements by index, missing objects created. */
+function assign(value: unknown, path: string, newValue: unknown): unknown {
   const [head = "", ...rest] = path.split(".");
-  if (rest.length === 0) return { ...entity, [head]: value };
-  const inner = isEntity(entity[head]) ? (entity[head] as Entity) : {};
-  return { ...entity, [head]: assign(inner, rest.join("."), value) };
+  const inner = (current: unknown) =>
+    rest.length === 0 ? newValue : assign(current, rest.join("."), newValue);
+  if (Array.isArray(value) && isIndex(head)) {
+    const copy = [...value];
+    copy[Number(head)] = inner(value[Number(head)]);
+    return copy;
+  }
+  const entity = isEntity(value) ? value : {};
+  return { ...entity, [head]: inner(entity[head]) };
 }
 
+/** The value at a dotted path: object fields and array indexes. */
 function dig(value: unknown, path: string): unknown {
   let current = value;
   for (const key of path.split(".")) {
-    if (!isEntity(current)) return undefined;
-    current = current[key];
+    if (Array.isArray(current)) {
+      if (!isIndex(key)) return undefined;
+      current = current[Number(key)];
+    } else if (isEntity(current)) current = current[key];
+    else return undefined;
   }
   return current;
-}
-
-/** Compares values the way a user means them: "5" equals 5, case-insensitive for strings. */
-function looselyEqual(a: unknown, b: unknown): boolean {
-  if (deepEqual(a, b)) return true;
-  if (typeof a === "string" && typeof b === "string") return a.toLowerCase() === b.toLowerCase();
-  const na = toNumber(a);
-  const nb = toNumber(b);
-  return na !== undefined && nb !== undefined && na === nb;
 }
 
 function toNumber(value: unknown): number | undefined {

@@ -82,6 +82,7 @@ export interface CallOutcome {
   status: CallStatus;
   /** The tool's definition, when the name resolved. */
   definition?: Tool;
+  /** Any JSON value: an object, unless the tool's effects answer something else (an id, a list). */
   result?: unknown;
   failure?: ToolFailure;
   findings: Finding[];
@@ -137,6 +138,7 @@ export class Engine {
   private readonly simulator: Simulator;
   private readonly offline: OfflineSimulator;
   private readonly argumentChecker?: ArgumentChecker;
+  private readonly otherNames: Array<(sessionId: string) => readonly string[]> = [];
   private readonly options: Required<Pick<EngineOptions, "seed" | "deadlineMs" | "historyLimit">>;
 
   constructor(options: EngineOptions) {
@@ -159,6 +161,11 @@ export class Engine {
 
   get simulatorName(): string {
     return this.simulator.name;
+  }
+
+  /** Names a session can call besides the catalog's (control tools, upstream tools), suggested after a typo too. */
+  suggestAlso(names: (sessionId: string) => readonly string[]): void {
+    this.otherNames.push(names);
   }
 
   /** Swaps the catalog (e.g. a watched file changed); sessions keep their state. */
@@ -368,7 +375,7 @@ export class Engine {
 
     // 5 run the tool's effects
     const now = clockOf(head.state);
-    const { effects, state: afterEffects } = runEffectsOn(tool, validated.args, head.state, now);
+    const { effects, state: afterEffects } = await applyEffects(tool, validated.args, head.state, now);
 
     // 6 simulate the rest of the answer
     const request: SimulationRequest = {
@@ -423,7 +430,10 @@ export class Engine {
     const visible = this.toolsInScope(scope);
     const tool = visible.find((t) => t.name === name);
     if (tool) return { ok: true, tool };
-    const names = visible.map((t) => t.name);
+    const names = [
+      ...visible.map((t) => t.name),
+      ...this.otherNames.flatMap((other) => other(session.record.id)),
+    ];
     const suggestions = this.catalog.nearestToolNames(name, 3, names);
     const elsewhere = this.catalog.tool(name)
       ? " It exists in the catalog but is not part of this session's task."
@@ -493,7 +503,9 @@ export class Engine {
 
   /** Step 6: asks the simulator, within the deadline; anything it cannot deliver, the offline engine answers. */
   private async simulate(request: SimulationRequest): Promise<SimulationOutcome> {
-    if (this.simulator === this.offline) return this.offline.respondNow(request);
+    // a whole result the effects decided needs no simulator
+    const decided = request.effects.status === "applied" && request.effects.result !== undefined;
+    if (this.simulator === this.offline || decided) return this.offline.respondNow(request);
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
     let timer: NodeJS.Timeout | undefined;
@@ -534,22 +546,6 @@ export class Engine {
 }
 
 const none: Change = { kind: "none" };
-
-/** Step 5 on the persistent state: the effects decide, and their patch gives the state after them. */
-function runEffectsOn(
-  tool: Tool,
-  args: Record<string, unknown>,
-  state: State,
-  now: string,
-): { effects: EffectsResult; state: State } {
-  if (tool.effects.length === 0) return { effects: { status: "none" }, state };
-  const { effects } = applyEffects(tool, args, state.toJSON() as StateDocument, now);
-  if (effects.status !== "applied" || effects.patch.length === 0) return { effects, state };
-  const applied = state.apply(effects.patch);
-  if (!applied.ok)
-    throw new Error(`effects of ${tool.name} produced a patch that does not apply: ${applied.error}`);
-  return { effects, state: applied.state };
-}
 
 /** Step 7, the patch: the effects' patch, the simulator's and the clock's tick as one change. */
 function changeOf(afterEffects: State, effects: EffectsResult, simulatorPatch: Patch, now: string): Change {

@@ -1,5 +1,5 @@
 export { clockOf, DEFAULT_NOW } from "./clock.js";
-export { parameterSummary, rejectionText } from "./describe.js";
+export { type DescribedTool, parameterSummary, rejectionText } from "./describe.js";
 export { describeFailure, runEffects } from "./effects.js";
 export {
   type CallOutcome,
@@ -10,4 +10,4 @@ export {
   type OpenSession,
 } from "./engine.js";
 export { FINDING_CODES, FINDING_NAMES, type Finding, type FindingCode, isRejecting } from "./findings.js";
-export { type ValidatedArguments, validateArguments } from "./validate.js";
+export { type ValidatedArguments, validateArguments, validateInput } from "./validate.js";

@@ -1,4 +1,20 @@
-import { nearest, type SchemaErrors, type Tool, validatorFor } from "../catalog/index.js";
+import {
+  acceptsNull,
+  choiceWords,
+  conditionalRule,
+  consequenceNames,
+  constraintPhrases,
+  forbiddenWords,
+  formatWords,
+  isPresenceChoice,
+  type JsonSchema,
+  nearest,
+  orList,
+  type SchemaErrors,
+  shown,
+  type Tool,
+  validatorFor,
+} from "../catalog/index.js";
 import type { Finding } from "./findings.js";
 
 export type ValidatedArguments =
@@ -10,12 +26,50 @@ export type ValidatedArguments =
  * once, each with a ToolScan code and a message that says what to send instead.
  */
 export function validateArguments(tool: Tool, raw: unknown): ValidatedArguments {
+  return validateInput(tool.inputSchema, raw);
+}
+
+/** The same check for any input schema (control tools have no catalog entry). */
+export function validateInput(schema: JsonSchema, raw: unknown): ValidatedArguments {
   const shape = checkShape(raw);
   if (!shape.ok) return shape;
-  const validate = validatorFor(tool.inputSchema);
-  if (validate(shape.args)) return shape;
+  const args = withoutOptionalNulls(schema, shape.args) as Record<string, unknown>;
+  const validate = validatorFor(schema);
+  if (validate(args)) return { ok: true, args };
   const findings = mapErrors(validate.errors ?? []);
   return { ok: false, findings: findings.length > 0 ? findings : [generic()] };
+}
+
+/**
+ * Null for an optional argument means "not given": strict-mode models must send every
+ * argument and send null for the ones they leave out. Only where the schema takes null as
+ * a value of its own does null stay.
+ */
+function withoutOptionalNulls(schema: unknown, value: unknown): unknown {
+  if (!schema || typeof schema !== "object") return value;
+  const s = schema as JsonSchema;
+  if (Array.isArray(value)) {
+    const items = s.items;
+    return items && typeof items === "object" && !Array.isArray(items)
+      ? value.map((item) => withoutOptionalNulls(items, item))
+      : value;
+  }
+  if (!value || typeof value !== "object") return value;
+  const properties = (s.properties ?? {}) as Record<string, unknown>;
+  const required = new Set(Array.isArray(s.required) ? s.required.map(String) : []);
+  let out: Record<string, unknown> | undefined;
+  for (const [name, item] of Object.entries(value)) {
+    const sub = properties[name];
+    const kept =
+      item === null && !required.has(name) && sub !== undefined && !acceptsNull(sub)
+        ? undefined
+        : withoutOptionalNulls(sub, item);
+    if (kept === item) continue;
+    out ??= { ...(value as Record<string, unknown>) };
+    if (kept === undefined) delete out[name];
+    else out[name] = kept;
+  }
+  return out ?? value;
 }
 
 function checkShape(raw: unknown): ValidatedArguments {
@@ -46,7 +100,7 @@ function checkShape(raw: unknown): ValidatedArguments {
 }
 
 function mapErrors(errors: SchemaErrors): Finding[] {
-  const findings: Finding[] = [];
+  const mapped: Array<{ keyword: string; finding: Finding }> = [];
   const seen = new Set<string>();
   // Sub-schema errors of a failed anyOf/oneOf are noise next to the combined one; keep only the combined.
   const combined = errors
@@ -62,9 +116,40 @@ function mapErrors(errors: SchemaErrors): Finding[] {
     const key = `${finding.code}|${finding.argument}|${finding.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    findings.push(finding);
+    mapped.push({ keyword: error.keyword, finding });
   }
-  return findings;
+  return onePerArgument(mapped);
+}
+
+/**
+ * One finding per argument: a value of the wrong type also fails its enum, pattern or
+ * length, and those would only repeat the problem. The allowed values say the most, so
+ * an enum or const finding stands for the argument when there is one.
+ */
+function onePerArgument(mapped: Array<{ keyword: string; finding: Finding }>): Finding[] {
+  const rank = (keyword: string) =>
+    keyword === "enum" || keyword === "const" ? 0 : keyword === "type" ? 1 : 2;
+  const best = new Map<string, { keyword: string; finding: Finding; typeError: boolean }>();
+  const order: Array<string | Finding> = [];
+  for (const { keyword, finding } of mapped) {
+    if (finding.argument === undefined || finding.code === "IAN") {
+      order.push(finding);
+      continue;
+    }
+    const previous = best.get(finding.argument);
+    if (!previous) order.push(finding.argument);
+    const typeError = keyword === "type" || Boolean(previous?.typeError);
+    if (!previous || rank(keyword) < rank(previous.keyword))
+      best.set(finding.argument, { keyword, finding, typeError });
+    else previous.typeError = typeError;
+  }
+  return order.map((entry) => {
+    if (typeof entry !== "string") return entry;
+    const chosen = best.get(entry);
+    if (!chosen) throw new Error(`no finding kept for ${entry}`);
+    // a value of the wrong type stays a type problem whichever message explains it
+    return chosen.typeError ? { ...chosen.finding, code: "IAT" } : chosen.finding;
+  });
 }
 
 type AjvError = SchemaErrors[number];
@@ -73,6 +158,7 @@ function mapError(error: AjvError): Finding | undefined {
   const at = pointerToPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const got = describeValue(error.data);
+  const parent = (error.parentSchema ?? {}) as JsonSchema;
   switch (error.keyword) {
     case "additionalProperties": {
       const name = String(params.additionalProperty);
@@ -131,81 +217,112 @@ function mapError(error: AjvError): Finding | undefined {
         code: "IAV",
         severity: "error",
         argument: at || undefined,
-        message: `${label(at)} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}; got ${got}.`,
+        message: `${label(at)} must be one of ${(params.allowedValues as unknown[]).map(shown).join(", ")}; got ${got}.`,
       };
     case "const":
       return {
         code: "IAV",
         severity: "error",
         argument: at || undefined,
-        message: `${label(at)} must be ${JSON.stringify(params.allowedValue)}; got ${got}.`,
+        message: `${label(at)} must be ${shown(params.allowedValue)}; got ${got}.`,
       };
     case "format":
       return {
         code: "IAV",
         severity: "error",
         argument: at || undefined,
-        message: `${label(at)} must be ${formatHint(String(params.format))}; got ${got}.`,
+        message: `${label(at)} must be ${formatWords(String(params.format))}; got ${got}.`,
       };
     case "pattern":
-      return {
-        code: "IAV",
-        severity: "error",
-        argument: at || undefined,
-        message: `${label(at)} must match the pattern ${String(params.pattern)}; got ${got}.`,
-      };
     case "minimum":
     case "maximum":
     case "exclusiveMinimum":
     case "exclusiveMaximum":
     case "multipleOf":
-      return {
-        code: "IAV",
-        severity: "error",
-        argument: at || undefined,
-        message: `${label(at)} must be ${error.message ?? "in range"}; got ${got}.`,
-      };
     case "minLength":
     case "maxLength":
     case "minItems":
     case "maxItems":
+    case "uniqueItems": {
+      // a range reads best whole: "from 1 to 20" rather than the bound that failed
+      const range = error.keyword === "minimum" || error.keyword === "maximum";
+      const phrases = constraintPhrases(
+        range ? { minimum: parent.minimum, maximum: parent.maximum } : { [error.keyword]: error.schema },
+      );
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${label(at)} must ${phrases[0] ?? error.message ?? "be in range"}; got ${got}.`,
+      };
+    }
     case "minProperties":
-    case "maxProperties":
-    case "uniqueItems":
+    case "maxProperties": {
+      const unit = at ? "field" : "argument";
+      const count = Number(error.schema);
+      const bound = error.keyword === "minProperties" ? "at least" : "at most";
+      return {
+        code: "IAV",
+        severity: "error",
+        argument: at || undefined,
+        message: `${at ? label(at) : "The call"} must have ${bound} ${count} ${count === 1 ? unit : `${unit}s`}; got ${Object.keys((error.data ?? {}) as object).length}.`,
+      };
+    }
     case "contains":
       return {
         code: "IAV",
         severity: "error",
         argument: at || undefined,
-        message: `${label(at)} ${error.message ?? "is out of bounds"}; got ${got}.`,
+        message: `${label(at)} ${error.message ?? "has no matching item"}; got ${got}.`,
       };
     case "anyOf":
-    case "oneOf":
+    case "oneOf": {
+      const options = error.schema as unknown[];
+      if (Array.isArray(options) && isPresenceChoice(options)) {
+        const how = error.keyword === "anyOf" ? "at least one" : "exactly one";
+        return {
+          code: "IAV",
+          severity: "error",
+          argument: at || undefined,
+          message: `${rulePrefix(at)}give ${how} of ${choiceWords(options)}.`,
+        };
+      }
       return {
         code: "IAV",
         severity: "error",
         argument: at || undefined,
         message: `${label(at)} matches none of the allowed forms (${alternatives(error.schema)}); got ${got}.`,
       };
-    case "if":
+    }
+    case "if": {
+      const branch = parent[String(params.failingKeyword ?? "then")];
+      const names = consequenceNames(branch);
       return {
         code: "IAV",
         severity: "error",
-        argument: at || undefined,
-        message: `${label(at)}: when ${describeCondition(error.parentSchema && (error.parentSchema as Record<string, unknown>).if)}, ${describeRequirement((error.parentSchema as Record<string, unknown> | undefined)?.[String(params.failingKeyword ?? "then")])}.`,
+        argument: names.length === 1 ? join(at, names[0] ?? "") : at || undefined,
+        message: `${rulePrefix(at)}${conditionalRule(parent)}`,
       };
-    case "not":
+    }
+    case "not": {
+      const names = consequenceNames({ not: error.schema });
       return {
         code: "IAV",
         severity: "error",
-        argument: at || undefined,
-        message: `${label(at)}: ${describeForbidden(error.schema)}.`,
+        argument: names.length === 1 ? join(at, names[0] ?? "") : at || undefined,
+        message: `${rulePrefix(at)}${forbiddenWords(error.schema)}.`,
       };
+    }
     case "false schema":
       return generic(at, error.message);
     default:
       return generic(at, error.message);
   }
+}
+
+/** Rules tie arguments together, so their findings name the rule rather than one value. */
+function rulePrefix(at: string): string {
+  return at ? `Rule broken in "${at}": ` : "Rule broken: ";
 }
 
 function generic(at = "", reason?: string): Finding {
@@ -235,54 +352,6 @@ function label(at: string): string {
   return at ? `"${at}"` : "The call";
 }
 
-/** Plain words for the simple conditions catalogs write in `if`: constants, enums, presence. */
-function describeCondition(schema: unknown): string {
-  if (!schema || typeof schema !== "object") return "this combination of arguments is given";
-  const s = schema as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const [name, sub] of Object.entries(propertiesOf(s))) {
-    const p = (sub ?? {}) as Record<string, unknown>;
-    if (p.const !== undefined) parts.push(`"${name}" is ${JSON.stringify(p.const)}`);
-    else if (Array.isArray(p.enum))
-      parts.push(`"${name}" is one of ${p.enum.map((v) => JSON.stringify(v)).join(", ")}`);
-  }
-  const named = new Set(Object.keys(propertiesOf(s)));
-  if (Array.isArray(s.required)) {
-    parts.push(...s.required.filter((r) => !named.has(String(r))).map((r) => `"${String(r)}" is given`));
-  }
-  return parts.length ? parts.join(" and ") : "this combination of arguments is given";
-}
-
-function describeRequirement(schema: unknown): string {
-  if (!schema || typeof schema !== "object") return "the arguments must follow the tool's rules";
-  const s = schema as Record<string, unknown>;
-  const parts: string[] = [];
-  if (Array.isArray(s.required))
-    parts.push(`${s.required.map((r) => `"${String(r)}"`).join(", ")} must be given`);
-  if (s.not) parts.push(describeForbidden(s.not));
-  for (const [name, sub] of Object.entries(propertiesOf(s))) {
-    const p = (sub ?? {}) as Record<string, unknown>;
-    if (p.const !== undefined) parts.push(`"${name}" must be ${JSON.stringify(p.const)}`);
-    else if (Array.isArray(p.enum))
-      parts.push(`"${name}" must be one of ${p.enum.map((v) => JSON.stringify(v)).join(", ")}`);
-  }
-  return parts.length ? parts.join(" and ") : "the arguments must follow the tool's rules";
-}
-
-function describeForbidden(schema: unknown): string {
-  const s = (schema ?? {}) as Record<string, unknown>;
-  if (Array.isArray(s.required) && s.required.length > 0) {
-    return `${s.required.map((r) => `"${String(r)}"`).join(", ")} must not be given here`;
-  }
-  if (Array.isArray(s.anyOf)) {
-    const names = s.anyOf.flatMap(
-      (option) => ((option as Record<string, unknown>).required as string[] | undefined) ?? [],
-    );
-    if (names.length) return `none of ${names.map((n) => `"${n}"`).join(", ")} may be given here`;
-  }
-  return "this combination of arguments is not allowed";
-}
-
 function article(type: string): string {
   const names = type
     .split(",")
@@ -292,25 +361,11 @@ function article(type: string): string {
 
 function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
+  if (value === null) return "null";
   const text = JSON.stringify(value);
   const kind = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
   const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
   return `${kind} ${shown}`;
-}
-
-const FORMAT_HINTS: Record<string, string> = {
-  "date-time": 'a date-time in RFC 3339 form, e.g. "2026-03-02T09:00:00Z"',
-  date: 'a date in the form YYYY-MM-DD, e.g. "2026-03-02"',
-  time: 'a time in the form HH:MM:SS with an offset, e.g. "09:30:00Z"',
-  email: 'an email address, e.g. "ana@example.com"',
-  uri: 'an absolute URI, e.g. "https://example.com/x"',
-  uuid: 'a UUID, e.g. "3f2b8c1e-6a4d-4f5e-9b7a-1c2d3e4f5a6b"',
-  ipv4: 'an IPv4 address, e.g. "192.0.2.10"',
-  duration: 'an ISO 8601 duration, e.g. "P3D" or "PT2H"',
-};
-
-function formatHint(format: string): string {
-  return FORMAT_HINTS[format] ?? `in the "${format}" format`;
 }
 
 function propertiesOf(schema: unknown): Record<string, unknown> {
@@ -324,7 +379,7 @@ function describeProperty(schema: unknown): string {
   const s = schema as Record<string, unknown>;
   const parts: string[] = [];
   if (s.type) parts.push(String(s.type));
-  if (Array.isArray(s.enum)) parts.push(`one of ${s.enum.map((v) => JSON.stringify(v)).join(", ")}`);
+  if (Array.isArray(s.enum)) parts.push(`one of ${orList(s.enum.map(shown))}`);
   if (typeof s.description === "string") parts.push(s.description.trim().replace(/\.$/, ""));
   return parts.join("; ");
 }

@@ -64,7 +64,9 @@ export function bindUpstreams(
     toolsets.push(parsed.data);
     for (const tool of parsed.data.tools) {
       const original = originals.get(tool.name) ?? tool.name;
-      const exposed = { original, exposed: tool.name, annotations: tool.annotations };
+      const properties = tool.inputSchema.properties;
+      const parameters = properties && typeof properties === "object" ? Object.keys(properties) : [];
+      const exposed = { original, exposed: tool.name, annotations: tool.annotations, parameters };
       const decision = decideRoute(exposed, upstream.spec.routes, options.mode);
       bindings.push({ upstream: name, original, exposed: tool.name, decision, tool });
     }

@@ -18,7 +18,7 @@ import {
   type RecordPut,
   simulatedAt,
 } from "./overlay.js";
-import { READ_VERBS } from "./routes.js";
+import { nameOnlyReads } from "./routes.js";
 
 /**
  * What a simulated upstream write leaves in the overlay. Generic rules work from the
@@ -41,13 +41,15 @@ export function changeKindOf(
 ): ChangeKind {
   const words = wordsOf(original);
   const verb = words[0] ?? "";
-  if (annotations?.readOnlyHint === true) return "none";
+  // the name wins over a read-only annotation: the route distrusted it for the same reason
   if (DELETE_VERBS.has(verb)) return "delete";
+  if (annotations?.readOnlyHint === true) return "none";
   if (movePair(args)) {
     if (MOVE_VERBS.has(verb)) return "move";
     if (COPY_VERBS.has(verb)) return "copy";
   }
-  if (READ_VERBS.has(verb) && annotations?.readOnlyHint === undefined) return "none";
+  if (annotations?.readOnlyHint === undefined && nameOnlyReads(original, Object.keys(args)).reads)
+    return "none";
   return "write";
 }
 

@@ -1,4 +1,4 @@
-import type { Transport } from "@modelcontextprotocol/client";
+import type { LoggingMessageNotificationParams, Progress, Transport } from "@modelcontextprotocol/client";
 import {
   type CallToolResult,
   Client,
@@ -31,6 +31,15 @@ export interface ConnectionOptions {
 
 export type UpstreamCall = { ok: true; result: CallToolResult } | { ok: false; unavailable: string };
 
+/** What a passed-through call hands on to its own client while it runs. */
+export interface UpstreamCallOptions {
+  signal?: AbortSignal;
+  /** The upstream's progress on this call (asked for only when given). */
+  onProgress?: (progress: Progress) => void;
+  /** The upstream's log messages while this call runs (see relayLog). */
+  onLog?: (message: LoggingMessageNotificationParams) => void;
+}
+
 const CLIENT_INFO = { name: "toolsim-hybrid", version: "0.1.0" };
 const STDERR_TAIL = 2_000;
 
@@ -46,6 +55,8 @@ export class UpstreamConnection {
   private retry?: NodeJS.Timeout;
   private stderrTail = "";
   private readonly options: Required<ConnectionOptions>;
+  /** The calls in flight, each with where its log messages go. */
+  private readonly inFlight = new Set<UpstreamCallOptions>();
 
   constructor(spec: UpstreamSpec, options: ConnectionOptions) {
     this.spec = spec;
@@ -64,13 +75,23 @@ export class UpstreamConnection {
     return connected;
   }
 
-  async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<UpstreamCall> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions = {},
+  ): Promise<UpstreamCall> {
     const client = this.client;
     if (this.status !== "up" || !client) return { ok: false, unavailable: this.unavailableText() };
+    const { signal, onProgress } = options;
+    this.inFlight.add(options);
     try {
       const result = await client.callTool(
         { name, arguments: args },
-        { signal, timeout: this.options.callTimeoutMs },
+        {
+          signal,
+          timeout: this.options.callTimeoutMs,
+          ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+        },
       );
       return { ok: true, result: result as CallToolResult };
     } catch (error) {
@@ -81,7 +102,20 @@ export class UpstreamConnection {
       if (signal?.aborted) return { ok: false, unavailable: `the call was cancelled: ${reason}` };
       this.lost(reason);
       return { ok: false, unavailable: this.unavailableText() };
+    } finally {
+      this.inFlight.delete(options);
     }
+  }
+
+  /**
+   * Log messages are not tied to a request, so one goes to the call in flight only when
+   * there is exactly one: with several (maybe of other sessions), it would be a guess that
+   * could hand one client another's messages. It is logged here instead.
+   */
+  private relayLog(message: LoggingMessageNotificationParams): void {
+    const [only, ...others] = this.inFlight;
+    if (only?.onLog && others.length === 0) only.onLog(message);
+    else this.options.log(`[${this.name}] ${message.level}: ${JSON.stringify(message.data)}`);
   }
 
   async close(): Promise<void> {
@@ -128,6 +162,9 @@ export class UpstreamConnection {
     this.serverInfo = version ? { name: version.name, version: version.version } : undefined;
     client.setNotificationHandler("notifications/tools/list_changed", () => {
       if (this.client === client) void this.refreshTools(client);
+    });
+    client.setNotificationHandler("notifications/message", (notification) => {
+      if (this.client === client) this.relayLog(notification.params);
     });
     client.onclose = () => {
       if (this.client === client) this.lost("the connection closed");

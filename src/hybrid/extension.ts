@@ -1,15 +1,19 @@
 import { performance } from "node:perf_hooks";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
-import type { CallOutcome, Engine, ExternalAnswer } from "../engine/index.js";
-import { type ToolExtension, toCallToolResult } from "../server/index.js";
+import { compileProblem } from "../catalog/index.js";
+import { type CallOutcome, type Engine, type ExternalAnswer, validateArguments } from "../engine/index.js";
+import { type CallContext, type ToolExtension, toCallToolResult } from "../server/index.js";
 import type { State } from "../state/index.js";
 import type { UpstreamBinding } from "./bindings.js";
+import type { UpstreamCallOptions } from "./connection.js";
 import type { Hybrid } from "./hybrid.js";
+import { listingOfSimulatedFolder, reconcileListing, sourceFolders } from "./listing.js";
 import {
   answerFromOverlay,
   describeTouch,
   isRecord,
   mergeIntoResult,
+  type Overlay,
   overlayOf,
   overlayPatch,
   realReadRecords,
@@ -40,22 +44,30 @@ export class HybridExtension implements ToolExtension {
     sessionId: string,
     name: string,
     args: unknown,
-    signal?: AbortSignal,
+    context: CallContext,
   ): Promise<CallToolResult | undefined> {
     const binding = this.hybrid.binding(name);
     if (!binding || !(await this.engine.tools(sessionId)).some((t) => t.name === name)) return undefined;
-    if (binding.decision.route !== "pass" || !isRecord(args ?? {}))
-      return this.simulate(sessionId, name, args, signal);
-    return this.passThrough(sessionId, binding, (args ?? {}) as Record<string, unknown>, signal);
+    if (binding.decision.route !== "pass") return this.simulate(sessionId, name, args, context, "simulate");
+    // toolsim checks a passed-through call first: a rejected one gets its findings and never reaches the server
+    const checked = checkedArguments(binding, args);
+    if (!checked) return this.simulate(sessionId, name, args, context, "rejected");
+    return this.passThrough(sessionId, binding, checked, context);
   }
 
-  private async simulate(sessionId: string, name: string, args: unknown, signal?: AbortSignal) {
-    const result = toCallToolResult(await this.engine.call(sessionId, name, args, signal));
+  private async simulate(
+    sessionId: string,
+    name: string,
+    args: unknown,
+    context: CallContext,
+    route: "simulate" | "rejected",
+  ) {
+    const result = toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
     const shaped = isRecord(result.structuredContent) ? structuredResult(result.structuredContent) : result;
     return {
       ...result,
       content: shaped.content,
-      _meta: { ...(result._meta ?? {}), "toolsim/route": "simulate" },
+      _meta: { ...(result._meta ?? {}), "toolsim/route": route },
     };
   }
 
@@ -63,7 +75,7 @@ export class HybridExtension implements ToolExtension {
     sessionId: string,
     binding: UpstreamBinding,
     args: Record<string, unknown>,
-    signal?: AbortSignal,
+    context: CallContext,
   ): Promise<CallToolResult> {
     const overlay = overlayOf(await this.document(sessionId), binding.upstream);
     const answer = answerFromOverlay(
@@ -71,14 +83,21 @@ export class HybridExtension implements ToolExtension {
       args,
       overlay,
     );
-    if (answer?.kind === "simulate") return this.simulate(sessionId, binding.exposed, args, signal);
-    if (answer?.kind === "record") {
+    // a folder that exists only in simulation: the real server has nothing to list
+    const listed =
+      answer?.kind === "simulate"
+        ? listingOfSimulatedFolder(binding.tool, binding.original, args, overlay)
+        : undefined;
+    if (answer?.kind === "simulate" && !listed)
+      return this.simulate(sessionId, binding.exposed, args, context, "simulate");
+    const recorded = listed ?? (answer?.kind === "record" ? answer.result : undefined);
+    if (recorded) {
       const outcome = await this.record(sessionId, binding, args, {
         status: "ok",
-        result: answer.result,
+        result: recorded,
         engine: "overlay",
       });
-      return withMeta(structuredResult(answer.result), outcome, "overlay");
+      return withMeta(structuredResult(recorded), outcome, "overlay");
     }
     if (answer?.kind === "missing") {
       const failure = { code: "NOT_FOUND", status: 404, message: answer.message };
@@ -97,9 +116,11 @@ export class HybridExtension implements ToolExtension {
     const connection = this.hybrid.connection(binding.upstream);
     const callArgs = answer?.kind === "alias" ? answer.args : args;
     const started = performance.now();
+    const relayed = relay(context, binding.upstream);
     const real = connection
-      ? await connection.call(binding.original, callArgs, signal)
+      ? await connection.call(binding.original, callArgs, relayed.options)
       : ({ ok: false, unavailable: `no upstream named "${binding.upstream}"` } as const);
+    await relayed.settled();
     const latencyMs = performance.now() - started;
     const engine = `upstream:${binding.upstream}`;
     if (!real.ok) {
@@ -135,6 +156,15 @@ export class HybridExtension implements ToolExtension {
       applied = overlaid.applied;
       if (applied.size > 0) result = replaceStructured(result, structured, overlaid.result);
     }
+    const listing = reconcileListing(
+      { original: binding.original, description: binding.tool.description },
+      args,
+      overlay,
+      result,
+      await this.sourceListings(binding, args, overlay),
+    );
+    result = listing.result;
+    for (const key of listing.applied) applied.add(key);
     const unreflected = unreflectedChanges(overlay, args, applied);
     if (unreflected.length > 0) result = withNote(result, unreflected.map(describeTouch));
     const fresh = await this.document(sessionId);
@@ -152,6 +182,25 @@ export class HybridExtension implements ToolExtension {
     return withMeta(result, outcome, answer?.kind === "alias" ? "overlay" : "pass");
   }
 
+  /**
+   * Real listings, by the same tool, of the folders that entries of a listed folder were
+   * moved in from (a move of something the session never wrote): they say whether each was
+   * a file or a folder. Only for passed-through tools, which only read.
+   */
+  private async sourceListings(
+    binding: UpstreamBinding,
+    args: Record<string, unknown>,
+    overlay: Overlay,
+  ): Promise<Map<string, string>> {
+    const listings = new Map<string, string>();
+    const connection = this.hybrid.connection(binding.upstream);
+    for (const { argument, folder } of sourceFolders(binding.original, args, overlay)) {
+      const real = await connection?.call(binding.original, { ...args, [argument]: folder });
+      if (real?.ok && !real.result.isError) listings.set(folder, textOf(real.result));
+    }
+    return listings;
+  }
+
   private async document(sessionId: string): Promise<State> {
     return (await this.engine.state(sessionId)).state;
   }
@@ -164,6 +213,53 @@ export class HybridExtension implements ToolExtension {
   ): Promise<CallOutcome> {
     return this.engine.recordExternal(sessionId, binding.tool, args, answer);
   }
+}
+
+/**
+ * Whether toolsim's own validation rejects a call's arguments (the engine then answers with
+ * the findings, as for any tool). A schema toolsim cannot compile is left to the server.
+ */
+/**
+ * The arguments to send upstream, as validation leaves them (a null for an optional
+ * argument means it was not given, and is not sent); undefined when toolsim rejects them.
+ */
+function checkedArguments(binding: UpstreamBinding, args: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(args ?? {})) return undefined;
+  if (compileProblem(binding.tool.inputSchema)) return (args ?? {}) as Record<string, unknown>;
+  const validated = validateArguments(binding.tool, args);
+  return validated.ok ? validated.args : undefined;
+}
+
+/**
+ * The upstream's progress and log messages during a call, handed on to the client that made
+ * it. `settled` waits for what was handed on, so nothing arrives after the call's answer.
+ */
+function relay(
+  context: CallContext,
+  upstream: string,
+): { options: UpstreamCallOptions; settled: () => Promise<void> } {
+  const pending: Promise<void>[] = [];
+  const send = (sent: Promise<void>) => {
+    pending.push(sent.catch(() => {}));
+  };
+  const { progress, log } = context;
+  const options: UpstreamCallOptions = {
+    signal: context.signal,
+    ...(progress
+      ? {
+          onProgress: ({ progress: done, total, message }) =>
+            send(
+              progress({
+                progress: done,
+                ...(total !== undefined ? { total } : {}),
+                ...(message !== undefined ? { message } : {}),
+              }),
+            ),
+        }
+      : {}),
+    ...(log ? { onLog: ({ level, data, logger }) => send(log(level, data, logger ?? upstream)) } : {}),
+  };
+  return { options, settled: async () => void (await Promise.all(pending)) };
 }
 
 /** A result built from the overlay, shaped like the real server's: one text field is the text itself. */

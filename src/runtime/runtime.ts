@@ -1,4 +1,4 @@
-import type { Catalog } from "../catalog/index.js";
+import type { Catalog, SchemaProfile } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
 import { ToolsimHub } from "../server/index.js";
 import { type ArgumentChecker, OfflineSimulator, type Simulator } from "../simulate/index.js";
@@ -14,6 +14,8 @@ export interface RuntimeOptions {
   /** The simulator that answers calls; the offline engine when absent. */
   simulator?: Simulator;
   pageSize?: number;
+  /** How much of each input schema tools/list advertises (see docs/frameworks.md). */
+  schemaProfile?: SchemaProfile;
   deadlineMs?: number;
   /** Answer with a model (built here, on the store's cache) unless `simulator` names another. */
   llm?: LlmSetup;
@@ -47,6 +49,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     deadlineMs: options.deadlineMs,
     argumentChecker: options.argumentChecker ?? llm?.argumentChecker,
   });
-  const hub = new ToolsimHub(engine, { pageSize: options.pageSize });
+  const hub = new ToolsimHub(engine, { pageSize: options.pageSize, schemaProfile: options.schemaProfile });
   return { catalog: options.catalog, store, engine, hub, offline, close: () => store.close() };
 }

@@ -45,11 +45,11 @@ export function toCallToolResult(outcome: CallOutcome): CallToolResult {
     };
   }
   const result = outcome.result ?? {};
-  // a result is any JSON value: only an object can also be structured content
-  const structured = isPlainObject(result) ? { structuredContent: result } : {};
+  // a tool may answer any JSON value (an id, a number, a list); raw strings go out as they are
+  const text = typeof result === "string" ? result : JSON.stringify(result);
   return {
-    content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result) }],
-    ...structured,
+    content: [{ type: "text", text }],
+    ...(isPlainObject(result) ? { structuredContent: result } : {}),
     _meta: meta,
   };
 }

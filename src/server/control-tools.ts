@@ -1,4 +1,6 @@
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
+import type { JsonSchema } from "../catalog/index.js";
+import { type Finding, rejectionText, validateInput } from "../engine/index.js";
 import { type DeskResult, MAX_DISTRACTORS, type TaskDesk, type TaskVerdict } from "../tasks/index.js";
 import type { ToolExtension } from "./hub.js";
 
@@ -29,14 +31,11 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
     [
       `${prefix}start_task`,
       async (sessionId, args) => {
-        const taskId = args.task_id;
-        if (typeof taskId !== "string" || !taskId)
-          return failure("task_id is required: the id of a task from list_tasks");
-        const distractors = args.distractors;
-        if (distractors !== undefined && (!Number.isInteger(distractors) || (distractors as number) < 0)) {
-          return failure(`distractors must be a whole number from 0 to ${MAX_DISTRACTORS}`);
-        }
-        const started = await desk.start(sessionId, taskId, distractors as number | undefined);
+        const started = await desk.start(
+          sessionId,
+          String(args.task_id),
+          args.distractors as number | undefined,
+        );
         if (!started.ok) return failure(started.error);
         options.onToolsChanged?.(sessionId);
         const { value } = started;
@@ -49,10 +48,6 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
     [
       `${prefix}task_feedback`,
       async (sessionId, args, signal) => {
-        if (args.answer !== undefined && typeof args.answer !== "string")
-          return failure("answer must be a string");
-        if (args.infeasible !== undefined && typeof args.infeasible !== "boolean")
-          return failure("infeasible must be true or false");
         const judged = await desk.feedback(sessionId, {
           answer: args.answer as string | undefined,
           infeasible: args.infeasible as boolean | undefined,
@@ -98,7 +93,6 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
     [
       `${prefix}get_state`,
       async (sessionId, args) => {
-        if (args.path !== undefined && typeof args.path !== "string") return failure("path must be a string");
         return answer(await desk.getState(sessionId, args.path as string | undefined), (v) =>
           JSON.stringify(v.value, null, 2),
         );
@@ -106,16 +100,32 @@ export function controlTools(desk: TaskDesk, options: ControlToolsOptions = {}):
     ],
   ]);
 
+  const schemas = new Map(definitions.map((tool) => [tool.name, tool.inputSchema as JsonSchema]));
   return {
     name: "control-tools",
     tools: () => definitions,
-    async call(sessionId, name, args, signal) {
+    async call(sessionId, name, args, context) {
       const handler = handlers.get(name);
-      if (!handler) return undefined;
-      if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
-        return failure("arguments must be a JSON object");
-      }
-      return handler(sessionId, (args ?? {}) as Args, signal);
+      const inputSchema = schemas.get(name);
+      if (!handler || !inputSchema) return undefined;
+      // checked like any tool's arguments, with the same findings, so an agent fixes them the same way
+      const validated = validateInput(inputSchema, args);
+      if (!validated.ok) return rejected({ name, inputSchema }, validated.findings);
+      return withPrefix(await handler(sessionId, validated.args, context.signal), prefix);
+    },
+  };
+}
+
+function rejected(tool: { name: string; inputSchema: JsonSchema }, findings: Finding[]): CallToolResult {
+  return {
+    content: [{ type: "text", text: rejectionText(tool.name, findings, tool) }],
+    isError: true,
+    _meta: {
+      "toolsim/findings": findings.map(({ code, argument, message }) => ({
+        code,
+        ...(argument ? { argument } : {}),
+        message,
+      })),
     },
   };
 }
@@ -175,7 +185,7 @@ function toolDefinitions(prefix: string): McpTool[] {
       "start_task",
       "Simulator control: start a task in this session. The state becomes the task's initial state and the tools become the task's toolset (plus similar distractor tools if asked). Returns what the user asks.",
       {
-        task_id: { type: "string", description: "Id of a task, from list_tasks." },
+        task_id: { type: "string", minLength: 1, description: `Id of a task, from ${prefix}list_tasks.` },
         distractors: {
           type: "integer",
           minimum: 0,
@@ -220,7 +230,7 @@ function toolDefinitions(prefix: string): McpTool[] {
     ),
     tool(
       "checkpoint",
-      "Simulator control: name the current state so sim restore can return to it exactly.",
+      `Simulator control: name the current state so ${prefix}restore can return to it exactly.`,
       { name: { type: "string", pattern: "^[A-Za-z0-9_.:-]{1,64}$", description: "Checkpoint name." } },
       ["name"],
       versionOut({ name: { type: "string" } }, ["name"]),
@@ -276,6 +286,24 @@ function answer<T extends Record<string, unknown>>(
   text: (value: T) => string,
 ): CallToolResult {
   return result.ok ? structured({ ...result.value }, text(result.value)) : failure(result.error);
+}
+
+const CONTROL_NAMES = /\bsim_(list_tasks|start_task|task_feedback|checkpoint|restore|reset|get_state)\b/g;
+
+/** The task room names control tools by the default prefix; an agent must read the names it can call. */
+function withPrefix(result: CallToolResult, prefix: string): CallToolResult {
+  if (prefix === DEFAULT_CONTROL_PREFIX) return result;
+  const rename = (text: string) => text.replace(CONTROL_NAMES, (_, name: string) => prefix + name);
+  const content = result.structuredContent as Record<string, unknown> | undefined;
+  return {
+    ...result,
+    content: result.content.map((block) =>
+      block.type === "text" ? { ...block, text: rename(block.text) } : block,
+    ),
+    ...(content && typeof content.text === "string"
+      ? { structuredContent: { ...content, text: rename(content.text) } }
+      : {}),
+  };
 }
 
 function structured(content: Record<string, unknown>, text: string): CallToolResult {

@@ -17,11 +17,9 @@ import {
   isLegacyRequest,
   type Server,
 } from "@modelcontextprotocol/server";
-import type { ToolsimHub } from "./hub.js";
+import { SHARED_SESSION_NAME, type ToolsimHub } from "./hub.js";
 
 export const SESSION_HEADER = "x-toolsim-session";
-/** The session of a stateless client that names none: one per tenant. */
-export const DEFAULT_SESSION = "http-default";
 
 export interface HttpOptions {
   host: string;
@@ -91,8 +89,9 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   const modernHandler = createMcpHandler(
     async ({ requestInfo, authInfo }) => {
       const tenant = typeof authInfo?.extra?.tenant === "string" ? authInfo.extra.tenant : "";
-      const name = requestInfo?.headers.get(SESSION_HEADER) || DEFAULT_SESSION;
-      return hub.createServer(await options.openSession(name, tenant));
+      const named = requestInfo?.headers.get(SESSION_HEADER) || undefined;
+      const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant);
+      return hub.createServer(id, { shared: named === undefined });
     },
     { legacy: "reject", onerror: (error) => log(`modern request failed: ${error.message}`) },
   );

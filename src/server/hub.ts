@@ -1,12 +1,35 @@
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  LoggingLevel,
+  Tool as McpTool,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import { Server } from "@modelcontextprotocol/server";
+import type { SchemaProfile } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
 import { sessionResources } from "./resources.js";
-import { page, toMcpTool } from "./tool-list.js";
+import { page, toMcpTool, withProfile } from "./tool-list.js";
 
 export const SERVER_NAME = "toolsim";
 export const SERVER_VERSION = "0.1.0";
+
+/** How far a call is, as the client's progress notification says it. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a call may use of the request it answers. */
+export interface CallContext {
+  /** Aborted when the client cancels the call. */
+  signal?: AbortSignal;
+  /** Sends a progress notification; present only when the client asked for progress (a progressToken). */
+  progress?: (update: ProgressUpdate) => Promise<void>;
+  /** Sends a log message to the client; the client's logging level applies. */
+  log?: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>;
+}
 
 /**
  * Tools that do not come from the catalog: control tools, upstream servers. An extension
@@ -20,7 +43,7 @@ export interface ToolExtension {
     sessionId: string,
     name: string,
     args: unknown,
-    signal?: AbortSignal,
+    context: CallContext,
   ): Promise<CallToolResult | undefined>;
 }
 
@@ -31,7 +54,22 @@ export interface HubOptions {
   /** Tools per tools/list page. */
   pageSize?: number;
   instructions?: string;
+  /** How much of each input schema to advertise (default "full"); calls are checked against the full schema. */
+  schemaProfile?: SchemaProfile;
 }
+
+/**
+ * The simulation session every 2026-era (stateless) HTTP request without an
+ * X-Toolsim-Session header lands in (see http.ts): shared by all such clients of a tenant.
+ */
+export const SHARED_SESSION_NAME = "http-default";
+
+const SHARED_SESSION_HINT =
+  `This connection uses the shared session "${SHARED_SESSION_NAME}": every stateless (2026 protocol) client with ` +
+  "your token that sends no X-Toolsim-Session header lands in it, so a task one of them starts changes the tools " +
+  "and state of all. " +
+  "To get a session of your own, send the HTTP header X-Toolsim-Session: <a name you choose> with every request; " +
+  "the session is created on first use and resumed whenever the name comes back.";
 
 const DEFAULT_INSTRUCTIONS =
   "Every tool of this server is simulated by toolsim: calls are validated and answered like a real API, and " +
@@ -48,15 +86,18 @@ export class ToolsimHub {
   private readonly notifiers = new Set<ToolsChangedNotifier>();
   private readonly pageSize: number;
   private readonly instructions: string;
+  readonly schemaProfile: SchemaProfile;
 
   constructor(engine: Engine, options: HubOptions = {}) {
     this.engine = engine;
     this.pageSize = options.pageSize ?? 500;
     this.instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
+    this.schemaProfile = options.schemaProfile ?? "full";
   }
 
   use(extension: ToolExtension): void {
     this.extensions.push(extension);
+    this.engine.suggestAlso((sessionId) => extension.tools(sessionId).map((tool) => tool.name));
   }
 
   onToolsChanged(notifier: ToolsChangedNotifier): () => void {
@@ -71,8 +112,9 @@ export class ToolsimHub {
 
   async listTools(sessionId: string): Promise<McpTool[]> {
     const tools: McpTool[] = [];
-    for (const extension of this.extensions) tools.push(...extension.tools(sessionId));
-    for (const tool of await this.engine.tools(sessionId)) tools.push(toMcpTool(tool));
+    for (const extension of this.extensions)
+      for (const tool of extension.tools(sessionId)) tools.push(withProfile(tool, this.schemaProfile));
+    for (const tool of await this.engine.tools(sessionId)) tools.push(toMcpTool(tool, this.schemaProfile));
     return tools;
   }
 
@@ -80,22 +122,27 @@ export class ToolsimHub {
     sessionId: string,
     name: string,
     args: unknown,
-    signal?: AbortSignal,
+    context: CallContext = {},
   ): Promise<CallToolResult> {
     for (const extension of this.extensions) {
-      const handled = await extension.call(sessionId, name, args, signal);
+      const handled = await extension.call(sessionId, name, args, context);
       if (handled) return handled;
     }
-    return toCallToolResult(await this.engine.call(sessionId, name, args, signal));
+    return toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
   }
 
-  /** A low-level MCP server answering for one simulation session. */
-  createServer(sessionId: string): Server {
+  /**
+   * A low-level MCP server answering for one simulation session. `shared`: the session is
+   * the one stateless clients share when they name none, and the server says how to name one.
+   */
+  createServer(sessionId: string, options: { shared?: boolean } = {}): Server {
+    const shared = options.shared === true;
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: { listChanged: true }, resources: {} },
-        instructions: this.instructions,
+        // logging: upstream servers' log messages are relayed during their calls (hybrid mode)
+        capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
+        instructions: shared ? `${this.instructions}\n\n${SHARED_SESSION_HINT}` : this.instructions,
         debouncedNotificationMethods: ["notifications/tools/list_changed"],
       },
     );
@@ -107,9 +154,15 @@ export class ToolsimHub {
       );
       return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
     });
-    server.setRequestHandler("tools/call", async (request, ctx) =>
-      this.callTool(sessionId, request.params.name, request.params.arguments, ctx.mcpReq.signal),
-    );
+    server.setRequestHandler("tools/call", async (request, ctx) => {
+      const result = await this.callTool(
+        sessionId,
+        request.params.name,
+        request.params.arguments,
+        callContext(ctx),
+      );
+      return shared ? withSessionHint(result) : result;
+    });
     const resources = sessionResources(this.engine, sessionId);
     server.setRequestHandler("resources/list", async () => ({ resources: resources.list() }));
     server.setRequestHandler("resources/templates/list", async () => ({
@@ -118,4 +171,32 @@ export class ToolsimHub {
     server.setRequestHandler("resources/read", async (request) => resources.read(request.params.uri));
     return server;
   }
+}
+
+/** The parts of an MCP request a call may use: cancellation, progress (when asked for), logging. */
+function callContext(ctx: ServerContext): CallContext {
+  const token = ctx.mcpReq._meta?.progressToken;
+  return {
+    signal: ctx.mcpReq.signal,
+    progress:
+      token === undefined
+        ? undefined
+        : (update) =>
+            ctx.mcpReq.notify({
+              method: "notifications/progress",
+              params: { progressToken: token, ...update },
+            }),
+    log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
+  };
+}
+
+/** A result a client of the shared session reads: how to get a session of its own. */
+function withSessionHint(result: CallToolResult): CallToolResult {
+  return {
+    ...result,
+    _meta: {
+      ...result._meta,
+      "toolsim/session": { name: SHARED_SESSION_NAME, shared: true, hint: SHARED_SESSION_HINT },
+    },
+  };
 }

@@ -9,13 +9,16 @@ export {
   serveOverHttp,
 } from "./http.js";
 export {
+  type CallContext,
   type HubOptions,
+  type ProgressUpdate,
   SERVER_NAME,
   SERVER_VERSION,
+  SHARED_SESSION_NAME,
   type ToolExtension,
   type ToolsChangedNotifier,
   ToolsimHub,
 } from "./hub.js";
-export { CALLS_URI, STATE_URI } from "./resources.js";
+export { CALLS_URI, STATE_URI, sessionResources } from "./resources.js";
 export { type StdioHandle, serveOverStdio } from "./stdio.js";
-export { page, toMcpTool } from "./tool-list.js";
+export { page, toMcpTool, withProfile } from "./tool-list.js";

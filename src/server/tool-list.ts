@@ -1,5 +1,5 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/server";
-import type { Tool } from "../catalog/index.js";
+import { type JsonSchema, profileSchema, type SchemaProfile, type Tool } from "../catalog/index.js";
 
 /**
  * Catalog tools as MCP advertises them. The description carries the usage and the
@@ -7,7 +7,7 @@ import type { Tool } from "../catalog/index.js";
  */
 const advertised = new WeakMap<Tool, McpTool>();
 
-export function toMcpTool(tool: Tool): McpTool {
+export function toMcpTool(tool: Tool, profile: SchemaProfile = "full"): McpTool {
   let mcp = advertised.get(tool);
   if (!mcp) {
     mcp = {
@@ -20,7 +20,39 @@ export function toMcpTool(tool: Tool): McpTool {
     };
     advertised.set(tool, mcp);
   }
-  return mcp;
+  return withProfile(mcp, profile);
+}
+
+const profiled = new WeakMap<McpTool, Map<SchemaProfile, McpTool>>();
+
+/**
+ * A tool as a profile advertises it: the input schema converted, and the rules the
+ * conversion took out of it written into the description (toolsim still checks them).
+ */
+export function withProfile(tool: McpTool, profile: SchemaProfile): McpTool {
+  if (profile === "full") return tool;
+  let byProfile = profiled.get(tool);
+  if (!byProfile) {
+    byProfile = new Map();
+    profiled.set(tool, byProfile);
+  }
+  let converted = byProfile.get(profile);
+  if (!converted) {
+    const { schema, rules } = profileSchema(tool.inputSchema as JsonSchema, profile);
+    const notes = rules.length ? [`Rules: ${rules.join(" ")}`] : [];
+    const optional = Object.keys((tool.inputSchema.properties ?? {}) as object).some(
+      (name) => !(tool.inputSchema.required ?? []).includes(name),
+    );
+    if (profile === "openai-strict" && optional)
+      notes.push("Every argument must be sent; send null for an optional one you leave out.");
+    converted = {
+      ...tool,
+      description: [tool.description ?? "", ...notes].filter(Boolean).join("\n\n"),
+      inputSchema: schema as McpTool["inputSchema"],
+    };
+    byProfile.set(profile, converted);
+  }
+  return converted;
 }
 
 function describe(tool: Tool): string {

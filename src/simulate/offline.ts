@@ -33,6 +33,8 @@ export class OfflineSimulator implements Simulator {
   respondNow(request: SimulationRequest): SimulationOutcome {
     const { tool, effects } = request;
     if (effects.status === "failed") return { kind: "failure", failure: effects.failure, engine: this.name };
+    if (effects.status === "applied" && effects.result !== undefined)
+      return { kind: "success", result: effects.result, patch: [], engine: this.name };
     const { result, patch } = tool.outputSchema
       ? shapedResult(tool, tool.outputSchema, request)
       : dataResult(tool, request);

@@ -21,6 +21,8 @@ export type EffectsResult =
       output: Record<string, unknown>;
       /** Pointers of the entities the effects touched, e.g. `/orders/ORD-1001`. */
       touched: string[];
+      /** The whole result, when a `respond` decided one that is not an object (an id, a number, a list). */
+      result?: unknown;
     }
   | { status: "failed"; failure: ToolFailure };
 
@@ -52,7 +54,8 @@ export interface SimulationRequest {
 export type SimulationOutcome =
   | {
       kind: "success";
-      result: Record<string, unknown>;
+      /** Any JSON value; an object unless the effects decided otherwise (EffectsResult.result). */
+      result: unknown;
       /** Further changes the simulator infers, applied after the effects' patch. */
       patch: Patch;
       engine: string;

@@ -79,8 +79,9 @@ export class Collection {
   }
 
   /**
-   * Entries whose value at `field` loosely equals one of `wanted`, in key order. Uses (and
-   * builds once) an index when the collection is large enough for it to pay.
+   * Entries whose value at `field` loosely equals one of `wanted`, in key order, produced
+   * lazily: a caller that stops after ten reads ten. Uses (and builds once) an index when
+   * the collection is large enough for it to pay.
    */
   *matching(field: string, wanted: readonly unknown[]): IterableIterator<[string, unknown]> {
     if (this.tree.size < INDEX_FROM_SIZE) {
@@ -91,17 +92,28 @@ export class Collection {
       return;
     }
     const index = this.index(field);
-    const found = new Set<string>();
-    for (const probe of new Set(wanted.flatMap(probeKeys))) {
-      const prefix = probe + SEPARATOR;
-      for (const composite of index.keys(prefix)) {
-        if (!composite.startsWith(prefix)) break;
-        found.add(composite.slice(prefix.length));
+    // one cursor per probe, each already in key order; merged, so the result is in key order too
+    const cursors = [...new Set(wanted.flatMap(probeKeys))].map((probe) =>
+      keysUnder(index, probe + SEPARATOR),
+    );
+    const heads = cursors.map((cursor) => cursor.next());
+    let last: string | undefined;
+    for (;;) {
+      let smallest = -1;
+      for (let c = 0; c < heads.length; c++) {
+        const head = heads[c];
+        if (!head || head.done) continue;
+        const best = heads[smallest];
+        if (smallest < 0 || (best && !best.done && head.value < best.value)) smallest = c;
       }
+      const chosen = heads[smallest];
+      if (smallest < 0 || !chosen || chosen.done) return;
+      const key = chosen.value;
+      heads[smallest] = (cursors[smallest] as Generator<string, void>).next();
+      if (key === last) continue;
+      last = key;
+      yield [key, this.tree.get(key)];
     }
-    const keys = [...found];
-    if (wanted.length > 1 || keys.length > 1) keys.sort();
-    for (const key of keys) yield [key, this.tree.get(key)];
   }
 
   /** The highest number that follows `prefix` in a key ("ORD-0042" → 42 for "ORD-"), 0 when none. */
@@ -165,6 +177,14 @@ export class Collection {
       // removing the highest: recounted on next use
     }
     return next;
+  }
+}
+
+/** The entity keys filed under one index prefix, in key order. */
+function* keysUnder(index: BTree<string, true>, prefix: string): Generator<string, void> {
+  for (const composite of index.keys(prefix)) {
+    if (!composite.startsWith(prefix)) return;
+    yield composite.slice(prefix.length);
   }
 }
 

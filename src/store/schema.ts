@@ -16,10 +16,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     summary: "sessions per tenant; states stored once by content; versions paced by patch volume",
     statements: [
+      // size before the text: SQLite reads a row's columns in order, and reaching a column
+      // stored after a large text means walking its overflow pages
       `CREATE TABLE documents (
         hash      TEXT PRIMARY KEY,
-        document  TEXT NOT NULL,
-        size      INTEGER NOT NULL
+        size      INTEGER NOT NULL,
+        document  TEXT NOT NULL
       )`,
       `CREATE TABLE sessions (
         id            TEXT PRIMARY KEY,

@@ -371,9 +371,19 @@ export class SqliteStore implements Store {
   }
 
   private snapshotSize(sessionId: string, version: number): number {
+    const key = `${sessionId}@${version}`;
+    const known = this.snapshotSizes.get(key);
+    if (known !== undefined) return known;
     const row = this.statements.snapshotSize.get({ session_id: sessionId, version }) as Row | undefined;
-    return row ? Number(row.size) : 0;
+    const size = row ? Number(row.size) : 0;
+    // one entry per live session is enough: a session writes on from its latest snapshot
+    if (this.snapshotSizes.size > 10_000) this.snapshotSizes.clear();
+    this.snapshotSizes.set(key, size);
+    return size;
   }
+
+  /** Snapshot sizes by session and version (they never change once written). */
+  private readonly snapshotSizes = new Map<string, number>();
 
   async repeatOf(
     sessionId: string,

@@ -1,10 +1,11 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
+import { isFreeText, sameText } from "./free-text.js";
 
 /**
  * How the golden judge compares a call with a solution step: tool names up to case and
- * separators, numbers whatever their type ("5" = 5 = 5.0), strings up to case, spacing and
- * Unicode form, and prose (notes, reasons in words) only for being there, because no two
- * agents word a note alike.
+ * separators; values as the tool's input schema types them (numbers by value only where the
+ * schema says number or integer, so the string "007" is not "7"); strings up to case,
+ * spacing and Unicode form; free text (notes, reasons in words) by what it says.
  */
 
 /** `getOrder`, `get-order` and `GET_ORDER` all name `get_order`. */
@@ -26,17 +27,18 @@ export interface ArgumentDifference {
   kind: "missing" | "wrong" | "unexpected";
   /** Notes are reported but do not make the call wrong (free-text arguments). */
   severity: "error" | "note";
+  /** The argument is free text: "wrong" means it does not say what the solution's says. */
+  freeText?: true;
 }
 
-const PROSE_NAME =
-  /(^|_)(note|notes|comment|comments|message|memo|reason_text|description|summary|body|text|instructions|remarks?)$/;
+/**
+ * Decides whether a free-text value says what the solution's says. The offline judge is
+ * word overlap (sameText); a model's verdicts can stand in (see verdict.ts).
+ */
+export type TextJudge = (expected: string, actual: string, argument: string) => boolean;
 
-/** Free text: a string argument whose exact words cannot be expected of an agent. */
-export function isProse(name: string, schema: JsonSchema | undefined, golden?: unknown): boolean {
-  if (schema && (schema.enum || schema.const !== undefined || schema.pattern || schema.format)) return false;
-  if (schema && schema.type !== undefined && schema.type !== "string") return false;
-  if (PROSE_NAME.test(name.toLowerCase())) return true;
-  return typeof golden === "string" && golden.trim().split(/\s+/).length >= 3;
+export interface CompareOptions {
+  judgeText?: TextJudge;
 }
 
 /** The argument differences of a call against a solution step (empty: same call). */
@@ -44,45 +46,74 @@ export function compareArguments(
   expected: Record<string, unknown>,
   actual: Record<string, unknown>,
   tool: Tool | undefined,
+  options: CompareOptions = {},
 ): ArgumentDifference[] {
-  const properties = (tool?.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  const schema = tool?.inputSchema;
   const differences: ArgumentDifference[] = [];
   for (const [name, value] of Object.entries(expected)) {
     if (value === null || value === undefined) continue;
     const given = actual[name];
-    const prose = isProse(name, properties[name], value);
+    const property = propertySchema(schema, name);
+    const prose = typeof value === "string" && isFreeText(name, property);
+    const mark = prose ? { freeText: true as const } : {};
     if (given === undefined || given === null) {
-      differences.push({ argument: name, kind: "missing", severity: "error" });
-    } else if (prose) {
-      if (typeof given !== "string" || given.trim() === "")
-        differences.push({ argument: name, kind: "wrong", severity: "error" });
-    } else if (!sameValue(value, given)) {
-      differences.push({ argument: name, kind: "wrong", severity: "error" });
+      differences.push({ argument: name, kind: "missing", severity: "error", ...mark });
+    } else if (!sameArgument(name, value, given, property, options)) {
+      differences.push({ argument: name, kind: "wrong", severity: "error", ...mark });
     }
   }
   for (const [name, value] of Object.entries(actual)) {
     if (value === null || value === undefined || expected[name] !== undefined) continue;
-    const prose = isProse(name, properties[name], value);
-    differences.push({ argument: name, kind: "unexpected", severity: prose ? "note" : "error" });
+    const prose = typeof value === "string" && isFreeText(name, propertySchema(schema, name));
+    differences.push({
+      argument: name,
+      kind: "unexpected",
+      severity: prose ? "note" : "error",
+      ...(prose ? { freeText: true as const } : {}),
+    });
   }
   return differences;
 }
 
-/** Equality with type-tolerant numbers and booleans, normalized strings, and arrays in any order. */
-export function sameValue(expected: unknown, actual: unknown): boolean {
-  const n = asNumber(expected);
+/**
+ * Equality as the schema types the values: numbers with a relative tolerance, booleans,
+ * normalized strings, free text by content, arrays in any order, objects field by field.
+ * Without a schema, a number equals only a number and a string only a string.
+ */
+export function sameValue(
+  expected: unknown,
+  actual: unknown,
+  schema?: JsonSchema,
+  options: CompareOptions = {},
+): boolean {
+  return sameArgument("", expected, actual, schema, options);
+}
+
+function sameArgument(
+  name: string,
+  expected: unknown,
+  actual: unknown,
+  schema: JsonSchema | undefined,
+  options: CompareOptions,
+): boolean {
+  const numeric = numbersBySchema(schema);
+  const n = asNumber(expected, numeric);
   if (n !== undefined) {
-    const m = asNumber(actual);
+    const m = asNumber(actual, numeric);
     return m !== undefined && Math.abs(n - m) <= 1e-9 * Math.max(1, Math.abs(n), Math.abs(m));
   }
-  if (typeof expected === "boolean") return asBoolean(actual) === expected;
+  if (typeof expected === "boolean") return asBoolean(actual, schema) === expected;
   if (typeof expected === "string") {
-    return typeof actual === "string" && normalizeString(expected) === normalizeString(actual);
+    if (typeof actual !== "string") return false;
+    if (name && isFreeText(name, schema)) return (options.judgeText ?? sameText)(expected, actual, name);
+    return normalizeString(expected) === normalizeString(actual);
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length) return false;
-    if (expected.every((item, i) => sameValue(item, actual[i]))) return true;
-    return sameMultiset(expected, actual);
+    const items = itemsSchema(schema);
+    const same = (a: unknown, b: unknown) => sameArgument(name, a, b, items, options);
+    if (expected.every((item, i) => same(item, actual[i]))) return true;
+    return sameMultiset(expected, actual, same);
   }
   if (isRecord(expected)) {
     if (!isRecord(actual)) return false;
@@ -91,34 +122,83 @@ export function sameValue(expected: unknown, actual: unknown): boolean {
       const a = expected[key];
       const b = actual[key];
       if ((a === undefined || a === null) && (b === undefined || b === null)) continue;
-      if (a === undefined || a === null || b === undefined || b === null || !sameValue(a, b)) return false;
+      if (a === undefined || a === null || b === undefined || b === null) return false;
+      if (!sameArgument(key, a, b, propertySchema(schema, key), options)) return false;
     }
     return true;
   }
   return expected === actual;
 }
 
-function sameMultiset(expected: unknown[], actual: unknown[]): boolean {
+function sameMultiset(
+  expected: unknown[],
+  actual: unknown[],
+  same: (a: unknown, b: unknown) => boolean,
+): boolean {
   const used = new Set<number>();
   return expected.every((item) => {
-    const index = actual.findIndex((candidate, i) => !used.has(i) && sameValue(item, candidate));
+    const index = actual.findIndex((candidate, i) => !used.has(i) && same(item, candidate));
     if (index < 0) return false;
     used.add(index);
     return true;
   });
 }
 
-function asNumber(value: unknown): number | undefined {
+/** A JSON number is a number; a numeric string only where the schema says number and not string. */
+function asNumber(value: unknown, numericStrings: boolean): number | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return value;
-  if (typeof value === "string" && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(value)) return Number(value);
+  if (numericStrings && typeof value === "string" && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(value))
+    return Number(value);
   return undefined;
 }
 
-function asBoolean(value: unknown): boolean | undefined {
+function asBoolean(value: unknown, schema: JsonSchema | undefined): boolean | undefined {
   if (typeof value === "boolean") return value;
+  const types = typesOf(schema);
+  if (!types.has("boolean") || types.has("string")) return undefined;
   if (value === "true") return true;
   if (value === "false") return false;
   return undefined;
+}
+
+function numbersBySchema(schema: JsonSchema | undefined): boolean {
+  const types = typesOf(schema);
+  return (types.has("number") || types.has("integer")) && !types.has("string");
+}
+
+/** The types a schema allows: its `type`, or those of its anyOf/oneOf branches. */
+function typesOf(schema: JsonSchema | undefined): Set<string> {
+  const types = new Set<string>();
+  if (!schema) return types;
+  const type = schema.type;
+  if (typeof type === "string") types.add(type);
+  if (Array.isArray(type)) for (const t of type) if (typeof t === "string") types.add(t);
+  for (const branch of branches(schema)) for (const t of typesOf(branch)) types.add(t);
+  return types;
+}
+
+/** The schema of a property: from `properties`, or from the first allOf/anyOf/oneOf branch that has it. */
+export function propertySchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
+  if (!schema) return undefined;
+  const properties = schema.properties;
+  if (isRecord(properties) && isRecord(properties[name])) return properties[name] as JsonSchema;
+  for (const branch of branches(schema)) {
+    const found = propertySchema(branch, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function itemsSchema(schema: JsonSchema | undefined): JsonSchema | undefined {
+  const items = schema?.items;
+  return isRecord(items) ? (items as JsonSchema) : undefined;
+}
+
+function branches(schema: JsonSchema): JsonSchema[] {
+  return ["allOf", "anyOf", "oneOf"].flatMap((key) => {
+    const list = schema[key];
+    return Array.isArray(list) ? list.filter(isRecord) : [];
+  }) as JsonSchema[];
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -98,7 +98,10 @@ export class TaskDesk {
   ): Promise<DeskResult<{ verdict: TaskVerdict; text: string }>> {
     const session = await this.engine.record(sessionId);
     if (!session.taskId) {
-      return { ok: false, error: "no task is started in this session; call the start-task tool first" };
+      return {
+        ok: false,
+        error: "no task is started in this session; start one first (sim_start_task or serve --task)",
+      };
     }
     if (input.answer !== undefined || input.infeasible !== undefined) {
       await this.store.recordAnswer(sessionId, {

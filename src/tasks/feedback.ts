@@ -87,7 +87,9 @@ function describeDifferences(differences: readonly ArgumentDifference[]): string
         ? `${d.argument} is missing`
         : d.kind === "unexpected"
           ? `${d.argument} should not be passed`
-          : `${d.argument} has the wrong value`,
+          : d.freeText
+            ? `${d.argument} does not say what the task needs`
+            : `${d.argument} has the wrong value`,
     )
     .join("; ");
 }

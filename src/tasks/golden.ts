@@ -1,6 +1,12 @@
 import type { SolutionCall, Tool } from "../catalog/index.js";
 import type { CallRecord } from "../store/index.js";
-import { type ArgumentDifference, compareArguments, isRecord, normalizeToolName } from "./compare.js";
+import {
+  type ArgumentDifference,
+  compareArguments,
+  isRecord,
+  normalizeToolName,
+  type TextJudge,
+} from "./compare.js";
 
 /** One step of the golden solution and the call that answered it, if any. */
 export interface GoldenStep {
@@ -49,6 +55,8 @@ export interface GoldenInput {
   valid: boolean;
   /** The agent said the task cannot be done. */
   infeasible: boolean;
+  /** Judges free-text arguments (default: word overlap, see free-text.ts). */
+  judgeText?: TextJudge;
 }
 
 /**
@@ -62,7 +70,9 @@ export function judgeGolden(input: GoldenInput): GoldenVerdict {
   const assigned = new Map<number, CallRecord>();
   const used = new Set<number>();
   const differencesOf = (step: SolutionCall, call: CallRecord) =>
-    compareArguments(step.arguments, isRecord(call.arguments) ? call.arguments : {}, input.tool(call.tool));
+    compareArguments(step.arguments, isRecord(call.arguments) ? call.arguments : {}, input.tool(call.tool), {
+      judgeText: input.judgeText,
+    });
   const sameTool = (step: SolutionCall, call: CallRecord) =>
     normalizeToolName(step.tool) === normalizeToolName(call.tool);
 

@@ -6,7 +6,14 @@ export {
   type ChecklistStatus,
   LlmChecklistJudge,
 } from "./checklist.js";
-export { type ArgumentDifference, compareArguments, normalizeToolName, sameValue } from "./compare.js";
+export {
+  type ArgumentDifference,
+  type CompareOptions,
+  compareArguments,
+  normalizeToolName,
+  sameValue,
+  type TextJudge,
+} from "./compare.js";
 export {
   type DeskResult,
   type StartedTask,
@@ -18,6 +25,7 @@ export { chooseDistractors } from "./distractors.js";
 export { attemptVersions, episodeCalls } from "./episode.js";
 export { exportOpenAi, type OpenAiExample, type Reward } from "./export.js";
 export { feedbackText } from "./feedback.js";
+export { FREE_TEXT_THRESHOLD, isFreeText, sameText, type TextOverlap, textOverlap } from "./free-text.js";
 export {
   type ExtraCall,
   type GoldenInput,

@@ -4,6 +4,7 @@ import type { CallRecord, Usage } from "../store/index.js";
 import type { ChecklistItemVerdict, ChecklistJudge } from "./checklist.js";
 import { episodeCalls } from "./episode.js";
 import { type GoldenVerdict, judgeGolden } from "./golden.js";
+import { judgeTextsWithModel } from "./text-judge.js";
 
 /** Which judge decides: golden when the task has a solution, else the checklist (auto). */
 export type JudgeMode = "auto" | "golden" | "checklist";
@@ -26,6 +27,8 @@ export interface TaskVerdict {
   checklist?: ChecklistOutcome;
   /** Why the checklist judge did not run, when it was wanted. */
   unavailable?: string;
+  /** Who judged free-text arguments for the golden judge: word overlap, or the model. */
+  freeText?: "overlap" | "model";
   calls: { total: number; attempt: number; ok: number; error: number; rejected: number };
   infeasibleDeclared: boolean;
   answer?: string;
@@ -72,12 +75,25 @@ export async function judgeTask(input: JudgeInput): Promise<TaskVerdict> {
   const useGolden = mode === "golden" || (mode === "auto" && hasSolution);
 
   if (useGolden && hasSolution) {
+    const texts = input.checklistJudge
+      ? await judgeTextsWithModel({
+          judge: input.checklistJudge,
+          task: input.task,
+          calls: attempt,
+          tool: input.tool,
+          finalState: input.finalState,
+          answer: input.answer,
+          infeasible: input.infeasible,
+          signal: input.signal,
+        })
+      : undefined;
     const golden = judgeGolden({
       solution: input.task.solution,
       calls: attempt,
       tool: input.tool,
       valid: input.task.valid,
       infeasible: input.infeasible,
+      judgeText: texts?.ok ? texts.judgeText : undefined,
     });
     const done = golden.steps.filter((s) => s.status === "done" && !s.outOfOrder).length;
     return {
@@ -86,6 +102,9 @@ export async function judgeTask(input: JudgeInput): Promise<TaskVerdict> {
       solved: golden.solved,
       progress: { done, total: golden.steps.length },
       golden,
+      freeText: texts?.ok && texts.asked > 0 ? "model" : "overlap",
+      ...(texts && !texts.ok ? { unavailable: texts.error } : {}),
+      ...(texts?.ok && texts.usage ? { usage: texts.usage } : {}),
     };
   }
   if (mode === "golden") {

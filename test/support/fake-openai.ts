@@ -17,11 +17,15 @@ export type FakeStep =
   /** An HTTP error, e.g. 429 (optionally with Retry-After seconds) or 500. */
   | { kind: "status"; status: number; message?: string; retryAfter?: number }
   /** No answer until the client gives up (or until `ms` passes, then the next scripted step answers). */
-  | { kind: "stall"; ms?: number };
+  | { kind: "stall"; ms?: number }
+  /** The model calls tools: a completion whose message carries these tool calls (arguments as objects). */
+  | { kind: "tools"; calls: Array<{ name: string; arguments: Record<string, unknown> }> };
 
 export interface RecordedMessage {
   role: string;
   content: string;
+  /** Tool calls of an assistant message, as the client sent them back. */
+  toolCalls?: Array<{ name: string; arguments: string }>;
 }
 
 export interface RecordedRequest {
@@ -89,12 +93,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const recorded: RecordedRequest = {
       path,
       model: typeof body.model === "string" ? body.model : undefined,
-      messages: (Array.isArray(body.messages) ? body.messages : []).map(
-        (m: { role?: unknown; content?: unknown }) => ({
-          role: String(m.role),
-          content: typeof m.content === "string" ? m.content : JSON.stringify(m.content),
-        }),
-      ),
+      messages: (Array.isArray(body.messages) ? body.messages : []).map(recordMessage),
       responseFormat: body.response_format as RecordedRequest["responseFormat"],
       body,
     };
@@ -118,6 +117,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         return sendCompletion(res, request, JSON.stringify(step.value));
       case "text":
         return sendCompletion(res, request, step.content);
+      case "tools":
+        return sendCompletion(res, request, null, step.calls);
       case "status": {
         const headers: Record<string, string> = {};
         if (step.retryAfter !== undefined) headers["retry-after"] = String(step.retryAfter);
@@ -176,19 +177,77 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   };
 }
 
-function sendCompletion(res: ServerResponse, request: RecordedRequest, content: string) {
+type ScriptedCall = { name: string; arguments: Record<string, unknown> };
+
+function recordMessage(m: { role?: unknown; content?: unknown; tool_calls?: unknown }): RecordedMessage {
+  const calls = Array.isArray(m.tool_calls)
+    ? (m.tool_calls as Array<{ function?: { name?: string; arguments?: string } }>)
+    : [];
+  return {
+    role: String(m.role),
+    content: typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""),
+    ...(calls.length
+      ? {
+          toolCalls: calls.map((c) => ({
+            name: String(c.function?.name),
+            arguments: String(c.function?.arguments),
+          })),
+        }
+      : {}),
+  };
+}
+
+/** A chat completion with text or tool calls; as server-sent chunks when the request asked for a stream. */
+function sendCompletion(
+  res: ServerResponse,
+  request: RecordedRequest,
+  content: string | null,
+  calls: ScriptedCall[] = [],
+) {
   const promptTokens = request.messages.reduce((sum, m) => sum + tokensOf(m.content), 0);
+  const completionText = content ?? JSON.stringify(calls);
+  const id = `chatcmpl-${createHash("sha256").update(completionText).digest("hex").slice(0, 12)}`;
+  const toolCalls = calls.map((call, index) => ({
+    id: `call_${request.messages.length}_${index}`,
+    type: "function",
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
+  const finishReason = calls.length ? "tool_calls" : "stop";
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: tokensOf(completionText),
+    total_tokens: promptTokens + tokensOf(completionText),
+  };
+  const model = request.model ?? "fake-model";
+  if (request.body.stream === true) {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const chunk = (
+      delta: Record<string, unknown>,
+      finish: string | null,
+      extra: Record<string, unknown> = {},
+    ) =>
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+      );
+    chunk({ role: "assistant", ...(content !== null ? { content } : {}) }, null);
+    if (toolCalls.length) chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }, null);
+    chunk({}, finishReason, { usage });
+    res.end("data: [DONE]\n\n");
+    return;
+  }
   sendJson(res, 200, {
-    id: `chatcmpl-${createHash("sha256").update(content).digest("hex").slice(0, 12)}`,
+    id,
     object: "chat.completion",
     created: 0,
-    model: request.model ?? "fake-model",
-    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: tokensOf(content),
-      total_tokens: promptTokens + tokensOf(content),
-    },
+    model,
+    choices: [
+      {
+        index: 0,
+        finish_reason: finishReason,
+        message: { role: "assistant", content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+      },
+    ],
+    usage,
   });
 }
 

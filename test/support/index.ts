@@ -1,5 +1,6 @@
 export * from "./engine.js";
 export * from "./fake-openai.js";
+export * from "./frameworks.js";
 export * from "./llm-runtime.js";
 export * from "./processes.js";
 export * from "./stores.js";

@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { SCHEMA_PROFILES } from "../src/catalog/index.js";
+import { runCli } from "./support/index.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const DOC = readFileSync(join(ROOT, "docs", "frameworks.md"), "utf8");
+const SNIPPETS = join(ROOT, "test", "frameworks");
+
+describe("docs/frameworks.md shows what the framework tests run", () => {
+  const files = readdirSync(SNIPPETS).filter((name) => name.endsWith(".ts"));
+
+  it("has one snippet per framework test", () => {
+    const tests = readdirSync(join(ROOT, "test")).filter((name) => /^frameworks-.+\.test\.ts$/.test(name));
+    expect(files.sort()).toEqual(
+      tests
+        .filter((name) => name !== "frameworks-docs.test.ts")
+        .map((name) => name.replace(/^frameworks-/, "").replace(/\.test\.ts$/, ".ts"))
+        .sort(),
+    );
+  });
+
+  it.each(files)("shows %s verbatim, as a TypeScript block", (file) => {
+    const code = readFileSync(join(SNIPPETS, file), "utf8").trimEnd();
+    expect(DOC).toContain(`\`\`\`ts\n${code}\n\`\`\``);
+  });
+
+  it("names only profiles and serve options that exist", async () => {
+    for (const [, profile] of DOC.matchAll(/--schema-profile",? "?([a-z-]+)/g)) {
+      expect(SCHEMA_PROFILES).toContain(profile);
+    }
+    const { stdout } = await runCli(["serve", "--help"]);
+    for (const [, flag] of DOC.matchAll(/"(--[a-z-]+)"/g)) expect(stdout).toContain(`${flag} `);
+  });
+
+  it("the README points to it", () => {
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain("(docs/frameworks.md)");
+  });
+});

@@ -1,0 +1,95 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Finding, rejectionText } from "../src/engine/index.js";
+import { FIXTURES, openRuntime } from "./support/index.js";
+
+const DISPATCH = join(FIXTURES, "frameworks", "dispatch.json");
+const errors = (findings: Finding[]) => findings.filter((f) => f.severity === "error");
+const GOOD = { sender: "ana@example.com", service: "express", weight_kg: 2 };
+
+describe("null for an optional argument, and one clear finding per argument", () => {
+  let rt: Awaited<ReturnType<typeof openRuntime>>;
+  let session: string;
+  beforeAll(async () => {
+    rt = await openRuntime([DISPATCH]);
+    session = (await rt.engine.openSession()).id;
+  });
+  afterAll(() => rt.dispose());
+
+  it("takes null for optional arguments as not given, at the top and inside objects", async () => {
+    const outcome = await rt.engine.call(session, "book_pickup", {
+      ...GOOD,
+      pickup_date: null,
+      reference: null,
+      address: { line1: "1 Main St", line2: null, postal_code: "94110" },
+    });
+    expect(errors(outcome.findings)).toEqual([]);
+    expect(outcome.status).toBe("ok");
+    const [logged] = (await rt.engine.calls(session)).slice(-1);
+    expect(logged?.arguments).toEqual({ ...GOOD, address: { line1: "1 Main St", postal_code: "94110" } });
+  });
+
+  it("a null optional object counts as not given too", async () => {
+    const outcome = await rt.engine.call(session, "book_pickup", { ...GOOD, address: null });
+    expect(outcome.status).toBe("ok");
+  });
+
+  it("keeps null where the schema takes it as a value of its own", async () => {
+    const outcome = await rt.engine.call(session, "book_pickup", { ...GOOD, note: null });
+    expect(outcome.status).toBe("ok");
+    const [logged] = (await rt.engine.calls(session)).slice(-1);
+    expect(logged?.arguments).toHaveProperty("note", null);
+  });
+
+  it("null for a required argument is one finding that says null", async () => {
+    const outcome = await rt.engine.call(session, "book_pickup", { ...GOOD, service: null });
+    const found = errors(outcome.findings);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ code: "IAT", argument: "service" });
+    expect(found[0]?.message).toBe('"service" must be one of "standard", "express", "scheduled"; got null.');
+  });
+
+  it("a wrong type on an enum is one finding, not two", async () => {
+    const outcome = await rt.engine.call(session, "book_pickup", { ...GOOD, service: 3 });
+    const found = errors(outcome.findings);
+    expect(found.map((f) => `${f.code} ${f.argument}`)).toEqual(["IAT service"]);
+    expect(found[0]?.message).toContain("got number 3");
+  });
+
+  it("says which rule between arguments was broken, in the words the portable profile serves", async () => {
+    const outcome = await rt.engine.call(session, "book_pickup", { ...GOOD, pickup_date: "2026-03-04" });
+    const [finding] = errors(outcome.findings);
+    expect(finding).toMatchObject({ code: "IAV", argument: "pickup_date" });
+    expect(finding?.message).toBe(
+      'Rule broken: "pickup_date" must not be given when "service" is "standard" or "express".',
+    );
+    const missing = await rt.engine.call(session, "book_pickup", { ...GOOD, service: "scheduled" });
+    expect(errors(missing.findings)[0]?.message).toBe(
+      'Rule broken: "pickup_date" is required when "service" is "scheduled".',
+    );
+  });
+
+  it("says a choice of arguments in words", async () => {
+    const outcome = await rt.engine.call(session, "find_parcels", {});
+    expect(errors(outcome.findings)[0]?.message).toBe(
+      'Rule broken: give at least one of "sender" or "parcel_id".',
+    );
+  });
+
+  it("counts characters and items in the singular when there is one", async () => {
+    const outcome = await rt.engine.call(session, "book_pickup", {
+      ...GOOD,
+      address: { line1: "", postal_code: "94110" },
+    });
+    expect(errors(outcome.findings)[0]?.message).toBe(
+      '"address.line1" must have at least 1 character; got string "".',
+    );
+  });
+
+  it("the rejection text lists constraints in the singular too", async () => {
+    const rejected = await rt.engine.call(session, "book_pickup", { ...GOOD, weight_kg: 0 });
+    const text = rejectionText("book_pickup", rejected.findings, rejected.definition);
+    expect(text).toContain('"weight_kg" must be more than 0; got number 0.');
+    expect(text).toContain("- reference (string, optional, pattern ^REF-[0-9]{4}$, at least 1 character)");
+  });
+});

@@ -1,0 +1,59 @@
+import type { FakeStep, RecordedRequest } from "./fake-openai.js";
+import { runCli } from "./processes.js";
+
+/** The shipped task every framework test runs, and what its user asks. */
+export const MARKET_BUY_TASK = "trd-roth-max-vti-market-buy";
+export const MARKET_BUY_PROMPT =
+  "In my Roth IRA, buy as many whole shares of VTI as my available cash covers, at market.";
+
+interface GoldenOptions {
+  /** Send every argument, null for the optional ones, as a model in OpenAI's strict mode must. */
+  strict?: boolean;
+  /** What the framework puts before every tool name (Mastra: "toolsim_"). */
+  toolPrefix?: string;
+}
+
+/**
+ * A scripted model that works the market-buy task: the task's golden calls, then the
+ * feedback tool with its answer, then a final message. It picks its step from how many
+ * tool results the framework has sent back, so it follows the conversation rather than
+ * a clock.
+ */
+export function goldenModel(options: GoldenOptions = {}): (request: RecordedRequest) => FakeStep {
+  const nulls = (names: string[]) => (options.strict ? Object.fromEntries(names.map((n) => [n, null])) : {});
+  const answer =
+    "I bought 4 VTI shares at market in your Roth IRA (ACC-2002); 1,172.43 USD is held for the order.";
+  const calls: Array<{ name: string; arguments: Record<string, unknown> }> = [
+    { name: "list_brokerage_accounts", arguments: { ...nulls(["status"]) } },
+    { name: "get_quote", arguments: { symbol: "VTI" } },
+    {
+      name: "place_buy_order",
+      arguments: {
+        account_id: "ACC-2002",
+        symbol: "VTI",
+        quantity: 4,
+        order_type: "market",
+        time_in_force: "day",
+        max_notional: 1172.43,
+        ...nulls(["limit_price", "stop_price", "client_order_id"]),
+      },
+    },
+    { name: "sim_task_feedback", arguments: { answer, ...nulls(["infeasible"]) } },
+  ].map((call) => ({ ...call, name: `${options.toolPrefix ?? ""}${call.name}` }));
+  return (request) => {
+    const done = request.messages.filter((m) => m.role === "tool").length;
+    const next = calls[done];
+    return next ? { kind: "tools", calls: [next] } : { kind: "text", content: answer };
+  };
+}
+
+/** The task verdict of a stored session, as `toolsim report --json` gives it. */
+export async function verdictOf(
+  db: string,
+  session: string,
+): Promise<{ solved: boolean | null; report: unknown }> {
+  const result = await runCli(["report", session, "--db", db, "--json"]);
+  if (result.code !== 0) throw new Error(`toolsim report failed (${result.code}): ${result.stderr}`);
+  const report = JSON.parse(result.stdout) as { verdict?: { solved?: boolean | null } };
+  return { solved: report.verdict?.solved ?? null, report };
+}
