@@ -87,7 +87,8 @@ describe("a renamed tool keeps its own words in what is synthesized for it", () 
       now: "2026-03-02T09:00:00Z",
     });
     expect(outcome.kind).toBe("success");
-    const message = outcome.kind === "success" ? String(outcome.result.message) : "";
+    const result = outcome.kind === "success" ? (outcome.result as Record<string, unknown>) : {};
+    const message = String(result.message);
     expect(message).toContain("Refund total");
     expect(message).not.toMatch(/\b2\b/);
   });
