@@ -3,7 +3,15 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { languageLevel } from "../src/infer/index.js";
-import { connectStdio, FIXTURES, runCli, tempDir, textJson } from "./support/index.js";
+import {
+  connectStdio,
+  type FakeOpenAI,
+  FIXTURES,
+  runCli,
+  startFakeOpenAI,
+  tempDir,
+  textJson,
+} from "./support/index.js";
 
 /**
  * A foreign catalog with a state (OpenAI functions and a JSON database of a bike-rental shop),
@@ -259,5 +267,59 @@ describe("toolsim infer and --no-infer", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("nowhere.json");
     expect(run.stderr).toContain("toolsim lint");
+  });
+});
+
+describe("toolsim infer --model", () => {
+  let fake: FakeOpenAI;
+  beforeAll(async () => {
+    // the "model" writes effects for the shop's bell, and has nothing useful to say about other tools
+    fake = await startFakeOpenAI({
+      respond: (request) => {
+        const user = request.messages.find((m) => m.role === "user")?.content ?? "";
+        return /"name": "ring_bell"/.test(user)
+          ? { kind: "json", value: { effects: [{ kind: "respond", value: { $expr: '{"rung": true}' } }] } }
+          : { kind: "status", status: 500, message: "no effects for this one" };
+      },
+    });
+  });
+  afterAll(() => fake.close());
+
+  it("asks a model for the tools the rules did not infer fully, keeps what passes, marked", async () => {
+    const { file } = await importShop(join(dir.path, "model"), "--no-infer");
+    const env = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
+    const run = await runCli(
+      ["infer", file, "--write", "--model", "fake-model", "--llm-base-url", fake.url],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("bike_shop/ring_bell: inferred");
+    expect(run.stdout).toMatch(/model: \d+ request\(s\)/);
+    const toolset = JSON.parse(readFileSync(file, "utf8"));
+    const bell = toolset.tools.find((t: { name: string }) => t.name === "ring_bell");
+    expect(bell.effects).toEqual([{ kind: "respond", value: { $expr: '{"rung": true}' } }]);
+    expect(bell.inferred).toMatchObject({ by: "model", model: "fake-model", status: "inferred" });
+    // tools the rules inferred fully are not sent to the model
+    const asked = fake.requests.filter((r) => r.path === "/v1/chat/completions");
+    expect(
+      asked.some((r) => r.messages.some((m) => m.content.includes('"name": "get_rental_details"'))),
+    ).toBe(false);
+
+    // the served tool answers what the model wrote, and a later run by the rules keeps it
+    const served = await serve(file);
+    expect((await call(served.client, "ring_bell", { note: "flat tyre" })).value).toEqual({ rung: true });
+    const again = await runCli(["infer", file, "--write"]);
+    expect(again.stdout).toContain("effects written by fake-model; kept");
+    expect(
+      JSON.parse(readFileSync(file, "utf8")).tools.find((t: { name: string }) => t.name === "ring_bell")
+        .inferred.by,
+    ).toBe("model");
+  });
+
+  it("says how to configure a model when there is none", async () => {
+    const { file } = await importShop(join(dir.path, "nomodel"), "--no-infer");
+    const run = await runCli(["infer", file, "--model", "x"], { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--model needs an endpoint");
   });
 });

@@ -3,11 +3,15 @@ import { relative } from "node:path";
 import { parseArgs } from "node:util";
 import { formatProblem, loadToolsets, type Tool, type Toolset } from "../catalog/index.js";
 import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine } from "../infer/index.js";
+import { inferEffectsWithModel } from "../infer-model/index.js";
+import { addUsage, LlmClient, type LlmConfig, zeroUsage } from "../llm/index.js";
+import type { Usage } from "../store/index.js";
 import { type Command, UsageError } from "./command.js";
+import { resolveEngine } from "./llm-options.js";
 
 const HELP = `toolsim infer — infer effects for tools that have none, and report per tool
 
-Usage: toolsim infer PATH... [--write] [--json]
+Usage: toolsim infer PATH... [--write] [--json] [--model NAME [--llm-base-url URL]]
 
 For every tool without effects, infers them from the tool's name, parameters, descriptions,
 documented errors and the shape of the toolset's state: reads by id (also of entities nested
@@ -20,6 +24,15 @@ inferred again.
   --write   write the inferred effects into the toolset files, each tool marked "inferred"
             (remove the mark to make the effects your own); the files are checked afterwards
   --json    print the report as JSON
+
+With a model
+  --model NAME         a model writes the effects of every tool the rules inferred only partly
+                       or not at all: one request per tool, the answer linted and replayed
+                       against the state, repaired once (src/infer-model); kept only when it
+                       passes, marked {"by": "model", …}. Later runs without --model keep it
+  --llm-base-url URL   OpenAI-compatible endpoint (env OPENAI_BASE_URL; OPENAI_API_KEY for OpenAI)
+  --llm-key KEY        API key (prefer env OPENAI_API_KEY)
+  --config FILE        settings file, as for toolsim serve
 `;
 
 export const inferCommand: Command = {
@@ -28,7 +41,14 @@ export const inferCommand: Command = {
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { write: { type: "boolean" }, json: { type: "boolean" } },
+      options: {
+        write: { type: "boolean" },
+        json: { type: "boolean" },
+        model: { type: "string" },
+        "llm-base-url": { type: "string" },
+        "llm-key": { type: "string" },
+        config: { type: "string" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -42,10 +62,13 @@ export const inferCommand: Command = {
       );
       return 1;
     }
+    const client = values.model ? new LlmClient(endpointOf(values)) : undefined;
     const report: ToolReport[] = [];
     const written: string[] = [];
+    let usage = zeroUsage();
     for (const { file, toolset } of loaded.toolsets) {
       const inferred = inferToolset(toolset);
+      if (client) usage = addUsage(usage, await askModel(client, inferred)) ?? usage;
       report.push(...inferred.report);
       if (values.write && changed(toolset, inferred.toolset)) {
         writeFileSync(
@@ -63,6 +86,10 @@ export const inferCommand: Command = {
       );
     } else {
       process.stdout.write(renderReport(report));
+      if (client)
+        process.stdout.write(
+          `model: ${usage.requests} request(s), ${usage.promptTokens} prompt and ${usage.completionTokens} completion tokens\n`,
+        );
       for (const file of written) process.stdout.write(`wrote ${shortPath(file)}\n`);
       for (const problem of broken) process.stderr.write(`${formatProblem(problem)}\n`);
       if (!values.write && report.some((r) => r.verdict === "inferred" || r.verdict === "partly"))
@@ -78,6 +105,61 @@ export const inferCommand: Command = {
     return 0;
   },
 };
+
+/** The configured endpoint for --model; without one, say how to configure it. */
+function endpointOf(values: {
+  model?: string;
+  "llm-base-url"?: string;
+  "llm-key"?: string;
+  config?: string;
+}): LlmConfig {
+  try {
+    const resolved = resolveEngine({ ...values, engine: "llm" });
+    if (resolved.config) return resolved.config;
+  } catch (error) {
+    if (!(error instanceof UsageError) || !/needs an endpoint/.test(error.message)) throw error;
+  }
+  throw new UsageError(
+    "--model needs an endpoint: set OPENAI_API_KEY, or point --llm-base-url at an OpenAI-compatible server; see docs/llm.md",
+  );
+}
+
+/**
+ * Each tool the rules left partly or not inferred goes to the model once. An answer that
+ * lints and replays replaces the rules' effects (and the errors they added), marked with the
+ * model's provenance; one that does not is reported and the rules' effects stay.
+ */
+async function askModel(
+  client: LlmClient,
+  inferred: { toolset: Toolset; report: ToolReport[] },
+): Promise<Usage> {
+  let usage = zeroUsage();
+  for (const entry of inferred.report) {
+    if (entry.verdict !== "partly" && entry.verdict !== "not inferred") continue;
+    const answer = await inferEffectsWithModel(inferred.toolset, entry.tool, { client });
+    usage = addUsage(usage, answer.usage) ?? usage;
+    if (answer.status !== "inferred" || !answer.effects?.length) {
+      entry.gaps.push(...answer.problems.map((problem) => `model ${answer.provenance.model}: ${problem}`));
+      continue;
+    }
+    const index = inferred.toolset.tools.findIndex((t) => t.name === entry.tool);
+    const tool = inferred.toolset.tools[index] as Tool;
+    const added = new Set(tool.inferred?.added ?? []);
+    const notes = [
+      `written by ${answer.provenance.model} (${answer.provenance.replayed}); the rules had: ${entry.verdict}`,
+    ];
+    inferred.toolset.tools[index] = {
+      ...tool,
+      errors: tool.errors.filter((e) => !added.has(e.code)),
+      effects: answer.effects,
+      inferred: { ...answer.provenance, status: "inferred", notes, added: [] },
+    };
+    entry.verdict = "inferred";
+    entry.notes.push(...notes);
+    entry.gaps = [];
+  }
+  return usage;
+}
 
 function changed(before: Toolset, after: Toolset): boolean {
   return JSON.stringify(before) !== JSON.stringify(after);

@@ -58,6 +58,20 @@ export function inferToolset(toolset: Toolset, options: InferOptions = {}): Infe
   const keyFields = new Map<string, string>();
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
+    if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
+      // written by a model: kept until a model is asked again (toolsim infer --model)
+      report.push({
+        toolset: toolset.id,
+        tool: tool.name,
+        verdict: tool.inferred.status,
+        notes: [
+          `effects written by ${String(tool.inferred.model ?? tool.inferred.by)}; kept (delete the mark to infer it again)`,
+        ],
+        gaps: [],
+        drafts: [],
+      });
+      return tool;
+    }
     if (tool.effects.length > 0 && !tool.inferred) {
       report.push({
         toolset: toolset.id,
