@@ -1,4 +1,4 @@
-import type { LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
+import type { Effect, LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type ToolFacts } from "./facts.js";
@@ -84,6 +84,10 @@ export function inferToolset(toolset: Toolset, options: InferOptions = {}): Infe
       return tool;
     }
     const base = withoutInference(tool);
+    if (shape.collections.size === 0 && !options.computation) {
+      report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
+      return base;
+    }
     const ctx: Context = {
       facts: factsOf(base),
       shape,
@@ -112,7 +116,8 @@ export function inferToolset(toolset: Toolset, options: InferOptions = {}): Infe
     }
     const { effects, dropped } = emit(outcome.drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts: outcome.drafts };
-    const produced = new Set([...ctx.usedErrors].filter((code) => effectsName(effects, code)));
+    const named = errorCodesOf(effects);
+    const produced = new Set([...ctx.usedErrors].filter((code) => named.has(code)));
     const silent = base.errors
       .filter((e) => !produced.has(e.code))
       .map((e) => `documented error ${e.code} is answered by no effect`);
@@ -123,7 +128,7 @@ export function inferToolset(toolset: Toolset, options: InferOptions = {}): Infe
     }
     const verdict: "inferred" | "partly" = gaps.length > 0 ? "partly" : "inferred";
     report.push({ ...entry, verdict, gaps });
-    const added = ctx.addedErrors.filter((e) => effectsName(effects, e.code));
+    const added = ctx.addedErrors.filter((e) => named.has(e.code));
     const errors: ToolError[] = [...base.errors, ...added];
     const inferred = {
       by: INFERRED_BY,
@@ -150,6 +155,10 @@ export function inferLoaded(
   return { loaded: out, report };
 }
 
+function emptyReport(toolset: string, tool: string): ToolReport {
+  return { toolset, tool, verdict: "not inferred", notes: [], gaps: [], drafts: [] };
+}
+
 /** A tool as the source gave it: without effects and errors an earlier inference added. */
 function withoutInference(tool: Tool): Tool {
   if (!tool.inferred) return tool;
@@ -158,8 +167,17 @@ function withoutInference(tool: Tool): Tool {
   return { ...rest, effects: [], errors: tool.errors.filter((e) => !added.has(e.code)) };
 }
 
-function effectsName(effects: readonly unknown[], code: string): boolean {
-  return JSON.stringify(effects).includes(`"${code}"`);
+/** The error codes effects can answer: their `missing`, `exists`, `computeError` and guards' `error`. */
+function errorCodesOf(effects: readonly Effect[]): Set<string> {
+  const codes = new Set<string>();
+  for (const effect of effects as ReadonlyArray<Record<string, unknown>>) {
+    for (const key of ["missing", "exists", "computeError"])
+      if (typeof effect[key] === "string") codes.add(effect[key] as string);
+    if (Array.isArray(effect.require))
+      for (const guard of effect.require)
+        if (isRecord(guard) && typeof guard.error === "string") codes.add(guard.error);
+  }
+  return codes;
 }
 
 type Outcome = { drafts: Draft[] } | { reason: string };

@@ -50,17 +50,8 @@ function pick(candidates: readonly CollectionShape[]): CollectionShape | undefin
 /** Collections named by the noun, or whose name ends with it (`customer_orders` for `order`). */
 function nounMatches(shape: StateShape, noun: string): CollectionShape[] {
   const exact = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
-  const longer = [...shape.collections.values(), ...shape.nested.values()].filter((c) =>
-    endsWithNoun(c.name, noun),
-  );
+  const longer = shape.bySuffix.get(nameWords(noun).map(singular).join("_")) ?? [];
   return [...exact, ...longer];
-}
-
-/** `customer_orders` ends with the noun `order`. */
-function endsWithNoun(collection: string, noun: string): boolean {
-  const words = nameWords(collection).map(singular);
-  const nounWords = nameWords(noun).map(singular);
-  return words.length > nounWords.length && words.slice(-nounWords.length).join("_") === nounWords.join("_");
 }
 
 function singularName(name: string): string {

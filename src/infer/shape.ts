@@ -1,5 +1,5 @@
 import type { StateDocument } from "../catalog/index.js";
-import { nounKeys } from "./words.js";
+import { nameWords, nounKeys, singular } from "./words.js";
 
 /**
  * The shape of a state, as inference needs it: its collections (top-level maps of entities
@@ -54,6 +54,8 @@ export interface StateShape {
   /** Every collection (top-level first) by its noun (`payment_method`), and by the field that holds its keys. */
   byNoun: Map<string, CollectionShape[]>;
   byKeyField: Map<string, CollectionShape[]>;
+  /** Collections of several words by the nouns their names end with (`customer_orders` under `order`). */
+  bySuffix: Map<string, CollectionShape[]>;
 }
 
 /** How many entities of a collection are looked at, and how many distinct values make a field open. */
@@ -90,11 +92,14 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
   const byKeyField = new Map<string, CollectionShape[]>();
   const add = (index: Map<string, CollectionShape[]>, key: string, shape: CollectionShape) =>
     index.set(key, [...(index.get(key) ?? []), shape]);
+  const bySuffix = new Map<string, CollectionShape[]>();
   for (const shape of [...collections.values(), ...nested.values()]) {
     for (const key of nounKeys(shape.name)) add(byNoun, key, shape);
     if (shape.keyField) add(byKeyField, shape.keyField, shape);
+    const words = nameWords(shape.name).map(singular);
+    for (let size = 1; size < words.length; size++) add(bySuffix, words.slice(-size).join("_"), shape);
   }
-  return { collections, nested, byNoun, byKeyField };
+  return { collections, nested, byNoun, byKeyField, bySuffix };
 }
 
 function describe(name: string, entities: ReadonlyArray<[string, Record<string, unknown>]>): CollectionShape {
