@@ -117,6 +117,13 @@ describe("resolveLlmConfig", () => {
     expect(passes.passes).toEqual({ semanticCheck: false, audit: true, cache: false });
     expect(passes.deadlineMs).toBe(5000);
   });
+
+  it("gives up on a stalled model well before the 60 s clients commonly wait", () => {
+    const fromEnv = resolveLlmConfig({ flags: {}, env: { OPENAI_API_KEY: "sk-test" } });
+    expect(fromEnv.deadlineMs).toBe(25_000);
+    const offline = resolveLlmConfig({ flags: { engine: "offline" }, env: {} });
+    expect(offline.deadlineMs).toBe(25_000);
+  });
 });
 
 describe("state slice", () => {

@@ -103,6 +103,43 @@ describe("toolsim serve --engine llm over stdio", () => {
     expect(fake.chatCount()).toBe(3);
   });
 
+  it("holds the model to the tool's contract: a read-only tool's wiping patch is answered offline, the reason in _meta", async () => {
+    const fake = await fakeServer();
+    const { client } = await stdio([
+      "--engine",
+      "llm",
+      "--llm-base-url",
+      fake.url,
+      "--model",
+      "m",
+      "--db",
+      dbFile(),
+    ]);
+    fake.script({
+      kind: "json",
+      value: {
+        outcome: "success",
+        result: { ticket_id: "TCK-1", status: "open" },
+        error: null,
+        patch: [
+          { op: "remove", path: "/tickets" },
+          { op: "remove", path: "/customers" },
+        ],
+      },
+    });
+    const read = await call(client, "get_ticket", { ticket_id: "TCK-1" });
+    expect(read.isError).toBeFalsy();
+    expect(callMeta(read).engine).toBe("offline");
+    expect(callMeta(read).fallback).toMatch(/broke the tool's contract: get_ticket is read-only/);
+    expect(callMeta(read).stateVersion).toBe(0);
+    const state = await client.readResource({ uri: "toolsim://session/state" });
+    const head = JSON.parse((state.contents[0] as { text: string }).text) as {
+      state: Record<string, object>;
+    };
+    expect(Object.keys(head.state.tickets ?? {})).toEqual(["TCK-1", "TCK-2"]);
+    expect(Object.keys(head.state.customers ?? {})).toEqual(["CUS-1"]);
+  });
+
   it("auto picks the LLM from the environment (base URL, no key) and says why", async () => {
     const fake = await fakeServer();
     const { client, stderr } = await stdio(["--db", dbFile()], {

@@ -268,6 +268,134 @@ describe("LLM simulation: checks, repair and fallback", () => {
   });
 });
 
+describe("LLM simulation: the tool's contract holds the model's patch", () => {
+  const wipe = (result: Record<string, unknown>) => ({
+    outcome: "success",
+    result,
+    error: null,
+    patch: [
+      { op: "remove", path: "/tickets" },
+      { op: "remove", path: "/customers" },
+    ],
+  });
+
+  it("a read-only tool changes nothing: a patch that wipes collections falls back offline, without a repair", async () => {
+    const rt = await open();
+    const id = await session(rt);
+    const before = JSON.stringify((await rt.engine.state(id)).state.toJSON());
+    rt.fake.script({ kind: "json", value: wipe({ ticket_id: "TCK-1", status: "open" }) });
+    const outcome = await rt.engine.call(id, "get_ticket", { ticket_id: "TCK-1" });
+    expect(outcome.status).toBe("ok");
+    expect(outcome.engine).toBe("offline");
+    expect(outcome.fallback).toMatch(/broke the tool's contract.*get_ticket is read-only \(readOnlyHint\)/);
+    expect(objectResult(outcome).ticket_id).toBe("TCK-1");
+    expect(rt.fake.chatCount()).toBe(1);
+    expect(JSON.stringify((await rt.engine.state(id)).state.toJSON())).toBe(before);
+    expect((await rt.engine.calls(id))[0]?.fallback).toBe(outcome.fallback);
+  });
+
+  it("a tool named with a read verb is read-only too, unless an annotation says it writes", async () => {
+    const rt = await open();
+    const id = await session(rt);
+    rt.fake.script({
+      kind: "json",
+      value: {
+        outcome: "success",
+        result: { tickets: [{ ticket_id: "TCK-1" }] },
+        error: null,
+        patch: [{ op: "replace", path: "/tickets/TCK-1/priority", value: "high" }],
+      },
+    });
+    const outcome = await rt.engine.call(id, "list_tickets", { customer_email: "ana@example.com" });
+    expect(outcome.engine).toBe("offline");
+    expect(outcome.fallback).toMatch(/list_tickets is read-only \(its name starts with a read verb\)/);
+    const state = (await rt.engine.state(id)).state.toJSON() as {
+      tickets: Record<string, { priority: string }>;
+    };
+    expect(state.tickets["TCK-1"]?.priority).toBe("low");
+  });
+
+  it("a write may change the entities its arguments name and add new ones, never others or whole collections", async () => {
+    const rt = await open();
+    const id = await session(rt);
+    rt.fake.script({
+      kind: "json",
+      value: {
+        outcome: "success",
+        result: { ticket_id: "TCK-1", status: "closed" },
+        error: null,
+        patch: [
+          { op: "replace", path: "/tickets/TCK-1/status", value: "closed" },
+          { op: "add", path: "/notes", value: {} },
+          { op: "add", path: "/notes/N-1", value: { ticket_id: "TCK-1", text: "closed by agent" } },
+        ],
+      },
+    });
+    const allowed = await rt.engine.call(id, "close_ticket", { ticket_id: "TCK-1" });
+    expect(allowed.engine).toBe("llm");
+    expect(allowed.fallback).toBeUndefined();
+    const after = (await rt.engine.state(id)).state.toJSON() as {
+      tickets: Record<string, { status: string }>;
+      notes: Record<string, unknown>;
+    };
+    expect(after.tickets["TCK-1"]?.status).toBe("closed");
+    expect(Object.keys(after.notes)).toEqual(["N-1"]);
+
+    rt.fake.script({
+      kind: "json",
+      value: {
+        outcome: "success",
+        result: { ticket_id: "TCK-2", status: "closed" },
+        error: null,
+        patch: [
+          { op: "replace", path: "/tickets/TCK-2/status", value: "closed" },
+          { op: "replace", path: "/tickets/TCK-1/status", value: "open" },
+          { op: "replace", path: "/customers", value: {} },
+        ],
+      },
+    });
+    const breached = await rt.engine.call(id, "close_ticket", { ticket_id: "TCK-2" });
+    expect(breached.engine).toBe("offline");
+    expect(breached.fallback).toMatch(/\/tickets\/TCK-1, which this call does not concern/);
+    expect(breached.fallback).toMatch(/whole collection "customers"/);
+    const state = (await rt.engine.state(id)).state.toJSON() as {
+      tickets: Record<string, { status: string }>;
+      customers: Record<string, unknown>;
+    };
+    expect(state.tickets["TCK-1"]?.status).toBe("closed");
+    expect(Object.keys(state.customers)).toEqual(["CUS-1"]);
+  });
+
+  it("tells the model what it may change, inside a data block", async () => {
+    const rt = await open();
+    const id = await session(rt);
+    rt.fake.script(
+      {
+        kind: "json",
+        value: {
+          outcome: "success",
+          result: { ticket_id: "TCK-2", status: "closed" },
+          error: null,
+          patch: [],
+        },
+      },
+      {
+        kind: "json",
+        value: { outcome: "success", result: { ticket_id: "TCK-2", status: "open" }, error: null, patch: [] },
+      },
+    );
+    await rt.engine.call(id, "close_ticket", { ticket_id: "TCK-2" });
+    await rt.engine.call(id, "get_ticket", { ticket_id: "TCK-2" });
+    const [write, read] = rt.fake.requests.map(
+      (r) => r.messages.find((m) => m.role === "user")?.content ?? "",
+    );
+    expect(
+      dataBlocks(write ?? "").find((b) => b.label.startsWith("Entities this call may change"))?.value,
+    ).toEqual(["/tickets/TCK-2"]);
+    expect(read).toContain("State changes allowed: none; this tool is read-only (readOnlyHint).");
+  });
+});
+
 describe("LLM simulation: replay cache", () => {
   const calls: Array<[string, Record<string, unknown>]> = [
     ["create_ticket", { subject: "Cannot log in", customer_email: "kim@example.com" }],

@@ -1,6 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { RegExpEngine } from "ajv/dist/types/index.js";
 import addFormatsImport from "ajv-formats";
 import type { JsonSchema } from "./format.js";
+import { patternMatcher } from "./patterns.js";
 
 // ajv-formats ships CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default;
@@ -19,10 +21,17 @@ function createAjv(): Ajv2020 {
     verbose: true,
     // catalogs come from many authors: an unknown keyword is documentation, not an error
     validateSchema: false,
+    // catalog patterns run on RE2 (linear time) or not at all; see patterns.ts
+    code: { regExp: catalogRegExp },
   });
   addFormats(ajv);
   return ajv;
 }
+
+/** ajv's hook for building a pattern's matcher (`code` names it in standalone code, which toolsim does not generate). */
+const catalogRegExp: RegExpEngine = Object.assign((pattern: string) => patternMatcher(pattern), {
+  code: "toolsim.patternMatcher",
+});
 
 const ajv = createAjv();
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -39,13 +48,23 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-/** Checks that a value is itself a valid JSON Schema (draft 2020-12) that ajv can compile. */
+/**
+ * Checks that a value is itself a valid JSON Schema (draft 2020-12). Patterns are left to
+ * patternNotes: the meta-schema would call every pattern outside JavaScript's Unicode
+ * syntax invalid, where toolsim repairs what it can and reports the rest as unenforced.
+ */
 export function schemaProblems(schema: JsonSchema): string[] {
-  const metaValid = ajv.validateSchema(schema);
-  if (!metaValid) {
-    return (ajv.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
+  let metaValid: boolean;
+  try {
+    metaValid = ajv.validateSchema(schema) as boolean;
+  } catch (error) {
+    // a stack overflow on a pathological schema is the schema's problem, not a crash
+    return [`cannot be checked: ${error instanceof Error ? error.message : String(error)}`];
   }
-  return [];
+  if (metaValid) return [];
+  return (ajv.errors ?? [])
+    .filter((e) => !(e.keyword === "format" && (e.params as { format?: string }).format === "regex"))
+    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
 }
 
 /** Compiles a schema and reports the compile error as text instead of throwing. */

@@ -5,6 +5,7 @@ import { checkEffects } from "./effects-check.js";
 import { EFFECT_KINDS, type Tool, Toolset } from "./format.js";
 import { jsonErrorOffset, lineAndColumn } from "./json-error.js";
 import { schemaProblems } from "./json-schema.js";
+import { patternNotes } from "./patterns.js";
 import { type CatalogProblem, formatPath } from "./problems.js";
 
 export interface LoadedToolset {
@@ -104,9 +105,45 @@ export function parseToolsetFile(
   } catch (error) {
     return { problems: [{ file, path: "", message: describeJsonError(text, error), severity: "error" }] };
   }
+  const tooDeep = pathPastDepth(json, MAX_FILE_DEPTH);
+  if (tooDeep) {
+    const shown = tooDeep.slice(0, 12);
+    return {
+      problems: [
+        {
+          file,
+          path: `${formatPath(shown)}${tooDeep.length > shown.length ? "…" : ""}`,
+          message: `nests deeper than ${MAX_FILE_DEPTH} levels of objects and arrays; toolsim refuses files this deep (checking such a schema would overflow). Flatten it, or name repeated parts in $defs and $ref them`,
+          severity: "error",
+        },
+      ],
+    };
+  }
   const result = Toolset.safeParse(json);
   if (!result.success) return { problems: zodProblems(file, json, result.error) };
   return { toolset: result.data, problems: [] };
+}
+
+/**
+ * Levels of objects and arrays a toolset file may nest. Every recursive step after loading
+ * (the schema meta-check, compiling a validator, hashing a state) has a stack; 128 levels
+ * leave more than 60 levels of schema nesting, far beyond what real tools use.
+ */
+export const MAX_FILE_DEPTH = 128;
+
+/** The path to the first value nested deeper than `limit`, found without recursion. */
+function pathPastDepth(json: unknown, limit: number): PropertyKey[] | undefined {
+  const pending: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: json, path: [] }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop() as (typeof pending)[number];
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= limit) return path;
+    const entries: Array<[PropertyKey, unknown]> = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key, item] of entries) pending.push({ value: item, path: [...path, key] });
+  }
+  return undefined;
 }
 
 function describeJsonError(text: string, error: unknown): string {
@@ -174,9 +211,11 @@ function checkTool(
     if (!schema) continue;
     if (schema.type !== "object")
       error([...at, key, "type"], 'must be "object" (MCP tool schemas describe an object)');
-    if (checkSchemas)
+    if (checkSchemas) {
       for (const message of schemaProblems(schema))
         error([...at, key], `not a valid JSON Schema: ${message}`);
+      for (const note of patternNotes(schema)) warn([...at, key, ...note.path], note.message);
+    }
   }
   const seenCodes = new Set<string>();
   tool.errors.forEach((e, i) => {
@@ -234,6 +273,14 @@ export function toolsetSchemaProblems(file: string, toolset: Toolset): CatalogPr
           path: formatPath(["tools", index, key]),
           message: `not a valid JSON Schema: ${message}`,
           severity: "error",
+        });
+      }
+      for (const note of patternNotes(schema)) {
+        problems.push({
+          file,
+          path: formatPath(["tools", index, key, ...note.path]),
+          message: note.message,
+          severity: "warning",
         });
       }
     }

@@ -3,6 +3,7 @@ import { basename, extname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import {
   formatImportProblem,
+  formatPath,
   formatProblem,
   type ImportResult,
   importBfcl,
@@ -10,6 +11,7 @@ import {
   importOpenApi,
   importSynthTools,
   loadToolsets,
+  repairPatterns,
   Toolset,
 } from "../catalog/index.js";
 import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine } from "../infer/index.js";
@@ -86,8 +88,9 @@ export const importCommand: Command = {
     }
     const read = await importFrom(format, sourcePath, values);
     if (!read) return 1;
-    const inference = values["no-infer"] ? undefined : inferAll(read.source);
-    return writeResult(read, values.out, {
+    const repaired = withRepairedPatterns(read);
+    const inference = values["no-infer"] ? undefined : inferAll(repaired.source);
+    return writeResult(repaired, values.out, {
       force: Boolean(values.force),
       quiet: Boolean(values.quiet),
       json: Boolean(values.json),
@@ -167,6 +170,35 @@ function fileOf(toolset: Toolset): unknown {
       tool.effects.length > 0 ? { ...tool, effects: tool.effects.map(compactEffect) } : tool,
     ),
   };
+}
+
+/**
+ * Patterns written for another regex dialect (`\:`, a lone `{`, Python's `\Z`) are written
+ * in the form JSON Schema accepts; one that cannot be run safely is kept and reported.
+ */
+function withRepairedPatterns(read: SourceRead<ImportResult>): SourceRead<ImportResult> {
+  const problems = [...read.source.problems];
+  const toolsets = read.source.toolsets.map((toolset) => ({
+    ...toolset,
+    tools: toolset.tools.map((tool) => {
+      const repaired = { ...tool };
+      for (const key of ["inputSchema", "outputSchema"] as const) {
+        const schema = tool[key];
+        if (!schema) continue;
+        const fixed = repairPatterns(schema);
+        repaired[key] = fixed.schema;
+        for (const note of fixed.notes)
+          problems.push({
+            toolset: toolset.id,
+            tool: tool.name,
+            path: formatPath([key, ...note.path]),
+            message: note.message,
+          });
+      }
+      return repaired;
+    }),
+  }));
+  return { ...read, source: { toolsets, problems } };
 }
 
 function failed(message: string): undefined {

@@ -1,7 +1,7 @@
 import type { Command } from "./command.js";
 
 export { type Command, UsageError } from "./command.js";
-export { CLI_PATH, DEFAULT_DB, DEFAULT_TOOLSETS, PACKAGE_ROOT } from "./paths.js";
+export { CLI_PATH, DEFAULT_TOOLSETS, defaultDbFile, PACKAGE_ROOT } from "./paths.js";
 
 /** A command as the CLI lists it; its module loads only when it runs, so a start pays for one command. */
 export interface CommandEntry {

@@ -24,7 +24,8 @@ export const LLM_HELP = `  --engine E           auto (default: llm when an endpo
   --semantic-check     a model also checks arguments for what the schema cannot (formats in prose,
                        implausible values); its concerns reject the call as IAV. One more request per call
   --audit              a judge model reviews each answer and it is regenerated once if judged wrong
-  --deadline S         seconds a call may take before the offline engine answers it (default 60)
+  --deadline S         seconds a call may wait for the model before the offline engine answers it
+                       (default 25, below the 60 s after which clients commonly give up)
   --config FILE        settings file (default ./toolsim.config.json when present); see docs/llm.md`;
 
 export interface LlmSelection {

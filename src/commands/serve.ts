@@ -25,7 +25,8 @@ import {
 import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
-import { CLI_PATH, DEFAULT_DB } from "./paths.js";
+import { launchCommand } from "./paths.js";
+import { resolveDbFile } from "./state-location.js";
 import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
@@ -43,6 +44,7 @@ Transport
   --allowed-origin H   accept browser requests from this origin host name (repeatable; default localhost)
   --allowed-host H     accept this Host header when bound off loopback (repeatable; default any)
   --idle-timeout S     close HTTP sessions idle this many seconds (default 1800)
+  --max-body SIZE      largest request body accepted, e.g. 512kb, 4mb (default 4mb); larger gets HTTP 413
 
 Catalog
 ${CATALOG_HELP}
@@ -54,7 +56,8 @@ ${INFER_HELP}
                        mode accepts); calls are checked against the full schema (docs/frameworks.md)
 
 State
-  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)
+  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default toolsim.db in the
+                       state directory: TOOLSIM_HOME, a checkout's state/, else the user's data directory)
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
 
@@ -89,6 +92,7 @@ export const serveCommand: Command = {
         "allowed-origin": { type: "string", multiple: true },
         "allowed-host": { type: "string", multiple: true },
         "idle-timeout": { type: "string", default: "1800" },
+        "max-body": { type: "string", default: "4mb" },
         watch: { type: "boolean" },
         "page-size": { type: "string", default: "500" },
         "schema-profile": { type: "string", default: "full" },
@@ -103,6 +107,7 @@ export const serveCommand: Command = {
     const pageSize = integer(values["page-size"], "--page-size", 1, 100_000);
     const idleSeconds = integer(values["idle-timeout"], "--idle-timeout", 1, 7 * 24 * 3600);
     const schemaProfile = profileOption(values["schema-profile"]);
+    const maxBodyBytes = byteSize(values["max-body"], "--max-body");
     const log = (line: string) => process.stderr.write(`toolsim: ${line}\n`);
 
     const engineChoice = resolveEngine(values);
@@ -115,7 +120,7 @@ export const serveCommand: Command = {
     const taskMode = planTaskMode(loaded.catalog, values);
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
-    const db = resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
+    const db = resolveDbFile(values.db, log);
     const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
       db,
@@ -156,6 +161,7 @@ export const serveCommand: Command = {
       allowedOrigins: values["allowed-origin"],
       allowedHosts: values["allowed-host"],
       idleTimeoutMs: idleSeconds * 1000,
+      maxBodyBytes,
       openSession: async (name, tenant) => (await openSession(name, tenant)).id,
       log,
     }).catch((error: unknown) => {
@@ -168,15 +174,35 @@ export const serveCommand: Command = {
       return 1;
     }
     shutdown.also(() => handle.close());
-    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, tokens.size));
+    const stdioArgs = desktopArgs(values, db);
+    process.stdout.write(banner(handle.url, runtime.engine.catalog, engineLine, db, stdioArgs, tokens.size));
     checkSchemasInBackground(runtime.engine.catalog, log);
     return new Promise<number>(() => {});
   },
 };
 
-function banner(url: string, catalog: Catalog, engineLine: string, db: string, tenants: number): string {
+/** The options a stdio client must repeat to serve the same catalog from the same state file. */
+function desktopArgs(values: { toolsets?: string[]; toolset?: string[]; db?: string }, db: string): string[] {
+  const args: string[] = [];
+  for (const path of values.toolsets ?? []) args.push("--toolsets", resolve(path));
+  for (const id of values.toolset ?? []) args.push("--toolset", id);
+  if (values.db || process.env.TOOLSIM_DB) args.push("--db", db);
+  return args;
+}
+
+function banner(
+  url: string,
+  catalog: Catalog,
+  engineLine: string,
+  db: string,
+  extraArgs: string[],
+  tenants: number,
+): string {
+  const launch = launchCommand();
   const desktop = {
-    mcpServers: { toolsim: { command: process.execPath, args: [CLI_PATH, "serve", "--stdio"] } },
+    mcpServers: {
+      toolsim: { command: launch.command, args: [...launch.args, "serve", "--stdio", ...extraArgs] },
+    },
   };
   return [
     "toolsim is serving simulated tools over MCP",
@@ -228,6 +254,28 @@ function integer(text: string, flag: string, min: number, max: number): number {
   return value;
 }
 
+const UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  kb: 1024,
+  k: 1024,
+  mb: 1024 ** 2,
+  m: 1024 ** 2,
+  gb: 1024 ** 3,
+  g: 1024 ** 3,
+};
+
+/** "4mb", "512kb", "1048576": sizes count in powers of 1024, from 1 KB to 1 GB. */
+function byteSize(text: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = UNITS[match?.[2]?.toLowerCase() ?? "?"];
+  const bytes = match && unit !== undefined ? Math.round(Number(match[1]) * unit) : Number.NaN;
+  if (!(bytes >= 1024 && bytes <= 1024 ** 3)) {
+    throw new UsageError(`${flag} takes a size from 1kb to 1gb, e.g. 512kb or 4mb; got "${text}"`);
+  }
+  return bytes;
+}
+
 /** Reloads the catalog when a watched file changes; a broken edit keeps the last good catalog. */
 function watchCatalog(
   runtime: Runtime,
@@ -238,19 +286,29 @@ function watchCatalog(
   infer = true,
 ) {
   let timer: NodeJS.Timeout | undefined;
-  const reload = () => {
+  const apply = () => {
     const loaded = loadToolsets(paths);
     const errors = loaded.problems.filter((p) => p.severity === "error");
     if (errors.length > 0) {
-      log(`catalog change not applied, ${errors.length} error(s):`);
+      log(`catalog change not applied (the last good catalog stays), ${errors.length} error(s):`);
       for (const problem of errors) log(`  ${formatProblem(problem)}`);
       return;
     }
+    for (const problem of loaded.problems) log(`  ${formatProblem(problem)}`);
     let catalog = new Catalog(infer ? inferLoaded(loaded.toolsets).loaded : loaded.toolsets);
     if (selection?.length) catalog = catalog.restrict(selection);
     runtime.engine.replaceCatalog(compose(catalog));
     runtime.hub.notifyToolsChanged();
     log(`catalog reloaded: ${summary(catalog)}`);
+  };
+  const reload = () => {
+    try {
+      apply();
+    } catch (error) {
+      // whatever a changed file does to the loader, the running server keeps answering
+      const reason = error instanceof Error ? error.message : String(error);
+      log(`catalog change not applied (the last good catalog stays): ${reason}`);
+    }
   };
   const watchers = paths.map((path) =>
     watch(path, { recursive: true }, () => {

@@ -1,16 +1,15 @@
 import { accessSync, constants, existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { openStore, type SessionRecord, type Store } from "../store/index.js";
 import { UsageError } from "./command.js";
-import { DEFAULT_DB } from "./paths.js";
+import { resolveDbFile } from "./state-location.js";
 
 /** The `--db` option of the commands that work on stored sessions. */
 export const DB_OPTION = { db: { type: "string" } } as const;
 export const DB_HELP =
-  "  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default state/toolsim.db)";
+  "  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default toolsim.db in the\n                       state directory: TOOLSIM_HOME, a checkout's state/, else the user's data directory)";
 
 export function dbPath(values: { db?: string }): string {
-  return resolve(values.db ?? process.env.TOOLSIM_DB ?? DEFAULT_DB);
+  return resolveDbFile(values.db, (line) => process.stderr.write(`toolsim: ${line}\n`));
 }
 
 /**

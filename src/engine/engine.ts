@@ -23,6 +23,7 @@ import type {
   Store,
   Usage,
 } from "../store/index.js";
+import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
 import { applyEffects } from "./effects.js";
 import type { Finding } from "./findings.js";
@@ -120,6 +121,7 @@ type Change =
 /**
  * The call pipeline. Each call runs these steps, in this order, on the session's head:
  *
+ *   0. refuse arguments past the limits (depth, size) before anything walks them
  *   1. resolve the tool name in the session's scope
  *   2. check the tool's own input schema (a broken one is the catalog's fault)
  *   3. validate the arguments (and the optional semantic check)
@@ -129,7 +131,7 @@ type Change =
  *   7. check the simulator's answer: its result against the output schema, its patch against the state
  *   8. commit the call and its change of state in one transaction
  *
- * A call rejected at 1–3 skips 5–7. Knows nothing of MCP; every outcome is a value.
+ * A call rejected at 0–3 skips 5–7. Knows nothing of MCP; every outcome is a value.
  */
 export class Engine {
   private catalogRef: Catalog;
@@ -329,6 +331,20 @@ export class Engine {
     signal?: AbortSignal,
   ): Promise<Draft> {
     const started = performance.now();
+    // 0 arguments past the limits are refused before hashing or storing walks them
+    const limit = scanArguments(rawArgs).limit;
+    if (limit) {
+      const stored = omittedArguments(limit);
+      return {
+        tool: name,
+        args: stored,
+        argsHash: hashOf(stored),
+        status: "rejected",
+        findings: [limit],
+        engine: "validator",
+        started,
+      };
+    }
     const argsHash = hashOf(rawArgs ?? {});
     const rejected = (findings: Finding[], definition?: Tool, usage?: Usage): Draft => ({
       tool: name,

@@ -15,6 +15,7 @@ import {
   type Tool,
   validatorFor,
 } from "../catalog/index.js";
+import { scanArguments } from "./argument-limits.js";
 import type { Finding } from "./findings.js";
 
 export type ValidatedArguments =
@@ -33,11 +34,41 @@ export function validateArguments(tool: Tool, raw: unknown): ValidatedArguments 
 export function validateInput(schema: JsonSchema, raw: unknown): ValidatedArguments {
   const shape = checkShape(raw);
   if (!shape.ok) return shape;
+  // limits first: nothing recursive may walk arguments past them
+  const scan = scanArguments(shape.args, declaredNames(schema));
+  if (scan.limit) return { ok: false, findings: [scan.limit] };
   const args = withoutOptionalNulls(schema, shape.args) as Record<string, unknown>;
   const validate = validatorFor(schema);
-  if (validate(args)) return { ok: true, args };
-  const findings = mapErrors(validate.errors ?? []);
+  const valid = validate(args);
+  if (valid && scan.reserved.length === 0) return { ok: true, args };
+  // a reserved key the schema also calls unknown is reported once, with the reason it is refused
+  const reservedAt = new Set(scan.reserved.map((f) => f.argument));
+  const schemaFindings = valid ? [] : mapErrors(validate.errors ?? []);
+  const findings = [
+    ...scan.reserved,
+    ...schemaFindings.filter((f) => !(f.code === "IAN" && reservedAt.has(f.argument))),
+  ];
   return { ok: false, findings: findings.length > 0 ? findings : [generic()] };
+}
+
+const declared = new WeakMap<JsonSchema, Set<string>>();
+
+/** Every property name a schema declares, at any depth: a tool may ask for a `constructor`. */
+function declaredNames(schema: JsonSchema): Set<string> {
+  let names = declared.get(schema);
+  if (names) return names;
+  names = new Set();
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== "object") continue;
+    const properties = (node as Record<string, unknown>).properties;
+    if (properties && typeof properties === "object")
+      for (const name of Object.keys(properties)) names.add(name);
+    pending.push(...Object.values(node));
+  }
+  declared.set(schema, names);
+  return names;
 }
 
 /**

@@ -249,7 +249,7 @@ function relay(
       ? {
           onProgress: ({ progress: done, total, message }) =>
             send(
-              progress({
+              progress.send({
                 progress: done,
                 ...(total !== undefined ? { total } : {}),
                 ...(message !== undefined ? { message } : {}),

@@ -44,7 +44,8 @@ export interface ResolvedLlm {
   /** One line saying which engine and why, for the startup banner. */
   reason: string;
   passes: LlmPasses;
-  deadlineMs?: number;
+  /** How long a call may wait for the model before the offline engine answers (ms). */
+  deadlineMs: number;
   /** A misconfiguration the user must fix (the command reports it as a usage error). */
   problem?: string;
 }
@@ -67,6 +68,13 @@ interface ConfigFile {
 }
 
 const OPENAI_DEFAULT_MODEL = "gpt-4.1-mini";
+
+/**
+ * How long one simulated call may wait for a model before the offline engine answers.
+ * MCP clients commonly give up on a request after 60 s; answering well before that means
+ * a stalled model costs the agent a fallback answer, never a timed-out call.
+ */
+export const DEFAULT_DEADLINE_SECONDS = 25;
 const ENGINES: readonly EngineChoice[] = ["auto", "offline", "llm"];
 
 /**
@@ -86,11 +94,8 @@ export function resolveLlmConfig(input: {
     audit: flags.audit ?? file.audit ?? false,
     cache: flags.noCache ? false : (file.cache ?? true),
   };
-  const deadlineSeconds = flags.deadlineSeconds ?? file.deadlineSeconds;
-  const base = {
-    passes,
-    deadlineMs: deadlineSeconds === undefined ? undefined : deadlineSeconds * 1000,
-  };
+  const deadlineSeconds = flags.deadlineSeconds ?? file.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS;
+  const base = { passes, deadlineMs: deadlineSeconds * 1000 };
   if (!read.ok) return { ...base, engine: "offline", reason: "offline", problem: read.problem };
 
   const engineText = flags.engine ?? nonEmpty(env.TOOLSIM_ENGINE) ?? file.engine ?? "auto";

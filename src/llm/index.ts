@@ -2,7 +2,7 @@
  * The LLM room: one client for every OpenAI-compatible endpoint (OpenAI, vLLM, Ollama,
  * LM Studio, llama.cpp).
  *
- *   resolveLlmConfig({ flags, env, file }) → { config?, engine, reason, passes, deadlineMs?, problem? }
+ *   resolveLlmConfig({ flags, env, file }) → { config?, engine, reason, passes, deadlineMs, problem? }
  *   new LlmClient(config, { cache?: LlmCache, retryBaseMs? })
  *     .json<T>({ role, system, user, schema, schemaName, parse?, followUp?, signal?, cacheable? })
  *        → { value, usage, cached }            (throws LlmError with .failure and .usage)

@@ -8,7 +8,6 @@ import {
   NodeStreamableHTTPServerTransport,
   originValidation,
   toNodeHandler,
-  toWebRequest,
 } from "@modelcontextprotocol/node";
 import {
   type AuthInfo,
@@ -16,10 +15,26 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   type Server,
+  validateOriginHeader,
 } from "@modelcontextprotocol/server";
+import { SessionEventStore } from "./event-store.js";
 import { SHARED_SESSION_NAME, type ToolsimHub } from "./hub.js";
 
 export const SESSION_HEADER = "x-toolsim-session";
+
+/** A few MB: any real tool call fits, a runaway one is refused before it is read. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpTimeouts {
+  /** The request line and headers must arrive within this (ms); node:http closes slower connections. */
+  headersMs: number;
+  /** The whole request (headers and body) must arrive within this (ms); node:http's backstop. */
+  requestMs: number;
+  /** A POST body must arrive within this (ms), or the call is answered 408. */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 60_000, bodyMs: 30_000 };
 
 export interface HttpOptions {
   host: string;
@@ -33,10 +48,13 @@ export interface HttpOptions {
   tokens?: ReadonlyMap<string, string>;
   /** Host names accepted in the Host header when bound off loopback (default: any). */
   allowedHosts?: string[];
-  /** Origins (host names) accepted from browsers (default: localhost only). */
+  /** Origins (host names) accepted from browsers (default: localhost only); these also get CORS headers. */
   allowedOrigins?: string[];
   /** MCP sessions with no request for this long are closed (ms). */
   idleTimeoutMs?: number;
+  /** Larger request bodies are answered 413 without being read (bytes). */
+  maxBodyBytes?: number;
+  timeouts?: Partial<HttpTimeouts>;
   /** Opens (creates or resumes) a tenant's simulation session for a new MCP session; `name` is the X-Toolsim-Session header. */
   openSession: (name: string | undefined, tenant: string) => Promise<string>;
   log?: (line: string) => void;
@@ -57,6 +75,20 @@ interface LegacySession {
   lastSeen: number;
 }
 
+/** What the endpoint answers to; OPTIONS is the CORS preflight. */
+const METHODS = "GET, POST, DELETE, OPTIONS";
+/** Request headers an MCP client in a browser sends. */
+const CORS_REQUEST_HEADERS = [
+  "content-type",
+  "accept",
+  "authorization",
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "last-event-id",
+  SESSION_HEADER,
+].join(", ");
+const CORS_EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate";
+
 export function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
 }
@@ -75,6 +107,8 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   }
   const path = options.path ?? "/mcp";
   const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const log = options.log ?? (() => {});
   const legacy = new Map<string, LegacySession>();
   const hostOk = isLoopback(options.host)
@@ -93,9 +127,12 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant);
       return hub.createServer(id, { shared: named === undefined });
     },
-    { legacy: "reject", onerror: (error) => log(`modern request failed: ${error.message}`) },
+    {
+      legacy: "reject",
+      maxRequestBodySize: maxBody,
+      onerror: (error) => log(`modern request failed: ${error.message}`),
+    },
   );
-  const modern = toNodeHandler(modernHandler);
 
   const unsubscribe = hub.onToolsChanged((sessionId) => {
     for (const session of legacy.values()) {
@@ -106,12 +143,20 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     modernHandler.notify.toolsChanged();
   });
 
-  const httpServer = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) jsonError(res, 500, -32603, "internal error");
-    });
-  });
+  const httpServer = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // how often node:http looks for connections past those timeouts
+      connectionsCheckingInterval: Math.max(50, Math.min(timeouts.headersMs, 5_000) / 4),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) jsonError(res, 500, -32603, "internal error");
+      });
+    },
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostOk(req, res) || !originOk(req, res)) return;
@@ -124,14 +169,45 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       jsonError(res, 404, -32601, `not found: the MCP endpoint is ${path}`);
       return;
     }
+    const corsOrigin = allowedCorsOrigin(req, options.allowedOrigins);
+    if (corsOrigin) {
+      res.setHeader("access-control-allow-origin", corsOrigin);
+      res.setHeader("access-control-expose-headers", CORS_EXPOSED_HEADERS);
+      res.setHeader("vary", "Origin");
+    }
+    // a preflight carries no credentials: it is answered before the token check
+    if (req.method === "OPTIONS") {
+      answerPreflight(res, corsOrigin !== undefined);
+      return;
+    }
     const tenant = tenantOf(req, tokens);
     if (tenant === undefined) {
       res.setHeader("www-authenticate", 'Bearer realm="toolsim"');
       jsonError(res, 401, -32001, "missing or wrong bearer token");
       return;
     }
-    const body = req.method === "POST" ? await readJson(req) : undefined;
-    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+    if (req.method !== "GET" && req.method !== "POST" && req.method !== "DELETE") {
+      res.setHeader("allow", METHODS);
+      jsonError(res, 405, -32000, `method ${req.method} not allowed; the MCP endpoint takes ${METHODS}`);
+      return;
+    }
+    let body: unknown;
+    let text = "";
+    if (req.method === "POST") {
+      const read = await readBody(req, maxBody, timeouts.bodyMs);
+      if (read.kind !== "ok") {
+        refuseBody(res, read.kind, maxBody, timeouts.bodyMs);
+        return;
+      }
+      text = read.text;
+      const parsed = parseJson(text);
+      if (!parsed.ok) {
+        jsonError(res, 400, -32700, `Parse error: the body is not valid JSON (${parsed.reason})`);
+        return;
+      }
+      body = parsed.value;
+    }
+    if (!(await isLegacyRequest(bodilessWebRequest(req), body))) {
       // the tenant travels to the server factory as the request's validated auth
       (req as IncomingMessage & { auth?: AuthInfo }).auth = {
         token: "",
@@ -139,20 +215,28 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
         scopes: [],
         extra: { tenant },
       };
-      await modern(req, res, body);
+      await modern(req, res, text);
       return;
     }
     const sessionId = req.headers["mcp-session-id"];
     const known = typeof sessionId === "string" ? legacy.get(sessionId) : undefined;
     let session = known?.tenant === tenant ? known : undefined;
     if (!session) {
-      if (req.method !== "POST" || sessionId || !isInitializeRequest(body)) {
-        jsonError(
-          res,
-          sessionId ? 404 : 400,
-          -32000,
-          sessionId ? "unknown or expired MCP session" : "send initialize first",
-        );
+      if (sessionId) {
+        jsonError(res, 404, -32001, "unknown or expired MCP session; send initialize again");
+        return;
+      }
+      if (req.method !== "POST") {
+        // the spec's answer for "no stream here": clients (the Vercel AI SDK among them) treat it as such
+        res.setHeader("allow", "POST");
+        jsonError(res, 405, -32000, `${req.method} needs an MCP session: send initialize (POST) first`);
+        return;
+      }
+      if (!isInitializeRequest(body)) {
+        const problem = initializeProblem(body);
+        if (problem)
+          jsonError(res, 400, -32602, `Invalid params for initialize: ${problem}`, requestId(body));
+        else jsonError(res, 400, -32000, "send initialize first", requestId(body));
         return;
       }
       session = await openLegacySession(req, tenant);
@@ -160,6 +244,28 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     session.lastSeen = Date.now();
     await session.transport.handleRequest(req, res, body);
   }
+
+  /**
+   * The 2026-era handler gets the body as text: the SDK's adapter would re-serialize a
+   * parsed body, and arguments nested past the engine's limits would overflow that before
+   * the engine could refuse them with a finding.
+   */
+  const modern = (req: IncomingMessage, res: ServerResponse, text: string) =>
+    toNodeHandler(
+      {
+        fetch: (request: Request, extra?: Parameters<typeof modernHandler.fetch>[1]) =>
+          modernHandler.fetch(
+            new Request(request.url, {
+              method: request.method,
+              headers: request.headers,
+              signal: request.signal,
+              ...(text ? { body: text } : {}),
+            }),
+            extra && { ...extra, parsedBody: undefined },
+          ),
+      },
+      { maxRequestBodySize: maxBody },
+    )(req, res);
 
   async function openLegacySession(req: IncomingMessage, tenant: string): Promise<LegacySession> {
     const header = req.headers[SESSION_HEADER];
@@ -175,6 +281,8 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       lastSeen: Date.now(),
       transport: new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // SSE events carry ids, so a client that lost its stream resumes with Last-Event-ID
+        eventStore: new SessionEventStore(),
         onsessioninitialized: (id) => {
           legacy.set(id, session);
         },
@@ -249,7 +357,10 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   return error;
 }
 
-/** The tenant whose token the request carries; "" when no tokens are configured; undefined when refused. */
+/**
+ * The one place credentials are checked: the tenant whose token the request carries; ""
+ * when no tokens are configured; undefined when refused.
+ */
 function tenantOf(req: IncomingMessage, tokens: ReadonlyMap<string, string>): string | undefined {
   if (tokens.size === 0) return "";
   const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
@@ -264,20 +375,138 @@ function tenantOf(req: IncomingMessage, tokens: ReadonlyMap<string, string>): st
   return tenant;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+/** The request's Origin when `--allowed-origin` names it; the default localhost check grants no CORS. */
+function allowedCorsOrigin(req: IncomingMessage, allowed: string[] | undefined): string | undefined {
+  const origin = req.headers.origin;
+  if (!origin || !allowed?.length) return undefined;
+  return validateOriginHeader(origin, allowed).ok ? origin : undefined;
+}
+
+function answerPreflight(res: ServerResponse, cors: boolean): void {
+  res.setHeader("allow", METHODS);
+  if (cors) {
+    res.setHeader("access-control-allow-methods", METHODS);
+    res.setHeader("access-control-allow-headers", CORS_REQUEST_HEADERS);
+    res.setHeader("access-control-max-age", "600");
+  }
+  res.writeHead(204).end();
+}
+
+type BodyRead =
+  | { kind: "ok"; text: string }
+  | { kind: "too-large" }
+  | { kind: "timeout" }
+  | { kind: "aborted" };
+
+/** Reads a request body up to `maxBytes` and within `timeoutMs`; stops reading at either limit. */
+function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<BodyRead> {
+  if (Number(req.headers["content-length"] ?? 0) > maxBytes) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (read: BodyRead) => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      if (read.kind !== "ok") req.pause();
+      resolve(read);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) finish({ kind: "too-large" });
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ kind: "ok", text: Buffer.concat(chunks).toString("utf8") });
+    const onError = () => finish({ kind: "aborted" });
+    const timer = setTimeout(() => finish({ kind: "timeout" }), timeoutMs);
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+/** A body not read to its end cannot share the connection with a next request: close it. */
+function refuseBody(
+  res: ServerResponse,
+  kind: Exclude<BodyRead["kind"], "ok">,
+  maxBytes: number,
+  timeoutMs: number,
+) {
+  res.setHeader("connection", "close");
+  if (kind === "too-large") {
+    jsonError(
+      res,
+      413,
+      -32000,
+      `request body larger than ${describeBytes(maxBytes)}; toolsim accepts at most that per request (serve --max-body)`,
+    );
+  } else if (kind === "timeout") {
+    jsonError(res, 408, -32000, `request body not received within ${timeoutMs / 1000} s`);
+  } else {
+    res.destroy();
   }
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+export function describeBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (text.trim() === "") return { ok: false, reason: "the body is empty" };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The request as the SDK's era check reads it: method, URL and headers (the body goes separately, parsed). */
+function bodilessWebRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(":")) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return new Request(`http://localhost${req.url ?? "/"}`, { method: req.method, headers });
+}
+
+/** What is wrong with a message that calls itself initialize but does not parse as one. */
+function initializeProblem(body: unknown): string | undefined {
+  if (!isRecord(body) || body.method !== "initialize") return undefined;
+  const params = body.params;
+  if (!isRecord(params)) return "params must be an object with protocolVersion, capabilities and clientInfo";
+  const problems: string[] = [];
+  if (typeof params.protocolVersion !== "string")
+    problems.push('"protocolVersion" must be a string, e.g. "2025-11-25"');
+  if (!isRecord(params.capabilities)) problems.push('"capabilities" must be an object (may be empty)');
+  const info = params.clientInfo;
+  if (!isRecord(info) || typeof info.name !== "string" || typeof info.version !== "string")
+    problems.push('"clientInfo" must be an object with string "name" and "version"');
+  if (body.jsonrpc !== "2.0") problems.push('"jsonrpc" must be "2.0"');
+  if (body.id === undefined || body.id === null) problems.push('"id" must be a string or a number');
+  return problems.length ? problems.join("; ") : "it does not match the initialize request schema";
+}
+
+function requestId(body: unknown): string | number | null {
+  const id = isRecord(body) ? body.id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function jsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
   res
     .writeHead(status, { "content-type": "application/json" })
-    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
 }

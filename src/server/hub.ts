@@ -1,10 +1,6 @@
-import type {
-  CallToolResult,
-  LoggingLevel,
-  Tool as McpTool,
-  ServerContext,
-} from "@modelcontextprotocol/server";
-import { Server } from "@modelcontextprotocol/server";
+import type { CallToolResult, LoggingLevel, Tool as McpTool } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import type { SchemaProfile } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
@@ -21,12 +17,23 @@ export interface ProgressUpdate {
   message?: string;
 }
 
+/**
+ * The progress notifications of one call, present only when the client asked for them (a
+ * progressToken). Everything that reports progress on the call goes through it (an
+ * upstream's relayed progress, the hub's still-working ticks), so the values it sends
+ * keep growing, as the protocol requires.
+ */
+export interface Progress {
+  send(update: ProgressUpdate): Promise<void>;
+  /** One step more than the last value sent, with a message. */
+  tick(message: string): Promise<void>;
+}
+
 /** What a call may use of the request it answers. */
 export interface CallContext {
   /** Aborted when the client cancels the call. */
   signal?: AbortSignal;
-  /** Sends a progress notification; present only when the client asked for progress (a progressToken). */
-  progress?: (update: ProgressUpdate) => Promise<void>;
+  progress?: Progress;
   /** Sends a log message to the client; the client's logging level applies. */
   log?: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>;
 }
@@ -53,6 +60,8 @@ export type ToolsChangedNotifier = (sessionId: string | undefined) => void;
 export interface HubOptions {
   /** Tools per tools/list page. */
   pageSize?: number;
+  /** How often a call still running sends notifications/progress to a client that asked (ms). */
+  progressIntervalMs?: number;
   instructions?: string;
   /** How much of each input schema to advertise (default "full"); calls are checked against the full schema. */
   schemaProfile?: SchemaProfile;
@@ -77,6 +86,13 @@ const DEFAULT_INSTRUCTIONS =
   "says exactly what to fix.";
 
 /**
+ * tools/call parameters with `arguments` exactly as sent. The SDK's own schema rebuilds the
+ * arguments object key by key, and a `__proto__` key vanishes in the copy (becoming its
+ * prototype) before validation could refuse it; the engine checks the original.
+ */
+const CALL_PARAMS = z.looseObject({ name: z.string(), arguments: z.unknown().optional() });
+
+/**
  * What every transport shares: the engine, the extensions, and the MCP request handlers
  * bound to one simulation session.
  */
@@ -85,12 +101,14 @@ export class ToolsimHub {
   private readonly extensions: ToolExtension[] = [];
   private readonly notifiers = new Set<ToolsChangedNotifier>();
   private readonly pageSize: number;
+  private readonly progressIntervalMs: number;
   private readonly instructions: string;
   readonly schemaProfile: SchemaProfile;
 
   constructor(engine: Engine, options: HubOptions = {}) {
     this.engine = engine;
     this.pageSize = options.pageSize ?? 500;
+    this.progressIntervalMs = options.progressIntervalMs ?? 3_000;
     this.instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
     this.schemaProfile = options.schemaProfile ?? "full";
   }
@@ -132,6 +150,19 @@ export class ToolsimHub {
   }
 
   /**
+   * While a call runs (a model may take seconds), tells a client that asked for progress
+   * that it is still being answered, so clients that reset their timeout on progress wait.
+   */
+  private reportProgress(progress: Progress, tool: string): () => void {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      progress.tick(`simulating ${tool}: ${seconds} s so far`).catch(() => {}); // a client gone mid-call gets its answer dropped the same way
+    }, this.progressIntervalMs);
+    return () => clearInterval(timer);
+  }
+
+  /**
    * A low-level MCP server answering for one simulation session. `shared`: the session is
    * the one stateless clients share when they name none, and the server says how to name one.
    */
@@ -147,21 +178,20 @@ export class ToolsimHub {
       },
     );
     server.setRequestHandler("tools/list", async (request) => {
-      const { items, nextCursor } = page(
-        await this.listTools(sessionId),
-        request.params?.cursor,
-        this.pageSize,
-      );
-      return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
+      const listed = page(await this.listTools(sessionId), request.params?.cursor, this.pageSize);
+      if (!listed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, listed.problem);
+      return { tools: listed.items, ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}) };
     });
-    server.setRequestHandler("tools/call", async (request, ctx) => {
-      const result = await this.callTool(
-        sessionId,
-        request.params.name,
-        request.params.arguments,
-        callContext(ctx),
-      );
-      return shared ? withSessionHint(result) : result;
+    // the arguments pass through as sent: a schema of the SDK's would rebuild them and lose keys such as __proto__
+    server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx) => {
+      const context = callContext(ctx);
+      const stop = context.progress ? this.reportProgress(context.progress, params.name) : () => {};
+      try {
+        const result = await this.callTool(sessionId, params.name, params.arguments, context);
+        return shared ? withSessionHint(result) : result;
+      } finally {
+        stop();
+      }
     });
     const resources = sessionResources(this.engine, sessionId);
     server.setRequestHandler("resources/list", async () => ({ resources: resources.list() }));
@@ -176,16 +206,18 @@ export class ToolsimHub {
 /** The parts of an MCP request a call may use: cancellation, progress (when asked for), logging. */
 function callContext(ctx: ServerContext): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
+  let last = 0;
+  const send = (update: ProgressUpdate) => {
+    last = update.progress > last ? update.progress : last + 1;
+    return ctx.mcpReq.notify({
+      method: "notifications/progress",
+      params: { progressToken: token as string | number, ...update, progress: last },
+    });
+  };
   return {
     signal: ctx.mcpReq.signal,
     progress:
-      token === undefined
-        ? undefined
-        : (update) =>
-            ctx.mcpReq.notify({
-              method: "notifications/progress",
-              params: { progressToken: token, ...update },
-            }),
+      token === undefined ? undefined : { send, tick: (message) => send({ progress: last + 1, message }) },
     log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
   };
 }

@@ -1,8 +1,12 @@
 export { toCallToolResult } from "./call-result.js";
 export { type ControlToolsOptions, controlTools, DEFAULT_CONTROL_PREFIX } from "./control-tools.js";
 export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TIMEOUTS,
+  describeBytes,
   type HttpHandle,
   type HttpOptions,
+  type HttpTimeouts,
   isLoopback,
   ListenError,
   SESSION_HEADER,
@@ -21,4 +25,4 @@ export {
 } from "./hub.js";
 export { CALLS_URI, STATE_URI, sessionResources } from "./resources.js";
 export { type StdioHandle, serveOverStdio } from "./stdio.js";
-export { page, toMcpTool, withProfile } from "./tool-list.js";
+export { type Page, page, toMcpTool, withProfile } from "./tool-list.js";

@@ -66,21 +66,43 @@ function describe(tool: Tool): string {
   return parts.join("\n\n");
 }
 
-/** Opaque cursors: the offset of the page, so a listing is stable while the catalog is. */
-export function page<T>(
-  items: readonly T[],
-  cursor: string | undefined,
-  size: number,
-): { items: T[]; nextCursor?: string } {
-  const start = cursor ? decodeCursor(cursor) : 0;
+export type Page<T> = { ok: true; items: T[]; nextCursor?: string } | { ok: false; problem: string };
+
+/**
+ * Opaque cursors: the offset of the page, so a listing is stable while the catalog is.
+ * A cursor this server did not hand out is an error to report, not a reason to start over.
+ */
+export function page<T>(items: readonly T[], cursor: string | undefined, size: number): Page<T> {
+  if (cursor === undefined || cursor === "") return pageFrom(items, 0, size);
+  const start = decodeCursor(cursor, items.length);
+  if (start === undefined) {
+    return {
+      ok: false,
+      problem: `invalid cursor ${JSON.stringify(cursor.slice(0, 80))}: pass the nextCursor of the previous tools/list page, or no cursor to start from the first page (the tool list may have changed since)`,
+    };
+  }
+  return pageFrom(items, start, size);
+}
+
+function pageFrom<T>(items: readonly T[], start: number, size: number): Page<T> {
   const end = start + size;
   return {
+    ok: true,
     items: items.slice(start, end),
-    ...(end < items.length ? { nextCursor: Buffer.from(String(end)).toString("base64url") } : {}),
+    ...(end < items.length ? { nextCursor: encodeCursor(end) } : {}),
   };
 }
 
-function decodeCursor(cursor: string): number {
-  const offset = Number(Buffer.from(cursor, "base64url").toString("utf8"));
-  return Number.isInteger(offset) && offset >= 0 ? offset : 0;
+function encodeCursor(offset: number): string {
+  return Buffer.from(String(offset)).toString("base64url");
+}
+
+/** The offset a cursor encodes, if it is one this listing could have handed out. */
+function decodeCursor(cursor: string, length: number): number | undefined {
+  if (!/^[A-Za-z0-9_-]{1,16}$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const offset = /^[1-9][0-9]*$/.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(offset) && offset < length && encodeCursor(offset) === cursor
+    ? offset
+    : undefined;
 }

@@ -6,6 +6,7 @@ import {
   plural,
   STATUS_VERBS,
   singular,
+  verbOf,
   wordsOf,
 } from "../infer/index.js";
 import { type Patch, toPointer } from "../patch/index.js";
@@ -19,6 +20,11 @@ import type { State } from "../state/index.js";
  */
 
 export { type Action, actionOf, wordsOf };
+
+/** The action the verb of a tool's name states (its first two words), if a known verb is there. */
+export function verbActionOf(name: string): Action | undefined {
+  return verbOf(name)?.action;
+}
 
 export interface EntityRef {
   collection: string;

@@ -1,5 +1,6 @@
 import { validatorFor } from "../catalog/index.js";
 import { type Patch, parsePointer } from "../patch/index.js";
+import { contractBreaches } from "./llm-contract.js";
 import type { SimulationRequest, ToolFailure } from "./types.js";
 
 /** The model's answer, after the response schema check. */
@@ -13,12 +14,14 @@ export interface ModelAnswer {
 export type CheckedAnswer =
   | { ok: true; kind: "success"; result: Record<string, unknown>; patch: Patch }
   | { ok: true; kind: "failure"; failure: ToolFailure }
-  | { ok: false; problems: string[] };
+  /** `breach`: the answer broke the tool's contract (see llm-contract.ts); not worth a repair. */
+  | { ok: false; problems: string[]; breach?: boolean };
 
 /**
  * Holds a model's answer to what the call allows: a documented error, or a result valid
  * against the output schema (with the effects' values laid over it) and a patch that
- * applies to the state, stays inside it, and leaves the clock and the effects' work alone.
+ * applies to the state, stays inside it, leaves the clock and the effects' work alone, and
+ * keeps to the tool's contract (nothing for a read-only tool, only what the call concerns).
  */
 export function checkAnswer(answer: ModelAnswer, request: SimulationRequest): CheckedAnswer {
   const { tool, effects } = request;
@@ -63,6 +66,8 @@ export function checkAnswer(answer: ModelAnswer, request: SimulationRequest): Ch
   }
   problems.push(...patchProblems(answer.patch, request));
   if (problems.length > 0) return { ok: false, problems };
+  const breaches = contractBreaches(answer.patch, request);
+  if (breaches.length > 0) return { ok: false, problems: breaches, breach: true };
   return { ok: true, kind: "success", result, patch: answer.patch };
 }
 

@@ -70,6 +70,8 @@ export class LlmSimulator implements Simulator {
 
     if (!accepted?.checked.ok) {
       const problems = accepted && !accepted.checked.ok ? accepted.checked.problems : [failureText(first)];
+      if (accepted && !accepted.checked.ok && accepted.checked.breach)
+        return this.fallBack(request, problems, usage, "", "broke the tool's contract");
       if (!first.ok && UNREPAIRABLE.has(first.failure.kind)) return this.fallBack(request, problems, usage);
       const second = await ask([
         { role: "assistant", content: raw ?? "" },
@@ -80,7 +82,14 @@ export class LlmSimulator implements Simulator {
       raw = second.raw;
       if (!accepted?.checked.ok) {
         const again = accepted && !accepted.checked.ok ? accepted.checked.problems : [failureText(second)];
-        return this.fallBack(request, again, usage, "after one repair");
+        const breach = accepted && !accepted.checked.ok && accepted.checked.breach;
+        return this.fallBack(
+          request,
+          again,
+          usage,
+          "after one repair",
+          breach ? "broke the tool's contract" : undefined,
+        );
       }
     }
 
@@ -128,8 +137,9 @@ export class LlmSimulator implements Simulator {
     problems: string[],
     usage: Usage,
     when = "",
+    what = "was unusable",
   ): SimulationOutcome {
-    const reason = `the model's answer was unusable${when ? ` ${when}` : ""}: ${problems.join("; ")}`;
+    const reason = `the model's answer ${what}${when ? ` ${when}` : ""}: ${problems.join("; ")}`;
     return { ...this.fallback.respondNow(request), fallback: truncate(reason, 500), usage };
   }
 }

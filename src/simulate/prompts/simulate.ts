@@ -1,3 +1,4 @@
+import { contractOf } from "../llm-contract.js";
 import type { StateView } from "../state-slice.js";
 import type { EffectsResult, HistoryEntry, SimulationRequest } from "../types.js";
 import { compact, DATA_RULE, dataBlock } from "./data-block.js";
@@ -44,7 +45,7 @@ Rules:
 3. A read of something the state does not hold returns plausible, realistic data, unless the specification says it must exist.
 4. A write stays consistent with the state: change only what the call implies, keep identifiers and existing fields, and report the new values in the result.
 5. Agree with the earlier calls of the session: the same entities keep the same values.
-6. The patch is a list of RFC 6902 operations against the session state document, with paths such as /orders/ORD-1/status. A read returns an empty patch. Never change /runtime/now: the simulator keeps the clock.
+6. The patch is a list of RFC 6902 operations against the session state document, with paths such as /orders/ORD-1/status. A read returns an empty patch. Never change /runtime/now: the simulator keeps the clock. The patch may change only the entities this call concerns (listed with the call) and add new entities; it never removes or replaces a whole collection or the document, and a read-only tool's patch is empty. A patch outside these limits is discarded.
 7. ${DATA_RULE}
 
 Answer with one JSON object and nothing else:
@@ -57,6 +58,7 @@ export function simulateUser(request: SimulationRequest, view: StateView): strin
   const parts = [
     toolSpec(request.tool),
     effectsSection(request.effects),
+    contractSection(request),
     `Simulated time now: ${request.now}`,
   ];
   parts.push(stateSection(view));
@@ -64,6 +66,21 @@ export function simulateUser(request: SimulationRequest, view: StateView): strin
   parts.push(dataBlock(`Arguments of this call to ${request.tool.name}`, request.args));
   parts.push("Answer this call with the JSON object described in your instructions.");
   return parts.join("\n\n");
+}
+
+const LISTED_ENTITIES = 20;
+
+/** What the patch may change (rule 6), so a model that follows it is never discarded. */
+function contractSection(request: SimulationRequest): string {
+  const contract = contractOf(request);
+  if (contract.readOnly) return `State changes allowed: none; this tool is read-only (${contract.readOnly}).`;
+  if (contract.concerned.size === 0)
+    return "State changes allowed: new entities the call creates (its arguments name no stored entity).";
+  const listed = [...contract.concerned].slice(0, LISTED_ENTITIES);
+  return [
+    "State changes allowed: the entities listed below (JSON pointers) and new entities the call creates.",
+    dataBlock("Entities this call may change", listed),
+  ].join("\n\n");
 }
 
 function effectsSection(effects: EffectsResult): string {
