@@ -50,7 +50,9 @@ describe("an enum on an array parameter lists the allowed items", () => {
       { functions: [{ ...sensors, parameters: { ...sensors.parameters, type: "object" } }] },
       { id: "sensors" },
     );
-    const validate = validatorFor((toolsets[0]?.tools[0] as Tool).inputSchema);
+    const tool = toolsets[0]?.tools[0];
+    if (!tool) throw new Error("nothing imported");
+    const validate = validatorFor(tool.inputSchema);
     expect(validate({ kinds: ["damp"] })).toBe(true);
     expect(validate({ kinds: ["damp", "fog"] })).toBe(false);
   });

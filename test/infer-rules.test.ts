@@ -249,7 +249,8 @@ describe("replacing the elements two parallel lists of ids name", () => {
   it("replaces each named element by the one at the same position, with the new one's fields", async () => {
     const [read, update] = entry(inferToolset(toolset, { level: 2 }).report, "modify_shelf_books").drafts;
     expect(read).toMatchObject({ kind: "read", target: "shelves/{shelf_id}", as: "shelf" });
-    const expression = (update?.set as Record<string, { $expr: string }>).books?.$expr ?? "";
+    const set = (update?.set ?? {}) as Record<string, { $expr: string }>;
+    const expression = set.books?.$expr ?? "";
     // the expression, evaluated as the effects language would (JSONata with $args, the binding and $entity)
     const entities = state as unknown as Record<string, Record<string, unknown>>;
     const books = await jsonata(expression).evaluate(
