@@ -26,7 +26,7 @@ import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { launchCommand } from "./paths.js";
-import { resolveDbFile } from "./state-location.js";
+import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
 import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
@@ -56,8 +56,9 @@ ${INFER_HELP}
                        mode accepts); calls are checked against the full schema (docs/frameworks.md)
 
 State
-  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default toolsim.db in the
-                       state directory: TOOLSIM_HOME, a checkout's state/, else the user's data directory)
+${DB_HELP}
+                       PostgreSQL: any number of serve processes share one database; each keeps
+                       up to TOOLSIM_PG_POOL_SIZE connections (default 10); see docs/scale-out.md
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
 
@@ -120,10 +121,10 @@ export const serveCommand: Command = {
     const taskMode = planTaskMode(loaded.catalog, values);
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
-    const db = resolveDbFile(values.db, log);
     const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
-      db,
+      db: dbLocation(values, log),
+      store: storeOptions(),
       seed: values.seed,
       pageSize,
       schemaProfile,
@@ -131,6 +132,8 @@ export const serveCommand: Command = {
       llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
     });
+    // the store says where it is without credentials: a URL's password is never shown
+    const db = runtime.store.location;
     if (hybrid) await attachHybrid(runtime, hybrid);
     const openSession = attachTaskMode(runtime, taskMode, engineChoice);
     const compose = hybrid ? (catalog: Catalog) => hybrid.replaceBase(catalog) : undefined;

@@ -40,15 +40,23 @@ export class Sessions {
       const existing = await this.store.session(input.name, input.tenant);
       if (existing) return (await this.attach(existing)).record;
     }
-    const record = await this.store.createSession({
-      name: input.name,
-      tenant: input.tenant,
-      seed: input.seed,
-      taskId: input.taskId,
-      scope: input.scope,
-      state: input.state,
-      reason: input.reason,
-    });
+    let record: SessionRecord;
+    try {
+      record = await this.store.createSession({
+        name: input.name,
+        tenant: input.tenant,
+        seed: input.seed,
+        taskId: input.taskId,
+        scope: input.scope,
+        state: input.state,
+        reason: input.reason,
+      });
+    } catch (error) {
+      // another process created the named session since the lookup: resume that one
+      const raced = input.name ? await this.store.session(input.name, input.tenant) : undefined;
+      if (!raced) throw error;
+      return (await this.attach(raced)).record;
+    }
     const session = await this.attach(record);
     session.callsOnHead = new Map();
     return session.record;
