@@ -1,9 +1,10 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importBfcl, importOpenAiFunctions } from "../src/catalog/importers/index.js";
 import { type Tool, validatorFor } from "../src/catalog/index.js";
 import { OfflineSimulator } from "../src/simulate/index.js";
 import { State } from "../src/state/index.js";
-import { connectStdio } from "./support/index.js";
+import { connectStdio, tempDir } from "./support/index.js";
 
 /** Fixes found by importing outside data: array enums, renaming suffixes, passes without a model. */
 
@@ -98,11 +99,18 @@ describe("a renamed tool keeps its own words in what is synthesized for it", () 
 
 describe("passes that need a model", () => {
   it("--semantic-check and --audit without a model say so at start", async () => {
-    const { client, stderr } = await connectStdio(["--semantic-check", "--audit", "--db", ":memory:"]);
+    const dir = tempDir();
+    const { client, stderr } = await connectStdio([
+      "--semantic-check",
+      "--audit",
+      "--db",
+      join(dir.path, "t.db"),
+    ]);
     try {
       expect(stderr()).toContain("--semantic-check and --audit need a model and will not run");
     } finally {
       await client.close();
+      dir.cleanup();
     }
   });
 });
