@@ -119,6 +119,39 @@ describe.skipIf(skip !== undefined)("PostgreSQL store", () => {
     expect((newer as Error).message).toContain("written by a newer toolsim (schema 9999");
   });
 
+  it("while the database refuses connections a call is an isError result to retry, and calls go on once it is back", async () => {
+    const server = await startHttpServer([
+      "--toolsets",
+      LIBRARY,
+      "--db",
+      database.url,
+      "--engine",
+      "offline",
+    ]);
+    const client = await connectHttp(server.url, { "X-Toolsim-Session": "outage" });
+    try {
+      const borrow = { member_id: "MEM-001", book_id: "BK-0001", due: "2026-03-20" };
+      expect((await client.callTool({ name: "borrow_book", arguments: borrow })).isError).toBeFalsy();
+      const admin = postgresServerUrl();
+      await sql(admin, `ALTER DATABASE "${database.name}" WITH ALLOW_CONNECTIONS false`);
+      await sql(admin, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [
+        database.name,
+      ]);
+      const during = await client.callTool({ name: "get_member", arguments: { member_id: "MEM-001" } });
+      expect(during.isError).toBe(true);
+      expect(JSON.stringify(during.content)).toContain(
+        "Nothing was recorded or changed; send the call again",
+      );
+      await sql(admin, `ALTER DATABASE "${database.name}" WITH ALLOW_CONNECTIONS true`);
+      const after = await client.callTool({ name: "get_member", arguments: { member_id: "MEM-001" } });
+      expect(after.isError).toBeFalsy();
+      expect(callMeta(after).seq).toBe(2);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+
   it("serve --db URL: the banner hides the password, the session commands take the URL, and calls go on after the connections drop", async () => {
     const server = await startHttpServer([
       "--toolsets",

@@ -10,6 +10,13 @@ export interface LiveSession {
    * of them (it made the head itself); otherwise the store is asked. Saves a lookup per call.
    */
   callsOnHead?: Map<string, number>;
+  /** The last call of the session this process knows of: a gap means another process made calls. */
+  lastSeq: number;
+  /**
+   * Another process has written to this session: its head is checked before each call is
+   * answered, instead of answering on a head that may be old and answering again.
+   */
+  shared: boolean;
 }
 
 export interface NewSessionInput {
@@ -134,6 +141,7 @@ export class Sessions {
     session.head = head;
     session.record = await this.reread(session.record);
     session.callsOnHead = undefined;
+    session.shared = true;
   }
 
   private async attach(record: SessionRecord): Promise<LiveSession> {
@@ -142,7 +150,7 @@ export class Sessions {
     const head = await this.store.head(record.id);
     const raced = this.live.get(record.id);
     if (raced) return raced;
-    const session: LiveSession = { record, head };
+    const session: LiveSession = { record, head, lastSeq: record.nextSeq - 1, shared: false };
     this.live.set(record.id, session);
     return session;
   }

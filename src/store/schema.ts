@@ -74,7 +74,7 @@ export const MIGRATIONS: readonly Migration[] = [
         engine          TEXT NOT NULL,
         fallback        TEXT,
         usage           TEXT,
-        latency_ms      REAL NOT NULL,
+        latency_ms      DOUBLE PRECISION NOT NULL,
         created_at      TEXT NOT NULL,
         PRIMARY KEY (session_id, seq)
       )`,
