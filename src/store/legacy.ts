@@ -30,8 +30,12 @@ export function convertLegacy(db: Database.Database, userVersion: number): void 
   const callColumns = `session_id, seq, tool, arguments, args_hash, status, findings, result, error,
     version_before, version_after, engine, fallback, usage, latency_ms, created_at`;
   db.exec(`INSERT INTO calls (${callColumns}) SELECT ${callColumns} FROM legacy_calls`);
-  db.exec("INSERT INTO checkpoints (session_id, name, version, created_at) SELECT session_id, name, version, created_at FROM legacy_checkpoints");
-  db.exec("INSERT INTO llm_cache (key, model, response, usage, created_at, hits) SELECT key, model, response, usage, created_at, hits FROM legacy_llm_cache");
+  db.exec(
+    "INSERT INTO checkpoints (session_id, name, version, created_at) SELECT session_id, name, version, created_at FROM legacy_checkpoints",
+  );
+  db.exec(
+    "INSERT INTO llm_cache (key, model, response, usage, created_at, hits) SELECT key, model, response, usage, created_at, hits FROM legacy_llm_cache",
+  );
   if (tables.includes("task_answers")) {
     db.exec(
       "INSERT INTO task_answers SELECT session_id, seq, version, answer, infeasible, created_at FROM legacy_task_answers",

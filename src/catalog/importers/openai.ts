@@ -1,7 +1,7 @@
 import type { JsonSchema, StateDocument, Tool, ToolAnnotations, Toolset } from "../format.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { dropUnknownFormats, isObject, type SchemaNote } from "./schema-repair.js";
+import { dropUnknownFormats, isObject, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
 import { errorsFromMessages } from "./tool-errors.js";
 
 /**
@@ -96,6 +96,7 @@ function toolOf(
   inputSchema.type = "object";
   if (!isObject(inputSchema.properties)) inputSchema.properties = {};
   dropUnknownFormats(inputSchema, "parameters", notes);
+  moveArrayEnums(inputSchema, "parameters", notes);
   for (const note of notes) report(note.path, note.message);
   const description = typeof definition.description === "string" ? definition.description.trim() : "";
   if (!description) report("description", "missing; the name stands in");

@@ -1,7 +1,7 @@
 import type { JsonSchema, Tool, ToolAnnotations, ToolError, Toolset } from "../format.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { dropUnknownFormats, isObject, type SchemaNote } from "./schema-repair.js";
+import { dropUnknownFormats, isObject, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
 
 /**
  * OpenAPI 3.0 and 3.1: each operation becomes a tool. Parameters and the request body make
@@ -336,6 +336,7 @@ class SchemaConverter {
     const notes: SchemaNote[] = [];
     const out = this.rewrite(structuredClone(schema), refs, notes);
     dropUnknownFormats(out, "", notes);
+    moveArrayEnums(out, "", notes);
     for (const note of notes)
       report(`${where}${note.path && note.path !== "(root)" ? ` ${note.path}` : ""}`, note.message);
     return isObject(out) ? out : {};
@@ -355,6 +356,7 @@ class SchemaConverter {
         const raw = this.components[name];
         const schema = (isObject(raw) ? this.rewrite(structuredClone(raw), uses, notes) : {}) as JsonSchema;
         dropUnknownFormats(schema, "", notes);
+        moveArrayEnums(schema, "", notes);
         for (const note of notes)
           this.problems.push({
             toolset: this.id,
