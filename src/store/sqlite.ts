@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { State } from "../state/index.js";
+import { type Checkpointer, startCheckpointer } from "./checkpointer.js";
 import { Documents } from "./documents.js";
 import { convertLegacy, isLegacy } from "./legacy.js";
 import { callRow, type Row, toAnswer, toCall, toSession } from "./rows.js";
@@ -37,6 +38,8 @@ export interface SqliteOptions {
   /** Open for reading only: no migrations, no writes (a file the user may only read). */
   readonly?: boolean;
   snapshots?: SnapshotPolicy;
+  /** Copy the write-ahead log back from a worker thread (the default) rather than during commits. */
+  checkpointThread?: boolean;
 }
 
 /** Why a state file cannot be used, in words that say what to do. */
@@ -64,6 +67,7 @@ export class SqliteStore implements Store {
     file: string,
     private readonly db: Database.Database,
     options: SqliteOptions,
+    private readonly checkpointer?: Checkpointer,
   ) {
     this.location = file;
     this.policy = options.snapshots ?? DEFAULT_SNAPSHOTS;
@@ -87,10 +91,11 @@ export class SqliteStore implements Store {
       db.close();
       throw error;
     }
-    return new SqliteStore(file, db, options);
+    return new SqliteStore(file, db, options, checkpointsOffTheCallPath(file, db, options));
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 
@@ -527,6 +532,20 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
     throw new StoreOpenError(openFailure(file, error));
   }
   return db;
+}
+
+/** See checkpointer.ts; a file only read, or one in memory, has no log to copy back. */
+function checkpointsOffTheCallPath(
+  file: string,
+  db: Database.Database,
+  options: SqliteOptions,
+): Checkpointer | undefined {
+  if (options.readonly || file === ":memory:" || options.checkpointThread === false) return undefined;
+  db.pragma("wal_autocheckpoint = 0");
+  return startCheckpointer(file, (reason) => {
+    process.stderr.write(`toolsim: ${reason}; SQLite checkpoints the state file itself from now on\n`);
+    if (db.open) db.pragma("wal_autocheckpoint = 1000");
+  });
 }
 
 function openFailure(file: string, error: unknown): string {
