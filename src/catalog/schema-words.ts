@@ -67,6 +67,16 @@ interface PatternPart {
  * look-arounds, back references), where the expression itself is the clearest statement.
  */
 export function patternWords(pattern: string): string | undefined {
+  // every rejected call against a pattern asks again; the patterns are the catalog's, so the cache stays small
+  if (PATTERN_WORDS.has(pattern)) return PATTERN_WORDS.get(pattern);
+  const words = patternInWords(pattern);
+  PATTERN_WORDS.set(pattern, words);
+  return words;
+}
+
+const PATTERN_WORDS = new Map<string, string | undefined>();
+
+function patternInWords(pattern: string): string | undefined {
   if (!pattern.startsWith("^") || !pattern.endsWith("$") || pattern.endsWith("\\$")) return undefined;
   const parts = parsePattern(pattern.slice(1, -1));
   if (!parts || parts.length === 0) return undefined;
