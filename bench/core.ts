@@ -14,6 +14,7 @@ import {
   writeArgs,
   writeBenchToolset,
 } from "./bench-toolset.js";
+import { type CallProfileRow, profileCalls } from "./call-profile.js";
 import { CATALOG_TOOLS, CATALOG_TOOLSETS, writeCatalog } from "./catalog-6000.js";
 import {
   CATALOG_LOAD,
@@ -26,7 +27,14 @@ import {
   runNodeJson,
   startHttpProcess,
 } from "./processes.js";
-import { fn, inPackage, type ProfileSummary, summarizeProfile, type Watch } from "./profile.js";
+import {
+  fn,
+  inPackage,
+  type ProfileSummary,
+  summarizeProfile,
+  type Watch,
+  waitForProfile,
+} from "./profile.js";
 import { median, ratio, round, type Summary, summarize } from "./stats.js";
 
 export const TARGETS = { roundTripP50Ratio: 1.5, catalogReadyMs: 1500 } as const;
@@ -101,6 +109,8 @@ export interface CoreResults {
     imports: { importMs: number };
   };
   profile: ProfileSummary & { file: string };
+  /** Where one call's time goes, toolsim against the no-op server. */
+  callProfile: CallProfileRow[];
 }
 
 interface LoadFigures {
@@ -434,21 +444,6 @@ async function profile(catalog: string, options: CoreOptions): Promise<CoreResul
   return { file: file.slice(PACKAGE_ROOT.length + 1), ...summarizeProfile(file, PROFILE_WATCHES) };
 }
 
-/** The profile is written as the server process exits, a moment after the client has closed. */
-async function waitForProfile(dir: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const found = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
-    if (found) {
-      const file = join(dir, found);
-      const size = statSync(file).size;
-      await new Promise((r) => setTimeout(r, 100));
-      if (size > 0 && statSync(file).size === size) return file;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no .cpuprofile appeared in ${dir}`);
-}
-
 export async function runCoreBench(options: CoreOptions): Promise<CoreResults> {
   const toolsetDir = join(options.scratch, "toolsets");
   mkdirSync(toolsetDir, { recursive: true });
@@ -471,6 +466,8 @@ export async function runCoreBench(options: CoreOptions): Promise<CoreResults> {
   const loadResults = await load(catalog);
   options.log("profile of one cold start");
   const profileResults = await profile(catalog, options);
+  options.log("profile of calls: toolsim and the no-op server under --cpu-prof");
+  const callProfile = await profileCalls(toolset, options.scratch, options.calls, options.warmup);
   return {
     roundTrip: {
       warmup: options.warmup,
@@ -485,5 +482,6 @@ export async function runCoreBench(options: CoreOptions): Promise<CoreResults> {
     scale: scaleResults,
     load: loadResults,
     profile: profileResults,
+    callProfile,
   };
 }

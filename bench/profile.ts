@@ -1,8 +1,11 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { round } from "./stats.js";
 
 /** The parts of a V8 .cpuprofile (node --cpu-prof) this reads. */
 interface CpuProfile {
+  /** Monotonic clock, µs: the same clock as `process.hrtime` on Linux. */
+  startTime: number;
   nodes: Array<{
     id: number;
     callFrame: { functionName: string; url: string };
@@ -50,7 +53,18 @@ function placeOf(frame: Frame): string {
   return url;
 }
 
-export function summarizeProfile(file: string, watches: readonly Watch[], top = 12): ProfileSummary {
+/** Samples taken between two readings of `process.hrtime.bigint()` (any process on this machine), in ns. */
+export interface Window {
+  fromNs: bigint;
+  toNs: bigint;
+}
+
+export function summarizeProfile(
+  file: string,
+  watches: readonly Watch[],
+  top = 12,
+  window?: Window,
+): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
@@ -59,8 +73,13 @@ export function summarizeProfile(file: string, watches: readonly Watch[], top = 
   const partUs = new Array<number>(watches.length).fill(0);
   const placeUs = new Map<string, number>();
   let busyUs = 0;
+  let clock = profile.startTime;
+  const from = window ? Number(window.fromNs / 1000n) : Number.NEGATIVE_INFINITY;
+  const to = window ? Number(window.toNs / 1000n) : Number.POSITIVE_INFINITY;
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i] ?? 0;
+    clock += us;
+    if (clock < from || clock > to) return;
     const leaf = byId.get(id);
     if (!leaf || leaf.callFrame.functionName === "(idle)") return;
     busyUs += us;
@@ -87,4 +106,19 @@ export function summarizeProfile(file: string, watches: readonly Watch[], top = 
       .slice(0, top)
       .map(([place, us]) => ({ place, ms: ms(us) })),
   };
+}
+
+/** The profile is written as the server process exits, a moment after the client has closed. */
+export async function waitForProfile(dir: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const found = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
+    if (found) {
+      const file = join(dir, found);
+      const size = statSync(file).size;
+      await new Promise((r) => setTimeout(r, 100));
+      if (size > 0 && statSync(file).size === size) return file;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no .cpuprofile appeared in ${dir}`);
 }

@@ -170,6 +170,36 @@ function profile(core: CoreResults): string {
   ].join("\n");
 }
 
+function callProfile(core: CoreResults): string {
+  const rows = core.callProfile;
+  if (!rows?.length) return "";
+  const us = (value: number) => `${value} µs`;
+  const header = [
+    "CPU per call (inclusive)",
+    ...rows.flatMap((r) => [`${r.kind}: toolsim`, `${r.kind}: no-op`]),
+  ];
+  const busy = ["**all CPU sampled**", ...rows.flatMap((r) => [us(r.busyUs.toolsim), us(r.busyUs.noop)])];
+  const labels = rows[0]?.parts.map((part) => part.label) ?? [];
+  const parts = labels.map((label, i) => [
+    label.replace(/^ {2}/, "↳ "),
+    ...rows.flatMap((r) => [us(r.parts[i]?.toolsimUs ?? 0), us(r.parts[i]?.noopUs ?? 0)]),
+  ]);
+  const write = rows.find((r) => r.kind === "write");
+  return [
+    "### Where a call's time goes",
+    "",
+    `Each server answers ${thousands(rows[0]?.calls ?? 0)} calls of each kind under \`node --cpu-prof\` over stdio; only samples taken while the measured calls ran count (profiling slows both sides alike).`,
+    "",
+    table(header, [busy, ...parts]),
+    "",
+    write
+      ? `Self time of a write by code location: ${write.byPlace.map((p) => `\`${p.place}\` ${p.us} µs`).join(", ")}.`
+      : "",
+  ].join("\n");
+}
+
 export function coreMarkdown(core: CoreResults): string {
-  return [roundTrip(core), scale(core), load(core), profile(core)].join("\n\n");
+  return [roundTrip(core), scale(core), load(core), profile(core), callProfile(core)]
+    .filter((part) => part !== "")
+    .join("\n\n");
 }
