@@ -133,9 +133,10 @@ function checkShape(raw: unknown): ValidatedArguments {
 function mapErrors(errors: SchemaErrors): Finding[] {
   const mapped: Array<{ keyword: string; finding: Finding }> = [];
   const seen = new Set<string>();
-  // Sub-schema errors of a failed anyOf/oneOf are noise next to the combined one; keep only the combined.
+  // Sub-schema errors of a failed anyOf/oneOf/contains are noise next to the combined one
+  // (each item that is not the one `contains` wants fails it); keep only the combined.
   const combined = errors
-    .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
+    .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf" || e.keyword === "contains")
     .map((e) => e.schemaPath);
   // An if/then rule is explained once, with its condition, instead of by its inner failures.
   const conditional = errors.filter((e) => e.keyword === "if").map((e) => e.schemaPath.replace(/\/if$/, ""));
@@ -384,10 +385,10 @@ function label(at: string): string {
 }
 
 function article(type: string): string {
-  const names = type
+  return type
     .split(",")
-    .map((t) => (t === "integer" ? "an integer" : t === "object" ? "an object" : `a ${t}`));
-  return names.join(" or ");
+    .map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`))
+    .join(" or ");
 }
 
 function describeValue(value: unknown): string {
