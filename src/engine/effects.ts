@@ -379,6 +379,21 @@ async function updateValue(run: Run, subject: unknown, effect: UpdateEffect): Pr
   return updated;
 }
 
+/** The operators of a field guard, each a test of the field's value against the operand. */
+const GUARD_TESTS: ReadonlyArray<[operator: "in" | "notIn" | "equals" | "gte" | "lte", holds: GuardTest]> = [
+  ["in", (actual, operand) => anyEqual(actual, operand)],
+  ["notIn", (actual, operand) => !anyEqual(actual, operand)],
+  ["equals", (actual, operand) => looselyEqual(actual, operand)],
+  ["gte", (actual, operand) => compares(actual, operand, (a, b) => a >= b)],
+  ["lte", (actual, operand) => compares(actual, operand, (a, b) => a <= b)],
+];
+
+type GuardTest = (actual: unknown, operand: unknown) => boolean;
+
+/**
+ * Every guard must hold, in order; the first that does not answers its error. An operand
+ * that renders to nothing (an optional argument not given) sets no condition.
+ */
 async function checkGuards(run: Run, guards: readonly Guard[], subject: unknown): Promise<void> {
   for (const [index, guard] of guards.entries()) {
     if ("expr" in guard) {
@@ -386,32 +401,20 @@ async function checkGuards(run: Run, guards: readonly Guard[], subject: unknown)
       continue;
     }
     const actual = dig(subject, guard.field);
-    const operand = (value: unknown, key: string) => resolve(run, value, `require[${index}].${key}`);
-    const holds =
-      (guard.in === undefined || anyEqual(actual, await operand(guard.in, "in"))) &&
-      (guard.notIn === undefined || !anyEqual(actual, await operand(guard.notIn, "notIn"))) &&
-      (guard.equals === undefined || looselyEqual(actual, await operand(guard.equals, "equals"))) &&
-      compares(
-        actual,
-        guard.gte === undefined ? undefined : await operand(guard.gte, "gte"),
-        (a, b) => a >= b,
-      ) &&
-      compares(
-        actual,
-        guard.lte === undefined ? undefined : await operand(guard.lte, "lte"),
-        (a, b) => a <= b,
-      );
-    if (!holds) fail(run, guard.error, { [guard.field]: actual });
+    for (const [operator, holds] of GUARD_TESTS) {
+      if (guard[operator] === undefined) continue;
+      const operand = await resolve(run, guard[operator], `require[${index}].${operator}`);
+      if (operand !== ABSENT && !holds(actual, operand)) fail(run, guard.error, { [guard.field]: actual });
+    }
   }
 }
 
 function anyEqual(actual: unknown, values: unknown): boolean {
-  return values !== ABSENT && asList(values).some((v) => looselyEqual(actual, v));
+  return asList(values).some((v) => looselyEqual(actual, v));
 }
 
-/** A numeric comparison that holds trivially when its operand is absent (an optional argument not given). */
+/** Numbers compare as numbers, dates and date-times by time; anything else fails the comparison. */
 function compares(actual: unknown, operand: unknown, test: (a: number, b: number) => boolean): boolean {
-  if (operand === undefined || operand === ABSENT) return true;
   const a = toNumber(actual) ?? toTime(actual);
   const b = toNumber(operand) ?? toTime(operand);
   return a !== undefined && b !== undefined && test(a, b);
