@@ -485,7 +485,6 @@ function initializeProblem(body: unknown): string | undefined {
   const info = params.clientInfo;
   if (!isRecord(info) || typeof info.name !== "string" || typeof info.version !== "string")
     problems.push('"clientInfo" must be an object with string "name" and "version"');
-  if (body.jsonrpc !== "2.0") problems.push('"jsonrpc" must be "2.0"');
   if (body.id === undefined || body.id === null) problems.push('"id" must be a string or a number');
   return problems.length ? problems.join("; ") : "it does not match the initialize request schema";
 }
