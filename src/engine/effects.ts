@@ -13,7 +13,7 @@ import {
   type UpdateEffect,
 } from "../catalog/index.js";
 import { evaluateExpression, truthy } from "../expr/index.js";
-import { type Patch, type PatchOperation, toPointer } from "../patch/index.js";
+import { isPlainObject, type Patch, type PatchOperation, toPointer } from "../patch/index.js";
 import type { EffectsResult, ToolFailure } from "../simulate/index.js";
 import { looselyEqual, State, type StateDocument } from "../state/index.js";
 import {
@@ -195,7 +195,7 @@ async function changeSubject(
  */
 function subjectAt(state: State, path: readonly string[]): unknown {
   const value = valueAt(state, path);
-  if (path.length === 2 && !isEntity(value)) return undefined;
+  if (path.length === 2 && !isPlainObject(value)) return undefined;
   return value;
 }
 
@@ -205,7 +205,7 @@ async function listEntities(run: Run, effect: ListEffect): Promise<Ran> {
   const limit = typeof limitValue === "number" && limitValue > 0 ? limitValue : Number.POSITIVE_INFINITY;
   const matches: Entity[] = [];
   for (const [, entity] of candidates(run.state, effect.target, where)) {
-    if (!isEntity(entity) || !matchesWhere(entity, where)) continue;
+    if (!isPlainObject(entity) || !matchesWhere(entity, where)) continue;
     if (effect.filter !== undefined && !truthy(await evaluate(run, effect.filter, "filter", entity)))
       continue;
     matches.push(entity);
@@ -290,7 +290,7 @@ async function createInside(run: Run, effect: CreateEffect, segments: readonly s
     if (keyed) throw new EffectBroken(`${effect.target} names a key, but the value there is an array`);
     return appendInto(run, effect, containerPath, Array.isArray(container) ? container : undefined);
   }
-  if (!missing && !isEntity(container))
+  if (!missing && !isPlainObject(container))
     throw new EffectBroken(`${effect.target} leads to a ${typeof container}, not an object or an array`);
   if (!keyed)
     run.scope.id = nextKey(Object.keys(container ?? {}), effect.id?.prefix ?? "", effect.id?.width ?? 4);
@@ -336,7 +336,7 @@ function siblingShape(state: State, containerPath: readonly string[]): "array" |
   for (const [, entity] of entitiesInKeyOrder(state, collection)) {
     const value = inside.reduce<unknown>((current, segment) => childOf(current, segment), entity);
     if (Array.isArray(value)) return "array";
-    if (isEntity(value)) return "object";
+    if (isPlainObject(value)) return "object";
   }
   return "array";
 }
@@ -359,7 +359,7 @@ async function updateValue(run: Run, subject: unknown, effect: UpdateEffect): Pr
   const changes = [effect.set, effect.inc, effect.append].some((fields) => Object.keys(fields).length > 0);
   if (changes && subject !== null && typeof subject !== "object")
     throw new EffectBroken(`${effect.target} leads to a ${typeof subject}, which has no fields to change`);
-  let updated = isEntity(subject) ? { ...subject } : subject;
+  let updated = isPlainObject(subject) ? { ...subject } : subject;
   for (const [path, template] of Object.entries(effect.set)) {
     const value = await resolve(run, template, `set.${path}`);
     if (value !== ABSENT) updated = assign(updated, path, value);
@@ -437,7 +437,7 @@ function settle(run: Run, effect: Effect, value: unknown): void {
 /** A respond without an output merges an object into the result; any other value is the whole result. */
 function respondWith(run: Run, output: string | undefined, value: unknown): void {
   if (output !== undefined && output !== "" && output !== ".") place(run.output, output, value);
-  else if (isEntity(value) && !run.whole) Object.assign(run.output, value);
+  else if (isPlainObject(value) && !run.whole) Object.assign(run.output, value);
   else run.whole = { value };
 }
 
@@ -483,7 +483,7 @@ async function resolveWithExpressions(run: Run, value: unknown, key: string): Pr
     }
     return items;
   }
-  if (isEntity(value)) {
+  if (isPlainObject(value)) {
     const out: Entity = {};
     for (const [field, item] of Object.entries(value)) {
       const resolved = await resolveWithExpressions(run, item, `${key}.${field}`);
@@ -612,13 +612,13 @@ function targetPath(run: Run, target: string): string[] | undefined {
 /** Puts a value into the result: "" merges an object's fields, "a.b" nests it. */
 function place(output: Record<string, unknown>, path: string, value: unknown): void {
   if (path === "" || path === ".") {
-    if (isEntity(value)) Object.assign(output, value);
+    if (isPlainObject(value)) Object.assign(output, value);
     return;
   }
   const keys = path.split(".");
   let cursor = output;
   for (const key of keys.slice(0, -1)) {
-    if (!isEntity(cursor[key])) cursor[key] = {};
+    if (!isPlainObject(cursor[key])) cursor[key] = {};
     cursor = cursor[key] as Record<string, unknown>;
   }
   cursor[keys[keys.length - 1] as string] = value;
@@ -634,7 +634,7 @@ function assign(value: unknown, path: string, newValue: unknown): unknown {
     copy[Number(head)] = inner(value[Number(head)]);
     return copy;
   }
-  const entity = isEntity(value) ? value : {};
+  const entity = isPlainObject(value) ? value : {};
   return { ...entity, [head]: inner(entity[head]) };
 }
 
@@ -645,7 +645,7 @@ function dig(value: unknown, path: string): unknown {
     if (Array.isArray(current)) {
       if (!isIndex(key)) return undefined;
       current = current[Number(key)];
-    } else if (isEntity(current)) current = current[key];
+    } else if (isPlainObject(current)) current = current[key];
     else return undefined;
   }
   return current;
@@ -661,8 +661,4 @@ function toNumber(value: unknown): number | undefined {
 /** Keeps sums of money free of binary noise (0.1 + 0.2). */
 function roundMoney(value: number): number {
   return Math.round(value * 1e6) / 1e6;
-}
-
-function isEntity(value: unknown): value is Entity {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

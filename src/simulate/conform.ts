@@ -1,4 +1,5 @@
 import { type JsonSchema, validatorFor } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 
 /** A synthesized value for the same schema, computed only when something is missing or unfit. */
 export type Fallback = () => unknown;
@@ -16,8 +17,8 @@ export function conform(schema: JsonSchema, known: unknown, fallback: Fallback):
 
 function fitValue(schema: JsonSchema, known: unknown, fallback: Fallback, top: boolean): unknown {
   if (known === undefined) return fallback();
-  if (isObjectSchema(schema) && isRecord(known)) return fitObject(schema, known, fallback, top);
-  if (schema.type === "array" && Array.isArray(known) && isRecord(schema.items)) {
+  if (isObjectSchema(schema) && isPlainObject(known)) return fitObject(schema, known, fallback, top);
+  if (schema.type === "array" && Array.isArray(known) && isPlainObject(schema.items)) {
     const items = schema.items as JsonSchema;
     const max = typeof schema.maxItems === "number" ? schema.maxItems : known.length;
     return known.slice(0, max).map((item, i) =>
@@ -49,7 +50,7 @@ function fitObject(
     (name: string): Fallback =>
     () => {
       const synthesized = fallback();
-      return isRecord(synthesized) ? synthesized[name] : undefined;
+      return isPlainObject(synthesized) ? synthesized[name] : undefined;
     };
   const out: Record<string, unknown> = {};
   for (const [name, propertySchema] of Object.entries(properties)) {
@@ -63,7 +64,7 @@ function fitObject(
   if (extra !== false && !schema.unevaluatedProperties) {
     for (const [name, value] of Object.entries(known)) {
       if (name in properties) continue;
-      if (isRecord(extra) && !fits(extra as JsonSchema, value)) continue;
+      if (isPlainObject(extra) && !fits(extra as JsonSchema, value)) continue;
       out[name] = value;
     }
   }
@@ -80,9 +81,5 @@ function fits(schema: JsonSchema, value: unknown): boolean {
 }
 
 function isObjectSchema(schema: JsonSchema): boolean {
-  return schema.type === "object" || (schema.type === undefined && isRecord(schema.properties));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  return schema.type === "object" || (schema.type === undefined && isPlainObject(schema.properties));
 }

@@ -1,5 +1,5 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
-import { type Patch, toPointer } from "../patch/index.js";
+import { isPlainObject, type Patch, toPointer } from "../patch/index.js";
 import type { State } from "../state/index.js";
 import { isIdentifier } from "./synthesize.js";
 
@@ -171,13 +171,13 @@ export function referencedEntities(args: Record<string, unknown>, state: State):
       const entities = collection === "runtime" ? undefined : state.collection(collection);
       if (!entities) continue;
       const direct = entities.get(wanted);
-      if (isRecord(direct)) {
+      if (isPlainObject(direct)) {
         refs.push({ collection, key: wanted, entity: direct, argument });
         continue;
       }
       if (!collectionMatches(collection, argument)) continue;
       for (const [key, entity] of entities.matching(argument, [wanted])) {
-        if (!isRecord(entity) || String(entity[argument] ?? "") !== wanted) continue;
+        if (!isPlainObject(entity) || String(entity[argument] ?? "") !== wanted) continue;
         refs.push({ collection, key, entity, argument });
         break;
       }
@@ -207,7 +207,7 @@ export function overlayEntities(
   for (const ref of refs) {
     const singular = singular_(ref.collection);
     if (singular in properties) {
-      result[singular] = { ...(isRecord(result[singular]) ? result[singular] : {}), ...ref.entity };
+      result[singular] = { ...(isPlainObject(result[singular]) ? result[singular] : {}), ...ref.entity };
       continue;
     }
     for (const [field, value] of Object.entries(ref.entity)) {
@@ -283,10 +283,10 @@ function statusAfter(tool: Tool, entity: Record<string, unknown>): string | unde
 function statusEnum(schema: JsonSchema | undefined): string[] {
   const found: string[] = [];
   const visit = (node: unknown, key?: string) => {
-    if (!isRecord(node)) return;
+    if (!isPlainObject(node)) return;
     if (key === "status" && Array.isArray(node.enum)) found.push(...node.enum.map(String));
     for (const [k, child] of Object.entries(node)) {
-      if (k === "properties" && isRecord(child)) for (const [p, s] of Object.entries(child)) visit(s, p);
+      if (k === "properties" && isPlainObject(child)) for (const [p, s] of Object.entries(child)) visit(s, p);
       else if (k === "items" || k === "additionalProperties") visit(child);
     }
   };
@@ -304,8 +304,4 @@ function singular_(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(ss|us)$/.test(word)) return word;
   return word.replace(/s$/, "");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
