@@ -42,6 +42,7 @@ const DESTRUCTIVE = [
   "drop",
   "purge",
   "erase",
+  "unregister",
   "wipe",
   "truncate",
   "unlink",

@@ -1,6 +1,5 @@
 import { isPlainObject } from "../patch/index.js";
-import type { ToolFailure } from "../simulate/index.js";
-import { wordsOf } from "../simulate/index.js";
+import { REMOVE_VERBS, type ToolFailure, wordsOf } from "../simulate/index.js";
 import {
   type ArgumentIdentifier,
   collectionFor,
@@ -21,7 +20,7 @@ import { nameOnlyReads } from "./routes.js";
 
 export type ChangeKind = "none" | "write" | "delete" | "move" | "copy";
 
-const DELETE_VERBS = new Set(["delete", "remove", "destroy", "purge", "drop", "erase", "unlink", "rm"]);
+const DELETE_VERBS = new Set(REMOVE_VERBS);
 const MOVE_VERBS = new Set(["move", "rename", "mv"]);
 const COPY_VERBS = new Set(["copy", "cp", "duplicate", "clone"]);
 /** Arguments that steer a call rather than describe the thing it changes. */

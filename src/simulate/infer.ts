@@ -11,22 +11,48 @@ import { isIdentifier } from "./synthesize.js";
 
 export type Action = "read" | "create" | "update" | "delete";
 
+/**
+ * Verbs that begin the name of a tool that only looks things up: the ones hybrid mode trusts
+ * to run on a real server. Inference reads more verbs as reads (below).
+ */
+export const LOOKUP_VERBS: readonly string[] = [
+  "get",
+  "list",
+  "search",
+  "find",
+  "fetch",
+  "read",
+  "describe",
+  "view",
+  "show",
+  "retrieve",
+  "query",
+  "lookup",
+  "browse",
+  "inspect",
+  "count",
+  "stat",
+];
+
+/** Verbs that say a tool removes what it names. */
+export const REMOVE_VERBS: readonly string[] = [
+  "delete",
+  "remove",
+  "destroy",
+  "purge",
+  "drop",
+  "erase",
+  "unregister",
+  "revoke",
+  "unlink",
+  "rm",
+];
+
 const VERBS: Record<Action, readonly string[]> = {
   read: [
-    "get",
-    "list",
-    "search",
-    "find",
-    "fetch",
-    "read",
-    "describe",
-    "view",
-    "show",
-    "retrieve",
-    "query",
-    "lookup",
+    ...LOOKUP_VERBS,
+    // these change nothing either, though a real server may do work for them
     "check",
-    "count",
     "calculate",
     "compute",
     "estimate",
@@ -34,7 +60,6 @@ const VERBS: Record<Action, readonly string[]> = {
     "verify",
     "validate",
     "preview",
-    "browse",
     "track",
     "compare",
     "recommend",
@@ -105,7 +130,7 @@ const VERBS: Record<Action, readonly string[]> = {
     "disable",
     "archive",
   ],
-  delete: ["delete", "remove", "destroy", "purge", "drop", "erase", "unregister", "revoke"],
+  delete: REMOVE_VERBS,
 };
 
 /** Verbs that put an entity into a status: the stem a schema's spelling starts with, and the default. */
