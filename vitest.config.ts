@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // one PostgreSQL server for the run (skipped with a message where it is not installed)
+    globalSetup: ["test/support/postgres-global.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

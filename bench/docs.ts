@@ -3,7 +3,11 @@ import type { SectionOutcome } from "./run.js";
 export const DOCS_FILE = "docs/benchmarks.md";
 export const RESULTS_DIR = "bench/results";
 
-const TITLES: Record<string, string> = { llm: "LLM simulator", hybrid: "Hybrid mode" };
+const TITLES: Record<string, string> = {
+  llm: "LLM simulator",
+  hybrid: "Hybrid mode",
+  "scale-out": "Scale-out on PostgreSQL",
+};
 
 const start = (name: string) => `<!-- bench:${name}:start -->`;
 const end = (name: string) => `<!-- bench:${name}:end -->`;

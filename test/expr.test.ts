@@ -104,7 +104,8 @@ describe("expressions: values", () => {
     const refused = await evaluateExpression("$calc(expression)", scope({ expression: "2 +* 3" }));
     expect(refused).toMatchObject({ ok: false, kind: "compute" });
     const unknown = await evaluateExpression('$math("launch", 1)', scope({}));
-    expect(unknown).toMatchObject({ ok: false, kind: "compute", error: '$math knows no function "launch"' });
+    expect(unknown).toMatchObject({ ok: false, kind: "compute" });
+    expect(!unknown.ok && unknown.error).toMatch(/^unknown math function "launch": use one of /);
   });
 
   it("answers undefined for a path that leads nowhere, and fails with the position for a type error", async () => {

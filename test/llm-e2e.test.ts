@@ -46,6 +46,7 @@ function call(client: Client, name: string, args: Record<string, unknown>) {
 describe("toolsim serve --engine llm over stdio", () => {
   it("answers calls with the model, and marks a fallback in _meta when the model's answer is unusable", async () => {
     const fake = await fakeServer();
+    // without inferred effects, so the model alone decides what create_ticket does
     const { client, stderr } = await stdio([
       "--engine",
       "llm",
@@ -55,6 +56,7 @@ describe("toolsim serve --engine llm over stdio", () => {
       "fake-model",
       "--db",
       dbFile(),
+      "--no-infer",
     ]);
     fake.script({
       kind: "json",

@@ -221,6 +221,67 @@ for (const backend of storeBackends) {
       });
     });
 
+    it("serializes writers of one session in separate stores: every call recorded once, each on the head it saw", async () => {
+      const session = await store.createSession({ seed: "1", state: initial() });
+      const others = await Promise.all([database.open(), database.open()]);
+      try {
+        // each writer keeps its own head and catches up when refused, as a serving process does
+        const writer = async (writerStore: Store, name: string, count: number) => {
+          let head = await writerStore.head(session.id);
+          let refused = 0;
+          for (let i = 0; i < count; ) {
+            const patch: Patch = [{ op: "add", path: `/orders/${name}-${i}`, value: { by: name, i } }];
+            const applied = head.state.apply(patch);
+            if (!applied.ok) throw new Error(applied.error);
+            const commit = await writerStore.recordCall(call(session.id, name, { i }), head.version, {
+              patch,
+              state: applied.state,
+            });
+            if (commit.kind === "recorded") {
+              head = { version: commit.call.versionAfter, state: applied.state };
+              i++;
+            } else {
+              refused++;
+              head = await writerStore.advance(session.id, head);
+            }
+          }
+          return refused;
+        };
+        const [first, second] = others as [Store, Store];
+        await Promise.all([writer(first, "a", 12), writer(second, "b", 12)]);
+        const log = await store.calls(session.id);
+        expect(log.map((c) => c.seq)).toEqual(log.map((_, i) => i + 1));
+        expect(log.filter((c) => c.tool === "a").map((c) => (c.arguments as { i: number }).i)).toEqual(
+          Array.from({ length: 12 }, (_, i) => i),
+        );
+        expect(log.filter((c) => c.tool === "b")).toHaveLength(12);
+        for (const [i, recorded] of log.entries()) {
+          expect(recorded.versionBefore).toBe(i === 0 ? 0 : log[i - 1]?.versionAfter);
+        }
+        const head = await store.head(session.id);
+        expect(head.version).toBe(24);
+        const orders = head.state.toJSON().orders as Record<string, unknown>;
+        expect(Object.keys(orders).filter((key) => /^[ab]-/.test(key))).toHaveLength(24);
+      } finally {
+        await Promise.all(others.map((other) => other.close()));
+      }
+    });
+
+    it("opens a new database from several stores at once, as processes starting together do", async () => {
+      const blank = await backend.fresh();
+      const stores = await Promise.all([blank.open(), blank.open(), blank.open(), blank.open()]);
+      try {
+        const sessions = await Promise.all(
+          stores.map((each, i) => each.createSession({ seed: "1", state: {}, name: `s${i}` })),
+        );
+        expect((await stores[0]?.sessions())?.map((s) => s.name).sort()).toEqual(["s0", "s1", "s2", "s3"]);
+        expect(new Set(sessions.map((s) => s.id)).size).toBe(4);
+      } finally {
+        await Promise.all(stores.map((each) => each.close()));
+        await blank.dispose();
+      }
+    });
+
     it("writes snapshots by patch volume: a session that changes little stores little", async () => {
       const session = await store.createSession({ seed: "1", state: initial() });
       await writeMany(store, session.id, 30);

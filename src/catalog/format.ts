@@ -275,6 +275,21 @@ export const EFFECT_KINDS = [
   "let",
 ] as const;
 
+/**
+ * Effects that were inferred rather than authored: by what, how completely, and what the
+ * inference decided. Remove the mark to make the effects your own; `toolsim infer --write`
+ * replaces only effects that carry it. Other keys (a model's name, a replay count) are kept.
+ */
+export const InferredMark = z
+  .looseObject({
+    by: z.string().min(1).describe('What wrote the effects: "rules" (toolsim infer), or a model.'),
+    status: z.enum(["inferred", "partly"]).describe('"partly": some of what the tool does is not covered.'),
+    notes: z.array(z.string()).default([]).describe("What the inference decided, and what it left out."),
+    added: z.array(z.string()).default([]).describe("Codes of documented errors the inference added."),
+  })
+  .describe("Present when the effects were inferred, not authored (see docs/catalog.md, Inference).");
+export type InferredMark = z.infer<typeof InferredMark>;
+
 export const Tool = z
   .object({
     name: z.string().regex(TOOL_NAME_PATTERN, "tool names are 1-128 characters of A-Z a-z 0-9 _ - ."),
@@ -286,6 +301,7 @@ export const Tool = z
     errors: z.array(ToolError).default([]),
     annotations: ToolAnnotations.optional(),
     effects: z.array(Effect).default([]),
+    inferred: InferredMark.optional(),
   })
   .strict();
 export type Tool = z.infer<typeof Tool>;

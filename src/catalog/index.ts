@@ -14,7 +14,14 @@ export {
   toolsetSchemaProblems,
 } from "./load.js";
 export { nearest } from "./nearest.js";
-export { type PatternNote, type PatternPlan, patternNotes, planPattern, repairPatterns } from "./patterns.js";
+export {
+  type PatternNote,
+  type PatternPlan,
+  patternMatcher,
+  patternNotes,
+  planPattern,
+  repairPatterns,
+} from "./patterns.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
 export { proseChoices, qualityProblems } from "./quality.js";
 export { toolsetJsonSchema } from "./schema-export.js";

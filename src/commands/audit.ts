@@ -11,7 +11,7 @@ import {
 } from "../catalog-audit/index.js";
 import { LlmClient, type ResolvedLlm } from "../llm/index.js";
 import { createRuntime } from "../runtime/index.js";
-import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
+import { CATALOG_HELP, CATALOG_OPTIONS, INFER_HELP, INFER_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { LLM_OPTIONS, type LlmSelection, resolveEngine } from "./llm-options.js";
 
@@ -43,6 +43,7 @@ engine is offline (--engine offline --llm-base-url URL judges offline answers).
   --no-judge           do not ask a model for plausibility, even when one is configured
   --json               print the full report (every case) as JSON
 ${CATALOG_HELP}
+${INFER_HELP}
   --engine, --model, --llm-base-url, --llm-key, --config   as for toolsim serve (see docs/llm.md)
 `;
 
@@ -54,6 +55,7 @@ export const auditCommand: Command = {
       args: argv,
       options: {
         ...CATALOG_OPTIONS,
+        ...INFER_OPTIONS,
         ...LLM_OPTIONS,
         tool: { type: "string", multiple: true },
         "per-mode": { type: "string", default: "3" },
@@ -73,7 +75,7 @@ export const auditCommand: Command = {
     if (threshold !== undefined && !values.out)
       throw new UsageError("--drop-below writes the filtered toolsets: name a folder with --out DIR");
     const resolved = resolveEngine(values);
-    const loaded = loadCatalog(values, { checkSchemas: false });
+    const loaded = loadCatalog(values, { checkSchemas: false, infer: !values["no-infer"] });
     if (!loaded) return 1;
     const { catalog } = loaded;
     if (values.tool?.length) {

@@ -6,6 +6,7 @@ import {
   type Toolset,
   toolsetSchemaProblems,
 } from "../catalog/index.js";
+import { inferLoaded, type ToolReport, tallyLine } from "../infer/index.js";
 import { UsageError } from "./command.js";
 import { DEFAULT_TOOLSETS } from "./paths.js";
 
@@ -17,6 +18,11 @@ export const CATALOG_OPTIONS = {
 export const CATALOG_HELP = `  --toolsets PATH...   toolset files or folders to load (default: the shipped toolsets/)
   --toolset ID...      serve only these toolsets of what was loaded`;
 
+export const INFER_OPTIONS = { "no-infer": { type: "boolean" } } as const;
+
+export const INFER_HELP = `  --no-infer           take tools without effects as they are (by default their effects are inferred
+                       in memory from names, schemas, descriptions and the state; see toolsim infer)`;
+
 export interface CatalogSelection {
   toolsets?: string[];
   toolset?: string[];
@@ -26,6 +32,8 @@ export interface LoadedCatalog {
   catalog: Catalog;
   paths: string[];
   problems: CatalogProblem[];
+  /** The per-tool inference report, when effects were inferred in memory. */
+  inference?: ToolReport[];
 }
 
 /**
@@ -34,7 +42,7 @@ export interface LoadedCatalog {
  */
 export function loadCatalog(
   selection: CatalogSelection,
-  options: { checkSchemas?: boolean } = {},
+  options: { checkSchemas?: boolean; infer?: boolean } = {},
 ): LoadedCatalog | undefined {
   const paths = selection.toolsets?.length ? selection.toolsets : [DEFAULT_TOOLSETS];
   const loaded = loadToolsets(paths, { checkSchemas: options.checkSchemas });
@@ -46,7 +54,8 @@ export function loadCatalog(
     );
     return undefined;
   }
-  let catalog = new Catalog(loaded.toolsets);
+  const inferred = options.infer ? inferLoaded(loaded.toolsets) : undefined;
+  let catalog = new Catalog(inferred?.loaded ?? loaded.toolsets);
   if (selection.toolset?.length) {
     const unknown = selection.toolset.filter((id) => !catalog.toolset(id));
     if (unknown.length > 0) {
@@ -55,7 +64,7 @@ export function loadCatalog(
     }
     catalog = catalog.restrict(selection.toolset);
   }
-  return { catalog, paths, problems: loaded.problems };
+  return { catalog, paths, problems: loaded.problems, inference: inferred?.report };
 }
 
 /**
@@ -85,4 +94,10 @@ export function checkSchemasInBackground(
     setImmediate(step);
   };
   setImmediate(step);
+}
+
+/** What in-memory inference did, in one line for start-up logs. */
+export function inferenceLine(report: readonly ToolReport[] | undefined): string | undefined {
+  if (!report) return undefined;
+  return `${tallyLine(report)} (in memory; toolsim infer PATH shows why, --write keeps them, --no-infer skips)`;
 }

@@ -4,7 +4,7 @@ import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session
 
 const HELP = `toolsim checkpoint — name a state version of a session, to restore or fork it later
 
-Usage: toolsim checkpoint SESSION NAME [--version N] [--db FILE]
+Usage: toolsim checkpoint SESSION NAME [--version N] [--db FILE|URL]
 
   SESSION              session name or id (toolsim sessions lists them)
   NAME                 checkpoint name (letters, digits, _ . : -); an existing one is moved

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { CatalogTask, SolutionCall } from "../catalog/index.js";
-import { openStore } from "../store/index.js";
+import { isPostgresUrl, openStore } from "../store/index.js";
 import { buildReport, reportText } from "../tasks/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, type CatalogSelection, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
@@ -13,14 +13,15 @@ import { CLI_PATH } from "./paths.js";
 
 const HELP = `toolsim demo — watch a scripted agent work a task through MCP (no model, no key)
 
-Usage: toolsim demo [--task ID] [--db FILE] [options]
+Usage: toolsim demo [--task ID] [--db FILE|URL] [options]
 
 Starts toolsim serve --stdio, connects the MCP SDK client to it, and plays an agent that lists
 the tasks, starts one, checkpoints, makes a wrong call, fixes it from the error, asks for
 feedback, completes the task and gives its answer; then prints the session report.
 
   --task ID            the task to play (default: a shipped task with a few steps)
-  --db FILE            where to keep the session (default: a new folder under the temp directory)
+  --db FILE|URL        where to keep the session: a SQLite file or a postgres:// URL
+                       (default: a new file in a new folder under the temp directory)
 ${CATALOG_HELP}
 `;
 
@@ -38,7 +39,7 @@ export const demoCommand: Command = {
     const loaded = loadCatalog(values, { checkSchemas: false });
     if (!loaded) return 1;
     const task = pickTask(loaded.catalog.allTasks(), values.task);
-    const db = resolve(values.db ?? join(mkdtempSync(join(tmpdir(), "toolsim-demo-")), "demo.db"));
+    const db = demoStore(values.db);
     const say = (line = "") => process.stdout.write(`${line}\n`);
 
     say("toolsim demo: a scripted agent drives toolsim over MCP (stdio), with the real SDK client.");
@@ -60,16 +61,32 @@ export const demoCommand: Command = {
       const report = await buildReport({ catalog: loaded.catalog, store }, session);
       say(reportText(report).trimEnd());
       say();
-      say(`The session is kept in ${db}. Try:`);
-      say(`  toolsim report demo --db ${db} --html report.html`);
-      say(`  toolsim export demo --db ${db} --format openai`);
-      say(`  toolsim fork demo --db ${db} --at start --name retry`);
+      // a URL is shown without its password: give it again (or set PGPASSWORD) to run these
+      say(`The session is kept in ${store.location}. Try:`);
+      say(`  toolsim report demo --db ${store.location} --html report.html`);
+      say(`  toolsim export demo --db ${store.location} --format openai`);
+      say(`  toolsim fork demo --db ${store.location} --at start --name retry`);
       return report.verdict?.solved ? 0 : 1;
     } finally {
       await store.close();
     }
   },
 };
+
+/** Where the demo keeps its session: the given file or URL, or a new file in a temporary folder. */
+function demoStore(given: string | undefined): string {
+  if (given !== undefined) return isPostgresUrl(given) ? given : resolve(given);
+  return join(mkdtempSync(join(tmpdir(), "toolsim-demo-")), "demo.db");
+}
+
+/** libpq's variables (PGPASSWORD, PGSSLROOTCERT, …), which a URL may rely on, for the server the demo starts. */
+function postgresEnvironment(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => /^PG[A-Z]+$/.test(entry[0]) && entry[1] !== undefined,
+    ),
+  );
+}
 
 function pickTask(tasks: readonly CatalogTask[], wanted: string | undefined): CatalogTask {
   if (wanted) {
@@ -91,10 +108,16 @@ function pickTask(tasks: readonly CatalogTask[], wanted: string | undefined): Ca
 }
 
 async function connect(db: string, catalog: CatalogSelection): Promise<Client> {
-  const args = [CLI_PATH, "serve", "--stdio", "--db", db, "--session", "demo", "--engine", "offline"];
+  const args = [CLI_PATH, "serve", "--stdio", "--session", "demo", "--engine", "offline"];
   for (const path of catalog.toolsets ?? []) args.push("--toolsets", path);
   for (const id of catalog.toolset ?? []) args.push("--toolset", id);
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" });
+  // the store goes by environment, not the command line, which other users can see (ps)
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { ...getDefaultEnvironment(), ...postgresEnvironment(), TOOLSIM_DB: db },
+    stderr: "ignore",
+  });
   const client = new Client({ name: "toolsim-demo-agent", version: "1.0.0" });
   await client.connect(transport);
   return client;

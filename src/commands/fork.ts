@@ -4,7 +4,7 @@ import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session
 
 const HELP = `toolsim fork — copy a session at a checkpoint or version into a new session
 
-Usage: toolsim fork SESSION [--at CHECKPOINT|VERSION] [--name NEW] [--db FILE]
+Usage: toolsim fork SESSION [--at CHECKPOINT|VERSION] [--name NEW] [--db FILE|URL]
 
 The new session starts with exactly that state, on the same task and tools, and an empty call
 log; the original is untouched. Serve it with toolsim serve --stdio --session NEW, or over HTTP

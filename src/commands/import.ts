@@ -14,6 +14,7 @@ import {
   repairPatterns,
   Toolset,
 } from "../catalog/index.js";
+import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine } from "../infer/index.js";
 import { readBfcl, readDatabase, readDocument, readSynthTools, type SourceRead } from "../sources/index.js";
 import { type Command, UsageError } from "./command.js";
 import { runImportMcp } from "./import-mcp.js";
@@ -39,11 +40,15 @@ Options
   --subdomain TEXT   subdomain of the toolset (openapi, openai)
   --state PATH       openai: a JSON database (file, or folder of JSON files) as the starting state
   --answers FILE     bfcl: ground-truth file when SOURCE is one entries file
+  --no-infer         write tools as the source defines them, without inferred effects
   --quiet            print only the summary, not each problem
   --json             print the summary and every problem as JSON
 
 Every tool the importer could not map exactly is reported (what, where, why); nothing is
-dropped silently. The written files are loaded back and checked before the command ends.
+dropped silently. Effects are inferred for every tool from its name, parameters,
+descriptions, documented errors and the state (see toolsim infer; each inferred tool carries
+an "inferred" mark with the rules' notes). The written files are loaded back and checked
+before the command ends.
 `;
 
 const FORMATS = ["synthtools", "openapi", "bfcl", "openai", "mcp"] as const;
@@ -66,6 +71,7 @@ export const importCommand: Command = {
         subdomain: { type: "string" },
         state: { type: "string" },
         answers: { type: "string" },
+        "no-infer": { type: "boolean" },
         quiet: { type: "boolean" },
         json: { type: "boolean" },
       },
@@ -82,10 +88,13 @@ export const importCommand: Command = {
     }
     const read = await importFrom(format, sourcePath, values);
     if (!read) return 1;
-    return writeResult(withRepairedPatterns(read), values.out, {
+    const repaired = withRepairedPatterns(read);
+    const inference = values["no-infer"] ? undefined : inferAll(repaired.source);
+    return writeResult(repaired, values.out, {
       force: Boolean(values.force),
       quiet: Boolean(values.quiet),
       json: Boolean(values.json),
+      inference,
     });
   },
 };
@@ -142,6 +151,27 @@ async function importFrom(
   return { source: result, unreadable: [] };
 }
 
+/** Infers effects for the imported toolsets in place, and returns the report. */
+function inferAll(result: ImportResult): ToolReport[] {
+  const report: ToolReport[] = [];
+  result.toolsets = result.toolsets.map((toolset) => {
+    const inferred = inferToolset(toolset);
+    report.push(...inferred.report);
+    return inferred.toolset;
+  });
+  return report;
+}
+
+/** A toolset as its file shows it: effects without the format's empty defaults. */
+function fileOf(toolset: Toolset): unknown {
+  return {
+    ...toolset,
+    tools: toolset.tools.map((tool) =>
+      tool.effects.length > 0 ? { ...tool, effects: tool.effects.map(compactEffect) } : tool,
+    ),
+  };
+}
+
 /**
  * Patterns written for another regex dialect (`\:`, a lone `{`, Python's `\Z`) are written
  * in the form JSON Schema accepts; one that cannot be run safely is kept and reported.
@@ -179,7 +209,7 @@ function failed(message: string): undefined {
 function writeResult(
   read: SourceRead<ImportResult>,
   out: string,
-  options: { force: boolean; quiet: boolean; json: boolean },
+  options: { force: boolean; quiet: boolean; json: boolean; inference?: ToolReport[] },
 ): number {
   const { toolsets, problems } = read.source;
   const files = toolsets.map((t) => join(out, `${t.id}.json`));
@@ -200,7 +230,7 @@ function writeResult(
   }
   mkdirSync(out, { recursive: true });
   toolsets.forEach((toolset, i) => {
-    writeFileSync(files[i] as string, `${JSON.stringify(toolset, null, 2)}\n`);
+    writeFileSync(files[i] as string, `${JSON.stringify(fileOf(toolset), null, 2)}\n`);
   });
   const check = loadToolsets(files, { checkSchemas: true });
   const loadErrors = check.problems.filter((p) => p.severity === "error");
@@ -217,6 +247,7 @@ function writeResult(
           problems,
           unreadable: read.unreadable,
           loadErrors,
+          ...(options.inference ? { inference: options.inference } : {}),
         },
         null,
         2,
@@ -226,12 +257,14 @@ function writeResult(
     for (const u of read.unreadable) process.stderr.write(`unreadable: ${u.file}: ${u.reason}\n`);
     if (!options.quiet) for (const p of problems) process.stderr.write(`note: ${formatImportProblem(p)}\n`);
     for (const p of loadErrors) process.stderr.write(`${formatProblem(p)}\n`);
+    if (options.inference && !options.quiet) process.stderr.write(renderReport(options.inference));
     const toolsWithNotes = new Set(problems.filter((p) => p.tool).map((p) => `${p.toolset}/${p.tool}`)).size;
     process.stdout.write(
       `wrote ${toolsets.length} toolset(s), ${tools} tool(s), ${tasks} task(s) to ${out}; ` +
         `${problems.length} note(s) on ${toolsWithNotes} tool(s) about what could not be mapped exactly` +
         `${read.unreadable.length ? `; ${read.unreadable.length} unreadable file(s)` : ""}` +
-        `${loadErrors.length ? `; ${loadErrors.length} load error(s)` : "; all files load cleanly"}\n`,
+        `${loadErrors.length ? `; ${loadErrors.length} load error(s)` : "; all files load cleanly"}\n` +
+        `${options.inference ? `${tallyLine(options.inference)}\n` : ""}`,
     );
   }
   return loadErrors.length > 0 || toolsets.length === 0 ? 1 : 0;

@@ -38,6 +38,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./import.js")).importCommand,
   },
   {
+    name: "infer",
+    summary: "infer effects for tools without them (reads, lookups, writes, errors, guards); report per tool",
+    load: async () => (await import("./infer.js")).inferCommand,
+  },
+  {
     name: "dedup",
     summary: "find near-duplicate tools (embeddings or offline TF-IDF) and report what would be dropped",
     load: async () => (await import("./dedup.js")).dedupCommand,

@@ -74,7 +74,15 @@ export function resolveEngine(values: LlmSelection, env: NodeJS.ProcessEnv = pro
 
 /** The banner's engine line: which engine, why, and which extra passes run. */
 export function describeEngine(resolved: ResolvedLlm): string {
-  if (resolved.engine === "offline") return resolved.reason;
+  if (resolved.engine === "offline") {
+    // passes that need a model are not run offline: say so rather than ignore the flag
+    const unrun = [
+      resolved.passes.semanticCheck ? "--semantic-check" : "",
+      resolved.passes.audit ? "--audit" : "",
+    ].filter(Boolean);
+    if (unrun.length === 0) return resolved.reason;
+    return `${resolved.reason}; ${unrun.join(" and ")} need${unrun.length === 1 ? "s" : ""} a model and will not run (configure one: OPENAI_API_KEY, or --llm-base-url with --model)`;
+  }
   const extras = [
     resolved.passes.semanticCheck ? "semantic check on" : "",
     resolved.passes.audit ? "audit on" : "",

@@ -4,7 +4,7 @@ import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session
 
 const HELP = `toolsim restore — move a session's state back to a checkpoint, exactly
 
-Usage: toolsim restore SESSION CHECKPOINT [--db FILE]
+Usage: toolsim restore SESSION CHECKPOINT [--db FILE|URL]
 
 The state becomes the checkpoint's, byte for byte; the call log keeps every call. A running
 server picks the restored state up at the session's next call.

@@ -10,14 +10,23 @@ import {
   SCHEMA_PROFILES,
   type SchemaProfile,
 } from "../catalog/index.js";
+import { inferLoaded } from "../infer/index.js";
 import { createRuntime, type Runtime } from "../runtime/index.js";
 import { ListenError, SESSION_HEADER, serveOverHttp, serveOverStdio } from "../server/index.js";
-import { CATALOG_HELP, CATALOG_OPTIONS, checkSchemasInBackground, loadCatalog } from "./catalog-options.js";
+import {
+  CATALOG_HELP,
+  CATALOG_OPTIONS,
+  checkSchemasInBackground,
+  INFER_HELP,
+  INFER_OPTIONS,
+  inferenceLine,
+  loadCatalog,
+} from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { launchCommand } from "./paths.js";
-import { resolveDbFile } from "./state-location.js";
+import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
 import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
@@ -39,6 +48,7 @@ Transport
 
 Catalog
 ${CATALOG_HELP}
+${INFER_HELP}
   --watch              reload toolset files when they change and tell clients (tools/list_changed)
   --page-size N        tools per tools/list page (default 500)
   --schema-profile P   how much of each input schema to advertise: full (default), portable (no
@@ -46,8 +56,9 @@ ${CATALOG_HELP}
                        mode accepts); calls are checked against the full schema (docs/frameworks.md)
 
 State
-  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default toolsim.db in the
-                       state directory: TOOLSIM_HOME, a checkout's state/, else the user's data directory)
+${DB_HELP}
+                       PostgreSQL: any number of serve processes share one database; each keeps
+                       up to TOOLSIM_PG_POOL_SIZE connections (default 10); see docs/scale-out.md
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
 
@@ -69,6 +80,7 @@ export const serveCommand: Command = {
       args: argv,
       options: {
         ...CATALOG_OPTIONS,
+        ...INFER_OPTIONS,
         ...LLM_OPTIONS,
         ...TASK_OPTIONS,
         ...HYBRID_OPTIONS,
@@ -101,15 +113,18 @@ export const serveCommand: Command = {
 
     const engineChoice = resolveEngine(values);
     const engineLine = describeEngine(engineChoice);
-    const loaded = loadCatalog(values, { checkSchemas: false });
+    const infer = !values["no-infer"];
+    const loaded = loadCatalog(values, { checkSchemas: false, infer });
     if (!loaded) return 1;
+    const inferred = inferenceLine(loaded.inference);
+    if (inferred) log(inferred);
     const taskMode = planTaskMode(loaded.catalog, values);
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
-    const db = resolveDbFile(values.db, log);
     const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
-      db,
+      db: dbLocation(values, log),
+      store: storeOptions(),
       seed: values.seed,
       pageSize,
       schemaProfile,
@@ -117,11 +132,13 @@ export const serveCommand: Command = {
       llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
     });
+    // the store says where it is without credentials: a URL's password is never shown
+    const db = runtime.store.location;
     if (hybrid) await attachHybrid(runtime, hybrid);
     const openSession = attachTaskMode(runtime, taskMode, engineChoice);
     const compose = hybrid ? (catalog: Catalog) => hybrid.replaceBase(catalog) : undefined;
     const stopWatching = values.watch
-      ? watchCatalog(runtime, loaded.paths, values.toolset, log, compose)
+      ? watchCatalog(runtime, loaded.paths, values.toolset, log, compose, infer)
       : () => {};
     const shutdown = onExit(Boolean(values.stdio), async () => {
       stopWatching();
@@ -269,6 +286,7 @@ function watchCatalog(
   selection: string[] | undefined,
   log: (line: string) => void,
   compose: (catalog: Catalog) => Catalog = (catalog) => catalog,
+  infer = true,
 ) {
   let timer: NodeJS.Timeout | undefined;
   const apply = () => {
@@ -280,7 +298,7 @@ function watchCatalog(
       return;
     }
     for (const problem of loaded.problems) log(`  ${formatProblem(problem)}`);
-    let catalog = new Catalog(loaded.toolsets);
+    let catalog = new Catalog(infer ? inferLoaded(loaded.toolsets).loaded : loaded.toolsets);
     if (selection?.length) catalog = catalog.restrict(selection);
     runtime.engine.replaceCatalog(compose(catalog));
     runtime.hub.notifyToolsChanged();

@@ -1,30 +1,66 @@
 import { accessSync, constants, existsSync } from "node:fs";
-import { openStore, type SessionRecord, type Store } from "../store/index.js";
+import {
+  isPostgresUrl,
+  type OpenOptions,
+  openStore,
+  type SessionRecord,
+  type Store,
+} from "../store/index.js";
 import { UsageError } from "./command.js";
 import { resolveDbFile } from "./state-location.js";
 
 /** The `--db` option of the commands that work on stored sessions. */
 export const DB_OPTION = { db: { type: "string" } } as const;
-export const DB_HELP =
-  "  --db FILE            SQLite file of sessions and calls (env TOOLSIM_DB; default toolsim.db in the\n                       state directory: TOOLSIM_HOME, a checkout's state/, else the user's data directory)";
+export const DB_HELP = `  --db FILE|URL        where sessions are stored: a SQLite file, or postgres://USER@HOST:PORT/DB
+                       (env TOOLSIM_DB; default toolsim.db in the state directory: TOOLSIM_HOME,
+                       a checkout's state/, else the user's data directory)`;
 
-export function dbPath(values: { db?: string }): string {
-  return resolveDbFile(values.db, (line) => process.stderr.write(`toolsim: ${line}\n`));
+/**
+ * Where sessions are stored: a PostgreSQL URL as given, or a SQLite file (made absolute;
+ * the default one in the state directory, moved there once from an installed package).
+ */
+export function dbLocation(
+  values: { db?: string },
+  log: (line: string) => void = (line) => process.stderr.write(`toolsim: ${line}\n`),
+): string {
+  const given = values.db ?? (process.env.TOOLSIM_DB?.trim() || undefined);
+  if (given && isPostgresUrl(given)) return given;
+  return resolveDbFile(values.db, log);
 }
 
 /**
- * Opens an existing state file; a missing one is a usage error rather than a new empty
- * file. A command that only reads opens a file the user may not write read-only.
+ * Store options from the environment: TOOLSIM_PG_POOL_SIZE, the connections a process
+ * keeps to PostgreSQL (the URL's own parameters carry PostgreSQL's settings).
+ */
+export function storeOptions(env: NodeJS.ProcessEnv = process.env): OpenOptions {
+  const text = env.TOOLSIM_PG_POOL_SIZE;
+  if (text === undefined || text === "") return {};
+  const poolSize = Number(text);
+  if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
+    throw new UsageError(`TOOLSIM_PG_POOL_SIZE takes a whole number from 1 to 1000; got "${text}"`);
+  }
+  return { poolSize };
+}
+
+/**
+ * Opens an existing store; a missing state file (or a database without toolsim's tables)
+ * is an error rather than a new empty store. A command that only reads opens a file the
+ * user may not write read-only.
  */
 export async function openExistingStore(
   values: { db?: string },
   access: "read" | "write" = "write",
 ): Promise<Store> {
-  const file = dbPath(values);
-  if (!existsSync(file)) {
-    throw new UsageError(`no state file at ${file}; pass --db FILE (the file toolsim serve --db wrote)`);
+  const location = dbLocation(values);
+  if (isPostgresUrl(location)) {
+    // a server's privileges are not known ahead as a file's are: open for writing (a
+    // command holds one or two queries in flight at most)
+    return openStore(location, { existing: true, poolSize: 2 });
   }
-  return openStore(file, { readonly: access === "read" && !writable(file) });
+  if (!existsSync(location)) {
+    throw new UsageError(`no state file at ${location}; pass --db FILE (the file toolsim serve --db wrote)`);
+  }
+  return openStore(location, { readonly: access === "read" && !writable(location) });
 }
 
 function writable(file: string): boolean {

@@ -4,7 +4,7 @@ import { DB_HELP, DB_OPTION, openExistingStore } from "./session-db.js";
 
 const HELP = `toolsim sessions — list the sessions of a state file
 
-Usage: toolsim sessions [--json] [--db FILE]
+Usage: toolsim sessions [--json] [--db FILE|URL]
 
   --json               print the sessions as JSON
 ${DB_HELP}

@@ -12,6 +12,7 @@ import {
   type ToolError,
   type UpdateEffect,
 } from "../catalog/index.js";
+import { ratesFromState } from "../compute/index.js";
 import { evaluateExpression, truthy } from "../expr/index.js";
 import { isPlainObject, type Patch, type PatchOperation, toPointer } from "../patch/index.js";
 import type { EffectsResult, ToolFailure } from "../simulate/index.js";
@@ -505,6 +506,7 @@ async function evaluate(run: Run, text: string, key: string, input?: unknown): P
     variables,
     now,
     entity: (collection, entityKey) => valueAt(run.state, [collection, entityKey]),
+    rates: () => ratesFromState(run.state),
   });
   if (evaluated.ok) return evaluated.value;
   if (evaluated.kind === "compute") computeRefused(run, evaluated.error);

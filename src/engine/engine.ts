@@ -305,7 +305,10 @@ export class Engine {
     sessionId: string,
     answer: (session: LiveSession) => Promise<Draft>,
   ): Promise<CallOutcome> {
-    const session = await this.sessions.get(sessionId);
+    // a session other processes also write is checked first: answering on an old head costs a second answer
+    const session = await this.sessions
+      .get(sessionId)
+      .then((live) => (live.shared ? this.sessions.fresh(sessionId) : live));
     for (let attempt = 1; attempt <= STALE_ATTEMPTS; attempt++) {
       const draft = await answer(session);
       // 4 note a repeat of an identical call on the same state (made for every call, rejected ones too)
@@ -469,13 +472,20 @@ export class Engine {
   /** Step 4: an earlier identical call whose resulting state is the current one. */
   private async repeatOf(session: LiveSession, draft: Draft): Promise<number | undefined> {
     const key = `${draft.tool}\u0000${draft.argsHash}`;
-    if (session.callsOnHead) return session.callsOnHead.get(key);
+    // other processes' reads move no head: in a shared session only the store knows every call
+    if (session.callsOnHead && !session.shared) return session.callsOnHead.get(key);
     return this.store.repeatOf(session.record.id, draft.tool, draft.argsHash, session.head.version);
   }
 
   /** After step 8: moves the in-memory head and remembers the call for the repeat check. */
   private settle(session: LiveSession, draft: Draft, call: CallRecord): CallOutcome {
     const key = `${draft.tool}\u0000${draft.argsHash}`;
+    if (call.seq !== session.lastSeq + 1) {
+      // another process made calls in between (reads move no head): the calls on this head are not all known here
+      session.callsOnHead = undefined;
+      session.shared = true;
+    }
+    session.lastSeq = call.seq;
     if (draft.change && call.versionAfter !== call.versionBefore) {
       session.head = { version: call.versionAfter, state: draft.change.state };
       session.callsOnHead = new Map([[key, call.seq]]);

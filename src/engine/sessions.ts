@@ -10,6 +10,13 @@ export interface LiveSession {
    * of them (it made the head itself); otherwise the store is asked. Saves a lookup per call.
    */
   callsOnHead?: Map<string, number>;
+  /** The last call of the session this process knows of: a gap means another process made calls. */
+  lastSeq: number;
+  /**
+   * Another process has written to this session: its head is checked before each call is
+   * answered, instead of answering on a head that may be old and answering again.
+   */
+  shared: boolean;
 }
 
 export interface NewSessionInput {
@@ -40,15 +47,23 @@ export class Sessions {
       const existing = await this.store.session(input.name, input.tenant);
       if (existing) return (await this.attach(existing)).record;
     }
-    const record = await this.store.createSession({
-      name: input.name,
-      tenant: input.tenant,
-      seed: input.seed,
-      taskId: input.taskId,
-      scope: input.scope,
-      state: input.state,
-      reason: input.reason,
-    });
+    let record: SessionRecord;
+    try {
+      record = await this.store.createSession({
+        name: input.name,
+        tenant: input.tenant,
+        seed: input.seed,
+        taskId: input.taskId,
+        scope: input.scope,
+        state: input.state,
+        reason: input.reason,
+      });
+    } catch (error) {
+      // another process created the named session since the lookup: resume that one
+      const raced = input.name ? await this.store.session(input.name, input.tenant) : undefined;
+      if (!raced) throw error;
+      return (await this.attach(raced)).record;
+    }
     const session = await this.attach(record);
     session.callsOnHead = new Map();
     return session.record;
@@ -126,6 +141,7 @@ export class Sessions {
     session.head = head;
     session.record = await this.reread(session.record);
     session.callsOnHead = undefined;
+    session.shared = true;
   }
 
   private async attach(record: SessionRecord): Promise<LiveSession> {
@@ -134,7 +150,7 @@ export class Sessions {
     const head = await this.store.head(record.id);
     const raced = this.live.get(record.id);
     if (raced) return raced;
-    const session: LiveSession = { record, head };
+    const session: LiveSession = { record, head, lastSeq: record.nextSeq - 1, shared: false };
     this.live.set(record.id, session);
     return session;
   }

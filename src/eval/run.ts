@@ -1,10 +1,21 @@
 import { parseArgs } from "node:util";
+import { coherenceSection } from "./coherence.js";
+import { computationSection } from "./computation.js";
 import { bfclSection, synthToolsSection, tauSection, toolAlpacaSection } from "./sections.js";
+import { type Mode, renderTauBench, tauBenchSection } from "./tau-bench.js";
+
+/** The τ-bench replay compares toolsim as imported with toolsim as imported and inferred. */
+const TAU_BENCH_MODES: readonly Mode[] = [
+  { name: "without inference (--no-infer)", flags: ["--no-infer"] },
+  { name: "with inferred effects (the default)", flags: [] },
+];
 
 /**
  * `npm run eval -- --synthtools DIR --bfcl DIR --tau DIR --toolalpaca DIR [--json]`:
- * imports external tool data given by path and prints what came through. Reads only the
- * paths it is given; writes nothing but temporary files.
+ * imports external tool data given by path and prints what came through.
+ * `--tau-bench DIR [--tau-splits test,dev,train]` replays τ-bench's golden actions over MCP
+ * and compares the answers with the real implementation. Reads only the paths it is given;
+ * writes nothing but temporary files.
  */
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -13,14 +24,19 @@ async function main(): Promise<number> {
       bfcl: { type: "string" },
       tau: { type: "string" },
       toolalpaca: { type: "string" },
+      "tau-bench": { type: "string" },
+      "tau-splits": { type: "string", default: "test" },
+      "tau-modes": { type: "string", default: "both" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
     },
     strict: true,
   });
-  if (!values.synthtools && !values.bfcl && !values.tau && !values.toolalpaca) {
+  if (!values.synthtools && !values.bfcl && !values.tau && !values.toolalpaca && !values["tau-bench"]) {
     process.stderr.write(
-      "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR] [--json]\n",
+      "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
+        "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
+        "                       [--json] [--verbose]\n",
     );
     return 2;
   }
@@ -29,8 +45,22 @@ async function main(): Promise<number> {
   if (values.bfcl) report.bfcl = bfclSection(values.bfcl);
   if (values.tau) report.tau = tauSection(values.tau);
   if (values.toolalpaca) report.toolalpaca = await toolAlpacaSection(values.toolalpaca);
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else process.stdout.write(summarize(report, Boolean(values.verbose)));
+  if (values.synthtools) report.coherence = coherenceSection(values.synthtools);
+  if (values.bfcl || values.tau || values.synthtools)
+    report.computation = await computationSection(values.bfcl, values.tau, values.synthtools);
+  const replay = values["tau-bench"]
+    ? await tauBenchSection(values["tau-bench"], {
+        splits: values["tau-splits"].split(",").map((s) => s.trim()),
+        modes: TAU_BENCH_MODES.filter(
+          (_, i) => values["tau-modes"] === "both" || (values["tau-modes"] === "inferred") === (i === 1),
+        ),
+      })
+    : undefined;
+  if (values.json) process.stdout.write(`${JSON.stringify({ ...report, tauBench: replay }, null, 2)}\n`);
+  else {
+    if (Object.keys(report).length > 0) process.stdout.write(summarize(report, Boolean(values.verbose)));
+    if (replay) process.stdout.write(renderTauBench(replay, Boolean(values.verbose)));
+  }
   return 0;
 }
 

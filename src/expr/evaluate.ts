@@ -1,3 +1,4 @@
+import type { RateTable } from "../compute/index.js";
 import { BoundExceeded, EXPRESSION_BOUNDS } from "./bounds.js";
 import { compileExpression } from "./compile.js";
 import { CONTEXT_BINDING, ComputeFailure, type EvaluationContext } from "./functions.js";
@@ -12,6 +13,8 @@ export interface ExpressionScope {
   now: string;
   /** `$entity(collection, key)`: an entity of the state as the earlier effects left it. */
   entity?: (collection: string, key: string) => unknown;
+  /** The state's exchange rates for `$convert`, read only when a conversion between currencies needs them. */
+  rates?: () => RateTable | undefined;
 }
 
 /**
@@ -35,6 +38,7 @@ export async function evaluateExpression(text: string, scope: ExpressionScope): 
     now: scope.now,
     clock: new Date(Date.parse(scope.now)),
     entity: scope.entity,
+    rates: scope.rates,
   };
   const bindings: Record<string, unknown> = { ...scope.variables, [CONTEXT_BINDING]: context };
   let value: unknown;

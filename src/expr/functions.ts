@@ -1,5 +1,6 @@
 import type jsonata from "jsonata";
-import { type Computed, calc, convert } from "../compute/index.js";
+import { type Computed, calc, convert, math, type RateTable } from "../compute/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { BoundExceeded, EXPRESSION_BOUNDS } from "./bounds.js";
 
 /**
@@ -15,9 +16,9 @@ export const TOOLSIM_FUNCTIONS = {
   now: "$now(): the simulated clock, ISO 8601",
   millis: "$millis(): the simulated clock in milliseconds since 1970",
   entity: "$entity(collection, key): an entity of the state as the earlier effects of the call left it",
-  calc: '$calc(text): evaluates arithmetic given as text ("(2 + 3) * 4", "sqrt(16)")',
-  convert: '$convert(value, fromUnit, toUnit): converts a quantity ("km" to "mile")',
-  math: '$math(name, ...args): a named math function ("sqrt", "pow", "mean", ...)',
+  calc: '$calc(text, variables?): evaluates arithmetic given as text ("(2 + 3) * 4", "sqrt(16)", "x * 2")',
+  convert: '$convert(value, from, to): converts a quantity ("km" to "mile") or money ("USD" to "EUR")',
+  math: '$math(name, ...args): a named math function ("sqrt", "power", "mean", "loan_payment", ...)',
 } as const;
 
 /** JSONata functions an effect may not use, and why. */
@@ -91,48 +92,6 @@ export const JSONATA_FUNCTIONS: readonly string[] = [
   "clone",
 ];
 
-/** Math functions $math accepts by name: each maps onto the evaluator behind $calc. */
-const MATH_NAMES = new Set([
-  "abs",
-  "cbrt",
-  "ceil",
-  "combinations",
-  "cos",
-  "cosh",
-  "exp",
-  "factorial",
-  "floor",
-  "gcd",
-  "hypot",
-  "lcm",
-  "log",
-  "log10",
-  "log2",
-  "max",
-  "mean",
-  "median",
-  "min",
-  "mod",
-  "nthRoot",
-  "permutations",
-  "pow",
-  "prod",
-  "round",
-  "sign",
-  "sin",
-  "sinh",
-  "sqrt",
-  "std",
-  "sum",
-  "tan",
-  "tanh",
-  "acos",
-  "asin",
-  "atan",
-  "atan2",
-  "variance",
-]);
-
 /** A binding name an expression cannot spell (it holds a space): what one evaluation is about. */
 export const CONTEXT_BINDING = " context";
 
@@ -141,6 +100,8 @@ export interface EvaluationContext {
   now: string;
   clock: Date;
   entity?: (collection: string, key: string) => unknown;
+  /** The state's exchange rates, read when a currency conversion asks for them. */
+  rates?: () => RateTable | undefined;
 }
 
 /** `this` of a function JSONata calls: the frame it was called from. */
@@ -174,16 +135,16 @@ export function registerToolsimFunctions(expression: jsonata.Expression): void {
       throw new Error("$entity(collection, key) takes a collection name and a key");
     return contextOf(this).entity?.(collection, String(key));
   });
-  define("calc", (text: unknown) => {
+  define("calc", (text: unknown, scope?: unknown) => {
     if (typeof text !== "string") throw new ComputeFailure("$calc takes the arithmetic as text");
-    return computed(calc(text));
+    return computed(calc(text, isPlainObject(scope) ? scope : undefined));
   });
-  define("convert", (value: unknown, from: unknown, to: unknown) => {
+  define("convert", function (this: Focus, value: unknown, from: unknown, to: unknown) {
     if (typeof value !== "number" || typeof from !== "string" || typeof to !== "string")
       throw new ComputeFailure("$convert takes a number, the unit it is in and the unit wanted");
-    return computed(convert(value, from, to));
+    return computed(convert(value, from, to, contextOf(this).rates?.()));
   });
-  define("math", (name: unknown, ...args: unknown[]) => computed(namedMath(name, args)));
+  define("math", (name: unknown, ...args: unknown[]) => computed(math(name, ...args)));
   expression.registerFunction(
     "pad",
     boundedPad as (this: jsonata.Focus, ...args: unknown[]) => unknown,
@@ -214,27 +175,4 @@ function boundedPad(text: string | undefined, width: number, char?: string): str
 function computed(result: Computed): unknown {
   if (!result.ok) throw new ComputeFailure(result.error);
   return result.value;
-}
-
-/** `$math("pow", 2, 10)`: an allowlisted function applied to numbers (or arrays of numbers). */
-export function namedMath(name: unknown, args: readonly unknown[]): Computed {
-  if (typeof name !== "string" || !MATH_NAMES.has(name))
-    return { ok: false, error: `$math knows no function ${JSON.stringify(name)}` };
-  const operands: string[] = [];
-  for (const arg of args) {
-    const operand = numericLiteral(arg);
-    if (operand === undefined)
-      return { ok: false, error: `$math("${name}", ...) takes numbers, not ${JSON.stringify(arg)}` };
-    operands.push(operand);
-  }
-  return calc(`${name}(${operands.join(", ")})`);
-}
-
-function numericLiteral(value: unknown): string | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (Array.isArray(value)) {
-    const items = value.map(numericLiteral);
-    return items.every((item) => item !== undefined) ? `[${items.join(", ")}]` : undefined;
-  }
-  return undefined;
 }

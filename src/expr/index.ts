@@ -4,7 +4,6 @@ export { type Compiled, compileExpression } from "./compile.js";
 export { type Evaluation, type ExpressionScope, evaluateExpression, truthy } from "./evaluate.js";
 export {
   JSONATA_FUNCTIONS,
-  namedMath,
   TOOLSIM_FUNCTIONS,
   UNAVAILABLE_FUNCTIONS,
 } from "./functions.js";

@@ -1,5 +1,6 @@
+import { REMOVE_VERBS, wordsOf } from "../infer/index.js";
 import { isPlainObject } from "../patch/index.js";
-import { REMOVE_VERBS, type ToolFailure, wordsOf } from "../simulate/index.js";
+import type { ToolFailure } from "../simulate/index.js";
 import {
   type ArgumentIdentifier,
   collectionFor,

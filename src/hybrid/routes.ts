@@ -1,4 +1,4 @@
-import { LOOKUP_VERBS, REMOVE_VERBS, wordsOf } from "../simulate/index.js";
+import { LOOKUP_VERBS, REMOVE_VERBS, wordsOf } from "../infer/index.js";
 import type { RouteLists } from "./config.js";
 
 /**

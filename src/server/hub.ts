@@ -142,11 +142,28 @@ export class ToolsimHub {
     args: unknown,
     context: CallContext = {},
   ): Promise<CallToolResult> {
-    for (const extension of this.extensions) {
-      const handled = await extension.call(sessionId, name, args, context);
-      if (handled) return handled;
+    try {
+      for (const extension of this.extensions) {
+        const handled = await extension.call(sessionId, name, args, context);
+        if (handled) return handled;
+      }
+      return toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
+    } catch (error) {
+      // the store or an upstream failed (a database restarting, a lost connection): an agent
+      // reads a result it can act on, where a protocol error would end its run
+      const reason = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`toolsim: call to ${name} in session ${sessionId} failed: ${reason}\n`);
+      return {
+        content: [
+          {
+            type: "text",
+            text: `toolsim could not answer this call: ${reason}. Nothing was recorded or changed; send the call again.`,
+          },
+        ],
+        isError: true,
+        _meta: { "toolsim/unavailable": { reason } },
+      };
     }
-    return toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { type JsonSchema, validatorFor } from "../catalog/index.js";
 import { isPlainObject } from "../patch/index.js";
+import { cohere } from "./coherence.js";
 
 /** A synthesized value for the same schema, computed only when something is missing or unfit. */
 export type Fallback = () => unknown;
@@ -9,7 +10,8 @@ export type Fallback = () => unknown;
  * they validate; the fallback fills the rest. At the top level every property the schema
  * declares is filled, so a result reads like a complete answer; inside known objects (the
  * entities of the state) only required fields are filled, so a stored record is not padded
- * with invented details. Fields the schema forbids are dropped.
+ * with invented details. Fields the schema forbids are dropped. The filled fields are made
+ * coherent with the known ones (coherence.ts).
  */
 export function conform(schema: JsonSchema, known: unknown, fallback: Fallback): unknown {
   return fitValue(schema, known, fallback, true);
@@ -68,6 +70,8 @@ function fitObject(
       out[name] = value;
     }
   }
+  // synthesized fields agree with the known ones (an end after a known start), known ones never change
+  cohere(out, properties, new Set(Object.keys(known)));
   return out;
 }
 

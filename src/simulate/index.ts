@@ -1,5 +1,5 @@
 export { conform } from "./conform.js";
-export { type Action, actionOf, LOOKUP_VERBS, REMOVE_VERBS, wordsOf } from "./infer.js";
+export { type Action, actionOf, wordsOf } from "./infer.js";
 export { LlmSimulator, type LlmSimulatorOptions } from "./llm.js";
 export { type CheckedAnswer, checkAnswer, type ModelAnswer } from "./llm-answer.js";
 export { contractBreaches, contractOf, type PatchContract } from "./llm-contract.js";

@@ -1,178 +1,29 @@
-import type { JsonSchema, Tool } from "../catalog/index.js";
+import type { Tool } from "../catalog/index.js";
+import {
+  type Action,
+  actionOf,
+  isIdentifierName,
+  plural,
+  STATUS_VERBS,
+  singular,
+  verbOf,
+  wordsOf,
+} from "../infer/index.js";
 import { isPlainObject, type Patch, toPointer } from "../patch/index.js";
 import type { State } from "../state/index.js";
-import { isIdentifier } from "./synthesize.js";
 
 /**
- * What the offline engine infers for tools without declared effects: whether the tool
- * reads or writes (from its annotations and the verb of its name), which entities of the
- * state its identifier arguments point at, and the state change a write implies.
+ * The runtime fallback for a tool nothing covers (no effects, none inferred): which entities
+ * of the state its identifier arguments name, and the change a write implies. It reads
+ * tools with the same vocabulary as the inference of effects (src/infer), so the two agree
+ * on what a verb does and which argument names which entity.
  */
 
-export type Action = "read" | "create" | "update" | "delete";
-
-/**
- * Verbs that begin the name of a tool that only looks things up: the ones hybrid mode trusts
- * to run on a real server. Inference reads more verbs as reads (below).
- */
-export const LOOKUP_VERBS: readonly string[] = [
-  "get",
-  "list",
-  "search",
-  "find",
-  "fetch",
-  "read",
-  "describe",
-  "view",
-  "show",
-  "retrieve",
-  "query",
-  "lookup",
-  "browse",
-  "inspect",
-  "count",
-  "stat",
-];
-
-/** Verbs that say a tool removes what it names. */
-export const REMOVE_VERBS: readonly string[] = [
-  "delete",
-  "remove",
-  "destroy",
-  "purge",
-  "drop",
-  "erase",
-  "unregister",
-  "revoke",
-  "unlink",
-  "rm",
-];
-
-const VERBS: Record<Action, readonly string[]> = {
-  read: [
-    ...LOOKUP_VERBS,
-    // these change nothing either, though a real server may do work for them
-    "check",
-    "calculate",
-    "compute",
-    "estimate",
-    "quote",
-    "verify",
-    "validate",
-    "preview",
-    "track",
-    "compare",
-    "recommend",
-    "explain",
-    "summarize",
-    "download",
-    "export",
-    "is",
-    "has",
-    "can",
-  ],
-  create: [
-    "create",
-    "add",
-    "register",
-    "book",
-    "place",
-    "submit",
-    "schedule",
-    "open",
-    "issue",
-    "generate",
-    "new",
-    "make",
-    "post",
-    "send",
-    "upload",
-    "enroll",
-    "initiate",
-    "start",
-    "request",
-    "log",
-    "record",
-    "reserve",
-    "file",
-    "insert",
-  ],
-  update: [
-    "update",
-    "set",
-    "modify",
-    "change",
-    "edit",
-    "cancel",
-    "approve",
-    "reject",
-    "assign",
-    "close",
-    "complete",
-    "confirm",
-    "mark",
-    "move",
-    "rename",
-    "resolve",
-    "suspend",
-    "activate",
-    "deactivate",
-    "amend",
-    "transfer",
-    "apply",
-    "refund",
-    "process",
-    "reschedule",
-    "pay",
-    "upgrade",
-    "downgrade",
-    "enable",
-    "disable",
-    "archive",
-  ],
-  delete: REMOVE_VERBS,
-};
-
-/** Verbs that put an entity into a status: the stem a schema's spelling starts with, and the default. */
-const STATUS_VERBS: Record<string, [stem: string, status: string]> = {
-  cancel: ["cancel", "cancelled"],
-  approve: ["approv", "approved"],
-  reject: ["reject", "rejected"],
-  close: ["close", "closed"],
-  complete: ["complet", "completed"],
-  confirm: ["confirm", "confirmed"],
-  resolve: ["resolv", "resolved"],
-  suspend: ["suspend", "suspended"],
-  activate: ["activ", "active"],
-  deactivate: ["inactiv", "inactive"],
-  archive: ["archiv", "archived"],
-  refund: ["refund", "refunded"],
-};
-
-export function wordsOf(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
-
-export function actionOf(tool: Tool): Action {
-  if (tool.annotations?.readOnlyHint === true) return "read";
-  const named = verbActionOf(tool.name);
-  if (named) return named;
-  if (tool.annotations?.destructiveHint === true) return "delete";
-  return "read";
-}
+export { type Action, actionOf, wordsOf };
 
 /** The action the verb of a tool's name states (its first two words), if a known verb is there. */
 export function verbActionOf(name: string): Action | undefined {
-  for (const word of wordsOf(name).slice(0, 2)) {
-    for (const action of ["delete", "update", "create", "read"] as const) {
-      if (VERBS[action].includes(word)) return action;
-    }
-  }
-  return undefined;
+  return verbOf(name)?.action;
 }
 
 export interface EntityRef {
@@ -186,11 +37,7 @@ export interface EntityRef {
 export function referencedEntities(args: Record<string, unknown>, state: State): EntityRef[] {
   const refs: EntityRef[] = [];
   for (const [argument, value] of Object.entries(args)) {
-    if (
-      !isIdentifier(wordsOf(argument).join("_")) ||
-      (typeof value !== "string" && typeof value !== "number")
-    )
-      continue;
+    if (!isIdentifierName(argument) || (typeof value !== "string" && typeof value !== "number")) continue;
     const wanted = String(value);
     for (const collection of state.keys()) {
       const entities = collection === "runtime" ? undefined : state.collection(collection);
@@ -220,19 +67,20 @@ function collectionMatches(collection: string, argument: string): boolean {
 }
 
 /**
- * Lays entity fields over a synthesized result: under a property named after the
- * entity (`order` for `orders`) when the output has one, else onto same-named fields.
+ * Lays entity fields over a result: under a property named after the entity (`order` for
+ * `orders`) when the output schema has one, else onto same-named fields; without an output
+ * schema the entity is the result.
  */
 export function overlayEntities(
   result: Record<string, unknown>,
   refs: readonly EntityRef[],
-  output?: JsonSchema,
+  output?: Record<string, unknown>,
 ) {
   const properties = (output?.properties ?? {}) as Record<string, unknown>;
   for (const ref of refs) {
-    const singular = singular_(ref.collection);
-    if (singular in properties) {
-      result[singular] = { ...(isPlainObject(result[singular]) ? result[singular] : {}), ...ref.entity };
+    const name = singular(ref.collection);
+    if (name in properties) {
+      result[name] = { ...(isPlainObject(result[name]) ? result[name] : {}), ...ref.entity };
       continue;
     }
     for (const [field, value] of Object.entries(ref.entity)) {
@@ -247,7 +95,7 @@ export interface InferredWrite {
   entity?: Record<string, unknown>;
 }
 
-/** The state change a write tool without effects implies. */
+/** The state change a write tool without effects implies, on the entity its first identifier names. */
 export function inferWrite(
   tool: Tool,
   action: Action,
@@ -262,13 +110,31 @@ export function inferWrite(
   if (!target) return { patch: [] };
   const pointer = toPointer([target.collection, target.key]);
   if (action === "delete") return { patch: [{ op: "remove", path: pointer }], entity: target.entity };
-  const updated = { ...target.entity };
-  for (const [field, value] of Object.entries(args)) {
-    if (field !== target.argument) updated[field] = value;
+  let updated: Record<string, unknown> = { ...target.entity };
+  for (const [argument, value] of Object.entries(args)) {
+    if (argument === target.argument) continue;
+    const field = fieldOf(updated, argument);
+    if (field) updated = assign(updated, field, value);
   }
   const status = statusAfter(tool, target.entity);
   if (status !== undefined) updated.status = status;
   return { patch: [{ op: "replace", path: pointer, value: updated }], entity: updated };
+}
+
+/** Where an argument lands: the field of its name, else the one nested field of its name (`address.zip`). */
+function fieldOf(entity: Record<string, unknown>, argument: string): string | undefined {
+  if (argument in entity) return argument;
+  const nested = Object.entries(entity)
+    .filter(([, value]) => isPlainObject(value) && argument in value)
+    .map(([field]) => `${field}.${argument}`);
+  return nested.length === 1 ? nested[0] : undefined;
+}
+
+function assign(entity: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
+  const [head = "", ...rest] = path.split(".");
+  if (rest.length === 0) return { ...entity, [head]: value };
+  const inner = isPlainObject(entity[head]) ? entity[head] : {};
+  return { ...entity, [head]: assign(inner, rest.join("."), value) };
 }
 
 function inferCreate(
@@ -280,8 +146,8 @@ function inferCreate(
   const noun = wordsOf(tool.name).slice(1).join("_") || "record";
   const collection = plural(noun);
   const idField =
-    Object.keys(result).find((k) => isIdentifier(k) && k.startsWith(singular_(noun))) ??
-    Object.keys(result).find((k) => isIdentifier(k) && typeof result[k] === "string");
+    Object.keys(result).find((k) => isIdentifierName(k) && k.startsWith(singular(noun))) ??
+    Object.keys(result).find((k) => isIdentifierName(k) && typeof result[k] === "string");
   const key = idField ? String(result[idField]) : undefined;
   if (!key) return { patch: [] };
   const entity: Record<string, unknown> = { ...args };
@@ -301,11 +167,11 @@ function statusAfter(tool: Tool, entity: Record<string, unknown>): string | unde
   if (!("status" in entity)) return undefined;
   const verb = wordsOf(tool.name).find((w) => w in STATUS_VERBS);
   if (!verb) return undefined;
-  const [stem, status] = STATUS_VERBS[verb] as [string, string];
+  const [stem, status] = STATUS_VERBS[verb] as readonly [string, string];
   return statusEnum(tool.outputSchema).find((value) => value.toLowerCase().startsWith(stem)) ?? status;
 }
 
-function statusEnum(schema: JsonSchema | undefined): string[] {
+function statusEnum(schema: Record<string, unknown> | undefined): string[] {
   const found: string[] = [];
   const visit = (node: unknown, key?: string) => {
     if (!isPlainObject(node)) return;
@@ -317,16 +183,4 @@ function statusEnum(schema: JsonSchema | undefined): string[] {
   };
   visit(schema);
   return found;
-}
-
-function plural(noun: string): string {
-  if (noun.endsWith("s")) return noun;
-  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
-  return `${noun}s`;
-}
-
-function singular_(word: string): string {
-  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
-  if (/(ss|us)$/.test(word)) return word;
-  return word.replace(/s$/, "");
 }

@@ -1,22 +1,26 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
-import { canonicalJson, hashOf, type Patch } from "../patch/index.js";
+import { canonicalJson, hashOf, isPlainObject, type Patch, pointerSegments } from "../patch/index.js";
+import type { State } from "../state/index.js";
 import { conform } from "./conform.js";
-import { type Action, actionOf, inferWrite, overlayEntities, referencedEntities, wordsOf } from "./infer.js";
+import {
+  type Action,
+  actionOf,
+  type EntityRef,
+  inferWrite,
+  overlayEntities,
+  referencedEntities,
+  wordsOf,
+} from "./infer.js";
 import { seedFrom, synthesize } from "./synthesize.js";
-import type { SimulationOutcome, SimulationRequest, Simulator } from "./types.js";
-
-/** The result of a tool without an outputSchema: an open object, as most APIs return. */
-const OPEN_OUTPUT: JsonSchema = {
-  type: "object",
-  properties: { success: { type: "boolean" }, message: { type: "string" } },
-  required: ["success", "message"],
-};
+import type { EffectsResult, SimulationOutcome, SimulationRequest, Simulator } from "./types.js";
 
 /**
  * The embedded default engine: no network, no model, same answer for the same call on the
- * same state. Declared effects decide what they cover; the rest of the result is
- * synthesized from the output schema, seeded by (session seed, tool, canonical arguments),
- * with the entities the arguments name laid over it.
+ * same state. Declared effects decide what they cover. A tool with an output schema gets the
+ * rest of its result synthesized from it, seeded by (session seed, tool, canonical
+ * arguments), with the entities the arguments name laid over it. A tool without one answers
+ * data, as a real API does: the entities its effects placed or touched, or the entity its
+ * arguments name; never an invented message.
  */
 export class OfflineSimulator implements Simulator {
   readonly name = "offline";
@@ -27,38 +31,80 @@ export class OfflineSimulator implements Simulator {
 
   /** Synchronous core, also used as the fallback of other simulators. */
   respondNow(request: SimulationRequest): SimulationOutcome {
-    const { tool, args, effects } = request;
+    const { tool, effects } = request;
     if (effects.status === "failed") return { kind: "failure", failure: effects.failure, engine: this.name };
     if (effects.status === "applied" && effects.result !== undefined)
       return { kind: "success", result: effects.result, patch: [], engine: this.name };
-    const schema = tool.outputSchema ?? OPEN_OUTPUT;
-    // synthesis costs more than the rest of a call: it runs only when the known values leave a gap
-    const synthesized = once(() => synthesizeFor(tool, schema, request));
-    const known: Record<string, unknown> = echoArguments(schema, args);
-    let patch: Patch = [];
-    if (effects.status === "applied") {
-      Object.assign(known, effects.output);
-    } else {
-      const action: Action = actionOf(tool);
-      const refs = referencedEntities(args, request.state);
-      overlayEntities(known, refs, schema);
-      const write = inferWrite(
-        tool,
-        action,
-        args,
-        synthesized() as Record<string, unknown>,
-        refs,
-        request.state,
-      );
-      patch = write.patch;
-      const target = refs[0];
-      if (write.entity && target && action !== "create")
-        overlayEntities(known, [{ ...target, entity: write.entity }], schema);
-      if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
-    }
-    const result = conform(schema, known, synthesized) as Record<string, unknown>;
+    const { result, patch } = tool.outputSchema
+      ? shapedResult(tool, tool.outputSchema, request)
+      : dataResult(tool, request);
     return { kind: "success", result, patch, engine: this.name };
   }
+}
+
+/** A result fitted to the output schema: effects' outputs and known entities first, synthesis for the rest. */
+function shapedResult(
+  tool: Tool,
+  schema: JsonSchema,
+  request: SimulationRequest,
+): { result: Record<string, unknown>; patch: Patch } {
+  const { args, effects } = request;
+  // synthesis costs more than the rest of a call: it runs only when the known values leave a gap
+  const synthesized = once(() => synthesizeFor(tool, schema, request));
+  const known: Record<string, unknown> = echoArguments(schema, args);
+  let patch: Patch = [];
+  if (effects.status === "applied") {
+    Object.assign(known, effects.output);
+  } else {
+    const action: Action = actionOf(tool);
+    const refs = referencedEntities(args, request.state);
+    overlayEntities(known, refs, schema);
+    const write = inferWrite(
+      tool,
+      action,
+      args,
+      synthesized() as Record<string, unknown>,
+      refs,
+      request.state,
+    );
+    patch = write.patch;
+    const target = refs[0];
+    if (write.entity && target && action !== "create")
+      overlayEntities(known, [{ ...target, entity: write.entity }], schema);
+    if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
+  }
+  return { result: conform(schema, known, synthesized) as Record<string, unknown>, patch };
+}
+
+/**
+ * The answer of a tool without an output schema: what its effects placed in the result, else
+ * the entities they touched; for a tool without effects, the entity its arguments name
+ * (after the write its verb implies). Nothing named, nothing touched: an empty object.
+ */
+function dataResult(
+  tool: Tool,
+  request: SimulationRequest,
+): { result: Record<string, unknown>; patch: Patch } {
+  const { args, effects, state } = request;
+  if (effects.status === "applied") return { result: effectsAnswer(effects, state), patch: [] };
+  const action = actionOf(tool);
+  const refs: EntityRef[] = referencedEntities(args, state);
+  const target = refs[0];
+  if (action === "create" || !target) return { result: {}, patch: [] };
+  const write = inferWrite(tool, action, args, {}, refs, state);
+  return { result: { ...(write.entity ?? target.entity) }, patch: write.patch };
+}
+
+function effectsAnswer(effects: Extract<EffectsResult, { status: "applied" }>, state: State) {
+  if (Object.keys(effects.output).length > 0) return effects.output;
+  const touched = effects.touched
+    .map((pointer) => {
+      const path = pointerSegments(pointer);
+      return path.ok ? state.get(path.segments) : undefined;
+    })
+    .filter((entity): entity is Record<string, unknown> => isPlainObject(entity));
+  if (touched.length === 1) return { ...(touched[0] as Record<string, unknown>) };
+  return touched.length > 0 ? { changed: touched } : {};
 }
 
 function once<T>(compute: () => T): () => T {
@@ -71,7 +117,18 @@ function once<T>(compute: () => T): () => T {
 
 function synthesizeFor(tool: Tool, schema: JsonSchema, request: SimulationRequest): unknown {
   const seed = seedFrom(hashOf(request.seed, tool.name, canonicalJson(request.args)));
-  return synthesize(schema, { seed, now: request.now, toolWords: wordsOf(tool.name) });
+  return synthesize(schema, { seed, now: request.now, toolWords: toolWords(tool), state: request.state });
+}
+
+/**
+ * The words a synthesized message or id uses for the tool: those of its title (an importer
+ * keeps the source's name there when it renames a tool), without the number an importer
+ * appends to tell clashing names apart (`calculate_area_2`).
+ */
+function toolWords(tool: Tool): string[] {
+  const words = wordsOf(tool.title ?? tool.name);
+  while (words.length > 1 && /^[0-9]+$/.test(words[words.length - 1] ?? "")) words.pop();
+  return words;
 }
 
 /** Output properties named like an argument repeat the argument: a real API echoes what it was asked. */

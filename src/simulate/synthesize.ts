@@ -1,12 +1,17 @@
 // The package's main entry evaluates every locale (about half a second at start-up); this one loads English only.
 import { faker } from "@faker-js/faker/locale/en";
-import type { JsonSchema } from "../catalog/index.js";
+import { type JsonSchema, patternMatcher } from "../catalog/index.js";
+import type { Collection, State } from "../state/index.js";
+import { cohere } from "./coherence.js";
 
 /**
  * Deterministic, realistic values for a JSON Schema. One seeded faker, reseeded for every
- * value tree, so the same (seed, schema) always gives the same bytes. Property names steer
- * the values (an `email` looks like one and matches the `name` beside it; `*_at` is a
- * timestamp near the simulated clock), and every constraint of the schema is honoured.
+ * value tree, so the same (seed, schema, state) always gives the same bytes. Property names
+ * and descriptions steer the values (an `email` looks like one and matches the `name`
+ * beside it; `*_at` is a timestamp near the simulated clock; a rating is 1–5 and a number
+ * described as "0-100" stays in that range; an `order_id` names an order of the state), the
+ * fields of an object agree with each other (see coherence.ts), and every constraint of the
+ * schema is honoured.
  */
 
 export interface SynthesisContext {
@@ -18,6 +23,8 @@ export interface SynthesisContext {
   root?: JsonSchema;
   /** Words of the tool name, which give ids their prefix when nothing better is known. */
   toolWords?: string[];
+  /** The session state: an `*_id` whose collection exists in it names one of its entities. */
+  state?: State;
 }
 
 interface Walk {
@@ -139,6 +146,7 @@ function objectValue(schema: JsonSchema, walk: Walk): Record<string, unknown> {
       out[faker.word.noun()] = value(extra as JsonSchema, { ...inner, path: [...walk.path, "value"] });
     }
   }
+  cohere(out, properties);
   return out;
 }
 
@@ -182,17 +190,19 @@ function bounds(schema: JsonSchema, fallback: [number, number]): [number, number
 
 function integerValue(schema: JsonSchema, walk: Walk): number {
   const name = leaf(walk);
-  const fallback: [number, number] = /quantity|qty|count|number_of|seats|nights|passengers|guests/.test(name)
-    ? [1, 5]
-    : /year/.test(name)
-      ? [2020, 2027]
-      : /age/.test(name)
-        ? [18, 85]
-        : /percent|rate|score/.test(name)
-          ? [0, 100]
-          : /total|page|size|limit/.test(name)
-            ? [1, 50]
-            : [1, 1000];
+  const fallback: [number, number] =
+    rangeFromWords(schema, name, true) ??
+    (/quantity|qty|count|number_of|seats|nights|passengers|guests/.test(name)
+      ? [1, 5]
+      : /year/.test(name)
+        ? [2020, 2027]
+        : /age/.test(name)
+          ? [18, 85]
+          : /percent|rate|score/.test(name)
+            ? [0, 100]
+            : /total|page|size|limit/.test(name)
+              ? [1, 50]
+              : [1, 1000]);
   const [low, high] = bounds(schema, fallback);
   let result = faker.number.int({ min: Math.ceil(low), max: Math.floor(high) });
   const step = Number(schema.multipleOf ?? 0);
@@ -207,18 +217,70 @@ function numberValue(schema: JsonSchema, walk: Walk): number {
   const money = /amount|price|total|cost|balance|fee|subtotal|refund|tax|value|credit|fare|charge|paid/.test(
     name,
   );
-  const fallback: [number, number] = money
-    ? [5, 500]
-    : /rate|percent|ratio/.test(name)
-      ? [0, 100]
-      : [0, 1000];
+  const fallback: [number, number] =
+    rangeFromWords(schema, name, false) ??
+    (money ? [5, 500] : /rate|percent|ratio/.test(name) ? [0, 100] : [0, 1000]);
   const [low, high] = bounds(schema, fallback);
   const step = Number(schema.multipleOf ?? 0);
   if (step > 0) {
     const steps = faker.number.int({ min: Math.ceil(low / step), max: Math.floor(high / step) });
     return Number((steps * step).toFixed(10));
   }
-  return faker.number.float({ min: low, max: high, fractionDigits: 2 });
+  // a rating reads 4.5, a probability 0.73: as many decimals as the range calls for
+  const fractionDigits = high - low <= 1 ? 2 : high - low <= 10 ? 1 : 2;
+  return faker.number.float({ min: low, max: high, fractionDigits });
+}
+
+/**
+ * The range a number's description states ("0-100", "1 to 5", "between 0 and 1", "out of
+ * 10"), or failing that the one its name implies: ratings 1–5 (0–10 or 0–100 when the
+ * description says out of 10 or 100), percentages 0–100, probabilities and confidences
+ * 0–1 (0–100 when described as a percentage), scores 0–100, ages 18–85.
+ */
+function rangeFromWords(schema: JsonSchema, name: string, integer: boolean): [number, number] | undefined {
+  // a schema is synthesized again and again under the same name: read its words once
+  const cached = ranges.get(schema);
+  if (cached && cached.name === name && cached.integer === integer) return cached.range;
+  const range = readRange(schema, name, integer);
+  ranges.set(schema, { name, integer, range });
+  return range;
+}
+
+const ranges = new WeakMap<
+  JsonSchema,
+  { name: string; integer: boolean; range: [number, number] | undefined }
+>();
+
+function readRange(schema: JsonSchema, name: string, integer: boolean): [number, number] | undefined {
+  const description = typeof schema.description === "string" ? schema.description.toLowerCase() : "";
+  const stated = statedRange(description);
+  if (stated) return stated;
+  const words = name.split("_");
+  const has = (...candidates: string[]) => candidates.some((w) => words.includes(w));
+  if (has("rating", "ratings", "stars", "star")) return [1, 5];
+  if (has("percent", "percentage", "pct", "percentile")) return [0, 100];
+  if (has("count", "num", "number", "total") || /\b(number|count) of\b/.test(description)) return undefined;
+  if (has("probability", "likelihood", "confidence", "certainty") && !has("interval"))
+    return /%|percent/.test(description) || integer ? [0, 100] : [0, 1];
+  if (has("score") && !has("credit")) return [0, 100];
+  if (has("age")) return [18, 85];
+  return undefined;
+}
+
+function statedRange(description: string): [number, number] | undefined {
+  if (!description) return undefined;
+  const out = description.match(/\bout of (\d+(?:\.\d+)?)\b/);
+  if (out?.[1]) return [0, Number(out[1])];
+  const span = description.match(
+    /(?:^|[\s(])(-?\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(-?\d+(?:\.\d+)?)(?=[\s),.%]|$)|\bbetween (-?\d+(?:\.\d+)?) and (-?\d+(?:\.\d+)?)\b/,
+  );
+  if (!span) return undefined;
+  const low = Number(span[1] ?? span[3]);
+  const high = Number(span[2] ?? span[4]);
+  // "2020-2024" is a span of years, not of values
+  if (!(low < high) || (low >= 1900 && high <= 2100 && Number.isInteger(low) && Number.isInteger(high)))
+    return undefined;
+  return [low, high];
 }
 
 function booleanValue(walk: Walk): boolean {
@@ -236,6 +298,10 @@ function stringValue(schema: JsonSchema, walk: Walk): string {
 function rawString(schema: JsonSchema, walk: Walk): string {
   const name = leaf(walk);
   const format = typeof schema.format === "string" ? schema.format : undefined;
+  if (isIdentifier(name) || name === "id") {
+    const existing = existingKey(name, walk);
+    if (existing !== undefined && matchesPattern(schema, existing)) return existing;
+  }
   if (typeof schema.pattern === "string") {
     const generated = fromPattern(schema.pattern);
     if (generated !== undefined) return generated;
@@ -309,8 +375,9 @@ function formatted_(format: string, name: string): string | undefined {
 
 /** Past for things that happened (created_at), future for things planned (departure, due). */
 function timestamp(name: string): string {
+  // whole words: a "send_time" has already happened, an "end_time" has not
   const future =
-    /due|expir|depart|arriv|scheduled|start|end|until|deadline|appointment|check_?in|check_?out|next|valid_to/.test(
+    /(^|_)(due|expir\w*|depart\w*|arriv\w*|scheduled|start\w*|end\w*|until|deadline|appointment|check_?in|check_?out|next|valid_to|upcoming|planned)(_|$)/.test(
       name,
     );
   const date = future ? faker.date.soon({ days: 45 }) : faker.date.recent({ days: 30 });
@@ -337,6 +404,57 @@ function identifier(name: string, walk: Walk): string {
   return `${prefix}-${faker.string.numeric(6)}`;
 }
 
+/**
+ * A key of the state collection an `*_id` names (`order_id` → `orders`; an `id` inside an
+ * object named `customer` → `customers`), chosen by the seeded faker among the first keys
+ * in key order; undefined when the state has no such collection.
+ */
+function existingKey(name: string, walk: Walk): string | undefined {
+  const state = walk.ctx.state;
+  if (!state) return undefined;
+  const stem = name === "id" ? singularize(walk.path.at(-2) ?? "") : name.replace(ID_SUFFIX, "");
+  if (!stem) return undefined;
+  for (const candidate of collectionNames(stem)) {
+    const collection = candidate === "runtime" ? undefined : state.collection(candidate);
+    const keys = collection && firstKeys(collection);
+    if (keys && keys.length > 0) return faker.helpers.arrayElement(keys);
+  }
+  return undefined;
+}
+
+const ID_SUFFIX = /_?(id|ids|uuid|key|ref|reference)$/;
+
+/** Names a collection of `stem` may have: orders, addresses, categories, or the stem itself. */
+function collectionNames(stem: string): string[] {
+  let names = collectionNamesOf.get(stem);
+  if (!names) {
+    names = [`${stem}s`, `${stem}es`, stem.replace(/y$/, "ies"), stem];
+    if (collectionNamesOf.size < 50_000) collectionNamesOf.set(stem, names);
+  }
+  return names;
+}
+
+const collectionNamesOf = new Map<string, string[]>();
+
+/** How many keys a reference chooses among: enough for variety, bounded for a collection of any size. */
+const REFERENCE_CHOICES = 100;
+
+/** The first keys of a collection, remembered per version (a collection never changes in place). */
+const keysOfCollection = new WeakMap<Collection, string[]>();
+
+function firstKeys(collection: Collection): string[] {
+  let keys = keysOfCollection.get(collection);
+  if (!keys) {
+    keys = [];
+    for (const key of collection.keys()) {
+      keys.push(key);
+      if (keys.length >= REFERENCE_CHOICES) break;
+    }
+    keysOfCollection.set(collection, keys);
+  }
+  return keys;
+}
+
 function personaFor(walk: Walk): Persona {
   walk.persona ??= { firstName: faker.person.firstName(), lastName: faker.person.lastName() };
   return walk.persona;
@@ -349,10 +467,15 @@ function nameFor(walk: Walk, person: Persona): string {
   return `${person.firstName} ${person.lastName}`;
 }
 
+/** Whether a text fits the schema's pattern, tested as validation tests it (RE2 where it can). */
+function matchesPattern(schema: JsonSchema, text: string): boolean {
+  return typeof schema.pattern !== "string" || patternMatcher(schema.pattern).test(text);
+}
+
 function fromPattern(pattern: string): string | undefined {
   try {
     const generated = faker.helpers.fromRegExp(pattern.replace(/^\^/, "").replace(/\$$/, ""));
-    return new RegExp(pattern).test(generated) ? generated : undefined;
+    return patternMatcher(pattern).test(generated) ? generated : undefined;
   } catch {
     return undefined;
   }
@@ -373,8 +496,17 @@ function fallbackFor(walk: Walk): unknown {
 }
 
 function leaf(walk: Walk): string {
-  return (walk.path[walk.path.length - 1] ?? "").replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+  const raw = walk.path[walk.path.length - 1] ?? "";
+  let name = leafNames.get(raw);
+  if (name === undefined) {
+    name = raw.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+    if (leafNames.size < 50_000) leafNames.set(raw, name);
+  }
+  return name;
 }
+
+/** Property names in snake case: the same few thousand names come back on every call. */
+const leafNames = new Map<string, string>();
 
 function singularize(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;

@@ -48,6 +48,11 @@ export class Documents {
     return stored;
   }
 
+  /** The state stored under a hash if it is in memory (a networked store asks before fetching the text). */
+  known(hash: string): State | undefined {
+    return this.loaded.get(hash)?.state;
+  }
+
   /** The state stored under a hash, from memory, or parsed from `text()` and remembered. */
   load(hash: string, text: () => string): State {
     const known = this.loaded.get(hash);

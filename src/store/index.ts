@@ -1,4 +1,5 @@
 export { type OpenOptions, openStore } from "./open.js";
+export { describeServer, isPostgresUrl } from "./postgres-server.js";
 export { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
 export { SqliteStore, StoreOpenError } from "./sqlite.js";
 export type * from "./types.js";

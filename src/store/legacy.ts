@@ -27,10 +27,15 @@ export function convertLegacy(db: Database.Database, userVersion: number): void 
            SELECT id, '', name, seed, task_id, scope, head_version, next_seq, created_at, updated_at, forked_from FROM legacy_sessions`);
   copySnapshots(db);
   copyVersions(db);
-  db.exec(`INSERT INTO calls SELECT session_id, seq, tool, arguments, args_hash, status, findings, result, error,
-             version_before, version_after, engine, fallback, usage, latency_ms, created_at FROM legacy_calls`);
-  db.exec("INSERT INTO checkpoints SELECT session_id, name, version, created_at FROM legacy_checkpoints");
-  db.exec("INSERT INTO llm_cache SELECT key, model, response, usage, created_at, hits FROM legacy_llm_cache");
+  const callColumns = `session_id, seq, tool, arguments, args_hash, status, findings, result, error,
+    version_before, version_after, engine, fallback, usage, latency_ms, created_at`;
+  db.exec(`INSERT INTO calls (${callColumns}) SELECT ${callColumns} FROM legacy_calls`);
+  db.exec(
+    "INSERT INTO checkpoints (session_id, name, version, created_at) SELECT session_id, name, version, created_at FROM legacy_checkpoints",
+  );
+  db.exec(
+    "INSERT INTO llm_cache (key, model, response, usage, created_at, hits) SELECT key, model, response, usage, created_at, hits FROM legacy_llm_cache",
+  );
   if (tables.includes("task_answers")) {
     db.exec(
       "INSERT INTO task_answers SELECT session_id, seq, version, answer, infeasible, created_at FROM legacy_task_answers",

@@ -74,8 +74,10 @@ export const MIGRATIONS: readonly Migration[] = [
         engine          TEXT NOT NULL,
         fallback        TEXT,
         usage           TEXT,
-        latency_ms      REAL NOT NULL,
+        latency_ms      DOUBLE PRECISION NOT NULL,
         created_at      TEXT NOT NULL,
+        -- set by a backend that may have to ask, after a lost connection, whether a call was recorded
+        call_key        TEXT,
         PRIMARY KEY (session_id, seq)
       )`,
       // the repeat lookup wants the latest identical call on a version: one step down this index

@@ -517,10 +517,11 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
     throw new StoreOpenError(openFailure(file, error));
   }
   try {
+    // first: a process opening a new file while another sets it up waits instead of failing
+    db.pragma("busy_timeout = 5000");
     if (!options.readonly) db.pragma("journal_mode = WAL");
     // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last few.
     db.pragma("synchronous = NORMAL");
-    db.pragma("busy_timeout = 5000");
   } catch (error) {
     db.close();
     throw new StoreOpenError(openFailure(file, error));
@@ -557,9 +558,11 @@ function migrate(db: Database.Database): void {
   // foreign keys cannot be switched inside a transaction; a conversion rebuilds referenced tables
   db.pragma("foreign_keys = OFF");
   db.transaction(() => {
-    if (isLegacy(current)) convertLegacy(db, current);
+    // read again under the write lock: another process starting at the same moment may have migrated
+    const locked = Number(db.pragma("user_version", { simple: true }));
+    if (isLegacy(locked)) convertLegacy(db, locked);
     else {
-      for (const migration of pendingMigrations(current)) {
+      for (const migration of pendingMigrations(locked)) {
         for (const statement of migration.statements) db.exec(statement);
         db.pragma(`user_version = ${migration.version}`);
       }

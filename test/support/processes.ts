@@ -59,7 +59,8 @@ export async function startHttpServer(args: string[], env: NodeJS.ProcessEnv = {
     stderr: () => err,
     stop: (signal = "SIGTERM") =>
       new Promise((resolveExit) => {
-        if (child.exitCode !== null) return resolveExit(child.exitCode);
+        // a process that already ended (by itself or by a signal) ends no more
+        if (child.exitCode !== null || child.signalCode !== null) return resolveExit(child.exitCode);
         child.once("exit", (code) => resolveExit(code));
         child.kill(signal);
       }),

@@ -1,6 +1,12 @@
 import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema } from "../format.js";
-import { isKnownFormat, isNoDefault, repairDefault, type SchemaNote } from "./schema-repair.js";
+import {
+  isKnownFormat,
+  isNoDefault,
+  moveArrayEnums,
+  repairDefault,
+  type SchemaNote,
+} from "./schema-repair.js";
 
 /**
  * Converts the JSON-Schema-like parameter descriptions many tool sources use into JSON
@@ -105,9 +111,15 @@ export function looseToJsonSchema(raw: unknown, path: string, ctx: LooseContext)
       ctx.notes.push({ path: `${path}.${key}`, message: `keyword "${key}" is not JSON Schema; left out` });
     }
   }
-  if (out.type === "array" && out.items === undefined && out.prefixItems === undefined) {
+  if (
+    out.type === "array" &&
+    out.items === undefined &&
+    out.prefixItems === undefined &&
+    out.enum === undefined
+  ) {
     ctx.notes.push({ path, message: "array without an item type: any items are accepted" });
   }
+  if (out.type === "array" && Array.isArray(out.enum)) moveArrayEnums(out, path, ctx.notes);
   if (raw.default === null && out.type !== undefined) allowNull(out);
   else if ("default" in raw && !isNoDefault(raw.default)) applyDefault(out, raw.default, path, ctx);
   return out;

@@ -2,7 +2,7 @@ import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema, StateDocument, Tool, ToolAnnotations, Toolset } from "../format.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { dropUnknownFormats, type SchemaNote } from "./schema-repair.js";
+import { dropUnknownFormats, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
 import { errorsFromMessages } from "./tool-errors.js";
 
 /**
@@ -97,6 +97,7 @@ function toolOf(
   inputSchema.type = "object";
   if (!isPlainObject(inputSchema.properties)) inputSchema.properties = {};
   dropUnknownFormats(inputSchema, "parameters", notes);
+  moveArrayEnums(inputSchema, "parameters", notes);
   for (const note of notes) report(note.path, note.message);
   const description = typeof definition.description === "string" ? definition.description.trim() : "";
   if (!description) report("description", "missing; the name stands in");

@@ -2,7 +2,7 @@ import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema, Tool, ToolAnnotations, ToolError, Toolset } from "../format.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { dropUnknownFormats, type SchemaNote } from "./schema-repair.js";
+import { dropUnknownFormats, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
 
 /**
  * OpenAPI 3.0 and 3.1: each operation becomes a tool. Parameters and the request body make
@@ -344,6 +344,7 @@ class SchemaConverter {
     const notes: SchemaNote[] = [];
     const out = this.rewrite(structuredClone(schema), refs, notes);
     dropUnknownFormats(out, "", notes);
+    moveArrayEnums(out, "", notes);
     for (const note of notes)
       report(`${where}${note.path && note.path !== "(root)" ? ` ${note.path}` : ""}`, note.message);
     return isPlainObject(out) ? out : {};
@@ -365,6 +366,7 @@ class SchemaConverter {
           isPlainObject(raw) ? this.rewrite(structuredClone(raw), uses, notes) : {}
         ) as JsonSchema;
         dropUnknownFormats(schema, "", notes);
+        moveArrayEnums(schema, "", notes);
         for (const note of notes)
           this.problems.push({
             toolset: this.id,

@@ -163,3 +163,39 @@ export function dropUnknownFormats(schema: unknown, path: string, notes: SchemaN
     }
   }
 }
+
+/**
+ * An `enum` of single values on an array-typed schema means "each item is one of these"
+ * (a JSON Schema `enum` there would accept no array at all): it moves to `items`. Walks the
+ * whole schema, reporting each move.
+ */
+export function moveArrayEnums(schema: unknown, path: string, notes: SchemaNote[]): void {
+  if (Array.isArray(schema)) {
+    schema.forEach((s, i) => {
+      moveArrayEnums(s, `${path}[${i}]`, notes);
+    });
+    return;
+  }
+  if (!isPlainObject(schema)) return;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (
+    types.includes("array") &&
+    Array.isArray(schema.enum) &&
+    schema.enum.length > 0 &&
+    schema.enum.every((value) => !Array.isArray(value))
+  ) {
+    const items: JsonSchema = isPlainObject(schema.items) ? schema.items : {};
+    if (items.enum === undefined) items.enum = schema.enum;
+    schema.items = items;
+    delete schema.enum;
+    notes.push({
+      path: path || "(root)",
+      message: "an enum on an array parameter lists the allowed items; moved to items",
+    });
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
+    if (isPlainObject(value) || Array.isArray(value))
+      moveArrayEnums(value, path ? `${path}.${key}` : key, notes);
+  }
+}

@@ -1,0 +1,95 @@
+import { deepEqual, isPlainObject } from "../patch/index.js";
+
+/**
+ * How an answer of toolsim is compared with the answer of a real implementation: the real
+ * answer is flattened to its leaves (path → value), and each leaf counts as found when
+ * toolsim's answer holds an equal value at the same path. toolsim may place the entity at the
+ * root or one level down (`{"order": {...}}`); the better of those alignments counts.
+ */
+
+export type Leaves = Map<string, unknown>;
+
+export function leavesOf(value: unknown, prefix = "", out: Leaves = new Map()): Leaves {
+  if (Array.isArray(value)) {
+    if (value.length === 0) out.set(prefix, []);
+    value.forEach((item, index) => {
+      leavesOf(item, prefix ? `${prefix}.${index}` : String(index), out);
+    });
+    return out;
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) out.set(prefix, {});
+    for (const [key, item] of entries) leavesOf(item, prefix ? `${prefix}.${key}` : key, out);
+    return out;
+  }
+  out.set(prefix, value);
+  return out;
+}
+
+export interface Recall {
+  found: number;
+  total: number;
+}
+
+/** The fields of `truth` found with equal values in `answer` (best alignment). */
+export function fieldRecall(truth: unknown, answer: unknown): Recall {
+  if (!isPlainObject(truth) && !Array.isArray(truth)) {
+    return { found: scalarFound(truth, answer) ? 1 : 0, total: 1 };
+  }
+  const wanted = leavesOf(truth);
+  let best = 0;
+  for (const candidate of alignments(answer)) {
+    const have = leavesOf(candidate);
+    let found = 0;
+    for (const [path, value] of wanted) if (have.has(path) && deepEqual(have.get(path), value)) found++;
+    best = Math.max(best, found);
+  }
+  return { found: best, total: wanted.size };
+}
+
+/** A scalar answer (an id, a number, a message) is found when toolsim answers it, alone or as a top-level field. */
+function scalarFound(truth: unknown, answer: unknown): boolean {
+  if (looseEqual(truth, answer)) return true;
+  return isPlainObject(answer) && Object.values(answer).some((value) => looseEqual(truth, value));
+}
+
+/** "2.0" from a Python str() equals the number 2 answered as JSON. */
+function looseEqual(a: unknown, b: unknown): boolean {
+  if (deepEqual(a, b)) return true;
+  if (typeof a === "string" && typeof b === "number") return Number(a) === b && a.trim() !== "";
+  if (typeof a === "number" && typeof b === "string") return Number(b) === a && b.trim() !== "";
+  return false;
+}
+
+function alignments(answer: unknown): unknown[] {
+  const candidates: unknown[] = [answer];
+  if (isPlainObject(answer))
+    for (const value of Object.values(answer)) if (isPlainObject(value)) candidates.push(value);
+  return candidates;
+}
+
+/** The entity toolsim's read answered, at the root or under one key, whichever holds `field`. */
+export function entityIn(answer: unknown, fields: readonly string[]): Record<string, unknown> | undefined {
+  const candidates = alignments(answer).filter(isPlainObject);
+  return (
+    candidates.find((candidate) => fields.every((field) => field in candidate)) ??
+    candidates.find((candidate) => fields.some((field) => field in candidate)) ??
+    candidates[0]
+  );
+}
+
+/** `given` is contained in `stored`: objects by their given fields, arrays element by element. */
+export function containedIn(given: unknown, stored: unknown): boolean {
+  if (Array.isArray(given))
+    return (
+      Array.isArray(stored) &&
+      given.length === stored.length &&
+      given.every((item, i) => containedIn(item, stored[i]))
+    );
+  if (isPlainObject(given))
+    return (
+      isPlainObject(stored) && Object.entries(given).every(([key, value]) => containedIn(value, stored[key]))
+    );
+  return looseEqual(given, stored);
+}

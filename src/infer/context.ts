@@ -1,0 +1,79 @@
+import type { StateDocument, ToolError } from "../catalog/index.js";
+import type { ErrorFact, ToolFacts } from "./facts.js";
+import type { Reference } from "./resolve.js";
+import type { CollectionShape, StateShape } from "./shape.js";
+import { nameWords, sameNoun, singular } from "./words.js";
+
+/** Everything the rules for one tool share, and what they accumulate. */
+export interface Context {
+  facts: ToolFacts;
+  shape: StateShape;
+  /** The toolset's states (its own and its tasks'), for rules that learn from examples. */
+  states: readonly StateDocument[];
+  /** The other tools of the toolset, for rules that read a toolset's conventions. */
+  siblings: () => readonly ToolFacts[];
+  references: Reference[];
+  /** Errors inference adds to the tool (a not-found error the source did not document). */
+  addedErrors: ToolError[];
+  /** What the rules decided, for the per-tool report. */
+  notes: string[];
+  /** Documented errors the rules gave an effect to. */
+  usedErrors: Set<string>;
+  /** Collections whose entities must keep their key as a field for an effect to answer it. */
+  keyFields: Map<string, string>;
+}
+
+/** The documented error for "no <noun> with this key", or one added when the source documents none. */
+export function notFoundError(
+  ctx: Context,
+  collection: CollectionShape,
+  argument: string,
+  options: { add: boolean },
+): string | undefined {
+  const nouns = [collection.name, argument.replace(/_?(id|ids|key)$/i, "")];
+  const notFound = ctx.facts.errors.filter((e) => e.kind === "not-found");
+  const named = notFound.find(
+    (e) => e.noun !== undefined && nouns.some((n) => nounsMatch(e.noun as string, n)),
+  );
+  const generic = notFound.filter((e) => e.noun === undefined || e.code === "NOT_FOUND");
+  const chosen = named ?? (notFound.length === 1 && generic.length === 1 ? generic[0] : undefined);
+  if (chosen) return use(ctx, chosen);
+  if (!options.add) return undefined;
+  return addError(ctx, {
+    code: `${nameWords(singular(collection.name)).join("_").toUpperCase()}_NOT_FOUND`,
+    status: 404,
+    message: `${titleOf(collection.name)} {${argument}} not found.`,
+    when: `No ${humanNoun(collection.name)} has the given ${argument} (inferred from the state's ${collection.name}).`,
+  });
+}
+
+export function use(ctx: Context, error: ErrorFact): string {
+  ctx.usedErrors.add(error.code);
+  return error.code;
+}
+
+export function addError(ctx: Context, error: ToolError): string {
+  const taken = new Set([...ctx.facts.tool.errors, ...ctx.addedErrors].map((e) => e.code));
+  if (taken.has(error.code)) {
+    ctx.usedErrors.add(error.code);
+    return error.code;
+  }
+  ctx.addedErrors.push(error);
+  ctx.notes.push(`added documented error ${error.code} (${error.when})`);
+  ctx.usedErrors.add(error.code);
+  return error.code;
+}
+
+/** `payment_method` matches `payment_methods`; `item` matches `new_item` only when nothing closer exists. */
+function nounsMatch(errorNoun: string, noun: string): boolean {
+  return sameNoun(errorNoun, noun) || sameNoun(errorNoun.split("_").slice(-2).join("_"), noun);
+}
+
+export function humanNoun(collection: string): string {
+  return nameWords(singular(collection)).join(" ");
+}
+
+function titleOf(collection: string): string {
+  const noun = humanNoun(collection);
+  return noun.charAt(0).toUpperCase() + noun.slice(1);
+}

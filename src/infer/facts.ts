@@ -1,0 +1,131 @@
+import type { JsonSchema, Tool } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
+import { type Action, isIdentifierName, nameWords, singular, verbOf } from "./words.js";
+
+/** What a tool says about itself, read once: its verb, its parameters, its documented errors. */
+
+export interface Param {
+  name: string;
+  words: readonly string[];
+  schema: JsonSchema;
+  type?: string;
+  /** For arrays: the type of the items, and their property names when they are objects. */
+  itemType?: string;
+  itemProperties?: string[];
+  required: boolean;
+  description: string;
+  /** Quoted examples in the description ("such as '#W0000000'"). */
+  examples: string[];
+  identifier: boolean;
+}
+
+export type ErrorKind = "not-found" | "state" | "other";
+
+export interface ErrorFact {
+  code: string;
+  kind: ErrorKind;
+  /** The message and the `when`, lowercased, for matching. */
+  text: string;
+  /** For not-found errors: the noun that was not found (`order`, `payment_method`, `item`). */
+  noun?: string;
+}
+
+export interface ToolFacts {
+  tool: Tool;
+  words: readonly string[];
+  verb?: string;
+  /** What the name's verb says; undefined when the name has no known verb. */
+  verbAction?: Action;
+  readOnly?: boolean;
+  destructive?: boolean;
+  params: Param[];
+  errors: ErrorFact[];
+  /** Description and usage, as written. */
+  text: string;
+}
+
+export function factsOf(tool: Tool): ToolFacts {
+  const verb = verbOf(tool.name);
+  return {
+    tool,
+    words: nameWords(tool.name),
+    verb: verb?.verb,
+    verbAction: verb?.action,
+    readOnly: tool.annotations?.readOnlyHint,
+    destructive: tool.annotations?.destructiveHint,
+    params: paramsOf(tool.inputSchema),
+    errors: tool.errors.map((e) => errorFact(e.code, `${e.message} ${e.when}`)),
+    text: [tool.description, tool.usage ?? ""].join(" ").trim(),
+  };
+}
+
+function paramsOf(schema: JsonSchema): Param[] {
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  return Object.entries(properties).map(([name, raw]) => {
+    const property = (isPlainObject(raw) ? raw : {}) as JsonSchema;
+    const items = isPlainObject(property.items) ? (property.items as JsonSchema) : undefined;
+    const description = typeof property.description === "string" ? property.description : "";
+    return {
+      name,
+      words: nameWords(name),
+      schema: property,
+      type: typeName(property),
+      itemType: items ? typeName(items) : undefined,
+      itemProperties: items && isPlainObject(items.properties) ? Object.keys(items.properties) : undefined,
+      required: required.has(name),
+      description,
+      examples: examplesIn(description),
+      identifier: isIdentifierName(name),
+    };
+  });
+}
+
+function typeName(schema: JsonSchema): string | undefined {
+  if (typeof schema.type === "string") return schema.type;
+  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== "null") as string | undefined;
+  if (isPlainObject(schema.properties)) return "object";
+  return undefined;
+}
+
+/** 'quoted' or "quoted" values in a description: the examples authors give of a value's shape. */
+export function examplesIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/'([^'\s][^']{0,60})'|"([^"\s][^"]{0,60})"/g)) {
+    const value = match[1] ?? match[2];
+    if (value) found.push(value);
+  }
+  return found;
+}
+
+const NOT_FOUND =
+  /\b(not found|does ?n[o']t exist|no such|unknown|not exist|could not be found|cannot be found|missing)\b/;
+
+function errorFact(code: string, raw: string): ErrorFact {
+  const text = raw.toLowerCase();
+  const codeWords = nameWords(code);
+  const notFound =
+    NOT_FOUND.test(text) ||
+    (codeWords.includes("not") && codeWords.includes("found")) ||
+    code === "NOT_FOUND";
+  if (notFound) return { code, kind: "not-found", text, noun: notFoundNoun(text, codeWords) };
+  return {
+    code,
+    kind: /\b(cannot|can ?not|only|non-|must be|not allowed|already)\b/.test(text) ? "state" : "other",
+    text,
+  };
+}
+
+/** "order not found" → order; "{item_id} not found" → item; "payment method not found" → payment_method. */
+function notFoundNoun(text: string, codeWords: readonly string[]): string | undefined {
+  const head = text.replace(/^error:\s*/, "");
+  const placeholder = /\{([a-z_]+?)(_ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
+  if (placeholder?.[1]) return placeholder[1].split("_").map(singular).join("_");
+  const before =
+    /^(?:the\s+|some\s+|an?\s+)?((?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:\{[^}]*\}\s+)?(?:was\s+|is\s+)?(?:not found|does ?n[o']t exist|not exist|could not be found|cannot be found)/.exec(
+      head,
+    );
+  if (before?.[1]) return before[1].split(/\s+/).map(singular).join("_");
+  const codeNoun = codeWords.slice(0, codeWords.indexOf("not")).map(singular);
+  return codeNoun.length > 0 ? codeNoun.join("_") : undefined;
+}

@@ -1,0 +1,165 @@
+import type { Context } from "./context.js";
+import type { Param } from "./facts.js";
+import type { CollectionShape, FieldShape } from "./shape.js";
+import { nameWords, PLAIN_UPDATE_VERBS, STATUS_VERBS, singular } from "./words.js";
+
+/**
+ * Where an argument lands in an entity, and which status an action leaves it in.
+ */
+
+/** The entity field an argument sets: same name at the top, else the one nested field of that name (`address.zip`). */
+export function fieldFor(param: Param, collection: CollectionShape): string | undefined {
+  const top = collection.fields.get(param.name);
+  if (top && !(param.type !== "object" && top.types.has("object") && top.types.size === 1)) return param.name;
+  const nested = [...collection.fields.keys()].filter(
+    (path) => path.includes(".") && path.split(".").at(-1) === param.name,
+  );
+  if (nested.length === 1) return nested[0];
+  // an array of objects whose properties are the fields of an array of the entity (`payment_methods` → `payment_history`)
+  if (param.type === "array" && param.itemProperties?.length) {
+    const props = param.itemProperties;
+    const arrays = [...collection.fields.values()].filter(
+      (f) => f.itemFields && !f.path.includes(".") && props.every((p) => f.itemFields?.has(p)),
+    );
+    if (arrays.length === 1) return arrays[0]?.path;
+  }
+  return undefined;
+}
+
+/**
+ * Where an argument of an action that no field takes is recorded. An action (cancel, return,
+ * approve) keeps its arguments as a record of itself, named after the verb: `reason` of
+ * `cancel_…` becomes `cancel_reason`, `item_ids` of `return_…` becomes `return_items`. A
+ * plain update (update, modify, set…) has no such record: its other arguments only select.
+ */
+export function recordFieldFor(ctx: Context, param: Param): string | undefined {
+  const verb = ctx.facts.verb;
+  if (!verb || PLAIN_UPDATE_VERBS.has(verb)) return undefined;
+  const words = param.words;
+  if (words[0] === verb) return param.name;
+  const last = words.at(-1);
+  const named = last === "ids" && words.length > 1 ? [...words.slice(0, -2), `${words.at(-2)}s`] : words;
+  return [verb, ...named].join("_");
+}
+
+/** The field that holds an entity's status: `status` or `state` (or `…_status`) with a handful of string values. */
+export function statusField(collection: CollectionShape): FieldShape | undefined {
+  const candidates = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && !f.open && f.types.has("string") && f.values.size > 0,
+  );
+  return (
+    candidates.find((f) => f.path === "status") ??
+    candidates.find((f) => f.path === "state") ??
+    candidates.find((f) => /(^|_)status$/.test(f.path))
+  );
+}
+
+/** The status a write leaves its entity in, and which rule said so. */
+export function statusAfter(
+  ctx: Context,
+  collection: CollectionShape,
+): { field: string; value: string; rule: string } | undefined {
+  const field = statusField(collection);
+  const said = statedStatus(ctx.facts.text);
+  const verb = ctx.facts.verb;
+  const known = verb ? STATUS_VERBS[verb] : undefined;
+  if (!field) {
+    // an entity without a status field still shows that it was cancelled, closed, approved…
+    if (said) return { field: "status", value: said, rule: "the description states it" };
+    return known
+      ? { field: "status", value: known[1], rule: `the verb "${verb}"; its entities had no status yet` }
+      : undefined;
+  }
+  const found = statusValue(ctx, field, said, verb, known);
+  return found ? { field: field.path, ...found } : undefined;
+}
+
+function statusValue(
+  ctx: Context,
+  field: FieldShape,
+  said: string | undefined,
+  verb: string | undefined,
+  known: readonly [string, string] | undefined,
+): { value: string; rule: string } | undefined {
+  if (said) return { value: said, rule: "the description states it" };
+  if (known) {
+    const spelled = [...field.values.keys()].find((v) => v.toLowerCase().startsWith(known[0]));
+    return {
+      value: spelled ?? known[1],
+      rule: `the verb "${verb}"${spelled ? " and the state's spelling" : ""}`,
+    };
+  }
+  return analogousStatus(ctx);
+}
+
+/** "the order status will be changed to 'cancelled'", "status becomes shipped", "marked as 'closed'". */
+export function statedStatus(text: string): string | undefined {
+  const patterns = [
+    /status\s+(?:will\s+be\s+|is\s+|gets\s+|shall\s+be\s+)?(?:changed|set|updated|moved)\s+to\s+['"]([^'"]{1,40})['"]/i,
+    /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
+    /status\s+becomes\s+['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
+    /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"]([^'"]{1,40})['"]/i,
+  ];
+  for (const pattern of patterns) {
+    const value = pattern.exec(text)?.[1]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/**
+ * Tools of one API that differ only in their verb follow one pattern: when `return_x` says
+ * its entity becomes 'return requested', `exchange_x` leaves it 'exchange requested'.
+ */
+function analogousStatus(ctx: Context): { value: string; rule: string } | undefined {
+  const verb = ctx.facts.verb;
+  if (!verb) return undefined;
+  const rest = ctx.facts.words.filter((w) => w !== verb).join("_");
+  for (const sibling of ctx.siblings()) {
+    if (sibling.tool.name === ctx.facts.tool.name || !sibling.verb) continue;
+    if (sibling.words.filter((w) => w !== sibling.verb).join("_") !== rest) continue;
+    const theirs = statedStatus(sibling.text);
+    if (!theirs || !nameWords(theirs).includes(sibling.verb)) continue;
+    const value = nameWords(theirs)
+      .map((w) => (w === sibling.verb ? verb : w))
+      .join(" ");
+    return { value, rule: `by analogy with ${sibling.tool.name} ('${theirs}')` };
+  }
+  return undefined;
+}
+
+/** Status values the tool's name or description require before it acts ("cancel_pending_order" → pending). */
+export function requiredStatuses(
+  ctx: Context,
+  collection: CollectionShape,
+): { values: string[]; notIn: string[] } {
+  const field = statusField(collection);
+  if (!field) return { values: [], notIn: [] };
+  const statuses = [...field.values.keys()];
+  const nameText = ctx.facts.words.join(" ");
+  const fromName = statuses.filter((s) => s.length > 2 && containsWords(nameText, s));
+  const text = ctx.facts.text.toLowerCase();
+  const noun = nameWords(singular(collection.name)).join(" ");
+  const fromOnly = statuses.filter((s) =>
+    new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${literal(s)}\\s+${literal(noun)}`).test(text),
+  );
+  const fromErrors = ctx.facts.errors
+    .map((e) => new RegExp(`\\bnon-([a-z]+)\\s+${literal(noun)}`).exec(e.text)?.[1])
+    .filter((s): s is string => s !== undefined && statuses.includes(s));
+  const notIn = statuses.filter((s) =>
+    new RegExp(
+      `if\\s+the\\s+${literal(noun)}\\s+is\\s+(?:already\\s+)?(?:[a-z ]+,\\s*|[a-z ]+\\s+or\\s+)*${literal(s)}\\b[^.]*\\bcan(?:not|'t| ?not)\\b`,
+    ).test(text),
+  );
+  const values = [...new Set([...fromName, ...fromOnly, ...fromErrors])].filter((s) => !notIn.includes(s));
+  return { values, notIn: values.length > 0 ? [] : notIn };
+}
+
+function containsWords(text: string, phrase: string): boolean {
+  const words = nameWords(phrase).join(" ");
+  return words !== "" && ` ${text} `.includes(` ${words} `);
+}
+
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

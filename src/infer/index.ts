@@ -1,0 +1,29 @@
+/**
+ * Inference of effects (the door): a toolset and the shape of its state in, the toolset
+ * with effects for the tools that had none out, with a report per tool.
+ */
+export { compactEffect, type Draft, emit, type Level, languageLevel, toVersion1 } from "./drafts.js";
+export {
+  INFERRED_BY,
+  type InferOptions,
+  type Inferred,
+  inferLoaded,
+  inferToolset,
+  type ToolReport,
+  type Verdict,
+} from "./infer.js";
+export { renderReport, type Tally, tally, tallyLine } from "./report.js";
+export { type CollectionShape, type StateShape, shapeOf } from "./shape.js";
+export {
+  type Action,
+  actionOf,
+  isIdentifierName,
+  LOOKUP_VERBS,
+  plural,
+  REMOVE_VERBS,
+  STATUS_VERBS,
+  singular,
+  VERBS,
+  verbOf,
+  wordsOf,
+} from "./words.js";

@@ -1,0 +1,296 @@
+/**
+ * The vocabulary inference reads tools with: words of names, singular and plural nouns, and
+ * the verbs that say whether a tool reads, creates, changes or removes. The runtime fallback
+ * of the offline engine (src/simulate/infer.ts) uses the same words.
+ */
+
+export type Action = "read" | "create" | "update" | "delete";
+
+/**
+ * Verbs that begin the name of a tool that only looks things up: the ones hybrid mode trusts
+ * to run on a real server. Inference reads more verbs as reads (VERBS.read).
+ */
+export const LOOKUP_VERBS: readonly string[] = [
+  "get",
+  "list",
+  "search",
+  "find",
+  "fetch",
+  "read",
+  "describe",
+  "view",
+  "show",
+  "retrieve",
+  "query",
+  "lookup",
+  "browse",
+  "inspect",
+  "count",
+  "stat",
+];
+
+/** Verbs that say a tool removes what it names. */
+export const REMOVE_VERBS: readonly string[] = [
+  "delete",
+  "remove",
+  "destroy",
+  "purge",
+  "drop",
+  "erase",
+  "unregister",
+  "revoke",
+  "unlink",
+  "rm",
+];
+
+export const VERBS: Readonly<Record<Action, readonly string[]>> = {
+  read: [
+    ...LOOKUP_VERBS,
+    // these change nothing either, though a real server may do work for them
+    "look",
+    "check",
+    "calculate",
+    "compute",
+    "estimate",
+    "quote",
+    "verify",
+    "validate",
+    "preview",
+    "track",
+    "compare",
+    "recommend",
+    "explain",
+    "summarize",
+    "download",
+    "export",
+    "is",
+    "has",
+    "can",
+  ],
+  create: [
+    "create",
+    "add",
+    "register",
+    "book",
+    "place",
+    "submit",
+    "schedule",
+    "open",
+    "issue",
+    "generate",
+    "new",
+    "make",
+    "post",
+    "send",
+    "upload",
+    "enroll",
+    "initiate",
+    "start",
+    "request",
+    "log",
+    "record",
+    "reserve",
+    "file",
+    "insert",
+  ],
+  update: [
+    "update",
+    "set",
+    "modify",
+    "change",
+    "edit",
+    "cancel",
+    "approve",
+    "reject",
+    "assign",
+    "close",
+    "complete",
+    "confirm",
+    "mark",
+    "move",
+    "rename",
+    "resolve",
+    "suspend",
+    "activate",
+    "deactivate",
+    "amend",
+    "transfer",
+    "apply",
+    "refund",
+    "process",
+    "reschedule",
+    "pay",
+    "upgrade",
+    "downgrade",
+    "enable",
+    "disable",
+    "archive",
+    "return",
+    "exchange",
+    "replace",
+    "redeem",
+    "renew",
+    "restore",
+    "ship",
+    "deliver",
+    "accept",
+    "decline",
+    "block",
+    "unblock",
+    "lock",
+    "unlock",
+    "pause",
+    "resume",
+  ],
+  delete: REMOVE_VERBS,
+};
+
+/** Verbs that only change fields: their arguments are the new values, not a record of an action. */
+export const PLAIN_UPDATE_VERBS: ReadonlySet<string> = new Set([
+  "update",
+  "set",
+  "modify",
+  "change",
+  "edit",
+  "amend",
+  "rename",
+  "replace",
+  "patch",
+]);
+
+/** Verbs that put an entity into a status: the stem the state's spelling starts with, and the default. */
+export const STATUS_VERBS: Readonly<Record<string, readonly [stem: string, status: string]>> = {
+  cancel: ["cancel", "cancelled"],
+  approve: ["approv", "approved"],
+  reject: ["reject", "rejected"],
+  close: ["close", "closed"],
+  complete: ["complet", "completed"],
+  confirm: ["confirm", "confirmed"],
+  resolve: ["resolv", "resolved"],
+  suspend: ["suspend", "suspended"],
+  activate: ["activ", "active"],
+  deactivate: ["inactiv", "inactive"],
+  archive: ["archiv", "archived"],
+  refund: ["refund", "refunded"],
+  ship: ["ship", "shipped"],
+  deliver: ["deliver", "delivered"],
+  accept: ["accept", "accepted"],
+  decline: ["declin", "declined"],
+  block: ["block", "blocked"],
+  unblock: ["activ", "active"],
+  lock: ["lock", "locked"],
+  unlock: ["unlock", "unlocked"],
+  pause: ["pause", "paused"],
+  resume: ["activ", "active"],
+  redeem: ["redeem", "redeemed"],
+};
+
+const wordCache = new Map<string, readonly string[]>();
+
+/** The words of a name (`getOrderDetails`, `get_order-details` → get, order, details). */
+export function wordsOf(name: string): string[] {
+  return [...nameWords(name)];
+}
+
+/** wordsOf, shared and cached: inference asks for the same names many times. */
+export function nameWords(name: string): readonly string[] {
+  let words = wordCache.get(name);
+  if (!words) {
+    words = name
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    if (wordCache.size > 50_000) wordCache.clear();
+    wordCache.set(name, words);
+  }
+  return words;
+}
+
+export function singular(word: string): string {
+  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(ss|us|is)$/.test(word)) return word;
+  if (/(ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (/s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+export function plural(word: string): string {
+  if (/(ss|x|z|ch|sh)$/.test(word)) return `${word}es`;
+  if (word.endsWith("s")) return word;
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
+
+/** The same noun, whatever its number and casing: `Orders`, `order`, `payment_methods`, `paymentMethod`. */
+export function sameNoun(a: string, b: string): boolean {
+  const keys = nounKeys(b);
+  return nounKeys(a).some((key) => key !== "" && keys.includes(key));
+}
+
+const nounCache = new Map<string, readonly string[]>();
+
+/**
+ * A noun in one form whatever its number and casing (`Payment_Methods` → `payment_method`).
+ * A plural in -ves has two readings (`shelves` → shelve, shelf; `curves` → curve, curf): both
+ * are keys, so either singular finds it.
+ */
+export function nounKeys(name: string): readonly string[] {
+  let keys = nounCache.get(name);
+  if (keys === undefined) {
+    const words = nameWords(name);
+    const head = words.slice(0, -1).map(singular);
+    const last = words.at(-1) ?? "";
+    const lasts = /ves$/.test(last)
+      ? [singular(last), `${last.slice(0, -3)}f`, `${last.slice(0, -3)}fe`]
+      : [singular(last)];
+    keys = lasts.map((l) => [...head, l].join("_"));
+    if (nounCache.size > 50_000) nounCache.clear();
+    nounCache.set(name, keys);
+  }
+  return keys;
+}
+
+/** Names of identifiers: `order_id`, `orderId`, `item_ids`, `code`, `reference`. */
+const ID_SUFFIX = /(^|_)(id|ids|uuid|key|ref|reference|number|no|code)$/;
+
+export function isIdentifierName(name: string): boolean {
+  const snake = nameWords(name).join("_");
+  return ID_SUFFIX.test(snake) && !/phone|zip|postal|street|card_number|account_number/.test(snake);
+}
+
+/** `order_id` → `order`, `payment_method_id` → `payment_method`, `item_ids` → `item`; undefined for a bare `id`. */
+export function nounOfIdentifier(name: string): string | undefined {
+  const words = nameWords(name);
+  if (words.length < 2 || !ID_SUFFIX.test(words.join("_"))) return undefined;
+  return words.slice(0, -1).map(singular).join("_");
+}
+
+/** The first verb of a tool's name (among its first two words), and what it does. */
+export function verbOf(name: string): { verb: string; action: Action } | undefined {
+  for (const word of nameWords(name).slice(0, 2))
+    for (const action of ["delete", "update", "create", "read"] as const)
+      if (VERBS[action].includes(word)) return { verb: word, action };
+  return undefined;
+}
+
+/** Whether a tool reads, creates, updates or deletes, from its read-only hint and its verb. */
+export function actionOf(tool: {
+  name: string;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+}): Action {
+  if (tool.annotations?.readOnlyHint === true) return "read";
+  const verb = verbOf(tool.name);
+  if (verb) return verb.action;
+  if (tool.annotations?.destructiveHint === true) return "delete";
+  return "read";
+}
+
+/** Past participle for a record of an action: `cancel` → `cancelled`, `return` → `returned`. */
+export function participle(verb: string): string {
+  const known = STATUS_VERBS[verb];
+  if (known) return known[1];
+  if (verb.endsWith("e")) return `${verb}d`;
+  if (/[^aeiou][aeiou][bdgmnprt]$/.test(verb) && verb.length <= 4) return `${verb}${verb.at(-1)}ed`;
+  return `${verb}ed`;
+}

@@ -1,0 +1,269 @@
+import { join } from "node:path";
+import jsonata from "jsonata";
+import { describe, expect, it } from "vitest";
+import { importOpenAiFunctions, type Toolset } from "../src/catalog/index.js";
+import { type Draft, inferToolset, type ToolReport, toVersion1 } from "../src/infer/index.js";
+import { readDatabase, readDocument } from "../src/sources/index.js";
+import { FIXTURES } from "./support/index.js";
+
+const BIKES = join(FIXTURES, "infer", "bikes");
+
+/** The bike shop as `toolsim import openai --no-infer` reads it: tools, documented errors, state. */
+function bikeShop(): Toolset {
+  const { toolsets } = importOpenAiFunctions(
+    {
+      functions: readDocument(join(BIKES, "tools.json")).value,
+      state: readDatabase(join(BIKES, "db")).value,
+    },
+    { id: "bike_shop" },
+  );
+  const toolset = toolsets[0];
+  if (!toolset) throw new Error("the fixture did not import");
+  return toolset;
+}
+
+function entry(report: readonly ToolReport[], tool: string): ToolReport {
+  const found = report.find((r) => r.tool === tool);
+  if (!found) throw new Error(`no report for ${tool}`);
+  return found;
+}
+
+const inferred = inferToolset(bikeShop(), { level: 2 });
+const draftsOf = (tool: string): Draft[] => entry(inferred.report, tool).drafts;
+
+describe("inference of effects, drafted in the effects language version 2", () => {
+  it("reads an entity by its key, answering the documented not-found error", () => {
+    expect(draftsOf("get_rental_details")).toEqual([
+      { kind: "read", target: "rentals/{rental_id}", missing: "RENTAL_NOT_FOUND", as: "rental", output: "" },
+    ]);
+  });
+
+  it("reads an entity nested in another through its parent, each with its own not-found error", () => {
+    expect(draftsOf("get_rider_card")).toEqual([
+      { kind: "read", target: "riders/{rider_id}", missing: "RIDER_NOT_FOUND" },
+      {
+        kind: "read",
+        target: "riders/{rider_id}/cards/{card_id}",
+        missing: "CARD_NOT_FOUND",
+        as: "card",
+        output: "",
+      },
+    ]);
+  });
+
+  it("finds an id by fields nested in the entity, and answers the id", () => {
+    expect(draftsOf("find_rider_id_by_name_postcode")).toEqual([
+      {
+        kind: "list",
+        target: "riders",
+        where: {
+          "name.first_name": "{first_name}",
+          "name.last_name": "{last_name}",
+          "address.postcode": "{postcode}",
+        },
+        missing: "RIDER_NOT_FOUND",
+        as: "matches",
+        limit: 1,
+      },
+      { kind: "respond", value: { $expr: "$matches[0].rider_id" } },
+    ]);
+  });
+
+  it("gives entities that lack their key a field holding it, so a lookup can answer the id", () => {
+    const riders = inferred.toolset.state.riders as Record<string, Record<string, unknown>>;
+    expect(riders.rita_moss_101?.rider_id).toBe("rita_moss_101");
+    expect(riders.omar_pike_202?.email).toBe("omar.pike@example.org");
+    // collections that already keep their key are left as they were
+    expect(inferred.toolset.state.rentals).toEqual(bikeShop().state.rentals);
+  });
+
+  it("updates arguments onto the entity's nested fields", () => {
+    const [update] = draftsOf("update_rider_address");
+    expect(update).toMatchObject({
+      kind: "update",
+      target: "riders/{rider_id}",
+      missing: "RIDER_NOT_FOUND",
+      set: { "address.street": "{street}", "address.city": "{city}", "address.postcode": "{postcode}" },
+    });
+  });
+
+  it("takes the target status from the description and the guard from the name and the errors", () => {
+    const [read, update] = draftsOf("cancel_open_rental");
+    expect(read).toEqual({
+      kind: "read",
+      target: "rentals/{rental_id}",
+      missing: "RENTAL_NOT_FOUND",
+      require: [{ field: "status", in: ["open"], error: "NON_OPEN_RENTAL_CANNOT_BE_CANCELLED" }],
+      as: "rental",
+    });
+    expect(update).toMatchObject({
+      kind: "update",
+      target: "rentals/{rental_id}",
+      set: { status: "cancelled", cancel_reason: "{reason}" },
+    });
+  });
+
+  it("learns what a status change does from the entities already in that status", () => {
+    const [, update] = draftsOf("cancel_open_rental");
+    expect(update?.set).toMatchObject({
+      cancelled_at: "{$now}",
+      deposits: {
+        $expr: '$append($rental.deposits, $rental.deposits[kind = "hold"].$merge([$, {"kind": "release"}]))',
+      },
+    });
+    // returned rentals hold released deposits too, but no tool returns a rental: nothing is learned for others
+    expect(draftsOf("update_rider_address")[0]?.set).not.toHaveProperty("deposits");
+  });
+
+  it("creates with an id like the collection's keys and appends it to the list the referenced entity keeps", () => {
+    const [create, ...references] = draftsOf("book_rental");
+    expect(create).toMatchObject({
+      kind: "create",
+      target: "rentals",
+      id: { prefix: "#R", width: 4, field: "rental_id" },
+      set: { rider_id: "{rider_id}", bike_id: "{bike_id}", hours: "{hours}", created_at: "{$now}" },
+    });
+    expect(references).toEqual([
+      {
+        kind: "update",
+        target: "riders/{rider_id}",
+        missing: "RIDER_NOT_FOUND",
+        append: { rentals: "{$id}" },
+      },
+      { kind: "read", target: "bikes/{bike_id}", missing: "BIKE_NOT_FOUND" },
+    ]);
+    const tool = inferred.toolset.tools.find((t) => t.name === "book_rental");
+    expect(tool?.errors.map((e) => e.code)).toContain("BIKE_NOT_FOUND");
+    expect(tool?.inferred?.added).toEqual(["BIKE_NOT_FOUND"]);
+  });
+
+  it("says why a tool that names nothing of the state gets no effects", () => {
+    const bell = entry(inferred.report, "ring_bell");
+    expect(bell.verdict).toBe("not inferred");
+    expect(bell.notes.join(" ")).toContain("names no collection of the state");
+  });
+});
+
+describe("emission in effects language version 1", () => {
+  it("keeps what version 1 can say and reports each part it cannot", () => {
+    const list: Draft = {
+      kind: "list",
+      target: "riders",
+      where: { email: "{email}" },
+      missing: "RIDER_NOT_FOUND",
+      as: "matches",
+    };
+    expect(toVersion1(list)).toEqual({
+      draft: { kind: "list", target: "riders", where: { email: "{email}" }, as: "matches" },
+      notes: ["list riders: needs effects language v2 (list missing)"],
+    });
+    expect(toVersion1({ kind: "read", target: "riders/{rider_id}/cards/{card_id}" }).draft).toBeUndefined();
+    expect(toVersion1({ kind: "respond", value: { $expr: "$matches" } }).notes[0]).toContain("respond");
+    const computed = toVersion1({
+      kind: "update",
+      target: "riders/{rider_id}",
+      set: { a: "{a}", b: { $expr: "1 + 1" } },
+    });
+    expect(computed.draft?.set).toEqual({ a: "{a}" });
+    expect(computed.notes).toEqual([
+      "update riders/{rider_id}: needs effects language v2 (computed set of b)",
+    ]);
+  });
+
+  it("marks every inferred tool, and leaves authored effects alone", () => {
+    const shop = bikeShop();
+    const authored = {
+      ...shop,
+      tools: shop.tools.map((tool) =>
+        tool.name === "get_rental_details"
+          ? { ...tool, effects: [{ kind: "read" as const, target: "rentals/{rental_id}", require: [] }] }
+          : tool,
+      ),
+    };
+    const result = inferToolset(authored, { level: 1 });
+    expect(entry(result.report, "get_rental_details").verdict).toBe("authored");
+    const kept = result.toolset.tools.find((t) => t.name === "get_rental_details");
+    expect(kept?.effects).toEqual([{ kind: "read", target: "rentals/{rental_id}", require: [] }]);
+    expect(kept?.inferred).toBeUndefined();
+    const rider = result.toolset.tools.find((t) => t.name === "get_rider_details");
+    expect(rider?.inferred).toMatchObject({ by: "rules", status: "inferred" });
+    // a second run over its own output re-infers the marked tools to the same effects
+    const again = inferToolset(result.toolset, { level: 1 });
+    expect(again.toolset.tools).toEqual(result.toolset.tools);
+  });
+});
+
+describe("replacing the elements two parallel lists of ids name", () => {
+  const state = {
+    shelves: {
+      S1: {
+        shelf_id: "S1",
+        books: [
+          { book_id: "b1", edition_id: "E1", title: "Tides", price: 12 },
+          { book_id: "b7", edition_id: "E2", title: "Ferns", price: 9 },
+        ],
+      },
+      S2: {
+        shelf_id: "S2",
+        books: [{ book_id: "b2", edition_id: "E1", title: "Tides (large print)", price: 15 }],
+      },
+    },
+    editions: {
+      E1: {
+        edition_id: "E1",
+        variants: {
+          b1: { book_id: "b1", title: "Tides", price: 12 },
+          b2: { book_id: "b2", title: "Tides (large print)", price: 15 },
+          b3: { book_id: "b3", title: "Tides (audio)", price: 20 },
+        },
+      },
+      E2: { edition_id: "E2", variants: { b7: { book_id: "b7", title: "Ferns", price: 9 } } },
+    },
+  };
+  const toolset: Toolset = {
+    id: "library",
+    field: "Libraries",
+    subdomain: "Shelves",
+    description: "Shelves of books.",
+    state,
+    tasks: [],
+    tools: [
+      {
+        name: "modify_shelf_books",
+        description: "Modify books on a shelf to other books of the same edition.",
+        inputSchema: {
+          type: "object",
+          properties: {
+            shelf_id: { type: "string", description: "The shelf id, such as 'S1'." },
+            book_ids: { type: "array", items: { type: "string" }, description: "Books to replace." },
+            new_book_ids: { type: "array", items: { type: "string" }, description: "Books to put instead." },
+          },
+          required: ["shelf_id", "book_ids", "new_book_ids"],
+        },
+        errors: [],
+        effects: [],
+      },
+    ],
+  };
+
+  it("replaces each named element by the one at the same position, with the new one's fields", async () => {
+    const [read, update] = entry(inferToolset(toolset, { level: 2 }).report, "modify_shelf_books").drafts;
+    expect(read).toMatchObject({ kind: "read", target: "shelves/{shelf_id}", as: "shelf" });
+    const set = (update?.set ?? {}) as Record<string, { $expr: string }>;
+    const expression = set.books?.$expr ?? "";
+    // the expression, evaluated as the effects language would (JSONata with $args, the binding and $entity)
+    const entities = state as unknown as Record<string, Record<string, unknown>>;
+    const books = await jsonata(expression).evaluate(
+      {},
+      {
+        args: { shelf_id: "S1", book_ids: ["b1"], new_book_ids: ["b3"] },
+        shelf: state.shelves.S1,
+        entity: (collection: string, key: string) => entities[collection]?.[key],
+      },
+    );
+    expect(books).toEqual([
+      { book_id: "b3", edition_id: "E1", title: "Tides (audio)", price: 20 },
+      { book_id: "b7", edition_id: "E2", title: "Ferns", price: 9 },
+    ]);
+  });
+});
