@@ -5,8 +5,11 @@
 //   --scores: only the scores of the last runs
 // Then the score per room, from the report every run keeps up to date.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { ROOMS } from "../stryker.config.mjs";
+
+const REPORT = "reports/mutation/mutation.json";
+const roomReport = (name) => `reports/mutation/${name}.json`;
 
 const args = process.argv.slice(2);
 const firstOption = args.findIndex((arg) => arg.startsWith("-"));
@@ -32,8 +35,17 @@ else {
   for (const name of named.length > 0 ? named : Object.keys(ROOMS)) {
     const room = ROOMS[name];
     console.log(`\n── mutation testing: ${name} ──`);
-    failed =
-      stryker(["--mutate", room.mutate.join(","), "--testFiles", room.tests.join(",")]) !== 0 || failed;
+    const status = stryker([
+      "--mutate",
+      room.mutate.join(","),
+      "--testFiles",
+      room.tests.join(","),
+      "--incrementalFile",
+      `reports/mutation/${name}.incremental.json`,
+    ]);
+    // every run rewrites mutation.json with its own files only: keep the room's copy
+    if (existsSync(REPORT)) copyFileSync(REPORT, roomReport(name));
+    failed = status !== 0 || failed;
   }
 }
 printScores();
@@ -41,14 +53,10 @@ process.exit(failed ? 1 : 0);
 
 /** Mutation score per room: killed (and timed out) over all mutants that count. */
 function printScores() {
-  let report;
-  try {
-    report = JSON.parse(readFileSync("reports/mutation/mutation.json", "utf8"));
-  } catch {
-    return;
-  }
   const rows = Object.entries(ROOMS).map(([name, room]) => {
     const counts = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 };
+    const path = existsSync(roomReport(name)) ? roomReport(name) : REPORT;
+    const report = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : { files: {} };
     for (const [file, { mutants }] of Object.entries(report.files)) {
       if (!room.mutate.some((glob) => matches(glob, file))) continue;
       for (const mutant of mutants) if (mutant.status in counts) counts[mutant.status]++;
