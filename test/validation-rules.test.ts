@@ -479,3 +479,39 @@ describe("reserved keys", () => {
     expect(rejected(strict, proto).map((f) => `${f.code} ${f.argument}`)).toEqual(["IAN __proto__"]);
   });
 });
+
+describe("argument names as sent", () => {
+  it("names fields whose names hold / or ~ as they were sent", () => {
+    const schema = object(
+      {
+        filter: object(
+          { "a/b": { type: "integer" }, "c~d": { type: "integer" } },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    );
+    expect(rejected(schema, { filter: { "a/b": "1", "c~d": "2", "e/~f": 1 } })).toEqual([
+      {
+        code: "IAN",
+        argument: "filter.e/~f",
+        message: 'Unknown argument "filter.e/~f". Known: a/b, c~d.',
+        suggestions: [],
+      },
+      { code: "IAT", argument: "filter.a/b", message: '"filter.a/b" must be an integer; got string "1".' },
+      { code: "IAT", argument: "filter.c~d", message: '"filter.c~d" must be an integer; got string "2".' },
+    ]);
+  });
+
+  it("says each type a value may have, with its article", () => {
+    expect(
+      rejected(object({ n: { type: ["integer", "null"] }, s: { type: ["string", "array"] } }), {
+        n: "x",
+        s: 1,
+      }),
+    ).toEqual([
+      { code: "IAT", argument: "n", message: '"n" must be an integer or a null; got string "x".' },
+      { code: "IAT", argument: "s", message: '"s" must be a string or an array; got number 1.' },
+    ]);
+  });
+});
