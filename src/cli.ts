@@ -1,8 +1,6 @@
 #!/usr/bin/env node
 import { COMMANDS, UsageError } from "./commands/index.js";
 
-const VERSION = "0.1.0";
-
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
@@ -22,7 +20,9 @@ async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v") {
-    process.stdout.write(`${VERSION}\n`);
+    // loaded only when asked: every other command starts without the server's modules
+    const { TOOLSIM_VERSION } = await import("./server/index.js");
+    process.stdout.write(`${TOOLSIM_VERSION}\n`);
     return 0;
   }
   const entry = COMMANDS.find((c) => c.name === name);

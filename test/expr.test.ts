@@ -5,6 +5,7 @@ import {
   EXPRESSION_BOUNDS,
   type ExpressionScope,
   evaluateExpression,
+  JSONATA_FUNCTIONS,
   truthy,
 } from "../src/expr/index.js";
 
@@ -231,5 +232,269 @@ describe("expressions: the static check", () => {
   it("names regular expressions RE2 cannot run", () => {
     const [problem] = checkExpression('$match("ab", /a(?=b)/)', context);
     expect(problem?.message).toMatch(/regular expression .* cannot run/);
+  });
+});
+
+describe("expressions: where the static check looks for arguments", () => {
+  const context = { variables: new Set(["args", "order"]), inputFields: new Set(["quantity"]) };
+  const argumentsNamed = (text: string) =>
+    checkExpression(text, context).map((p) =>
+      p.message.match(/argument "(\w+)" \(position (\d+)\)/)?.slice(1),
+    );
+
+  it("finds an argument read wherever the arguments are the focus", () => {
+    const cases: Array<[string, number]> = [
+      ["-qty", 4],
+      ["[qty]", 4],
+      ['{"a": qty}', 9],
+      ["qty ? 1 : 2", 3],
+      ["true ? qty : 2", 10],
+      ["true ? 1 : qty", 14],
+      ["(1; qty)", 7],
+      ["$x := qty", 9],
+      ["$string(qty)", 11],
+      ["$substring(?, qty)", 17],
+      ["qty ~> $string()", 3],
+      ['"a" ~> $substring(qty)', 21],
+      ["(qty).foo", 4],
+      ["[qty].x", 4],
+      ["1 + qty", 7],
+    ];
+    for (const [text, position] of cases)
+      expect({ text, found: argumentsNamed(text) }).toEqual({ text, found: [["qty", String(position)]] });
+  });
+
+  it("does not take a field of something else for an argument", () => {
+    for (const text of [
+      "$order.items[qty > 1]",
+      "function($v) { qty }",
+      "$order.(qty)",
+      "$order.qty",
+      "quantity.qty",
+      '"a" ~> $string',
+      "quantity * 2 ~> |x|{}|",
+      "$args.quantity",
+    ])
+      expect({ text, problems: checkExpression(text, context) }).toEqual({ text, problems: [] });
+  });
+
+  it("names each unknown argument and variable once, at its first use", () => {
+    expect(checkExpression("qty + qty + $args.qty", context).map((p) => p.message)).toEqual([
+      'expression reads the argument "qty" (position 3), which is not a property of the inputSchema',
+    ]);
+    expect(checkExpression("$nope + $nope", context).map((p) => p.message)).toEqual([
+      "expression reads $nope (position 5), which is not defined here (defined: $args, $order and the functions)",
+    ]);
+    expect(checkExpression("$random() + $random()", context)).toHaveLength(1);
+  });
+
+  it("reads no arguments when the schema lists none to check against, and lists no names when none are defined", () => {
+    expect(checkExpression("qty * $x", { variables: new Set() }).map((p) => p.message)).toEqual([
+      "expression reads $x (position 8), which is not defined here",
+    ]);
+  });
+
+  it("knows every function it offers, and the input and root are always defined", () => {
+    expect(checkExpression("$ and $$ and $now() and $millis() and $entity('a', 'b')", context)).toEqual([]);
+    expect(checkExpression("$calc('1') + $convert(1, 'km', 'm') + $math('sqrt', 4)", context)).toEqual([]);
+    expect(checkExpression("$eval('1')", context).map((p) => p.message)).toEqual([
+      "$eval is not available in effects: it would hide an expression from the static check (write the expression itself)",
+    ]);
+  });
+
+  it("checks expressions that use the parent operator", () => {
+    expect(checkExpression("$order.items.{ 'id': %.id, 'n': qty }", context)).toEqual([]);
+  });
+
+  it("names a backreference RE2 cannot run, with its position", () => {
+    expect(checkExpression('$match("a", /(a)\\1/)', context).map((p) => p.message)).toEqual([
+      "regular expression at position 19 cannot run: invalid escape sequence: \\1 (lookarounds and backreferences are not supported)",
+    ]);
+  });
+});
+
+describe("expressions: toolsim's functions", () => {
+  it("offers every JSONata function it lists (and each name is a real one)", async () => {
+    for (const name of JSONATA_FUNCTIONS) {
+      expect({ name, type: await value(`$type($${name})`) }).toEqual({ name, type: "function" });
+      expect(checkExpression(`$${name}`, { variables: new Set() })).toEqual([]);
+    }
+  });
+
+  it("refuses $eval at run time too", async () => {
+    const evaluated = await evaluateExpression('$eval("1 + 1")', scope({}));
+    expect(evaluated).toMatchObject({ ok: false, kind: "runtime" });
+    expect(!evaluated.ok && evaluated.error).toMatch(/^failed: \$eval is not available in effects/);
+  });
+
+  it("says what $entity, $calc and $convert take when given something else", async () => {
+    const entity = await evaluateExpression('$entity(1, "x")', { ...scope({}), entity: () => ({}) });
+    expect(entity).toEqual({
+      ok: false,
+      kind: "runtime",
+      error: "failed: $entity(collection, key) takes a collection name and a key (position 8)",
+    });
+    const badKey = await evaluateExpression('$entity("users", true)', { ...scope({}), entity: () => ({}) });
+    expect(badKey).toMatchObject({ ok: false, kind: "runtime" });
+    expect(await evaluateExpression("$calc(5)", scope({}))).toEqual({
+      ok: false,
+      kind: "compute",
+      error: "$calc takes the arithmetic as text",
+    });
+    for (const call of ['$convert("a", "km", "mile")', '$convert(1, 2, "mile")', '$convert(1, "km", 3)'])
+      expect(await evaluateExpression(call, scope({}))).toEqual({
+        ok: false,
+        kind: "compute",
+        error: "$convert takes a number, the unit it is in and the unit wanted",
+      });
+  });
+
+  it("looks an entity up by a numeric key, and gives nothing without a state", async () => {
+    const seen: string[] = [];
+    const evaluated = await evaluateExpression('$entity("orders", 7)', {
+      ...scope({}),
+      entity: (collection, key) => {
+        seen.push(`${collection}/${key}`);
+        return { id: key };
+      },
+    });
+    expect(evaluated).toEqual({ ok: true, value: { id: "7" } });
+    expect(seen).toEqual(["orders/7"]);
+    expect(await evaluateExpression('$entity("orders", 7)', scope({}))).toEqual({
+      ok: true,
+      value: undefined,
+    });
+  });
+
+  it("computes with variables given to $calc, and converts money with the state's rates", async () => {
+    expect(await value('$calc("x * 2", {"x": 3})')).toBe(6);
+    expect(await value('$calc("2 * 2", "not variables")')).toBe(4);
+    const rates = () => ({ pairs: new Map([["USD>EUR", 0.5]]) });
+    expect(await evaluateExpression('$convert(10, "USD", "EUR")', { ...scope({}), rates })).toEqual({
+      ok: true,
+      value: 5,
+    });
+  });
+});
+
+describe("expressions: values that are not JSON", () => {
+  it("refuses functions and infinite numbers as values", async () => {
+    expect(await evaluateExpression("function($x) { $x }", scope({}))).toEqual({
+      ok: false,
+      kind: "runtime",
+      error: "failed: it evaluates to a function, not a value (call it with arguments)",
+    });
+    expect(await evaluateExpression("$uppercase", scope({}))).toEqual({
+      ok: false,
+      kind: "runtime",
+      error: "failed: it evaluates to a function, not a value (call it with arguments)",
+    });
+    expect(await evaluateExpression("1 / 0", scope({}))).toEqual({
+      ok: false,
+      kind: "runtime",
+      error: "failed: it evaluates to Infinity, not a JSON number",
+    });
+    expect(await evaluateExpression('{"f": $uppercase}', scope({}))).toMatchObject({
+      ok: false,
+      kind: "runtime",
+    });
+  });
+
+  it("leaves out what is absent, and keeps null, false and zero", async () => {
+    expect(await value('{"a": missing, "b": null, "c": false, "d": 0, "e": ""}')).toEqual({
+      b: null,
+      c: false,
+      d: 0,
+      e: "",
+    });
+    expect(await value("[missing, null, 0]")).toEqual([null, 0]);
+    expect(await value("null")).toBeNull();
+    expect(await value('"text"')).toBe("text");
+  });
+
+  it("counts a function as true", () => {
+    expect(truthy(() => 1)).toBe(true);
+  });
+
+  it("names the position of a parse error, and the error itself", async () => {
+    const parse = await evaluateExpression("1 +", scope({}));
+    expect(parse).toEqual({
+      ok: false,
+      kind: "parse",
+      error: expect.stringMatching(/^does not parse at position 3: \S/),
+    });
+    expect(checkExpression("1 +", { variables: new Set() })).toEqual([
+      { message: expect.stringMatching(/^expression does not parse at position 3: \S/) },
+    ]);
+  });
+});
+
+describe("expressions: the static check, rule by rule", () => {
+  const context = { variables: new Set(["args", "order"]), inputFields: new Set(["quantity", "args"]) };
+  const messages = (text: string) => checkExpression(text, context).map((p) => p.message);
+
+  it("accepts regular expressions RE2 runs, and literals such as null", () => {
+    expect(messages("$match(quantity, /a+/)")).toEqual([]);
+    expect(messages("quantity = null ? 1 : 2")).toEqual([]);
+  });
+
+  it("takes the arguments of a function call for values read, not names defined", () => {
+    expect(messages("$string($nope)")).toEqual([
+      "expression reads $nope (position 13), which is not defined here (defined: $args, $order and the functions)",
+    ]);
+  });
+
+  it("knows the names a path binds with @ and #", () => {
+    expect(messages("$order.items@$it.($it.price)")).toEqual([]);
+    expect(messages("$order.items#$pos[$pos > 0].price")).toEqual([]);
+  });
+
+  it("gives the position of an argument read through $args", () => {
+    expect(messages("quantity + $args.price")).toEqual([
+      'expression reads the argument "price" (position 22), which is not a property of the inputSchema',
+    ]);
+  });
+
+  it("reads an argument named args like any other, and $args without a field as no argument", () => {
+    expect(messages("args.x + quantity")).toEqual([]);
+    expect(messages("$args.(quantity * 2)")).toEqual([]);
+    expect(messages("$args[quantity > 1]")).toEqual([]);
+  });
+
+  it("finds an argument in a condition without an else", () => {
+    expect(messages("true ? qty")).toEqual([
+      'expression reads the argument "qty" (position 10), which is not a property of the inputSchema',
+    ]);
+  });
+
+  it("says what JSONata says about an expression that does not parse", async () => {
+    expect(await evaluateExpression("1 +", scope({}))).toEqual({
+      ok: false,
+      kind: "parse",
+      error: "does not parse at position 3: Unexpected end of expression",
+    });
+    expect(messages("[1..2")).toEqual([
+      'expression does not parse at position 5: Expected "]" before end of expression',
+    ]);
+  });
+});
+
+describe("expressions: failures at run time", () => {
+  it("says why RE2 refuses a pattern, where JSONata gives no position", async () => {
+    expect(await evaluateExpression('$split("a", /(?<=a)/)', scope({}))).toEqual({
+      ok: false,
+      kind: "runtime",
+      error: "failed: invalid perl operator: (?<=",
+    });
+  });
+
+  it("stops an evaluation that runs out of stack on deep data", async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    expect(await evaluateExpression("$string($)", scope(deep))).toEqual({
+      ok: false,
+      kind: "bound",
+      error: "was stopped: it ran out of room (Maximum call stack size exceeded)",
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Finding, rejectionText } from "../src/engine/index.js";
+import { type Finding, parameterSummary, rejectionText } from "../src/engine/index.js";
 import { FIXTURES, openRuntime } from "./support/index.js";
 
 const DISPATCH = join(FIXTURES, "frameworks", "dispatch.json");
@@ -91,5 +91,58 @@ describe("null for an optional argument, and one clear finding per argument", ()
     const text = rejectionText("book_pickup", rejected.findings, rejected.definition);
     expect(text).toContain('"weight_kg" must be more than 0; got number 0.');
     expect(text).toContain("- reference (string, optional, pattern ^REF-[0-9]{4}$, at least 1 character)");
+  });
+});
+
+describe("the text an agent reads when its call is rejected", () => {
+  const error = (code: Finding["code"], message: string): Finding => ({ code, severity: "error", message });
+
+  it("lists every error, not the notes, and says how many there are", () => {
+    expect(rejectionText("get_x", [error("IAV", "one thing")])).toBe(
+      "The call to get_x was rejected and nothing was executed. Fix this and call again:\n- [IAV] one thing",
+    );
+    const note: Finding = { code: "RAC", severity: "note", message: "a repeat" };
+    expect(rejectionText("get_x", [error("IAN", "a"), note, error("IAT", "b")])).toBe(
+      "The call to get_x was rejected and nothing was executed. Fix these 2 problems and call again:\n- [IAN] a\n- [IAT] b",
+    );
+  });
+
+  it("ends with the tool's parameters: type, need, constraints and description", () => {
+    const tool = {
+      name: "book",
+      inputSchema: {
+        type: "object",
+        properties: {
+          when: { type: "string", format: "date", description: "Day of the visit." },
+          size: { type: "integer", minimum: 1, maximum: 8, default: 2 },
+          kind: { enum: ["a", "b"] },
+          tags: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 },
+          code: { type: ["string", "null"], pattern: "^C", minLength: 2, maxLength: 4 },
+          grid: { type: "array", items: { type: "array", items: { type: "number" } } },
+          list: { type: "array" },
+        },
+        required: ["when"],
+        additionalProperties: false,
+      },
+    };
+    expect(rejectionText("book", [error("IAV", "bad day")], tool)).toBe(
+      [
+        "The call to book was rejected and nothing was executed. Fix this and call again:",
+        "- [IAV] bad day",
+        "",
+        "Parameters of book:",
+        "- when (string, required, format date) — Day of the visit.",
+        "- size (integer, optional, >= 1, <= 8, default 2)",
+        '- kind (any, optional, one of "a" / "b")',
+        "- tags (array of string, optional, at least 1 item, at most 3 items)",
+        "- code (string | null, optional, pattern ^C, at least 2 characters, at most 4 characters)",
+        "- grid (array of array of number, optional)",
+        "- list (array, optional)",
+        "No other arguments are accepted.",
+      ].join("\n"),
+    );
+    expect(parameterSummary({ name: "ping", inputSchema: { type: "object" } })).toBe(
+      "ping takes no arguments.",
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch, canonicalJson, type Patch, type PatchOperation } from "../src/patch/index.js";
-import { indexKeys, looselyEqual, probeKeys, State } from "../src/state/index.js";
+import { indexKeys, looselyEqual, numberLike, probeKeys, State, valueAtPath } from "../src/state/index.js";
 
 /** A small deterministic generator, so a failing case can be replayed from its seed. */
 function random(seed: number) {
@@ -171,7 +171,11 @@ describe("State: a persistent state with the semantics of JSON Patch", () => {
 
   it("keeps the state an object", () => {
     const state = State.fromDocument({ a: { x: 1 } });
-    expect(state.apply([{ op: "replace", path: "", value: [1] }])).toMatchObject({ ok: false, index: 0 });
+    expect(state.apply([{ op: "replace", path: "", value: [1] }])).toEqual({
+      ok: false,
+      index: 0,
+      error: "operation 0 (replace ): the state must stay a JSON object",
+    });
     expect(state.apply([{ op: "remove", path: "" }])).toMatchObject({ ok: false });
     const replaced = state.apply([{ op: "replace", path: "", value: { b: { y: 2 } } }]);
     expect(replaced.ok && replaced.state.toJSON()).toEqual({ b: { y: 2 } });
@@ -207,4 +211,238 @@ describe("loose equality", () => {
       }
     }
   });
+});
+
+describe("loose equality: the rule itself", () => {
+  it("ignores case between strings and compares a number with a string that spells it", () => {
+    expect(looselyEqual("Open", "OPEN")).toBe(true);
+    expect(looselyEqual("5", 5)).toBe(true);
+    expect(looselyEqual(5, " 5 ")).toBe(true);
+    expect(looselyEqual(1000, "1e3")).toBe(true);
+    expect(looselyEqual({ a: [1, "x"] }, { a: [1, "x"] })).toBe(true);
+  });
+
+  it("keeps text apart from numbers where a user would", () => {
+    expect(looselyEqual("007", "7")).toBe(false);
+    expect(looselyEqual("5", "5.0")).toBe(false);
+    expect(looselyEqual("", 0)).toBe(false);
+    expect(looselyEqual("  ", 0)).toBe(false);
+    expect(looselyEqual(true, 1)).toBe(false);
+    expect(looselyEqual(null, 0)).toBe(false);
+    expect(looselyEqual("abc", "abd")).toBe(false);
+    expect(looselyEqual(5, 6)).toBe(false);
+    expect(looselyEqual(Number.NaN, "NaN")).toBe(false);
+  });
+
+  it("reads a number only from a finite number or a string that spells one", () => {
+    expect(numberLike(42)).toBe(42);
+    expect(numberLike(" 4.5 ")).toBe(4.5);
+    expect(numberLike("-3")).toBe(-3);
+    expect(numberLike("")).toBeUndefined();
+    expect(numberLike("   ")).toBeUndefined();
+    expect(numberLike("4 apples")).toBeUndefined();
+    expect(numberLike("Infinity")).toBeUndefined();
+    expect(numberLike(Number.POSITIVE_INFINITY)).toBeUndefined();
+    expect(numberLike(true)).toBeUndefined();
+    expect(numberLike(null)).toBeUndefined();
+  });
+});
+
+describe("valueAtPath", () => {
+  it("follows dotted paths through objects and arrays", () => {
+    const entity = { address: { zip: "10003" }, items: [{ status: "open" }] };
+    expect(valueAtPath(entity, "address.zip")).toBe("10003");
+    expect(valueAtPath(entity, "items.0.status")).toBe("open");
+    expect(valueAtPath(entity, "address")).toEqual({ zip: "10003" });
+  });
+
+  it("reads nothing past a missing field, a null or a plain value, nor what every object inherits", () => {
+    expect(valueAtPath({ a: null }, "a.b")).toBeUndefined();
+    expect(valueAtPath({ a: "text" }, "a.length")).toBeUndefined();
+    expect(valueAtPath({ a: {} }, "a.b.c")).toBeUndefined();
+    expect(valueAtPath(null, "a")).toBeUndefined();
+    expect(valueAtPath({}, "toString")).toBeUndefined();
+    expect(valueAtPath({ a: 0 }, "a")).toBe(0);
+  });
+});
+
+describe("State: reading", () => {
+  // made inside each test, so that what a test checks is made while it runs
+  const reading = () =>
+    State.fromDocument({
+      orders: { B: { n: 2 }, A: { n: 1 } },
+      runtime: { now: "2026-03-02T09:00:00Z", user_id: "U-1" },
+      tags: ["x"],
+      count: 3,
+    });
+
+  it("lists top-level keys sorted, also after one is added or removed", () => {
+    const state = reading();
+    expect(state.keys()).toEqual(["count", "orders", "runtime", "tags"]);
+    const added = state.apply([
+      { op: "add", path: "/zeta", value: 1 },
+      { op: "add", path: "/alpha", value: {} },
+      { op: "add", path: "/m", value: {} },
+    ]);
+    expect(added.ok && added.state.keys()).toEqual([
+      "alpha",
+      "count",
+      "m",
+      "orders",
+      "runtime",
+      "tags",
+      "zeta",
+    ]);
+    const removed = state.apply([{ op: "remove", path: "/orders" }]);
+    expect(removed.ok && removed.state.keys()).toEqual(["count", "runtime", "tags"]);
+    expect(removed.ok && removed.state.has("orders")).toBe(false);
+    expect(state.has("orders")).toBe(true);
+  });
+
+  it("gives collections for objects only, and entities by key", () => {
+    const state = reading();
+    expect(state.collection("orders")?.size).toBe(2);
+    expect(state.collection("tags")).toBeUndefined();
+    expect(state.collection("count")).toBeUndefined();
+    expect(state.collection("nothing")).toBeUndefined();
+    expect(state.entity("orders", "A")).toEqual({ n: 1 });
+    expect(state.entity("orders", "Z")).toBeUndefined();
+    expect(state.entity("tags", "0")).toBeUndefined();
+  });
+
+  it("reads the runtime, or an empty one", () => {
+    const state = reading();
+    expect(state.runtime).toEqual({ now: "2026-03-02T09:00:00Z", user_id: "U-1" });
+    expect(State.fromDocument({ orders: {} }).runtime).toEqual({});
+    expect(State.fromDocument({ runtime: "not an object" }).runtime).toEqual({});
+  });
+
+  it("reads any path, and nothing where there is nothing", () => {
+    const state = reading();
+    expect(state.get([])).toEqual(state.toJSON());
+    expect(state.get(["orders"])).toEqual({ A: { n: 1 }, B: { n: 2 } });
+    expect(state.get(["orders", "B", "n"])).toBe(2);
+    expect(state.get(["tags", "0"])).toBe("x");
+    expect(state.get(["count"])).toBe(3);
+    expect(state.get(["orders", "C"])).toBeUndefined();
+    expect(state.get(["missing"])).toBeUndefined();
+    expect(state.get(["orders", "A", "missing"])).toBeUndefined();
+  });
+
+  it("names the operation that failed and applies none of the patch", () => {
+    const state = reading();
+    const result = state.apply([
+      { op: "replace", path: "/count", value: 4 },
+      { op: "remove", path: "/orders/C" },
+    ]);
+    expect(result).toEqual({
+      ok: false,
+      index: 1,
+      error: 'operation 1 (remove /orders/C): path does not exist at "C"',
+    });
+    expect(state.get(["count"])).toBe(3);
+  });
+});
+
+describe("Collection: finding by a field", () => {
+  /** `count` entities whose `code` cycles through a few spellings of five and other values. */
+  function codes(count: number): State {
+    const spellings = [5, "5", "5.0", "FIVE", "five", 6, null, undefined];
+    const items: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++)
+      items[`K${String(i).padStart(3, "0")}`] = { code: spellings[i % spellings.length] };
+    return State.fromDocument({ items });
+  }
+  const found = (state: State, wanted: unknown[]) =>
+    [...state.collection("items")!.matching("code", wanted)].map(([key]) => key);
+  const expected = (state: State, wanted: unknown[]) =>
+    [...state.collection("items")!.entries()]
+      .filter(([, entity]) => wanted.some((w) => looselyEqual((entity as { code: unknown }).code, w)))
+      .map(([key]) => key);
+
+  // small collections are scanned, large ones indexed: both must answer the same
+  for (const size of [10, 63, 64, 300]) {
+    it(`finds each loosely equal entity once, in key order (${size} entities)`, () => {
+      const state = codes(size);
+      for (const wanted of [[5], ["5"], ["5", 5], ["five"], [null], [undefined], ["5.0", "FIVE"], [7], []]) {
+        const keys = found(state, wanted);
+        expect({ wanted, keys }).toEqual({ wanted, keys: expected(state, wanted) });
+        expect(new Set(keys).size).toBe(keys.length);
+      }
+      expect(found(state, [5]).length).toBeGreaterThan(0);
+    });
+  }
+
+  it("keeps its index right through changes of an indexed field", () => {
+    let state = codes(100);
+    expect(found(state, ["five"]).length).toBeGreaterThan(0);
+    const changed = state.apply([
+      { op: "replace", path: "/items/K003/code", value: 5 },
+      { op: "replace", path: "/items/K000/code", value: "five" },
+      { op: "add", path: "/items/K999", value: { code: "5" } },
+      { op: "remove", path: "/items/K004" },
+    ]);
+    if (!changed.ok) throw new Error(changed.error);
+    state = changed.state;
+    for (const wanted of [[5], ["five"], ["5"], [undefined]])
+      expect(found(state, wanted)).toEqual(expected(state, wanted));
+    expect(found(state, ["five"])).toContain("K000");
+    expect(found(state, [5])).toContain("K999");
+    expect(found(state, ["five"])).not.toContain("K004");
+  });
+});
+
+describe("Collection: numbered keys", () => {
+  it("counts only keys with the prefix and a number after it", () => {
+    const state = State.fromDocument({
+      o: {
+        "ORD-0007": {},
+        "ORD-12x": {},
+        "ORD-": {},
+        "ORD-1e3": {},
+        "ORD- 50": {},
+        "ORD-0x1F": {},
+        "PAY-0099": {},
+      },
+    });
+    expect(state.collection("o")!.highestNumbered("ORD-")).toBe(7);
+    // numbers compare as numbers, not as the text of the keys ("10" sorts before "9")
+    const unpadded = State.fromDocument({ o: { "T-9": {}, "T-10": {}, "T-2": {} } });
+    expect(unpadded.collection("o")!.highestNumbered("T-")).toBe(10);
+    expect(state.collection("o")!.highestNumbered("PAY-")).toBe(99);
+  });
+
+  it("keeps the highest through adds and removes of lower or unnumbered keys", () => {
+    const start = State.fromDocument({ o: { "ORD-0003": {}, "ORD-0012": {}, "ORD-0020": {} } });
+    expect(start.collection("o")!.highestNumbered("ORD-")).toBe(20);
+    const changed = start.apply([
+      { op: "add", path: "/o/ORD-0005", value: {} },
+      { op: "add", path: "/o/ORD-draft", value: {} },
+      { op: "remove", path: "/o/ORD-0003" },
+      { op: "add", path: "/o/X-0100", value: {} },
+    ]);
+    if (!changed.ok) throw new Error(changed.error);
+    expect(changed.state.collection("o")!.highestNumbered("ORD-")).toBe(20);
+    const highestGone = changed.state.apply([{ op: "remove", path: "/o/ORD-0020" }]);
+    if (!highestGone.ok) throw new Error(highestGone.error);
+    expect(highestGone.state.collection("o")!.highestNumbered("ORD-")).toBe(12);
+    expect(start.collection("o")!.highestNumbered("ORD-")).toBe(20);
+  });
+});
+
+describe("State: patches it refuses, as applyPatch does", () => {
+  const document = { orders: { A: { n: 1 } }, count: 1 };
+  const cases: PatchOperation[] = [
+    { op: "add", path: "orders/B", value: {} },
+    { op: "copy", path: "/orders/B", from: "orders/A" },
+    { op: "move", path: "/orders/B", from: "/orders/Z" },
+    { op: "frobnicate", path: "/orders/A" } as unknown as PatchOperation,
+  ];
+  for (const operation of cases)
+    it(`refuses ${JSON.stringify(operation)} with applyPatch's reason`, () => {
+      const expected = applyPatch(structuredClone(document), [operation]);
+      const actual = State.fromDocument(structuredClone(document)).apply([operation]);
+      expect(expected.ok).toBe(false);
+      expect(actual).toEqual({ ok: false, index: 0, error: !expected.ok && expected.error });
+    });
 });

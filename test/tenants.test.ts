@@ -145,15 +145,24 @@ describe("tenants: each token sees only its own sessions", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(refused.status).toBe(401);
+    // each tenant names a session "listed" of its own, here: the test needs no other to have run
+    for (const token of [ALICE, BOB]) {
+      const client = await connectHttp(server.url, {
+        Authorization: `Bearer ${token}`,
+        "X-Toolsim-Session": "listed",
+      });
+      await client.callTool({ name: "get_member", arguments: { member_id: "MEM-001" } });
+      await client.close();
+    }
     const listed = await runCli(["sessions", "--json", "--db", join(dir.path, "t.db")]);
     const sessions = (
       JSON.parse(listed.stdout) as { sessions: Array<{ tenant: string; name: string | null }> }
     ).sessions;
-    const work = sessions
-      .filter((s) => s.name === "work")
+    const owners = sessions
+      .filter((s) => s.name === "listed")
       .map((s) => s.tenant)
       .sort();
-    expect(work).toEqual(["alice", "bob"]);
+    expect(owners).toEqual(["alice", "bob"]);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   validatorFor,
 } from "../catalog/index.js";
 import { clockOf, runEffects } from "../engine/index.js";
-import { hashOf } from "../patch/index.js";
+import { hashOf, isPlainObject } from "../patch/index.js";
 import { seedFrom, synthesize, wordsOf } from "../simulate/index.js";
 
 /**
@@ -75,7 +75,7 @@ function knownStates(toolset: Toolset): StateDocument[] {
 }
 
 function collectionsOf(state: StateDocument): string[] {
-  return Object.keys(state).filter((k) => k !== "runtime" && isRecord(state[k]));
+  return Object.keys(state).filter((k) => k !== "runtime" && isPlainObject(state[k]));
 }
 
 /** Arguments the tool's input schema accepts, synthesized from it (a few seeds are tried). */
@@ -88,7 +88,7 @@ export function validArguments(tool: Tool, variant: number): Record<string, unkn
       now: "2026-03-02T09:00:00Z",
       toolWords: wordsOf(tool.name),
     });
-    if (isRecord(args) && validate(args)) return args;
+    if (isPlainObject(args) && validate(args)) return args;
   }
   return undefined;
 }
@@ -138,7 +138,7 @@ function schemaFailures(
 
 /** A value of a type the property does not accept, or undefined when it accepts anything. */
 function wrongTypeValue(schema: unknown): unknown {
-  if (!isRecord(schema)) return undefined;
+  if (!isPlainObject(schema)) return undefined;
   const types = Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type ?? "")];
   if (types.includes("")) return undefined;
   const candidates: Array<[string[], unknown]> = [
@@ -168,7 +168,7 @@ async function constraintFailures(
     if (!key) continue;
     const synthesized = validArguments(tool, 100 + index);
     if (!synthesized) continue;
-    const state = states.find((s) => isRecord(s[key.collection])) ?? states[0] ?? {};
+    const state = states.find((s) => isPlainObject(s[key.collection])) ?? states[0] ?? {};
     // the other keyed effects must find their entities, so that this one is the rule that fails
     const valid = boundToState(tool, synthesized, state);
     const entities = recordAt(state, key.collection);
@@ -287,7 +287,7 @@ async function guardViolation(
   if (chosen === undefined) return undefined;
   const args = { ...valid, [key.argument]: chosen };
   const entity = entities[chosen];
-  if (!isRecord(entity)) return undefined;
+  if (!isPlainObject(entity)) return undefined;
   const value = violatingValue(guard, args);
   if (value === undefined) return undefined;
   const broken = structuredClone(state);
@@ -359,7 +359,7 @@ function knownIdentifiers(state: StateDocument): Record<string, true> {
   for (const name of collectionsOf(state)) {
     for (const [key, entity] of Object.entries(recordAt(state, name))) {
       known[key] = true;
-      if (!isRecord(entity)) continue;
+      if (!isPlainObject(entity)) continue;
       for (const [field, value] of Object.entries(entity)) {
         if (/(^|_)id$|Id$/.test(field) && (typeof value === "string" || typeof value === "number"))
           known[String(value)] = true;
@@ -452,7 +452,7 @@ async function listInputs(
   const state = states.find((s) => Object.keys(recordAt(s, list.target)).length > 0);
   if (!state) return [];
   const now = clockOf(state);
-  const entities = Object.values(recordAt(state, list.target)).filter(isRecord).slice(0, 3);
+  const entities = Object.values(recordAt(state, list.target)).filter(isPlainObject).slice(0, 3);
   const candidates = [
     onlyRequired(tool, valid),
     ...entities.map((e) => boundToEntity(list, valid, e)),
@@ -511,7 +511,7 @@ function identifierInputs(
       for (const collection of collectionsOf(state)) {
         for (const [entityKey, entity] of Object.entries(recordAt(state, collection))) {
           if (cases.length >= perMode) return cases;
-          if (!isRecord(entity) || (entity[argument] !== entityKey && entity[argument] === undefined))
+          if (!isPlainObject(entity) || (entity[argument] !== entityKey && entity[argument] === undefined))
             continue;
           const args = { ...valid, [argument]: entity[argument] ?? entityKey };
           if (seen.has(hashOf(args)) || !validatorFor(tool.inputSchema)(args)) continue;
@@ -551,7 +551,7 @@ function acceptsValue(tool: Tool, argument: string, valid: Record<string, unknow
 }
 
 export function propertiesOf(schema: JsonSchema): Record<string, unknown> {
-  return isRecord(schema.properties) ? schema.properties : {};
+  return isPlainObject(schema.properties) ? schema.properties : {};
 }
 
 function requiredOf(schema: JsonSchema): string[] {
@@ -565,14 +565,14 @@ function withoutKey(args: Record<string, unknown>, name: string): Record<string,
 
 function recordAt(state: StateDocument, collection: string): Record<string, unknown> {
   const value = state[collection];
-  return isRecord(value) ? value : {};
+  return isPlainObject(value) ? value : {};
 }
 
 function setPath(entity: Record<string, unknown>, dotted: string, value: unknown): void {
   const path = dotted.split(".");
   let current = entity;
   for (const segment of path.slice(0, -1)) {
-    if (!isRecord(current[segment])) current[segment] = {};
+    if (!isPlainObject(current[segment])) current[segment] = {};
     current = current[segment] as Record<string, unknown>;
   }
   current[path[path.length - 1] ?? dotted] = value;
@@ -583,8 +583,4 @@ function interleave<T>(lists: T[][]): T[] {
   const longest = Math.max(0, ...lists.map((l) => l.length));
   for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i] as T);
   return out;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

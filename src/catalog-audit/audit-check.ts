@@ -1,7 +1,7 @@
 import { type StateDocument, type Tool, validatorFor } from "../catalog/index.js";
 import { type CallOutcome, clockOf, runEffects } from "../engine/index.js";
-import { deepEqual, readPointer } from "../patch/index.js";
-import { type AuditCase, isRecord } from "./audit-cases.js";
+import { deepEqual, isPlainObject, readPointer } from "../patch/index.js";
+import type { AuditCase } from "./audit-cases.js";
 
 /** pass/fail were decided; "pending" still waits for the plausibility judge (new-input mode). */
 export type CheckVerdict = "pass" | "fail" | "pending";
@@ -78,11 +78,11 @@ async function checkAgainstState(
   const reasons = answerShape(tool, outcome);
   const expect = auditCase.expect;
   if (expect.kind !== "consistent") return { verdict: reasons.length ? "fail" : "pass", reasons };
-  const result = isRecord(outcome.result) ? outcome.result : {};
+  const result = isPlainObject(outcome.result) ? outcome.result : {};
   if (expect.collection && expect.key !== undefined && expect.show !== "none") {
     const entity =
       collection(after, expect.collection)[expect.key] ?? collection(before, expect.collection)[expect.key];
-    if (isRecord(entity)) reasons.push(...entityInResult(entity, expect.key, result, expect.show));
+    if (isPlainObject(entity)) reasons.push(...entityInResult(entity, expect.key, result, expect.show));
   } else if (expect.collection && expect.show === "mention") {
     const keys = Object.keys(collection(before, expect.collection));
     const text = JSON.stringify(result);
@@ -183,7 +183,7 @@ function findingText(outcome: CallOutcome): string {
 
 function objectsIn(value: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
   if (Array.isArray(value)) for (const item of value) objectsIn(item, out);
-  else if (isRecord(value)) {
+  else if (isPlainObject(value)) {
     out.push(value);
     for (const item of Object.values(value)) objectsIn(item, out);
   }
@@ -192,7 +192,7 @@ function objectsIn(value: unknown, out: Record<string, unknown>[] = []): Record<
 
 function collection(state: StateDocument, name: string): Record<string, unknown> {
   const value = state[name];
-  return isRecord(value) ? value : {};
+  return isPlainObject(value) ? value : {};
 }
 
 /** The simulated clock moves on every call; only the collections tell whether data changed. */

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../patch/index.js";
 import type { StateDocument, Task, Tool, Toolset } from "./format.js";
 import type { LoadedToolset } from "./load.js";
 import { nearest } from "./nearest.js";
@@ -89,8 +90,4 @@ function mergeState(into: StateDocument, from: StateDocument): void {
     if (isPlainObject(existing) && isPlainObject(value)) into[key] = { ...existing, ...value };
     else into[key] = structuredClone(value);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

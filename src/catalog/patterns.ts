@@ -1,4 +1,5 @@
 import RE2 from "re2";
+import { isPlainObject } from "../patch/index.js";
 import type { JsonSchema } from "./format.js";
 import { backtrackingHazard, nestedRepetition } from "./regex-safety.js";
 
@@ -158,8 +159,8 @@ function forEachPattern(schema: JsonSchema, visit: PatternVisitor): void {
         record.pattern = source;
       });
     const patternProperties = record.patternProperties;
-    if (patternProperties && typeof patternProperties === "object" && !Array.isArray(patternProperties)) {
-      const properties = patternProperties as Record<string, unknown>;
+    if (isPlainObject(patternProperties)) {
+      const properties = patternProperties;
       for (const key of Object.keys(properties)) {
         visit(key, [...path, "patternProperties", key], (source) => {
           if (source in properties) return;

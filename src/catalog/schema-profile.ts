@@ -1,3 +1,4 @@
+import { isPlainObject } from "../patch/index.js";
 import type { JsonSchema } from "./format.js";
 import {
   andList,
@@ -111,10 +112,7 @@ function isPlainPart(part: unknown): boolean {
 }
 
 function convertChildren(out: JsonSchema, mode: Mode): void {
-  const child = (value: unknown) =>
-    value && typeof value === "object" && !Array.isArray(value)
-      ? convert(value as JsonSchema, { strict: mode.strict })
-      : value;
+  const child = (value: unknown) => (isPlainObject(value) ? convert(value, { strict: mode.strict }) : value);
   if (out.properties && typeof out.properties === "object") {
     out.properties = Object.fromEntries(
       Object.entries(out.properties as Record<string, unknown>).map(([name, sub]) => [name, child(sub)]),

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../patch/index.js";
 import { type Computed, computed, failed } from "./computed.js";
 
 /**
@@ -210,7 +211,7 @@ export function ratesFromState(
   state: StateReader | Readonly<Record<string, unknown>> | undefined,
 ): RateTable | undefined {
   if (!state) return undefined;
-  const collection = RATE_COLLECTIONS.map((name) => collectionIn(state, name)).find(isRecord);
+  const collection = RATE_COLLECTIONS.map((name) => collectionIn(state, name)).find(isPlainObject);
   if (!collection) return undefined;
   const cached = tables.get(collection);
   if (cached) return cached.table;
@@ -239,7 +240,7 @@ function collectionIn(state: StateReader | Readonly<Record<string, unknown>>, na
 }
 
 function pairOf(key: string, entity: unknown): { from: string; to: string; rate: number } | undefined {
-  const record = isRecord(entity) ? entity : {};
+  const record = isPlainObject(entity) ? entity : {};
   const rate = typeof entity === "number" ? entity : numberIn(record, ["rate", "value", "exchange_rate"]);
   if (rate === undefined || !(rate > 0)) return undefined;
   const from = codeIn(record, ["from", "base", "source", "from_currency", "base_currency"]);
@@ -262,8 +263,4 @@ function codeIn(record: Record<string, unknown>, names: string[]): string | unde
     if (typeof value === "string" && /^[A-Za-z]{3}$/.test(value)) return value.toUpperCase();
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

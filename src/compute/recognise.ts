@@ -1,8 +1,8 @@
+import { isPlainObject } from "../patch/index.js";
 import { currencyCode } from "./currency.js";
 import { MATH_FUNCTIONS } from "./math.js";
 import { OPERAND, OPERATIONS, type Operation, type Role } from "./operations.js";
 import {
-  isRecord,
   type JsonSchema,
   type ParameterShape,
   shapeOf,
@@ -384,7 +384,9 @@ function sourceOf(p: ParameterShape): Source {
 function outputFor(tool: ToolDescription, what: string): string | undefined {
   const schema = tool.outputSchema;
   if (!schema) return "";
-  const properties = isRecord(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
+  const properties = isPlainObject(schema.properties)
+    ? (schema.properties as Record<string, JsonSchema>)
+    : {};
   const entries = Object.entries(properties);
   if (entries.length === 0) return "";
   const holds = entries.filter(([, s]) =>

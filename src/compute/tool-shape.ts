@@ -1,3 +1,4 @@
+import { isPlainObject } from "../patch/index.js";
 /** A JSON Schema, as plain data. */
 export type JsonSchema = Record<string, unknown>;
 
@@ -43,10 +44,12 @@ export interface ToolShape {
 export function shapeOf(tool: ToolDescription): ToolShape {
   const name = wordsOf(`${tool.title ?? ""} ${tool.name}`);
   const schema = tool.inputSchema;
-  const properties = isRecord(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
+  const properties = isPlainObject(schema.properties)
+    ? (schema.properties as Record<string, JsonSchema>)
+    : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const parameters = Object.entries(properties).map(([key, property]) =>
-    parameterOf(key, isRecord(property) ? property : {}, required.has(key)),
+    parameterOf(key, isPlainObject(property) ? property : {}, required.has(key)),
   );
   return { name, text: `${name} ${tool.description.toLowerCase()}`, parameters };
 }
@@ -71,14 +74,14 @@ function kindOf(schema: JsonSchema): ValueKind {
   if (type === "string") return "string";
   if (type === "boolean") return "boolean";
   if (type === "array") {
-    const items = isRecord(schema.items) ? (schema.items as JsonSchema) : {};
+    const items = isPlainObject(schema.items) ? (schema.items as JsonSchema) : {};
     const itemType = typeOf(items);
     return itemType === "number" || itemType === "integer" || itemType === undefined ? "numbers" : "other";
   }
   if (type === "object") {
     const extra = schema.additionalProperties;
-    const values = isRecord(extra) ? typeOf(extra as JsonSchema) : undefined;
-    return !isRecord(schema.properties) &&
+    const values = isPlainObject(extra) ? typeOf(extra as JsonSchema) : undefined;
+    return !isPlainObject(schema.properties) &&
       (values === undefined || values === "number" || values === "integer")
       ? "record"
       : "other";
@@ -101,8 +104,4 @@ export function wordsOf(text: string): string {
     .replace(/[^A-Za-z0-9]+/g, " ")
     .trim()
     .toLowerCase();
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

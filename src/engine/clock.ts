@@ -1,5 +1,5 @@
-import type { Patch } from "../patch/index.js";
-import { isPlainObject, State, type StateDocument } from "../state/index.js";
+import { isPlainObject, type Patch } from "../patch/index.js";
+import { State, type StateDocument } from "../state/index.js";
 
 /**
  * The simulated clock lives in the state (`runtime.now`) and moves one minute per change

@@ -14,7 +14,7 @@ import {
 } from "../catalog/index.js";
 import { ratesFromState } from "../compute/index.js";
 import { evaluateExpression, truthy } from "../expr/index.js";
-import { type Patch, type PatchOperation, toPointer } from "../patch/index.js";
+import { isPlainObject, type Patch, type PatchOperation, toPointer } from "../patch/index.js";
 import type { EffectsResult, ToolFailure } from "../simulate/index.js";
 import { looselyEqual, State, type StateDocument } from "../state/index.js";
 import {
@@ -196,7 +196,7 @@ async function changeSubject(
  */
 function subjectAt(state: State, path: readonly string[]): unknown {
   const value = valueAt(state, path);
-  if (path.length === 2 && !isEntity(value)) return undefined;
+  if (path.length === 2 && !isPlainObject(value)) return undefined;
   return value;
 }
 
@@ -206,7 +206,7 @@ async function listEntities(run: Run, effect: ListEffect): Promise<Ran> {
   const limit = typeof limitValue === "number" && limitValue > 0 ? limitValue : Number.POSITIVE_INFINITY;
   const matches: Entity[] = [];
   for (const [, entity] of candidates(run.state, effect.target, where)) {
-    if (!isEntity(entity) || !matchesWhere(entity, where)) continue;
+    if (!isPlainObject(entity) || !matchesWhere(entity, where)) continue;
     if (effect.filter !== undefined && !truthy(await evaluate(run, effect.filter, "filter", entity)))
       continue;
     matches.push(entity);
@@ -291,7 +291,7 @@ async function createInside(run: Run, effect: CreateEffect, segments: readonly s
     if (keyed) throw new EffectBroken(`${effect.target} names a key, but the value there is an array`);
     return appendInto(run, effect, containerPath, Array.isArray(container) ? container : undefined);
   }
-  if (!missing && !isEntity(container))
+  if (!missing && !isPlainObject(container))
     throw new EffectBroken(`${effect.target} leads to a ${typeof container}, not an object or an array`);
   if (!keyed)
     run.scope.id = nextKey(Object.keys(container ?? {}), effect.id?.prefix ?? "", effect.id?.width ?? 4);
@@ -337,7 +337,7 @@ function siblingShape(state: State, containerPath: readonly string[]): "array" |
   for (const [, entity] of entitiesInKeyOrder(state, collection)) {
     const value = inside.reduce<unknown>((current, segment) => childOf(current, segment), entity);
     if (Array.isArray(value)) return "array";
-    if (isEntity(value)) return "object";
+    if (isPlainObject(value)) return "object";
   }
   return "array";
 }
@@ -360,7 +360,7 @@ async function updateValue(run: Run, subject: unknown, effect: UpdateEffect): Pr
   const changes = [effect.set, effect.inc, effect.append].some((fields) => Object.keys(fields).length > 0);
   if (changes && subject !== null && typeof subject !== "object")
     throw new EffectBroken(`${effect.target} leads to a ${typeof subject}, which has no fields to change`);
-  let updated = isEntity(subject) ? { ...subject } : subject;
+  let updated = isPlainObject(subject) ? { ...subject } : subject;
   for (const [path, template] of Object.entries(effect.set)) {
     const value = await resolve(run, template, `set.${path}`);
     if (value !== ABSENT) updated = assign(updated, path, value);
@@ -380,6 +380,21 @@ async function updateValue(run: Run, subject: unknown, effect: UpdateEffect): Pr
   return updated;
 }
 
+/** The operators of a field guard, each a test of the field's value against the operand. */
+const GUARD_TESTS: ReadonlyArray<[operator: "in" | "notIn" | "equals" | "gte" | "lte", holds: GuardTest]> = [
+  ["in", (actual, operand) => anyEqual(actual, operand)],
+  ["notIn", (actual, operand) => !anyEqual(actual, operand)],
+  ["equals", (actual, operand) => looselyEqual(actual, operand)],
+  ["gte", (actual, operand) => compares(actual, operand, (a, b) => a >= b)],
+  ["lte", (actual, operand) => compares(actual, operand, (a, b) => a <= b)],
+];
+
+type GuardTest = (actual: unknown, operand: unknown) => boolean;
+
+/**
+ * Every guard must hold, in order; the first that does not answers its error. An operand
+ * that renders to nothing (an optional argument not given) sets no condition.
+ */
 async function checkGuards(run: Run, guards: readonly Guard[], subject: unknown): Promise<void> {
   for (const [index, guard] of guards.entries()) {
     if ("expr" in guard) {
@@ -387,32 +402,20 @@ async function checkGuards(run: Run, guards: readonly Guard[], subject: unknown)
       continue;
     }
     const actual = dig(subject, guard.field);
-    const operand = (value: unknown, key: string) => resolve(run, value, `require[${index}].${key}`);
-    const holds =
-      (guard.in === undefined || anyEqual(actual, await operand(guard.in, "in"))) &&
-      (guard.notIn === undefined || !anyEqual(actual, await operand(guard.notIn, "notIn"))) &&
-      (guard.equals === undefined || looselyEqual(actual, await operand(guard.equals, "equals"))) &&
-      compares(
-        actual,
-        guard.gte === undefined ? undefined : await operand(guard.gte, "gte"),
-        (a, b) => a >= b,
-      ) &&
-      compares(
-        actual,
-        guard.lte === undefined ? undefined : await operand(guard.lte, "lte"),
-        (a, b) => a <= b,
-      );
-    if (!holds) fail(run, guard.error, { [guard.field]: actual });
+    for (const [operator, holds] of GUARD_TESTS) {
+      if (guard[operator] === undefined) continue;
+      const operand = await resolve(run, guard[operator], `require[${index}].${operator}`);
+      if (operand !== ABSENT && !holds(actual, operand)) fail(run, guard.error, { [guard.field]: actual });
+    }
   }
 }
 
 function anyEqual(actual: unknown, values: unknown): boolean {
-  return values !== ABSENT && asList(values).some((v) => looselyEqual(actual, v));
+  return asList(values).some((v) => looselyEqual(actual, v));
 }
 
-/** A numeric comparison that holds trivially when its operand is absent (an optional argument not given). */
+/** Numbers compare as numbers, dates and date-times by time; anything else fails the comparison. */
 function compares(actual: unknown, operand: unknown, test: (a: number, b: number) => boolean): boolean {
-  if (operand === undefined || operand === ABSENT) return true;
   const a = toNumber(actual) ?? toTime(actual);
   const b = toNumber(operand) ?? toTime(operand);
   return a !== undefined && b !== undefined && test(a, b);
@@ -435,7 +438,7 @@ function settle(run: Run, effect: Effect, value: unknown): void {
 /** A respond without an output merges an object into the result; any other value is the whole result. */
 function respondWith(run: Run, output: string | undefined, value: unknown): void {
   if (output !== undefined && output !== "" && output !== ".") place(run.output, output, value);
-  else if (isEntity(value) && !run.whole) Object.assign(run.output, value);
+  else if (isPlainObject(value) && !run.whole) Object.assign(run.output, value);
   else run.whole = { value };
 }
 
@@ -481,7 +484,7 @@ async function resolveWithExpressions(run: Run, value: unknown, key: string): Pr
     }
     return items;
   }
-  if (isEntity(value)) {
+  if (isPlainObject(value)) {
     const out: Entity = {};
     for (const [field, item] of Object.entries(value)) {
       const resolved = await resolveWithExpressions(run, item, `${key}.${field}`);
@@ -611,13 +614,13 @@ function targetPath(run: Run, target: string): string[] | undefined {
 /** Puts a value into the result: "" merges an object's fields, "a.b" nests it. */
 function place(output: Record<string, unknown>, path: string, value: unknown): void {
   if (path === "" || path === ".") {
-    if (isEntity(value)) Object.assign(output, value);
+    if (isPlainObject(value)) Object.assign(output, value);
     return;
   }
   const keys = path.split(".");
   let cursor = output;
   for (const key of keys.slice(0, -1)) {
-    if (!isEntity(cursor[key])) cursor[key] = {};
+    if (!isPlainObject(cursor[key])) cursor[key] = {};
     cursor = cursor[key] as Record<string, unknown>;
   }
   cursor[keys[keys.length - 1] as string] = value;
@@ -633,7 +636,7 @@ function assign(value: unknown, path: string, newValue: unknown): unknown {
     copy[Number(head)] = inner(value[Number(head)]);
     return copy;
   }
-  const entity = isEntity(value) ? value : {};
+  const entity = isPlainObject(value) ? value : {};
   return { ...entity, [head]: inner(entity[head]) };
 }
 
@@ -644,7 +647,7 @@ function dig(value: unknown, path: string): unknown {
     if (Array.isArray(current)) {
       if (!isIndex(key)) return undefined;
       current = current[Number(key)];
-    } else if (isEntity(current)) current = current[key];
+    } else if (isPlainObject(current)) current = current[key];
     else return undefined;
   }
   return current;
@@ -660,8 +663,4 @@ function toNumber(value: unknown): number | undefined {
 /** Keeps sums of money free of binary noise (0.1 + 0.2). */
 function roundMoney(value: number): number {
   return Math.round(value * 1e6) / 1e6;
-}
-
-function isEntity(value: unknown): value is Entity {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -15,6 +15,7 @@ import {
   type Tool,
   validatorFor,
 } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { scanArguments } from "./argument-limits.js";
 import type { Finding } from "./findings.js";
 
@@ -81,9 +82,7 @@ function withoutOptionalNulls(schema: unknown, value: unknown): unknown {
   const s = schema as JsonSchema;
   if (Array.isArray(value)) {
     const items = s.items;
-    return items && typeof items === "object" && !Array.isArray(items)
-      ? value.map((item) => withoutOptionalNulls(items, item))
-      : value;
+    return isPlainObject(items) ? value.map((item) => withoutOptionalNulls(items, item)) : value;
   }
   if (!value || typeof value !== "object") return value;
   const properties = (s.properties ?? {}) as Record<string, unknown>;
@@ -105,13 +104,12 @@ function withoutOptionalNulls(schema: unknown, value: unknown): unknown {
 
 function checkShape(raw: unknown): ValidatedArguments {
   if (raw === undefined || raw === null) return { ok: true, args: {} };
-  if (typeof raw === "object" && !Array.isArray(raw))
-    return { ok: true, args: raw as Record<string, unknown> };
+  if (isPlainObject(raw)) return { ok: true, args: raw };
   let hint = "";
   if (typeof raw === "string") {
     try {
       const parsed: unknown = JSON.parse(raw);
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      if (isPlainObject(parsed))
         hint = " It looks like JSON text: send the object itself, not a string that encodes it.";
     } catch {
       hint = " It is not even JSON text.";
@@ -133,9 +131,10 @@ function checkShape(raw: unknown): ValidatedArguments {
 function mapErrors(errors: SchemaErrors): Finding[] {
   const mapped: Array<{ keyword: string; finding: Finding }> = [];
   const seen = new Set<string>();
-  // Sub-schema errors of a failed anyOf/oneOf are noise next to the combined one; keep only the combined.
+  // Sub-schema errors of a failed anyOf/oneOf/contains are noise next to the combined one
+  // (each item that is not the one `contains` wants fails it); keep only the combined.
   const combined = errors
-    .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
+    .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf" || e.keyword === "contains")
     .map((e) => e.schemaPath);
   // An if/then rule is explained once, with its condition, instead of by its inner failures.
   const conditional = errors.filter((e) => e.keyword === "if").map((e) => e.schemaPath.replace(/\/if$/, ""));
@@ -384,10 +383,10 @@ function label(at: string): string {
 }
 
 function article(type: string): string {
-  const names = type
+  return type
     .split(",")
-    .map((t) => (t === "integer" ? "an integer" : t === "object" ? "an object" : `a ${t}`));
-  return names.join(" or ");
+    .map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`))
+    .join(" or ");
 }
 
 function describeValue(value: unknown): string {

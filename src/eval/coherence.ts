@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { importSynthTools, type JsonSchema, type StateDocument } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { OfflineSimulator, synthesize } from "../simulate/index.js";
 import { readSynthTools } from "../sources/index.js";
 import { State } from "../state/index.js";
@@ -107,12 +108,14 @@ type Report = (rule: Rule, field: string, violated: boolean, detail: string) => 
 
 function check(value: unknown, schema: JsonSchema, state: StateDocument, report: Report, path = ""): void {
   if (Array.isArray(value)) {
-    const items = isRecord(schema.items) ? (schema.items as JsonSchema) : {};
+    const items = isPlainObject(schema.items) ? (schema.items as JsonSchema) : {};
     for (const [i, item] of value.entries()) check(item, items, state, report, `${path}[${i}]`);
     return;
   }
-  if (!isRecord(value)) return;
-  const properties = isRecord(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
+  if (!isPlainObject(value)) return;
+  const properties = isPlainObject(schema.properties)
+    ? (schema.properties as Record<string, JsonSchema>)
+    : {};
   checkOrder(value, path, report);
   checkCounts(value, path, report);
   checkTotals(value, path, report);
@@ -297,7 +300,7 @@ function checkTotals(record: Record<string, unknown>, path: string, report: Repo
 
 function amountOf(item: unknown): number | undefined {
   if (typeof item === "number") return item;
-  if (!isRecord(item)) return undefined;
+  if (!isPlainObject(item)) return undefined;
   const quantity = item.quantity ?? item.qty;
   const unit = item.unit_price ?? item.price;
   if (typeof quantity === "number" && typeof unit === "number" && !("amount" in item) && !("total" in item))
@@ -380,7 +383,7 @@ function collectionOf(name: string, state: StateDocument): Record<string, unknow
   if (!stem) return undefined;
   for (const candidate of [`${stem}s`, `${stem}es`, stem.replace(/y$/, "ies")]) {
     const collection = state[candidate];
-    if (isRecord(collection)) return collection;
+    if (isPlainObject(collection)) return collection;
   }
   return undefined;
 }
@@ -389,11 +392,11 @@ function collectionOf(name: string, state: StateDocument): Record<string, unknow
 function referenceState(schema: JsonSchema): StateDocument {
   const state: StateDocument = {};
   const visit = (node: unknown) => {
-    if (!isRecord(node)) return;
-    const properties = isRecord(node.properties) ? node.properties : {};
+    if (!isPlainObject(node)) return;
+    const properties = isPlainObject(node.properties) ? node.properties : {};
     for (const [name, sub] of Object.entries(properties)) {
       const stem = stemOfId(name);
-      if (stem && isRecord(sub) && sub.type === "string") {
+      if (stem && isPlainObject(sub) && sub.type === "string") {
         const prefix = stem.slice(0, 3).toUpperCase();
         state[`${stem}s`] = Object.fromEntries(
           [1001, 1002, 1003].map((n) => [`${prefix}-${n}`, { [`${stem}_id`]: `${prefix}-${n}` }]),
@@ -405,8 +408,4 @@ function referenceState(schema: JsonSchema): StateDocument {
   };
   visit(schema);
   return state;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

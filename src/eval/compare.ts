@@ -1,4 +1,4 @@
-import { deepEqual } from "../patch/index.js";
+import { deepEqual, isPlainObject } from "../patch/index.js";
 
 /**
  * How an answer of toolsim is compared with the answer of a real implementation: the real
@@ -17,7 +17,7 @@ export function leavesOf(value: unknown, prefix = "", out: Leaves = new Map()): 
     });
     return out;
   }
-  if (isRecord(value)) {
+  if (isPlainObject(value)) {
     const entries = Object.entries(value);
     if (entries.length === 0) out.set(prefix, {});
     for (const [key, item] of entries) leavesOf(item, prefix ? `${prefix}.${key}` : key, out);
@@ -34,7 +34,7 @@ export interface Recall {
 
 /** The fields of `truth` found with equal values in `answer` (best alignment). */
 export function fieldRecall(truth: unknown, answer: unknown): Recall {
-  if (!isRecord(truth) && !Array.isArray(truth)) {
+  if (!isPlainObject(truth) && !Array.isArray(truth)) {
     return { found: scalarFound(truth, answer) ? 1 : 0, total: 1 };
   }
   const wanted = leavesOf(truth);
@@ -51,7 +51,7 @@ export function fieldRecall(truth: unknown, answer: unknown): Recall {
 /** A scalar answer (an id, a number, a message) is found when toolsim answers it, alone or as a top-level field. */
 function scalarFound(truth: unknown, answer: unknown): boolean {
   if (looseEqual(truth, answer)) return true;
-  return isRecord(answer) && Object.values(answer).some((value) => looseEqual(truth, value));
+  return isPlainObject(answer) && Object.values(answer).some((value) => looseEqual(truth, value));
 }
 
 /** "2.0" from a Python str() equals the number 2 answered as JSON. */
@@ -64,14 +64,14 @@ function looseEqual(a: unknown, b: unknown): boolean {
 
 function alignments(answer: unknown): unknown[] {
   const candidates: unknown[] = [answer];
-  if (isRecord(answer))
-    for (const value of Object.values(answer)) if (isRecord(value)) candidates.push(value);
+  if (isPlainObject(answer))
+    for (const value of Object.values(answer)) if (isPlainObject(value)) candidates.push(value);
   return candidates;
 }
 
 /** The entity toolsim's read answered, at the root or under one key, whichever holds `field`. */
 export function entityIn(answer: unknown, fields: readonly string[]): Record<string, unknown> | undefined {
-  const candidates = alignments(answer).filter(isRecord);
+  const candidates = alignments(answer).filter(isPlainObject);
   return (
     candidates.find((candidate) => fields.every((field) => field in candidate)) ??
     candidates.find((candidate) => fields.some((field) => field in candidate)) ??
@@ -87,11 +87,9 @@ export function containedIn(given: unknown, stored: unknown): boolean {
       given.length === stored.length &&
       given.every((item, i) => containedIn(item, stored[i]))
     );
-  if (isRecord(given))
-    return isRecord(stored) && Object.entries(given).every(([key, value]) => containedIn(value, stored[key]));
+  if (isPlainObject(given))
+    return (
+      isPlainObject(stored) && Object.entries(given).every(([key, value]) => containedIn(value, stored[key]))
+    );
   return looseEqual(given, stored);
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

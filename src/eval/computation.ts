@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { importBfcl, importOpenAiFunctions, importSynthTools, type Tool } from "../catalog/index.js";
 import { type Computation, computationFor, valueExpression } from "../compute/index.js";
 import { evaluateExpression } from "../expr/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { readBfcl, readDocument, readSynthTools } from "../sources/index.js";
 
 /**
@@ -138,7 +139,7 @@ function close(value: unknown, expected: unknown, unordered = false): boolean {
       return at >= 0 && left.splice(at, 1).length === 1;
     });
   }
-  if (isRecord(value) && isRecord(expected)) {
+  if (isPlainObject(value) && isPlainObject(expected)) {
     const keys = Object.keys(expected);
     return keys.length === Object.keys(value).length && keys.every((k) => close(value[k], expected[k]));
   }
@@ -203,9 +204,9 @@ function goldenActions(dir: string): Array<{ name: string; kwargs: Record<string
     if (!existsSync(path)) continue;
     const tasks = readDocument(path).value;
     for (const task of Array.isArray(tasks) ? tasks : [])
-      for (const action of isRecord(task) && Array.isArray(task.actions) ? task.actions : [])
-        if (isRecord(action) && typeof action.name === "string")
-          actions.push({ name: action.name, kwargs: isRecord(action.kwargs) ? action.kwargs : {} });
+      for (const action of isPlainObject(task) && Array.isArray(task.actions) ? task.actions : [])
+        if (isPlainObject(action) && typeof action.name === "string")
+          actions.push({ name: action.name, kwargs: isPlainObject(action.kwargs) ? action.kwargs : {} });
   }
   return actions;
 }
@@ -262,8 +263,4 @@ function python(script: string, requests: unknown[]): unknown[] {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as unknown);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deepEqual } from "../patch/index.js";
+import { deepEqual, isPlainObject } from "../patch/index.js";
 import { readDatabase, readDocument } from "../sources/index.js";
-import { containedIn, entityIn, fieldRecall, isRecord } from "./compare.js";
+import { containedIn, entityIn, fieldRecall } from "./compare.js";
 import { type RealCall, replayReal } from "./tau-real.js";
 import { type Answer, runCli, type Server, Session, startServer } from "./toolsim-process.js";
 
@@ -130,8 +130,8 @@ function loadDomain(dir: string, name: string, splits: readonly string[]): Domai
   if (listing.error) throw new Error(`${dir}/tools.json: ${listing.error}`);
   const labels = new Map<string, Label>();
   for (const entry of Array.isArray(listing.value) ? listing.value : []) {
-    const fn = isRecord(entry) && isRecord(entry.schema) ? entry.schema.function : undefined;
-    if (!isRecord(fn) || typeof fn.name !== "string") continue;
+    const fn = isPlainObject(entry) && isPlainObject(entry.schema) ? entry.schema.function : undefined;
+    if (!isPlainObject(fn) || typeof fn.name !== "string") continue;
     const label = String(entry.tool_type_from_tau2 ?? "");
     labels.set(fn.name, label === "read" || label === "write" ? label : "other");
   }
@@ -143,7 +143,7 @@ function loadDomain(dir: string, name: string, splits: readonly string[]): Domai
     const read = readDocument(file);
     const list = Array.isArray(read.value) ? read.value : [];
     list.forEach((task, index) => {
-      const actions = (isRecord(task) && Array.isArray(task.actions) ? task.actions : []).map((a) => ({
+      const actions = (isPlainObject(task) && Array.isArray(task.actions) ? task.actions : []).map((a) => ({
         tool: String((a as Record<string, unknown>).name),
         arguments: ((a as Record<string, unknown>).kwargs ?? {}) as Record<string, unknown>,
       }));
@@ -166,7 +166,7 @@ function learnKeys(tasks: Domain["tasks"], db: Db): Domain["keys"] {
       for (const [argument, value] of Object.entries(action.arguments)) {
         if (typeof value !== "string") continue;
         for (const [collection, entities] of Object.entries(db)) {
-          if (!isRecord(entities) || !(value in entities)) continue;
+          if (!isPlainObject(entities) || !(value in entities)) continue;
           const id = `${action.tool}\u0000${argument}\u0000${collection}`;
           const tally = votes.get(action.tool) ?? new Map<string, number>();
           tally.set(id, (tally.get(id) ?? 0) + 1);
@@ -348,7 +348,7 @@ async function checkWithoutReal(
     const entity = domain.db[key.collection]?.[named];
     for (const [argument, value] of Object.entries(action.arguments)) {
       // an argument of the same name and JSON type as a field of the named entity should land there
-      if (argument === key.argument || !isRecord(entity) || !sameKind(entity[argument], value)) continue;
+      if (argument === key.argument || !isPlainObject(entity) || !sameKind(entity[argument], value)) continue;
       figures.writes.argsGiven++;
       if (containedIn(value, stored?.[argument])) figures.writes.argsSeen++;
     }
@@ -367,12 +367,12 @@ function sameKind(a: unknown, b: unknown): boolean {
 
 /** Ids a write answered that no collection held before and no argument gave: entities it created. */
 function createdIds(domain: Domain, args: Record<string, unknown>, answer: Answer): string[] {
-  if (answer.isError || !isRecord(answer.value)) return [];
+  if (answer.isError || !isPlainObject(answer.value)) return [];
   const given = new Set(Object.values(args).map(String));
   return Object.entries(answer.value)
     .filter(([field, value]) => /(^|_)id$/i.test(field) && typeof value === "string" && !given.has(value))
     .map(([, value]) => value as string)
-    .filter((id) => !Object.values(domain.db).some((entities) => isRecord(entities) && id in entities));
+    .filter((id) => !Object.values(domain.db).some((entities) => isPlainObject(entities) && id in entities));
 }
 
 /** A created entity is readable when some read tool answers it with a value of the creating call. */
@@ -385,7 +385,7 @@ async function readableWithArguments(
   const values = Object.values(args).filter((v) => typeof v === "string" || typeof v === "number");
   for (const reader of domain.readers.values()) {
     const answer = await session.call(reader.tool, { [reader.argument]: id });
-    if (answer.isError || !isRecord(answer.value)) continue;
+    if (answer.isError || !isPlainObject(answer.value)) continue;
     const fields = Object.values(entityIn(answer.value, []) ?? {});
     if (values.some((value) => fields.some((field) => deepEqual(field, value)))) return true;
   }
@@ -410,7 +410,7 @@ async function probeMissingIds(
     for (const [tool, key] of domain.keys) {
       const first = domain.tasks.flatMap((t) => t.actions).find((a) => a.tool === tool);
       const entities = domain.db[key.collection];
-      if (!first || !isRecord(entities)) continue;
+      if (!first || !isPlainObject(entities)) continue;
       const missing = absentLike(String(first.arguments[key.argument]), entities);
       const answer = await session.call(tool, { ...first.arguments, [key.argument]: missing });
       const figures = figuresOf(tool).missingId;

@@ -1,5 +1,6 @@
 import type jsonata from "jsonata";
 import { type Computed, calc, convert, math, type RateTable } from "../compute/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { BoundExceeded, EXPRESSION_BOUNDS } from "./bounds.js";
 
 /**
@@ -103,10 +104,6 @@ export interface EvaluationContext {
   rates?: () => RateTable | undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** `this` of a function JSONata calls: the frame it was called from. */
 interface Focus {
   environment: { lookup(name: string): unknown };
@@ -140,7 +137,7 @@ export function registerToolsimFunctions(expression: jsonata.Expression): void {
   });
   define("calc", (text: unknown, scope?: unknown) => {
     if (typeof text !== "string") throw new ComputeFailure("$calc takes the arithmetic as text");
-    return computed(calc(text, isRecord(scope) ? scope : undefined));
+    return computed(calc(text, isPlainObject(scope) ? scope : undefined));
   });
   define("convert", function (this: Focus, value: unknown, from: unknown, to: unknown) {
     if (typeof value !== "number" || typeof from !== "string" || typeof to !== "string")

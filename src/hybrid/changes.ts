@@ -1,5 +1,6 @@
+import { REMOVE_VERBS, wordsOf } from "../infer/index.js";
+import { isPlainObject } from "../patch/index.js";
 import type { ToolFailure } from "../simulate/index.js";
-import { wordsOf } from "../simulate/index.js";
 import {
   type ArgumentIdentifier,
   collectionFor,
@@ -9,15 +10,7 @@ import {
   normalizeKey,
   scalarIdentifiers,
 } from "./identifiers.js";
-import {
-  dataOf,
-  isRecord,
-  META_KEY,
-  type Overlay,
-  type OverlayMeta,
-  type RecordPut,
-  simulatedAt,
-} from "./overlay.js";
+import { dataOf, META_KEY, type Overlay, type OverlayMeta, type RecordPut, simulatedAt } from "./overlay.js";
 import { nameOnlyReads } from "./routes.js";
 
 /**
@@ -28,7 +21,7 @@ import { nameOnlyReads } from "./routes.js";
 
 export type ChangeKind = "none" | "write" | "delete" | "move" | "copy";
 
-const DELETE_VERBS = new Set(["delete", "remove", "destroy", "purge", "drop", "erase", "unlink", "rm"]);
+const DELETE_VERBS = new Set(REMOVE_VERBS);
 const MOVE_VERBS = new Set(["move", "rename", "mv"]);
 const COPY_VERBS = new Set(["copy", "cp", "duplicate", "clone"]);
 /** Arguments that steer a call rather than describe the thing it changes. */
@@ -80,7 +73,7 @@ export function textEdits(args: Record<string, unknown>): TextEdit[] | undefined
   if (!Array.isArray(args.edits)) return undefined;
   const edits: TextEdit[] = [];
   for (const edit of args.edits) {
-    if (!isRecord(edit)) return undefined;
+    if (!isPlainObject(edit)) return undefined;
     const oldText = edit.oldText ?? edit.old_text ?? edit.old_string;
     const newText = edit.newText ?? edit.new_text ?? edit.new_string;
     if (typeof oldText !== "string" || typeof newText !== "string") return undefined;
@@ -148,7 +141,7 @@ export function planChange(
   for (const [argument, value] of Object.entries(args)) {
     if (!Array.isArray(value)) continue;
     for (const item of value) {
-      if (!isRecord(item)) continue;
+      if (!isPlainObject(item)) continue;
       const { key } = itemKey(item);
       const earlier = overlay[argument]?.[key];
       const kept = earlier && simulatedAt(overlay, key)?.meta.deleted !== true ? dataOf(earlier) : {};
@@ -176,7 +169,7 @@ function planDelete(
   for (const [argument, value] of Object.entries(args)) {
     if (!Array.isArray(value)) continue;
     for (const item of value) {
-      if (!isRecord(item)) continue;
+      if (!isPlainObject(item)) continue;
       const { key } = itemKey(item);
       // `delete_relations(relations)` removes the items; `delete_observations(deletions)` changes them
       const removes = argument.toLowerCase() === noun;

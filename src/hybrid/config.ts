@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isPlainObject } from "../patch/index.js";
 
 /**
  * The upstream servers file: the `mcpServers` shape of claude_desktop_config.json, so an
@@ -71,7 +72,7 @@ export function readUpstreamConfig(file: string): ConfigResult {
 export function parseUpstreamConfig(json: unknown, file: string): ConfigResult {
   const problems: string[] = [];
   const at = (key: string, message: string) => problems.push(`${file}: ${key}: ${message}`);
-  if (!isRecord(json) || !isRecord(json.mcpServers)) {
+  if (!isPlainObject(json) || !isPlainObject(json.mcpServers)) {
     return {
       ok: false,
       problems: [
@@ -86,7 +87,7 @@ export function parseUpstreamConfig(json: unknown, file: string): ConfigResult {
       at(key, "server names are 1-64 letters, digits, _ or - (the name prefixes its tools)");
       continue;
     }
-    if (!isRecord(raw)) {
+    if (!isPlainObject(raw)) {
       at(key, 'expected an object with "command" (stdio) or "url" (Streamable HTTP)');
       continue;
     }
@@ -140,7 +141,7 @@ export function parseUpstreamConfig(json: unknown, file: string): ConfigResult {
 
 function routeLists(raw: unknown, key: string, at: (key: string, message: string) => void): RouteLists {
   if (raw === undefined) return { pass: [], simulate: [] };
-  if (!isRecord(raw)) {
+  if (!isPlainObject(raw)) {
     at(key, 'expected {"pass": [globs], "simulate": [globs]}');
     return { pass: [], simulate: [] };
   }
@@ -166,13 +167,9 @@ function stringMap(
   at: (key: string, message: string) => void,
 ): Record<string, string> {
   if (raw === undefined) return {};
-  if (isRecord(raw) && Object.values(raw).every((v) => typeof v === "string")) {
+  if (isPlainObject(raw) && Object.values(raw).every((v) => typeof v === "string")) {
     return raw as Record<string, string>;
   }
   at(key, "expected an object of string values");
   return {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -7,6 +7,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { TOOLSIM_VERSION } from "../server/index.js";
 import type { UpstreamSpec } from "./config.js";
 
 /**
@@ -40,7 +41,7 @@ export interface UpstreamCallOptions {
   onLog?: (message: LoggingMessageNotificationParams) => void;
 }
 
-const CLIENT_INFO = { name: "toolsim-hybrid", version: "0.1.0" };
+const CLIENT_INFO = { name: "toolsim-hybrid", version: TOOLSIM_VERSION };
 const STDERR_TAIL = 2_000;
 
 export class UpstreamConnection {

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
 import { compileProblem } from "../catalog/index.js";
 import { type CallOutcome, type Engine, type ExternalAnswer, validateArguments } from "../engine/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { type CallContext, type ToolExtension, toCallToolResult } from "../server/index.js";
 import type { State } from "../state/index.js";
 import type { UpstreamBinding } from "./bindings.js";
@@ -11,7 +12,6 @@ import { listingOfSimulatedFolder, reconcileListing, sourceFolders } from "./lis
 import {
   answerFromOverlay,
   describeTouch,
-  isRecord,
   mergeIntoResult,
   type Overlay,
   overlayOf,
@@ -63,7 +63,9 @@ export class HybridExtension implements ToolExtension {
     route: "simulate" | "rejected",
   ) {
     const result = toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
-    const shaped = isRecord(result.structuredContent) ? structuredResult(result.structuredContent) : result;
+    const shaped = isPlainObject(result.structuredContent)
+      ? structuredResult(result.structuredContent)
+      : result;
     return {
       ...result,
       content: shaped.content,
@@ -149,7 +151,7 @@ export class HybridExtension implements ToolExtension {
       });
       return withMeta(result, outcome, "pass");
     }
-    const structured = isRecord(result.structuredContent) ? result.structuredContent : undefined;
+    const structured = isPlainObject(result.structuredContent) ? result.structuredContent : undefined;
     let applied = new Set<string>();
     if (structured && answer?.kind !== "alias") {
       const overlaid = mergeIntoResult(structured, overlay, args);
@@ -174,7 +176,9 @@ export class HybridExtension implements ToolExtension {
         : realReadRecords(binding.original, args, structured, overlayOf(fresh, binding.upstream));
     const outcome = await this.record(sessionId, binding, args, {
       status: "ok",
-      result: isRecord(result.structuredContent) ? result.structuredContent : { content: result.content },
+      result: isPlainObject(result.structuredContent)
+        ? result.structuredContent
+        : { content: result.content },
       patch: overlayPatch(fresh, binding.upstream, records),
       engine: answer?.kind === "alias" ? `${engine}+overlay` : engine,
       latencyMs,
@@ -224,7 +228,7 @@ export class HybridExtension implements ToolExtension {
  * argument means it was not given, and is not sent); undefined when toolsim rejects them.
  */
 function checkedArguments(binding: UpstreamBinding, args: unknown): Record<string, unknown> | undefined {
-  if (!isRecord(args ?? {})) return undefined;
+  if (!isPlainObject(args ?? {})) return undefined;
   if (compileProblem(binding.tool.inputSchema)) return (args ?? {}) as Record<string, unknown>;
   const validated = validateArguments(binding.tool, args);
   return validated.ok ? validated.args : undefined;

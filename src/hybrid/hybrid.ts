@@ -1,10 +1,10 @@
 import { Catalog, type LoadedToolset } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import type { Simulator } from "../simulate/index.js";
 import { bindUpstreams, type UpstreamBinding } from "./bindings.js";
 import type { UpstreamSpec } from "./config.js";
 import { UpstreamConnection } from "./connection.js";
 import type { ArgumentIdentifier } from "./identifiers.js";
-import { isRecord } from "./overlay.js";
 import type { RouteMode } from "./routes.js";
 import { HybridSimulator, type UpstreamLookup } from "./simulator.js";
 
@@ -108,7 +108,7 @@ export class Hybrid implements UpstreamLookup {
     const answer = await connection.call(reader.original, { [target.argument]: target.key });
     if (!answer.ok || answer.result.isError) return undefined;
     const structured = answer.result.structuredContent;
-    if (isRecord(structured) && typeof structured.content === "string") return structured.content;
+    if (isPlainObject(structured) && typeof structured.content === "string") return structured.content;
     const text = answer.result.content?.find((c) => c.type === "text");
     return text && "text" in text ? text.text : undefined;
   }
@@ -126,14 +126,14 @@ export class Hybrid implements UpstreamLookup {
       if (b.upstream !== upstream || b.decision.route !== "pass") return false;
       if (!/^(read|get)/.test(b.original)) return false;
       const input = b.tool.inputSchema;
-      const properties = isRecord(input.properties) ? input.properties : {};
+      const properties = isPlainObject(input.properties) ? input.properties : {};
       const required = Array.isArray(input.required) ? input.required.map(String) : [];
       const output = b.tool.outputSchema;
-      const content = isRecord(output?.properties) ? output.properties.content : undefined;
+      const content = isPlainObject(output?.properties) ? output.properties.content : undefined;
       return (
         argument in properties &&
         required.every((r) => r === argument) &&
-        isRecord(content) &&
+        isPlainObject(content) &&
         content.type === "string"
       );
     });

@@ -1,8 +1,9 @@
 import { posix } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import { isPlainObject } from "../patch/index.js";
 import { wordsOf } from "../simulate/index.js";
 import { isPathLike, isUnder, scalarIdentifiers } from "./identifiers.js";
-import { dataOf, isRecord, type Overlay, simulatedAt, simulatedTouches, type Touch } from "./overlay.js";
+import { dataOf, type Overlay, simulatedAt, simulatedTouches, type Touch } from "./overlay.js";
 
 /**
  * A folder listing that passed through, made to agree with the session's simulated changes:
@@ -89,10 +90,10 @@ export function listingOfSimulatedFolder(
   overlay: Overlay,
 ): Record<string, unknown> | undefined {
   if (!wordsOf(original).some((w) => LISTING_WORDS.has(w))) return undefined;
-  const properties = isRecord(tool.outputSchema?.properties) ? tool.outputSchema.properties : {};
+  const properties = isPlainObject(tool.outputSchema?.properties) ? tool.outputSchema.properties : {};
   const fields = Object.entries(properties);
   const [field, schema] = fields[0] ?? [];
-  if (fields.length !== 1 || !field || !isRecord(schema) || schema.type !== "string") return undefined;
+  if (fields.length !== 1 || !field || !isPlainObject(schema) || schema.type !== "string") return undefined;
   const folder = scalarIdentifiers(args).find((identifier) => {
     const touch = simulatedAt(overlay, identifier.key);
     return touch && !touch.meta.deleted && !touch.meta.aliasOf && kindOf(touch) === "folder";
@@ -136,7 +137,7 @@ function rewriteTexts(result: CallToolResult, rewrite: (text: string) => string)
     rewritten.set(block.text, text);
     return { ...block, text };
   });
-  const structured = isRecord(result.structuredContent)
+  const structured = isPlainObject(result.structuredContent)
     ? Object.fromEntries(
         Object.entries(result.structuredContent).map(([field, value]) => [
           field,
@@ -313,7 +314,7 @@ function parseTree(text: string): TreeNode[] | undefined {
   if (!text.trimStart().startsWith("[")) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) && parsed.every((n) => isRecord(n) && typeof n.name === "string")
+    return Array.isArray(parsed) && parsed.every((n) => isPlainObject(n) && typeof n.name === "string")
       ? (parsed as TreeNode[])
       : undefined;
   } catch {

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "../catalog/index.js";
-import { canonicalJson, type Patch, toPointer } from "../patch/index.js";
+import { canonicalJson, isPlainObject, type Patch, toPointer } from "../patch/index.js";
 import type { State } from "../state/index.js";
 import { isUnder, itemKey, listIdentifiers, scalarIdentifiers } from "./identifiers.js";
 
@@ -49,16 +49,16 @@ export function namespaceKey(upstream: string): string {
 
 export function overlayOf(state: State, upstream: string): Overlay {
   const namespace = state.collection(namespaceKey(upstream))?.toJSON();
-  if (!isRecord(namespace)) return {};
+  if (!isPlainObject(namespace)) return {};
   const overlay: Overlay = {};
   for (const [collection, records] of Object.entries(namespace))
-    if (isRecord(records)) overlay[collection] = records as Record<string, OverlayRecord>;
+    if (isPlainObject(records)) overlay[collection] = records as Record<string, OverlayRecord>;
   return overlay;
 }
 
 export function metaOf(record: OverlayRecord): OverlayMeta | undefined {
   const meta = record[META_KEY];
-  return isRecord(meta) && (meta.origin === "real" || meta.origin === "simulated")
+  return isPlainObject(meta) && (meta.origin === "real" || meta.origin === "simulated")
     ? (meta as unknown as OverlayMeta)
     : undefined;
 }
@@ -137,7 +137,7 @@ function resultFromRecord(
   data: Record<string, unknown>,
   args: Record<string, unknown>,
 ): Record<string, unknown> | undefined {
-  const properties = isRecord(output?.properties) ? output.properties : undefined;
+  const properties = isPlainObject(output?.properties) ? output.properties : undefined;
   let result: Record<string, unknown>;
   if (properties) {
     const required = Array.isArray(output?.required) ? output.required.map(String) : [];
@@ -168,9 +168,9 @@ function lineWindow(result: Record<string, unknown>, args: Record<string, unknow
 }
 
 function hasObjectLists(output: JsonSchema | undefined): boolean {
-  const properties = isRecord(output?.properties) ? output.properties : {};
+  const properties = isPlainObject(output?.properties) ? output.properties : {};
   return Object.values(properties).some(
-    (p) => isRecord(p) && p.type === "array" && isRecord(p.items) && p.items.type === "object",
+    (p) => isPlainObject(p) && p.type === "array" && isPlainObject(p.items) && p.items.type === "object",
   );
 }
 
@@ -194,7 +194,7 @@ export function mergeIntoResult(
   const applied = new Set<string>();
   const result = { ...structured };
   for (const [property, value] of Object.entries(structured)) {
-    if (!Array.isArray(value) || !value.every(isRecord)) continue;
+    if (!Array.isArray(value) || !value.every(isPlainObject)) continue;
     const records = overlay[property] ?? {};
     const seen = new Set<string>();
     const items: Record<string, unknown>[] = [];
@@ -288,7 +288,7 @@ export function realReadRecords(
   for (const [property, value] of Object.entries(structured)) {
     if (!Array.isArray(value)) continue;
     for (const item of value) {
-      if (!isRecord(item)) continue;
+      if (!isPlainObject(item)) continue;
       const { key, identified } = itemKey(item);
       const record = { ...item, [META_KEY]: meta };
       if (identified && free(property, key, record)) puts.push({ collection: property, key, record });
@@ -313,8 +313,4 @@ export function overlayPatch(state: State, upstream: string, puts: readonly Reco
     patch.push({ op: "add", path: toPointer([namespace, put.collection, put.key]), value: put.record });
   }
   return patch;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { wordsOf } from "../simulate/index.js";
+import { LOOKUP_VERBS, REMOVE_VERBS, wordsOf } from "../infer/index.js";
 import type { RouteLists } from "./config.js";
 
 /**
@@ -30,42 +30,17 @@ export interface RoutedTool {
 }
 
 /** Verbs that begin the name of a tool that only looks things up. */
-export const READ_VERBS = new Set([
-  "get",
-  "list",
-  "search",
-  "read",
-  "describe",
-  "find",
-  "fetch",
-  "view",
-  "show",
-  "query",
-  "lookup",
-  "retrieve",
-  "browse",
-  "inspect",
-  "count",
-  "stat",
-]);
+const READ_VERBS = new Set(LOOKUP_VERBS);
 
 /** Verbs that say a tool destroys something: never run for real on the server's word alone. */
 const DESTRUCTIVE_WORDS = new Set([
-  "delete",
-  "remove",
-  "destroy",
-  "drop",
-  "purge",
-  "erase",
+  ...REMOVE_VERBS,
   "wipe",
   "truncate",
-  "unlink",
-  "rm",
   "rmdir",
   "kill",
   "terminate",
   "shutdown",
-  "revoke",
   "reset",
   "clear",
   "overwrite",

@@ -1,18 +1,10 @@
 import type { JsonSchema } from "../catalog/index.js";
-import { type Patch, toPointer } from "../patch/index.js";
+import { isPlainObject, type Patch, toPointer } from "../patch/index.js";
 import type { SimulationOutcome, SimulationRequest, Simulator } from "../simulate/index.js";
 import type { UpstreamBinding } from "./bindings.js";
 import { changeKindOf, editTarget, planChange } from "./changes.js";
 import type { ArgumentIdentifier } from "./identifiers.js";
-import {
-  answerFromOverlay,
-  dataOf,
-  isRecord,
-  type Overlay,
-  overlayOf,
-  overlayPatch,
-  simulatedAt,
-} from "./overlay.js";
+import { answerFromOverlay, dataOf, type Overlay, overlayOf, overlayPatch, simulatedAt } from "./overlay.js";
 
 /** What the simulator needs to know about upstreams. */
 export interface UpstreamLookup {
@@ -106,11 +98,11 @@ function withOverlay(request: SimulationRequest, overlay: Overlay): SimulationRe
 
 /** Tools whose result is one text field (`{"content": "..."}`) get the overlay's own account of the change. */
 function messageResult(output: JsonSchema | undefined, message: string): Record<string, unknown> | undefined {
-  const properties = isRecord(output?.properties) ? output.properties : undefined;
+  const properties = isPlainObject(output?.properties) ? output.properties : undefined;
   if (!properties) return undefined;
   const names = Object.keys(properties);
   const only = names[0];
   if (names.length !== 1 || !only) return undefined;
   const schema = properties[only];
-  return isRecord(schema) && schema.type === "string" ? { [only]: message } : undefined;
+  return isPlainObject(schema) && schema.type === "string" ? { [only]: message } : undefined;
 }

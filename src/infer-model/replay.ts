@@ -9,6 +9,7 @@ import {
 } from "../catalog/index.js";
 import { auditToolsets } from "../catalog-audit/index.js";
 import { clockOf, Engine, runEffects, validateArguments } from "../engine/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { OfflineSimulator, synthesize } from "../simulate/index.js";
 import { openStore } from "../store/index.js";
 
@@ -153,9 +154,7 @@ function keyArguments(tool: Tool): Array<{ argument: string; collection: string 
 
 function collectionOf(state: StateDocument, name: string): Record<string, unknown> {
   const value = state[name];
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return isPlainObject(value) ? value : {};
 }
 
 /** Golden solutions that call the tool: each call of a valid task must be answered. */

@@ -1,5 +1,5 @@
 import { Effect } from "../catalog/index.js";
-import { isRecord } from "./shape.js";
+import { isPlainObject } from "../patch/index.js";
 
 /**
  * Inferred effects are drafted in the effects language version 2 (nested targets, `{"$expr"}`
@@ -48,7 +48,7 @@ export function emit(drafts: readonly Draft[], at: Level = languageLevel()): Emi
 function listsAnswerThemselves(drafts: readonly Draft[]): Draft[] {
   const answered = new Set<string>();
   for (const draft of drafts) {
-    const value = draft.kind === "respond" && isRecord(draft.value) ? draft.value.$expr : undefined;
+    const value = draft.kind === "respond" && isPlainObject(draft.value) ? draft.value.$expr : undefined;
     const binding = typeof value === "string" ? /^\$([a-z_][a-z0-9_]*)/.exec(value)?.[1] : undefined;
     if (binding) answered.add(binding);
   }
@@ -63,7 +63,7 @@ function listsAnswerThemselves(drafts: readonly Draft[]): Draft[] {
 }
 
 export function isExpression(value: unknown): boolean {
-  return isRecord(value) && typeof value.$expr === "string";
+  return isPlainObject(value) && typeof value.$expr === "string";
 }
 
 function describe(draft: Draft): string {
@@ -89,7 +89,7 @@ export function toVersion1(draft: Draft): { draft?: Draft; notes: string[] } {
   }
   for (const key of ["set", "inc", "append", "where"] as const) {
     const values = out[key];
-    if (!isRecord(values)) continue;
+    if (!isPlainObject(values)) continue;
     const kept: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(values)) {
       if (containsExpression(value)) notes.push(needs(`computed ${key} of ${field}`));
@@ -98,7 +98,7 @@ export function toVersion1(draft: Draft): { draft?: Draft; notes: string[] } {
     out[key] = kept;
   }
   if (Array.isArray(out.require)) {
-    const guards = out.require.filter((guard) => !(isRecord(guard) && typeof guard.expr === "string"));
+    const guards = out.require.filter((guard) => !(isPlainObject(guard) && typeof guard.expr === "string"));
     if (guards.length < out.require.length) notes.push(needs("expression guard"));
     out.require = guards;
   }
@@ -108,17 +108,18 @@ export function toVersion1(draft: Draft): { draft?: Draft; notes: string[] } {
 function containsExpression(value: unknown): boolean {
   if (isExpression(value)) return true;
   if (Array.isArray(value)) return value.some(containsExpression);
-  if (isRecord(value)) return Object.values(value).some(containsExpression);
+  if (isPlainObject(value)) return Object.values(value).some(containsExpression);
   return false;
 }
 
 /** An effect as a file shows it: without the empty defaults the format fills in (`require: []`, `set: {}`). */
 export function compactEffect(effect: unknown): unknown {
-  if (!isRecord(effect)) return effect;
+  if (!isPlainObject(effect)) return effect;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(effect)) {
     const empty =
-      (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
+      (Array.isArray(value) && value.length === 0) ||
+      (isPlainObject(value) && Object.keys(value).length === 0);
     if (empty && ["require", "set", "inc", "append", "where"].includes(key)) continue;
     out[key] = value;
   }

@@ -1,5 +1,5 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
-import { isRecord } from "./shape.js";
+import { isPlainObject } from "../patch/index.js";
 import { type Action, isIdentifierName, nameWords, singular, verbOf } from "./words.js";
 
 /** What a tool says about itself, read once: its verb, its parameters, its documented errors. */
@@ -60,11 +60,11 @@ export function factsOf(tool: Tool): ToolFacts {
 }
 
 function paramsOf(schema: JsonSchema): Param[] {
-  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   return Object.entries(properties).map(([name, raw]) => {
-    const property = (isRecord(raw) ? raw : {}) as JsonSchema;
-    const items = isRecord(property.items) ? (property.items as JsonSchema) : undefined;
+    const property = (isPlainObject(raw) ? raw : {}) as JsonSchema;
+    const items = isPlainObject(property.items) ? (property.items as JsonSchema) : undefined;
     const description = typeof property.description === "string" ? property.description : "";
     return {
       name,
@@ -72,7 +72,7 @@ function paramsOf(schema: JsonSchema): Param[] {
       schema: property,
       type: typeName(property),
       itemType: items ? typeName(items) : undefined,
-      itemProperties: items && isRecord(items.properties) ? Object.keys(items.properties) : undefined,
+      itemProperties: items && isPlainObject(items.properties) ? Object.keys(items.properties) : undefined,
       required: required.has(name),
       description,
       examples: examplesIn(description),
@@ -84,7 +84,7 @@ function paramsOf(schema: JsonSchema): Param[] {
 function typeName(schema: JsonSchema): string | undefined {
   if (typeof schema.type === "string") return schema.type;
   if (Array.isArray(schema.type)) return schema.type.find((t) => t !== "null") as string | undefined;
-  if (isRecord(schema.properties)) return "object";
+  if (isPlainObject(schema.properties)) return "object";
   return undefined;
 }
 

@@ -1,11 +1,12 @@
 import type { Effect, LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
 import { computationEffects } from "../compute/index.js";
+import { isPlainObject } from "../patch/index.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type ToolFacts } from "./facts.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
 import { namedCollection, type Reference, referenceOf } from "./resolve.js";
-import { type CollectionShape, isRecord, type StateShape, shapeOf } from "./shape.js";
+import { type CollectionShape, type StateShape, shapeOf } from "./shape.js";
 import { type Action, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, nestedKindCollection, updateRule } from "./writes.js";
 
@@ -178,7 +179,7 @@ function errorCodesOf(effects: readonly Effect[]): Set<string> {
       if (typeof effect[key] === "string") codes.add(effect[key] as string);
     if (Array.isArray(effect.require))
       for (const guard of effect.require)
-        if (isRecord(guard) && typeof guard.error === "string") codes.add(guard.error);
+        if (isPlainObject(guard) && typeof guard.error === "string") codes.add(guard.error);
   }
   return codes;
 }
@@ -189,7 +190,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const computed = options.computation?.(ctx.facts.tool);
   if (computed && computed.length > 0) {
     ctx.notes.push("computes its answer (a computation tool)");
-    return { drafts: computed.filter(isRecord) as Draft[] };
+    return { drafts: computed.filter(isPlainObject) as Draft[] };
   }
   const { facts, shape } = ctx;
   if (shape.collections.size === 0) return { reason: "the toolset has no state to act on" };
@@ -261,10 +262,11 @@ function withKeyFields(toolset: Toolset, keyFields: ReadonlyMap<string, string>)
     let out = state;
     for (const [collection, field] of keyFields) {
       const entities = out[collection];
-      if (!isRecord(entities)) continue;
+      if (!isPlainObject(entities)) continue;
       const filled: Record<string, unknown> = {};
       for (const [key, entity] of Object.entries(entities))
-        filled[key] = isRecord(entity) && entity[field] === undefined ? { [field]: key, ...entity } : entity;
+        filled[key] =
+          isPlainObject(entity) && entity[field] === undefined ? { [field]: key, ...entity } : entity;
       out = { ...out, [collection]: filled };
     }
     return out;

@@ -1,4 +1,5 @@
 import type { StateDocument } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { nameWords, nounKeys, singular } from "./words.js";
 
 /**
@@ -70,7 +71,7 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
     for (const [name, value] of Object.entries(state)) {
       if (name === "runtime" || !isKeyedMap(value)) continue;
       const list = entitiesOf.get(name) ?? [];
-      for (const [key, entity] of Object.entries(value)) if (isRecord(entity)) list.push([key, entity]);
+      for (const [key, entity] of Object.entries(value)) if (isPlainObject(entity)) list.push([key, entity]);
       entitiesOf.set(name, list);
     }
   for (const [name, entities] of entitiesOf) collections.set(name, describe(name, entities));
@@ -79,8 +80,8 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
       const inner: Array<[string, Record<string, unknown>]> = [];
       for (const [, entity] of entities.slice(0, SAMPLE)) {
         const map = entity[field];
-        if (isRecord(map))
-          for (const [key, value] of Object.entries(map)) if (isRecord(value)) inner.push([key, value]);
+        if (isPlainObject(map))
+          for (const [key, value] of Object.entries(map)) if (isPlainObject(value)) inner.push([key, value]);
       }
       if (!nested.has(field)) nested.set(field, { ...describe(field, inner), parent });
     }
@@ -144,17 +145,17 @@ function collectFields(
     }
     if (Array.isArray(item)) {
       for (const element of item.slice(0, 20))
-        if (isRecord(element)) {
+        if (isPlainObject(element)) {
           field.itemFields ??= new Set();
           for (const k of Object.keys(element)) field.itemFields.add(k);
         }
     }
-    if (isRecord(item) && looksKeyed(item)) {
+    if (isPlainObject(item) && looksKeyed(item)) {
       field.mapKeys ??= new Set();
       for (const k of Object.keys(item).slice(0, 20)) if (field.mapKeys.size < 50) field.mapKeys.add(k);
     }
     // nested objects with the same fields in every entity (an address, a name) are part of the entity
-    else if (isRecord(item) && prefix.split(".").length < 3) collectFields(item, path, fields);
+    else if (isPlainObject(item) && prefix.split(".").length < 3) collectFields(item, path, fields);
   }
 }
 
@@ -187,13 +188,13 @@ function nestedMapFields(entities: ReadonlyArray<[string, Record<string, unknown
   const seen = new Map<string, { union: Set<string>; total: number; objects: number }>();
   for (const [, entity] of entities.slice(0, SAMPLE))
     for (const [field, value] of Object.entries(entity)) {
-      if (!isRecord(value)) continue;
+      if (!isPlainObject(value)) continue;
       const entry = seen.get(field) ?? { union: new Set<string>(), total: 0, objects: 0 };
       seen.set(field, entry);
       for (const [key, item] of Object.entries(value)) {
         entry.union.add(key);
         entry.total++;
-        if (isRecord(item)) entry.objects++;
+        if (isPlainObject(item)) entry.objects++;
       }
     }
   return [...seen]
@@ -204,13 +205,13 @@ function nestedMapFields(entities: ReadonlyArray<[string, Record<string, unknown
 /** A map keyed by ids rather than a record with named fields: its values are all objects of one kind. */
 function looksKeyed(value: Record<string, unknown>): boolean {
   const values = Object.values(value);
-  return values.length > 0 && values.every(isRecord) && Object.keys(value).some((k) => /[0-9]/.test(k));
+  return values.length > 0 && values.every(isPlainObject) && Object.keys(value).some((k) => /[0-9]/.test(k));
 }
 
 function isKeyedMap(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value)) return false;
+  if (!isPlainObject(value)) return false;
   const values = Object.values(value);
-  return values.length > 0 && values.every(isRecord);
+  return values.length > 0 && values.every(isPlainObject);
 }
 
 /** Which fields hold keys of another collection (a user's `orders`, an order's `user_id`). */
@@ -250,7 +251,7 @@ export function outline(value: string): string {
 export function dig(value: unknown, path: string): unknown {
   let current = value;
   for (const key of path.split(".")) {
-    if (!isRecord(current)) return undefined;
+    if (!isPlainObject(current)) return undefined;
     current = current[key];
   }
   return current;
@@ -260,8 +261,4 @@ function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import type { StateDocument } from "../catalog/index.js";
-import { isRecord } from "./shape.js";
+import { isPlainObject } from "../patch/index.js";
 
 /**
  * What the state shows an action does. When entities already in the status an action leaves
@@ -34,7 +34,7 @@ export function transitionsOf(
 ): Transition[] {
   const entities = states.flatMap((state) => {
     const value = state[collection];
-    return isRecord(value) ? Object.values(value).filter(isRecord) : [];
+    return isPlainObject(value) ? Object.values(value).filter(isPlainObject) : [];
   });
   const done = entities.filter((e) => e[statusField] === after);
   const start = entities.filter((e) =>
@@ -73,7 +73,7 @@ function mirrorOf(
     for (let i = 0; i < half; i++) {
       const original = items[i];
       const copy = items[half + i];
-      if (!isRecord(original) || !isRecord(copy)) return undefined;
+      if (!isPlainObject(original) || !isPlainObject(copy)) return undefined;
       const differing = Object.keys({ ...original, ...copy }).filter((k) => original[k] !== copy[k]);
       if (differing.length !== 1) return undefined;
       const key = differing[0] as string;
@@ -88,7 +88,7 @@ function mirrorOf(
   const { key, to } = change;
   const untouched = start.every((entity) => {
     const items = entity[field];
-    return Array.isArray(items) && items.every((item) => isRecord(item) && item[key] !== to);
+    return Array.isArray(items) && items.every((item) => isPlainObject(item) && item[key] !== to);
   });
   return untouched ? { kind: "mirror", field, ...change } : undefined;
 }

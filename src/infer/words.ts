@@ -6,23 +6,49 @@
 
 export type Action = "read" | "create" | "update" | "delete";
 
+/**
+ * Verbs that begin the name of a tool that only looks things up: the ones hybrid mode trusts
+ * to run on a real server. Inference reads more verbs as reads (VERBS.read).
+ */
+export const LOOKUP_VERBS: readonly string[] = [
+  "get",
+  "list",
+  "search",
+  "find",
+  "fetch",
+  "read",
+  "describe",
+  "view",
+  "show",
+  "retrieve",
+  "query",
+  "lookup",
+  "browse",
+  "inspect",
+  "count",
+  "stat",
+];
+
+/** Verbs that say a tool removes what it names. */
+export const REMOVE_VERBS: readonly string[] = [
+  "delete",
+  "remove",
+  "destroy",
+  "purge",
+  "drop",
+  "erase",
+  "unregister",
+  "revoke",
+  "unlink",
+  "rm",
+];
+
 export const VERBS: Readonly<Record<Action, readonly string[]>> = {
   read: [
-    "get",
-    "list",
-    "search",
-    "find",
-    "fetch",
-    "read",
-    "describe",
-    "view",
-    "show",
-    "retrieve",
-    "query",
-    "lookup",
+    ...LOOKUP_VERBS,
+    // these change nothing either, though a real server may do work for them
     "look",
     "check",
-    "count",
     "calculate",
     "compute",
     "estimate",
@@ -30,7 +56,6 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "verify",
     "validate",
     "preview",
-    "browse",
     "track",
     "compare",
     "recommend",
@@ -117,7 +142,7 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "pause",
     "resume",
   ],
-  delete: ["delete", "remove", "destroy", "purge", "drop", "erase", "unregister", "revoke"],
+  delete: REMOVE_VERBS,
 };
 
 /** Verbs that only change fields: their arguments are the new values, not a record of an action. */

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { isPlainObject } from "../patch/index.js";
 
 /** Where an OpenAI-compatible endpoint is and which model plays each role. */
 export interface LlmConfig {
@@ -189,7 +190,7 @@ function readConfigFile(
   const value = parsed as Record<string, unknown>;
   const llm = value.llm;
   // the LLM keys may sit at the top level or under "llm"
-  const merged = { ...value, ...(llm && typeof llm === "object" && !Array.isArray(llm) ? llm : {}) };
+  const merged = { ...value, ...(isPlainObject(llm) ? llm : {}) };
   const problem = checkConfigFile(merged);
   if (problem) return { ok: false, problem: `${path}: ${problem}` };
   return { ok: true, value: merged as ConfigFile };

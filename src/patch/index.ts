@@ -15,3 +15,4 @@ export {
   toPointer,
   valueAt,
 } from "./patch.js";
+export { isPlainObject } from "./plain.js";

@@ -4,6 +4,8 @@
  * change and earlier versions held in memory stay intact.
  */
 
+import { isPlainObject } from "./plain.js";
+
 export type PatchOperation =
   | { op: "add"; path: string; value: unknown }
   | { op: "remove"; path: string }
@@ -142,7 +144,7 @@ function getAt(document: unknown, segments: readonly string[]): unknown {
     if (Array.isArray(current)) {
       const index = arrayIndex(segment, current.length, false);
       current = current[index];
-    } else if (isObject(current) && Object.hasOwn(current, segment)) {
+    } else if (isPlainObject(current) && Object.hasOwn(current, segment)) {
       current = current[segment];
     } else {
       throw new PatchError(`path does not exist at "${segment}"`);
@@ -210,7 +212,7 @@ function removeAt(document: unknown, segments: readonly string[], owned: WeakSet
 }
 
 function asContainer(value: unknown, segment: string): Container {
-  if (Array.isArray(value) || isObject(value)) return value;
+  if (Array.isArray(value) || isPlainObject(value)) return value;
   throw new PatchError(`cannot step into a ${value === null ? "null" : typeof value} at "${segment}"`);
 }
 
@@ -221,10 +223,6 @@ function arrayIndex(segment: string, length: number, allowEnd: boolean): number 
   if (index > length || (!allowEnd && index === length))
     throw new PatchError(`index ${index} is out of bounds`);
   return index;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -254,7 +252,7 @@ export function readPointer(document: unknown, pointer: string): unknown {
 /** The patch that turns `before` into `after`, descending into objects; arrays are replaced whole. */
 export function diff(before: unknown, after: unknown, at: string[] = []): Patch {
   if (before === after) return [];
-  if (!isObject(before) || !isObject(after)) {
+  if (!isPlainObject(before) || !isPlainObject(after)) {
     return deepEqual(before, after) ? [] : [{ op: "replace", path: toPointer(at), value: after }];
   }
   const ops: Patch = [];

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { type CallOutcome, rejectionText } from "../engine/index.js";
-import { isPlainObject } from "../state/index.js";
+import { isPlainObject } from "../patch/index.js";
 
 /**
  * An engine outcome as an MCP tool result. A documented error and a rejected call are both

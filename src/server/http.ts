@@ -17,6 +17,7 @@ import {
   type Server,
   validateOriginHeader,
 } from "@modelcontextprotocol/server";
+import { isPlainObject } from "../patch/index.js";
 import { SessionEventStore } from "./event-store.js";
 import { SHARED_SESSION_NAME, type ToolsimHub } from "./hub.js";
 
@@ -475,28 +476,24 @@ function bodilessWebRequest(req: IncomingMessage): Request {
 
 /** What is wrong with a message that calls itself initialize but does not parse as one. */
 function initializeProblem(body: unknown): string | undefined {
-  if (!isRecord(body) || body.method !== "initialize") return undefined;
+  if (!isPlainObject(body) || body.method !== "initialize") return undefined;
   const params = body.params;
-  if (!isRecord(params)) return "params must be an object with protocolVersion, capabilities and clientInfo";
+  if (!isPlainObject(params))
+    return "params must be an object with protocolVersion, capabilities and clientInfo";
   const problems: string[] = [];
   if (typeof params.protocolVersion !== "string")
     problems.push('"protocolVersion" must be a string, e.g. "2025-11-25"');
-  if (!isRecord(params.capabilities)) problems.push('"capabilities" must be an object (may be empty)');
+  if (!isPlainObject(params.capabilities)) problems.push('"capabilities" must be an object (may be empty)');
   const info = params.clientInfo;
-  if (!isRecord(info) || typeof info.name !== "string" || typeof info.version !== "string")
+  if (!isPlainObject(info) || typeof info.name !== "string" || typeof info.version !== "string")
     problems.push('"clientInfo" must be an object with string "name" and "version"');
-  if (body.jsonrpc !== "2.0") problems.push('"jsonrpc" must be "2.0"');
   if (body.id === undefined || body.id === null) problems.push('"id" must be a string or a number');
   return problems.length ? problems.join("; ") : "it does not match the initialize request schema";
 }
 
 function requestId(body: unknown): string | number | null {
-  const id = isRecord(body) ? body.id : undefined;
+  const id = isPlainObject(body) ? body.id : undefined;
   return typeof id === "string" || typeof id === "number" ? id : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function jsonError(

@@ -6,9 +6,9 @@ import type { Engine } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
 import { sessionResources } from "./resources.js";
 import { page, toMcpTool, withProfile } from "./tool-list.js";
+import { TOOLSIM_VERSION } from "./version.js";
 
 export const SERVER_NAME = "toolsim";
-export const SERVER_VERSION = "0.1.0";
 
 /** How far a call is, as the client's progress notification says it. */
 export interface ProgressUpdate {
@@ -186,7 +186,7 @@ export class ToolsimHub {
   createServer(sessionId: string, options: { shared?: boolean } = {}): Server {
     const shared = options.shared === true;
     const server = new Server(
-      { name: SERVER_NAME, version: SERVER_VERSION },
+      { name: SERVER_NAME, version: TOOLSIM_VERSION },
       {
         // logging: upstream servers' log messages are relayed during their calls (hybrid mode)
         capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },

@@ -17,7 +17,6 @@ export {
   type HubOptions,
   type ProgressUpdate,
   SERVER_NAME,
-  SERVER_VERSION,
   SHARED_SESSION_NAME,
   type ToolExtension,
   type ToolsChangedNotifier,
@@ -26,3 +25,4 @@ export {
 export { CALLS_URI, STATE_URI, sessionResources } from "./resources.js";
 export { type StdioHandle, serveOverStdio } from "./stdio.js";
 export { type Page, page, toMcpTool, withProfile } from "./tool-list.js";
+export { TOOLSIM_VERSION } from "./version.js";

@@ -1,4 +1,5 @@
 import { type JsonSchema, validatorFor } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { cohere } from "./coherence.js";
 
 /** A synthesized value for the same schema, computed only when something is missing or unfit. */
@@ -18,8 +19,8 @@ export function conform(schema: JsonSchema, known: unknown, fallback: Fallback):
 
 function fitValue(schema: JsonSchema, known: unknown, fallback: Fallback, top: boolean): unknown {
   if (known === undefined) return fallback();
-  if (isObjectSchema(schema) && isRecord(known)) return fitObject(schema, known, fallback, top);
-  if (schema.type === "array" && Array.isArray(known) && isRecord(schema.items)) {
+  if (isObjectSchema(schema) && isPlainObject(known)) return fitObject(schema, known, fallback, top);
+  if (schema.type === "array" && Array.isArray(known) && isPlainObject(schema.items)) {
     const items = schema.items as JsonSchema;
     const max = typeof schema.maxItems === "number" ? schema.maxItems : known.length;
     return known.slice(0, max).map((item, i) =>
@@ -51,7 +52,7 @@ function fitObject(
     (name: string): Fallback =>
     () => {
       const synthesized = fallback();
-      return isRecord(synthesized) ? synthesized[name] : undefined;
+      return isPlainObject(synthesized) ? synthesized[name] : undefined;
     };
   const out: Record<string, unknown> = {};
   for (const [name, propertySchema] of Object.entries(properties)) {
@@ -65,7 +66,7 @@ function fitObject(
   if (extra !== false && !schema.unevaluatedProperties) {
     for (const [name, value] of Object.entries(known)) {
       if (name in properties) continue;
-      if (isRecord(extra) && !fits(extra as JsonSchema, value)) continue;
+      if (isPlainObject(extra) && !fits(extra as JsonSchema, value)) continue;
       out[name] = value;
     }
   }
@@ -84,9 +85,5 @@ function fits(schema: JsonSchema, value: unknown): boolean {
 }
 
 function isObjectSchema(schema: JsonSchema): boolean {
-  return schema.type === "object" || (schema.type === undefined && isRecord(schema.properties));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  return schema.type === "object" || (schema.type === undefined && isPlainObject(schema.properties));
 }

@@ -1,6 +1,8 @@
 export { conform } from "./conform.js";
 export { type Action, actionOf, wordsOf } from "./infer.js";
 export { LlmSimulator, type LlmSimulatorOptions } from "./llm.js";
+export { type CheckedAnswer, checkAnswer, type ModelAnswer } from "./llm-answer.js";
+export { contractBreaches, contractOf, type PatchContract } from "./llm-contract.js";
 export { OfflineSimulator } from "./offline.js";
 export { DATA_RULE, dataBlock } from "./prompts/data-block.js";
 export { LlmArgumentChecker } from "./semantic-check.js";

@@ -9,7 +9,7 @@ import {
   verbOf,
   wordsOf,
 } from "../infer/index.js";
-import { type Patch, toPointer } from "../patch/index.js";
+import { isPlainObject, type Patch, toPointer } from "../patch/index.js";
 import type { State } from "../state/index.js";
 
 /**
@@ -43,13 +43,13 @@ export function referencedEntities(args: Record<string, unknown>, state: State):
       const entities = collection === "runtime" ? undefined : state.collection(collection);
       if (!entities) continue;
       const direct = entities.get(wanted);
-      if (isRecord(direct)) {
+      if (isPlainObject(direct)) {
         refs.push({ collection, key: wanted, entity: direct, argument });
         continue;
       }
       if (!collectionMatches(collection, argument)) continue;
       for (const [key, entity] of entities.matching(argument, [wanted])) {
-        if (!isRecord(entity) || String(entity[argument] ?? "") !== wanted) continue;
+        if (!isPlainObject(entity) || String(entity[argument] ?? "") !== wanted) continue;
         refs.push({ collection, key, entity, argument });
         break;
       }
@@ -80,7 +80,7 @@ export function overlayEntities(
   for (const ref of refs) {
     const name = singular(ref.collection);
     if (name in properties) {
-      result[name] = { ...(isRecord(result[name]) ? result[name] : {}), ...ref.entity };
+      result[name] = { ...(isPlainObject(result[name]) ? result[name] : {}), ...ref.entity };
       continue;
     }
     for (const [field, value] of Object.entries(ref.entity)) {
@@ -125,7 +125,7 @@ export function inferWrite(
 function fieldOf(entity: Record<string, unknown>, argument: string): string | undefined {
   if (argument in entity) return argument;
   const nested = Object.entries(entity)
-    .filter(([, value]) => isRecord(value) && argument in value)
+    .filter(([, value]) => isPlainObject(value) && argument in value)
     .map(([field]) => `${field}.${argument}`);
   return nested.length === 1 ? nested[0] : undefined;
 }
@@ -133,7 +133,7 @@ function fieldOf(entity: Record<string, unknown>, argument: string): string | un
 function assign(entity: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
   const [head = "", ...rest] = path.split(".");
   if (rest.length === 0) return { ...entity, [head]: value };
-  const inner = isRecord(entity[head]) ? entity[head] : {};
+  const inner = isPlainObject(entity[head]) ? entity[head] : {};
   return { ...entity, [head]: assign(inner, rest.join("."), value) };
 }
 
@@ -174,17 +174,13 @@ function statusAfter(tool: Tool, entity: Record<string, unknown>): string | unde
 function statusEnum(schema: Record<string, unknown> | undefined): string[] {
   const found: string[] = [];
   const visit = (node: unknown, key?: string) => {
-    if (!isRecord(node)) return;
+    if (!isPlainObject(node)) return;
     if (key === "status" && Array.isArray(node.enum)) found.push(...node.enum.map(String));
     for (const [k, child] of Object.entries(node)) {
-      if (k === "properties" && isRecord(child)) for (const [p, s] of Object.entries(child)) visit(s, p);
+      if (k === "properties" && isPlainObject(child)) for (const [p, s] of Object.entries(child)) visit(s, p);
       else if (k === "items" || k === "additionalProperties") visit(child);
     }
   };
   visit(schema);
   return found;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -38,7 +38,9 @@ export function contractBreaches(patch: Patch, request: SimulationRequest): stri
   const breaches: string[] = [];
   const added = new Set<string>();
   for (const operation of changes) {
-    const targets: Array<[pointer: string, removes: boolean]> = [[operation.path, operation.op !== "add"]];
+    // a move or a copy adds at its path, as an add does; a move also removes at its from
+    const replaces = operation.op === "remove" || operation.op === "replace";
+    const targets: Array<[pointer: string, removes: boolean]> = [[operation.path, replaces]];
     if (operation.op === "move") targets.push([operation.from, true]);
     for (const [pointer, removes] of targets) {
       const breach = breachOf(pointer, removes, operation.op, request.state, contract, added);

@@ -1,5 +1,5 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
-import { canonicalJson, hashOf, type Patch, pointerSegments } from "../patch/index.js";
+import { canonicalJson, hashOf, isPlainObject, type Patch, pointerSegments } from "../patch/index.js";
 import type { State } from "../state/index.js";
 import { conform } from "./conform.js";
 import {
@@ -102,7 +102,7 @@ function effectsAnswer(effects: Extract<EffectsResult, { status: "applied" }>, s
       const path = pointerSegments(pointer);
       return path.ok ? state.get(path.segments) : undefined;
     })
-    .filter((entity): entity is Record<string, unknown> => isRecord(entity));
+    .filter((entity): entity is Record<string, unknown> => isPlainObject(entity));
   if (touched.length === 1) return { ...(touched[0] as Record<string, unknown>) };
   return touched.length > 0 ? { changed: touched } : {};
 }
@@ -142,8 +142,4 @@ function echoArguments(schema: JsonSchema, args: Record<string, unknown>): Recor
 function markSuccess(known: Record<string, unknown>, schema: JsonSchema): void {
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
   if ("success" in properties && known.success === undefined) known.success = true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

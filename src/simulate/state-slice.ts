@@ -1,5 +1,5 @@
 import type { Tool } from "../catalog/index.js";
-import { canonicalJson, pointerSegments, toPointer } from "../patch/index.js";
+import { canonicalJson, isPlainObject, pointerSegments, toPointer } from "../patch/index.js";
 import type { State, StateDocument } from "../state/index.js";
 import { referencedEntities, wordsOf } from "./infer.js";
 import type { EffectsResult } from "./types.js";
@@ -157,7 +157,7 @@ function summarize(state: State, name: string, limits: SliceLimits): CollectionS
 function fieldsOf(entities: unknown[], max: number): string[] {
   const fields = new Set<string>();
   for (const entity of entities) {
-    if (!isRecord(entity)) continue;
+    if (!isPlainObject(entity)) continue;
     for (const field of Object.keys(entity)) if (fields.size < max) fields.add(field);
   }
   return [...fields];
@@ -165,7 +165,7 @@ function fieldsOf(entities: unknown[], max: number): string[] {
 
 /** Large entities keep their scalar fields; nested values are replaced by a note of their size. */
 function bounded(value: unknown, maxBytes: number): unknown {
-  if (!isRecord(value) || canonicalJson(value).length <= maxBytes) return value;
+  if (!isPlainObject(value) || canonicalJson(value).length <= maxBytes) return value;
   const out: Record<string, unknown> = {};
   for (const [field, inner] of Object.entries(value)) {
     if (inner === null || typeof inner !== "object") out[field] = inner;
@@ -178,8 +178,4 @@ function singular(word: string): string {
   if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
   if (word.endsWith("ss")) return word;
   return word.replace(/s$/, "");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

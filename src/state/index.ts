@@ -1,4 +1,4 @@
 export { Collection } from "./collection.js";
 export { indexKeys, looselyEqual, numberLike, probeKeys } from "./loose.js";
-export { isPlainObject, valueAtPath } from "./path.js";
+export { valueAtPath } from "./path.js";
 export { State, type StateDocument, type StateResult } from "./state.js";

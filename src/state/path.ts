@@ -7,7 +7,3 @@ export function valueAtPath(value: unknown, path: string): unknown {
   }
   return current;
 }
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
 import {
   deepEqual,
+  isPlainObject,
   type Patch,
   type PatchOperation,
   pointerSegments,
@@ -8,7 +9,6 @@ import {
   valueAt,
 } from "../patch/index.js";
 import { Collection } from "./collection.js";
-import { isPlainObject } from "./path.js";
 
 /** A session's state as plain JSON: collections of entities keyed by id, plus `runtime`. */
 export type StateDocument = Record<string, unknown>;

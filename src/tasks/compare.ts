@@ -1,4 +1,5 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import { isFreeText, sameText } from "./free-text.js";
 
 /**
@@ -115,8 +116,8 @@ function sameArgument(
     if (expected.every((item, i) => same(item, actual[i]))) return true;
     return sameMultiset(expected, actual, same);
   }
-  if (isRecord(expected)) {
-    if (!isRecord(actual)) return false;
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(actual)) return false;
     const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
     for (const key of keys) {
       const a = expected[key];
@@ -181,7 +182,7 @@ function typesOf(schema: JsonSchema | undefined): Set<string> {
 export function propertySchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
   if (!schema) return undefined;
   const properties = schema.properties;
-  if (isRecord(properties) && isRecord(properties[name])) return properties[name] as JsonSchema;
+  if (isPlainObject(properties) && isPlainObject(properties[name])) return properties[name] as JsonSchema;
   for (const branch of branches(schema)) {
     const found = propertySchema(branch, name);
     if (found) return found;
@@ -191,16 +192,12 @@ export function propertySchema(schema: JsonSchema | undefined, name: string): Js
 
 function itemsSchema(schema: JsonSchema | undefined): JsonSchema | undefined {
   const items = schema?.items;
-  return isRecord(items) ? (items as JsonSchema) : undefined;
+  return isPlainObject(items) ? (items as JsonSchema) : undefined;
 }
 
 function branches(schema: JsonSchema): JsonSchema[] {
   return ["allOf", "anyOf", "oneOf"].flatMap((key) => {
     const list = schema[key];
-    return Array.isArray(list) ? list.filter(isRecord) : [];
+    return Array.isArray(list) ? list.filter(isPlainObject) : [];
   }) as JsonSchema[];
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,12 +1,7 @@
 import type { SolutionCall, Tool } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import type { CallRecord } from "../store/index.js";
-import {
-  type ArgumentDifference,
-  compareArguments,
-  isRecord,
-  normalizeToolName,
-  type TextJudge,
-} from "./compare.js";
+import { type ArgumentDifference, compareArguments, normalizeToolName, type TextJudge } from "./compare.js";
 
 /** One step of the golden solution and the call that answered it, if any. */
 export interface GoldenStep {
@@ -70,9 +65,14 @@ export function judgeGolden(input: GoldenInput): GoldenVerdict {
   const assigned = new Map<number, CallRecord>();
   const used = new Set<number>();
   const differencesOf = (step: SolutionCall, call: CallRecord) =>
-    compareArguments(step.arguments, isRecord(call.arguments) ? call.arguments : {}, input.tool(call.tool), {
-      judgeText: input.judgeText,
-    });
+    compareArguments(
+      step.arguments,
+      isPlainObject(call.arguments) ? call.arguments : {},
+      input.tool(call.tool),
+      {
+        judgeText: input.judgeText,
+      },
+    );
   const sameTool = (step: SolutionCall, call: CallRecord) =>
     normalizeToolName(step.tool) === normalizeToolName(call.tool);
 

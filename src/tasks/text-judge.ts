@@ -1,7 +1,8 @@
 import type { Task, Tool } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
 import type { CallRecord, Usage } from "../store/index.js";
 import type { ChecklistJudge } from "./checklist.js";
-import { isRecord, normalizeString, normalizeToolName, propertySchema, type TextJudge } from "./compare.js";
+import { normalizeString, normalizeToolName, propertySchema, type TextJudge } from "./compare.js";
 import { isFreeText, sameText } from "./free-text.js";
 
 /**
@@ -80,7 +81,7 @@ function textPairs(input: TextJudgeInput): TextPair[] {
   for (const step of input.task.solution) {
     for (const call of input.calls) {
       if (call.status !== "ok" || normalizeToolName(call.tool) !== normalizeToolName(step.tool)) continue;
-      const args = isRecord(call.arguments) ? call.arguments : {};
+      const args = isPlainObject(call.arguments) ? call.arguments : {};
       const schema = input.tool(call.tool)?.inputSchema;
       for (const [argument, expected] of Object.entries(step.arguments)) {
         const actual = args[argument];

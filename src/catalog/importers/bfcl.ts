@@ -1,8 +1,9 @@
+import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema, SolutionCall, Task, Tool, Toolset } from "../format.js";
 import { looseObject, looseToJsonSchema } from "./loose-schema.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { isObject, matchesType, type SchemaNote } from "./schema-repair.js";
+import { matchesType, type SchemaNote } from "./schema-repair.js";
 
 /**
  * BFCL function docs. Entries (`{id, question, function[]}`) that offer the same functions
@@ -31,7 +32,7 @@ export function importBfcl(source: BfclSource): ImportResult {
   const groups = new Map<string, Group>();
   const skipped = new Map<string, number>();
   for (const { file, entry } of source.entries) {
-    if (!isObject(entry) || typeof entry.id !== "string") {
+    if (!isPlainObject(entry) || typeof entry.id !== "string") {
       problems.push({
         toolset: slugId(baseName(file)),
         path: file,
@@ -43,7 +44,7 @@ export function importBfcl(source: BfclSource): ImportResult {
       skipped.set(file, (skipped.get(file) ?? 0) + 1);
       continue;
     }
-    const functions = entry.function.filter(isObject);
+    const functions = entry.function.filter(isPlainObject);
     if (functions.length === 0) {
       problems.push({
         toolset: slugId(entry.id),
@@ -92,7 +93,7 @@ export function importBfcl(source: BfclSource): ImportResult {
     const names = new Map<string, string>();
     const report = (tool: string | undefined, path: string, message: string) =>
       problems.push({ toolset: id, tool, path, message });
-    const tools = functions.filter(isObject).map((fn, i) => toolOf(fn, i, registry, names, report));
+    const tools = functions.filter(isPlainObject).map((fn, i) => toolOf(fn, i, registry, names, report));
     if (tools.length === 0) {
       problems.push({ toolset: id, path: file, message: "no functions; no toolset written" });
       continue;
@@ -128,7 +129,7 @@ function toolOf(
   const name = registry.claim(mcpToolName(original));
   names.set(original, name);
   const notes: SchemaNote[] = [];
-  const parameters = isObject(fn.parameters) ? fn.parameters : {};
+  const parameters = isPlainObject(fn.parameters) ? fn.parameters : {};
   const inputSchema: JsonSchema = {
     type: "object",
     ...looseObject(parameters, "parameters", { notes }),
@@ -140,7 +141,7 @@ function toolOf(
       message: `parameters of type ${JSON.stringify(parameters.type)} read as an object`,
     });
   let outputSchema: JsonSchema | undefined;
-  if (isObject(fn.response)) {
+  if (isPlainObject(fn.response)) {
     const response = looseToJsonSchema(fn.response, "response", { notes });
     outputSchema =
       response.type === "object"
@@ -190,7 +191,7 @@ function questionOf(question: unknown): string {
   for (const turn of turns) {
     const messages = Array.isArray(turn) ? turn : [turn];
     for (const message of messages)
-      if (isObject(message) && message.role === "user" && typeof message.content === "string")
+      if (isPlainObject(message) && message.role === "user" && typeof message.content === "string")
         return message.content.trim();
   }
   return "";
@@ -203,9 +204,9 @@ function solutionOf(
   report: (path: string, message: string) => void,
 ) {
   const calls: SolutionCall[] = [];
-  const truth = isObject(answer) && Array.isArray(answer.ground_truth) ? answer.ground_truth : [];
+  const truth = isPlainObject(answer) && Array.isArray(answer.ground_truth) ? answer.ground_truth : [];
   truth.forEach((step, i) => {
-    if (!isObject(step)) {
+    if (!isPlainObject(step)) {
       report(`ground_truth[${i}]`, "not a {function: arguments} object; left out");
       return;
     }
@@ -218,7 +219,7 @@ function solutionOf(
       const schema = toolSchemas.get(tool) ?? {};
       calls.push({
         tool,
-        arguments: isObject(accepted) ? firstChoices(accepted, schema) : {},
+        arguments: isPlainObject(accepted) ? firstChoices(accepted, schema) : {},
         group: "answer",
       });
     }
@@ -237,11 +238,11 @@ export function firstChoices(
   accepted: Record<string, unknown>,
   schema: JsonSchema = {},
 ): Record<string, unknown> {
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const args: Record<string, unknown> = {};
   for (const [key, options] of Object.entries(accepted)) {
     const list = (Array.isArray(options) ? options : [options]).filter((v) => v !== "");
-    const property = isObject(properties[key]) ? (properties[key] as JsonSchema) : {};
+    const property = isPlainObject(properties[key]) ? (properties[key] as JsonSchema) : {};
     const candidates = list.map((v) => reduceNested(v, property));
     const chosen = candidates.find((v) => matchesType(property, v)) ?? candidates[0];
     if (chosen === undefined) continue;
@@ -252,8 +253,8 @@ export function firstChoices(
 
 function reduceNested(value: unknown, schema: JsonSchema): unknown {
   if (Array.isArray(value))
-    return value.map((v) => reduceNested(v, isObject(schema.items) ? schema.items : {}));
-  if (isObject(value) && Object.values(value).every(Array.isArray)) return firstChoices(value, schema);
+    return value.map((v) => reduceNested(v, isPlainObject(schema.items) ? schema.items : {}));
+  if (isPlainObject(value) && Object.values(value).every(Array.isArray)) return firstChoices(value, schema);
   return value;
 }
 

@@ -1,8 +1,8 @@
+import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema } from "../format.js";
 import {
   isKnownFormat,
   isNoDefault,
-  isObject,
   moveArrayEnums,
   repairDefault,
   type SchemaNote,
@@ -85,7 +85,7 @@ export interface LooseContext {
 
 /** The JSON Schema of one property (or of items). `path` names it in notes. */
 export function looseToJsonSchema(raw: unknown, path: string, ctx: LooseContext): JsonSchema {
-  if (!isObject(raw)) {
+  if (!isPlainObject(raw)) {
     ctx.notes.push({ path, message: `not a schema object (${JSON.stringify(raw)}); any value is accepted` });
     return {};
   }
@@ -130,11 +130,11 @@ export function looseObject(raw: Record<string, unknown>, path: string, ctx: Loo
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const listed = Array.isArray(raw.required) ? raw.required.filter((r) => typeof r === "string") : [];
-  const source = isObject(raw.properties) ? raw.properties : {};
+  const source = isPlainObject(raw.properties) ? raw.properties : {};
   for (const [name, property] of Object.entries(source)) {
     const at = path ? `${path}.${name}` : name;
     properties[name] = looseToJsonSchema(property, at, ctx);
-    const flagged = isObject(property) && property.required === true && property.optional !== true;
+    const flagged = isPlainObject(property) && property.required === true && property.optional !== true;
     if (flagged || listed.includes(name)) required.push(name);
   }
   for (const name of listed) {

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../../patch/index.js";
 import { type JsonSchema, TOOL_NAME_PATTERN, type ToolsetInput } from "../format.js";
 import type { ImportProblem } from "./result.js";
 
@@ -40,11 +41,11 @@ export function toolsetFromMcpTools(list: unknown, options: McpImportOptions): M
   const note = (path: string, message: string, tool?: string) =>
     problems.push({ toolset: options.id, ...(tool ? { tool } : {}), path, message });
   const tools: ToolsetInput["tools"] = [];
-  const raw = isRecord(list) && Array.isArray(list.tools) ? list.tools : undefined;
+  const raw = isPlainObject(list) && Array.isArray(list.tools) ? list.tools : undefined;
   if (!raw) note("tools", "the tools/list result has no tools array");
   for (const [index, entry] of (raw ?? []).entries()) {
     const where = `tools[${index}]`;
-    if (!isRecord(entry) || typeof entry.name !== "string" || entry.name === "") {
+    if (!isPlainObject(entry) || typeof entry.name !== "string" || entry.name === "") {
       note(where, "skipped: not a tool with a name");
       continue;
     }
@@ -107,7 +108,7 @@ export function toolsetFromMcpTools(list: unknown, options: McpImportOptions): M
  * (`items` as a tuple) is rewritten.
  */
 function normalizeSchema(schema: unknown): JsonSchema | undefined {
-  if (!isRecord(schema)) return undefined;
+  if (!isPlainObject(schema)) return undefined;
   const copy = rewriteTuples(structuredClone(schema)) as JsonSchema;
   delete copy.$schema;
   return copy;
@@ -115,7 +116,7 @@ function normalizeSchema(schema: unknown): JsonSchema | undefined {
 
 function rewriteTuples(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteTuples);
-  if (!isRecord(node)) return node;
+  if (!isPlainObject(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) out[key] = rewriteTuples(value);
   if (Array.isArray(out.items)) {
@@ -131,7 +132,7 @@ function annotationsOf(
   raw: unknown,
   dropped: (key: string) => void,
 ): ToolsetInput["tools"][number]["annotations"] {
-  if (!isRecord(raw)) return undefined;
+  if (!isPlainObject(raw)) return undefined;
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     const type = ANNOTATION_KEYS[key as keyof typeof ANNOTATION_KEYS];
@@ -139,8 +140,4 @@ function annotationsOf(
     else dropped(key);
   }
   return Object.keys(kept).length > 0 ? kept : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,7 +1,8 @@
+import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema, StateDocument, Tool, ToolAnnotations, Toolset } from "../format.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { dropUnknownFormats, isObject, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
+import { dropUnknownFormats, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
 import { errorsFromMessages } from "./tool-errors.js";
 
 /**
@@ -33,7 +34,7 @@ export function importOpenAiFunctions(source: OpenAiSource, options: OpenAiOptio
   const problems: ImportProblem[] = [];
   const list = Array.isArray(source.functions)
     ? source.functions
-    : isObject(source.functions) && Array.isArray(source.functions.tools)
+    : isPlainObject(source.functions) && Array.isArray(source.functions.tools)
       ? source.functions.tools
       : undefined;
   if (!list) {
@@ -52,7 +53,7 @@ export function importOpenAiFunctions(source: OpenAiSource, options: OpenAiOptio
   }
   let state: StateDocument = {};
   if (source.state !== undefined) {
-    if (isObject(source.state)) state = structuredClone(source.state);
+    if (isPlainObject(source.state)) state = structuredClone(source.state);
     else
       problems.push({ toolset: id, path: "state", message: "the database is not a JSON object; left out" });
   }
@@ -76,7 +77,7 @@ function toolOf(
   toolset: string,
   problems: ImportProblem[],
 ): Tool | undefined {
-  const wrapper = isObject(item) ? item : {};
+  const wrapper = isPlainObject(item) ? item : {};
   const definition = unwrap(item);
   if (!definition || typeof definition.name !== "string" || !definition.name) {
     problems.push({ toolset, path: `[${index}]`, message: "not a function definition (no name); skipped" });
@@ -86,15 +87,15 @@ function toolOf(
   const name = registry.claim(mcpToolName(original));
   const report = (path: string, message: string) => problems.push({ toolset, tool: name, path, message });
   const notes: SchemaNote[] = [];
-  const inputSchema: JsonSchema = isObject(definition.parameters)
+  const inputSchema: JsonSchema = isPlainObject(definition.parameters)
     ? structuredClone(definition.parameters)
     : {};
-  if (!isObject(definition.parameters))
+  if (!isPlainObject(definition.parameters))
     notes.push({ path: "parameters", message: "missing; the tool takes no arguments" });
   if (inputSchema.type !== undefined && inputSchema.type !== "object")
     notes.push({ path: "parameters.type", message: `${JSON.stringify(inputSchema.type)} read as "object"` });
   inputSchema.type = "object";
-  if (!isObject(inputSchema.properties)) inputSchema.properties = {};
+  if (!isPlainObject(inputSchema.properties)) inputSchema.properties = {};
   dropUnknownFormats(inputSchema, "parameters", notes);
   moveArrayEnums(inputSchema, "parameters", notes);
   for (const note of notes) report(note.path, note.message);
@@ -118,13 +119,13 @@ function toolOf(
 
 function unwrap(item: unknown): Record<string, unknown> | undefined {
   let current: unknown = item;
-  for (let depth = 0; depth < 3 && isObject(current); depth++) {
+  for (let depth = 0; depth < 3 && isPlainObject(current); depth++) {
     if (
       typeof current.name === "string" &&
       (current.parameters !== undefined || current.description !== undefined)
     )
       return current;
-    current = isObject(current.function) ? current.function : current.schema;
+    current = isPlainObject(current.function) ? current.function : current.schema;
   }
   return undefined;
 }

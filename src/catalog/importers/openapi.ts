@@ -1,7 +1,8 @@
+import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema, Tool, ToolAnnotations, ToolError, Toolset } from "../format.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { dropUnknownFormats, isObject, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
+import { dropUnknownFormats, moveArrayEnums, type SchemaNote } from "./schema-repair.js";
 
 /**
  * OpenAPI 3.0 and 3.1: each operation becomes a tool. Parameters and the request body make
@@ -19,10 +20,15 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 
 export async function importOpenApi(document: unknown, options: OpenApiOptions = {}): Promise<ImportResult> {
   const problems: ImportProblem[] = [];
-  const title = isObject(document) && isObject(document.info) ? String(document.info.title ?? "") : "";
+  const title =
+    isPlainObject(document) && isPlainObject(document.info) ? String(document.info.title ?? "") : "";
   const id = options.id ?? slugId(title || "openapi");
-  if (!isObject(document) || typeof document.openapi !== "string" || !/^3\.[01]\./.test(document.openapi)) {
-    const version = isObject(document) ? (document.openapi ?? document.swagger) : undefined;
+  if (
+    !isPlainObject(document) ||
+    typeof document.openapi !== "string" ||
+    !/^3\.[01]\./.test(document.openapi)
+  ) {
+    const version = isPlainObject(document) ? (document.openapi ?? document.swagger) : undefined;
     problems.push({
       toolset: id,
       path: "openapi",
@@ -36,17 +42,17 @@ export async function importOpenApi(document: unknown, options: OpenApiOptions =
   const converter = new SchemaConverter(document, id, problems);
   const registry = new NameRegistry();
   const tools: Tool[] = [];
-  const paths = isObject(document.paths) ? document.paths : {};
+  const paths = isPlainObject(document.paths) ? document.paths : {};
   for (const [path, item] of Object.entries(paths)) {
     const pathItem = converter.follow(item);
-    if (!isObject(pathItem)) continue;
+    if (!isPlainObject(pathItem)) continue;
     // document order, so the tools read in the order the author wrote the operations
     const methods = Object.keys(pathItem).filter((k): k is (typeof METHODS)[number] =>
       (METHODS as readonly string[]).includes(k),
     );
     for (const method of methods) {
       const operation = pathItem[method];
-      if (!isObject(operation)) continue;
+      if (!isPlainObject(operation)) continue;
       tools.push(toolOf({ path, method, operation, pathItem, converter, registry, id, problems }));
     }
   }
@@ -54,7 +60,7 @@ export async function importOpenApi(document: unknown, options: OpenApiOptions =
     problems.push({ toolset: id, path: "paths", message: "no operations; nothing imported" });
     return { toolsets: [], problems };
   }
-  const info = isObject(document.info) ? document.info : {};
+  const info = isPlainObject(document.info) ? document.info : {};
   const description = String(info.description ?? "").trim() || title || id;
   const toolset: Toolset = {
     id,
@@ -142,7 +148,7 @@ function inputOf(ctx: OperationContext, refs: Set<string>, report: (where: strin
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
       const parameter = converter.follow(raw);
-      if (!isObject(parameter) || typeof parameter.name !== "string") continue;
+      if (!isPlainObject(parameter) || typeof parameter.name !== "string") continue;
       byKey.set(`${parameter.in}:${parameter.name}`, parameter);
     }
   }
@@ -156,7 +162,7 @@ function inputOf(ctx: OperationContext, refs: Set<string>, report: (where: strin
       );
       continue;
     }
-    const source = isObject(parameter.schema) ? parameter.schema : firstMediaSchema(parameter.content);
+    const source = isPlainObject(parameter.schema) ? parameter.schema : firstMediaSchema(parameter.content);
     const schema = source ? converter.convert(source, refs, where, report) : {};
     if (!source) report(where, "no schema; any value is accepted");
     if (typeof parameter.description === "string" && parameter.description && !schema.description)
@@ -168,7 +174,7 @@ function inputOf(ctx: OperationContext, refs: Set<string>, report: (where: strin
     if (parameter.required === true || parameter.in === "path") required.push(name);
   }
   const body = converter.follow(ctx.operation.requestBody);
-  if (isObject(body)) addBody(body, { properties, required, refs, converter, report });
+  if (isPlainObject(body)) addBody(body, { properties, required, refs, converter, report });
   const input: JsonSchema = { type: "object", properties };
   if (required.length > 0) input.required = required;
   input.additionalProperties = false;
@@ -186,7 +192,7 @@ interface BodyTarget {
 /** An object body's fields become arguments next to the parameters; any other body is one `body` argument. */
 function addBody(body: Record<string, unknown>, target: BodyTarget): void {
   const { properties, required, refs, converter, report } = target;
-  const media = isObject(body.content) ? Object.keys(body.content) : [];
+  const media = isPlainObject(body.content) ? Object.keys(body.content) : [];
   const source = firstMediaSchema(body.content);
   if (!source) {
     report(" requestBody", "no schema for the request body; left out");
@@ -195,11 +201,12 @@ function addBody(body: Record<string, unknown>, target: BodyTarget): void {
   if (media.length > 0 && !media.some((m) => m.includes("json")))
     report(" requestBody", `media type ${media[0]} is described as JSON arguments`);
   const resolved = converter.resolveSchema(source);
-  const fields = isObject(resolved) && isObject(resolved.properties) ? resolved.properties : undefined;
+  const fields =
+    isPlainObject(resolved) && isPlainObject(resolved.properties) ? resolved.properties : undefined;
   const plainObject =
     fields !== undefined && !("allOf" in resolved) && !("oneOf" in resolved) && !("anyOf" in resolved);
   const clash = fields ? Object.keys(fields).some((k) => k in properties) : false;
-  if (plainObject && !clash && isObject(resolved)) {
+  if (plainObject && !clash && isPlainObject(resolved)) {
     for (const [key, value] of Object.entries(fields))
       properties[key] = converter.convert(value, refs, ` requestBody.${key}`, report);
     const inner = Array.isArray(resolved.required)
@@ -221,7 +228,7 @@ function outputOf(
   refs: Set<string>,
   report: (where: string, message: string) => void,
 ) {
-  const responses = isObject(ctx.operation.responses) ? ctx.operation.responses : {};
+  const responses = isPlainObject(ctx.operation.responses) ? ctx.operation.responses : {};
   const codes = Object.keys(responses)
     .filter((c) => /^2(\d\d|XX)$/i.test(c))
     .sort();
@@ -231,14 +238,15 @@ function outputOf(
     return undefined;
   }
   const response = ctx.converter.follow(responses[code]);
-  const source = isObject(response) ? firstMediaSchema(response.content) : undefined;
+  const source = isPlainObject(response) ? firstMediaSchema(response.content) : undefined;
   if (!source) {
     report(` responses.${code}`, "the success response has no body schema; no outputSchema");
     return undefined;
   }
   const schema = ctx.converter.convert(source, refs, ` responses.${code}`, report);
   const resolved = ctx.converter.resolveSchema(source);
-  const isObjectSchema = isObject(resolved) && (resolved.type === "object" || isObject(resolved.properties));
+  const isObjectSchema =
+    isPlainObject(resolved) && (resolved.type === "object" || isPlainObject(resolved.properties));
   if (isObjectSchema) return { ...schema, type: "object" } as JsonSchema;
   report(` responses.${code}`, "the response is not an object; it is described under `result`");
   return { type: "object", properties: { result: schema }, required: ["result"] } as JsonSchema;
@@ -263,13 +271,13 @@ const STATUS_CODES: Record<string, string> = {
 };
 
 function errorsOf(ctx: OperationContext, report: (where: string, message: string) => void): ToolError[] {
-  const responses = isObject(ctx.operation.responses) ? ctx.operation.responses : {};
+  const responses = isPlainObject(ctx.operation.responses) ? ctx.operation.responses : {};
   const errors: ToolError[] = [];
   for (const [code, raw] of Object.entries(responses).sort()) {
     if (!/^4(\d\d|XX)$/i.test(code)) continue;
     const response = ctx.converter.follow(raw);
     const text =
-      isObject(response) && typeof response.description === "string" ? response.description.trim() : "";
+      isPlainObject(response) && typeof response.description === "string" ? response.description.trim() : "";
     const status = /^\d+$/.test(code) ? Number(code) : 400;
     if (/XX/i.test(code)) report(` responses.${code}`, "a status range is documented as 400");
     const message = text || `The request failed with HTTP ${code}.`;
@@ -291,11 +299,11 @@ function annotationsOf(method: string, summary: string): ToolAnnotations {
 }
 
 function firstMediaSchema(content: unknown): Record<string, unknown> | undefined {
-  if (!isObject(content)) return undefined;
+  if (!isPlainObject(content)) return undefined;
   const entries = Object.entries(content);
   const json = entries.find(([type]) => type.includes("json")) ?? entries[0];
   const media = json?.[1];
-  return isObject(media) && isObject(media.schema) ? media.schema : undefined;
+  return isPlainObject(media) && isPlainObject(media.schema) ? media.schema : undefined;
 }
 
 const COMPONENT_SCHEMA = "#/components/schemas/";
@@ -310,13 +318,13 @@ class SchemaConverter {
     private readonly id: string,
     private readonly problems: ImportProblem[],
   ) {
-    const components = isObject(document.components) ? document.components : {};
-    this.components = isObject(components.schemas) ? components.schemas : {};
+    const components = isPlainObject(document.components) ? document.components : {};
+    this.components = isPlainObject(components.schemas) ? components.schemas : {};
   }
 
   /** Follows `$ref`s to parameters, bodies, responses and path items (not schemas). */
   follow(value: unknown, depth = 0): unknown {
-    if (!isObject(value) || typeof value.$ref !== "string" || depth > 20) return value;
+    if (!isPlainObject(value) || typeof value.$ref !== "string" || depth > 20) return value;
     return this.follow(this.pointer(value.$ref), depth + 1);
   }
 
@@ -324,7 +332,7 @@ class SchemaConverter {
   resolveSchema(schema: Record<string, unknown>, depth = 0): Record<string, unknown> {
     if (typeof schema.$ref !== "string" || depth > 20) return schema;
     const target = this.pointer(schema.$ref);
-    return isObject(target) ? this.resolveSchema(target, depth + 1) : schema;
+    return isPlainObject(target) ? this.resolveSchema(target, depth + 1) : schema;
   }
 
   convert(
@@ -339,7 +347,7 @@ class SchemaConverter {
     moveArrayEnums(out, "", notes);
     for (const note of notes)
       report(`${where}${note.path && note.path !== "(root)" ? ` ${note.path}` : ""}`, note.message);
-    return isObject(out) ? out : {};
+    return isPlainObject(out) ? out : {};
   }
 
   /** The `$defs` a set of referenced component names needs, following references between components. */
@@ -354,7 +362,9 @@ class SchemaConverter {
         const uses = new Set<string>();
         const notes: SchemaNote[] = [];
         const raw = this.components[name];
-        const schema = (isObject(raw) ? this.rewrite(structuredClone(raw), uses, notes) : {}) as JsonSchema;
+        const schema = (
+          isPlainObject(raw) ? this.rewrite(structuredClone(raw), uses, notes) : {}
+        ) as JsonSchema;
         dropUnknownFormats(schema, "", notes);
         moveArrayEnums(schema, "", notes);
         for (const note of notes)
@@ -380,7 +390,7 @@ class SchemaConverter {
     let current: unknown = this.document;
     for (const part of ref.slice(2).split("/")) {
       const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
-      current = isObject(current) ? current[key] : undefined;
+      current = isPlainObject(current) ? current[key] : undefined;
     }
     return current;
   }
@@ -388,7 +398,7 @@ class SchemaConverter {
   /** OpenAPI 3.0 dialect → 2020-12: nullable, example, boolean exclusive bounds, component refs. */
   private rewrite(value: unknown, refs: Set<string>, notes: SchemaNote[]): unknown {
     if (Array.isArray(value)) return value.map((v) => this.rewrite(v, refs, notes));
-    if (!isObject(value)) return value;
+    if (!isPlainObject(value)) return value;
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       if (key === "$ref" && typeof child === "string") {
@@ -402,7 +412,7 @@ class SchemaConverter {
           out.$ref = `#/$defs/${encodePointer(name)}`;
         } else {
           const target = this.pointer(child);
-          if (isObject(target)) Object.assign(out, this.rewrite(structuredClone(target), refs, notes));
+          if (isPlainObject(target)) Object.assign(out, this.rewrite(structuredClone(target), refs, notes));
           else notes.push({ path: "", message: `reference ${child} not resolved; any value is accepted` });
         }
       } else if (key === "enum" || key === "const" || key === "default" || key === "examples")
@@ -415,7 +425,7 @@ class SchemaConverter {
         key === "$defs" ||
         key === "definitions"
       ) {
-        out[key] = isObject(child)
+        out[key] = isPlainObject(child)
           ? Object.fromEntries(Object.entries(child).map(([k, v]) => [k, this.rewrite(v, refs, notes)]))
           : child;
       } else out[key] = this.rewrite(child, refs, notes);

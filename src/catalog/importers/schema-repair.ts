@@ -1,3 +1,4 @@
+import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema } from "../format.js";
 
 /**
@@ -55,7 +56,7 @@ export function matchesType(schema: JsonSchema, value: unknown): boolean {
   const declared = schema.type;
   const types = Array.isArray(declared) ? declared : declared === undefined ? [] : [declared];
   if (types.length > 0 && !types.some((t) => hasJsonType(t, value))) return false;
-  if (Array.isArray(value) && isObject(schema.items)) {
+  if (Array.isArray(value) && isPlainObject(schema.items)) {
     const items = schema.items;
     return value.every((v) => matchesType(items, v));
   }
@@ -77,16 +78,12 @@ function hasJsonType(type: unknown, value: unknown): boolean {
     case "array":
       return Array.isArray(value);
     case "object":
-      return isObject(value);
+      return isPlainObject(value);
     case "null":
       return value === null;
     default:
       return true;
   }
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Values that mean "no default" in sources written from Python. */
@@ -148,7 +145,7 @@ export function dropUnknownFormats(schema: unknown, path: string, notes: SchemaN
     });
     return;
   }
-  if (!isObject(schema)) return;
+  if (!isPlainObject(schema)) return;
   if (typeof schema.format === "string" && !isKnownFormat(schema.format)) {
     notes.push({
       path: path || "(root)",
@@ -160,7 +157,7 @@ export function dropUnknownFormats(schema: unknown, path: string, notes: SchemaN
   }
   for (const [key, value] of Object.entries(schema)) {
     if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
-    if (isObject(value) || Array.isArray(value)) {
+    if (isPlainObject(value) || Array.isArray(value)) {
       const child = key === "properties" || key === "$defs" || key === "patternProperties" ? key : key;
       dropUnknownFormats(value, path ? `${path}.${child}` : child, notes);
     }
@@ -179,7 +176,7 @@ export function moveArrayEnums(schema: unknown, path: string, notes: SchemaNote[
     });
     return;
   }
-  if (!isObject(schema)) return;
+  if (!isPlainObject(schema)) return;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (
     types.includes("array") &&
@@ -187,7 +184,7 @@ export function moveArrayEnums(schema: unknown, path: string, notes: SchemaNote[
     schema.enum.length > 0 &&
     schema.enum.every((value) => !Array.isArray(value))
   ) {
-    const items: JsonSchema = isObject(schema.items) ? schema.items : {};
+    const items: JsonSchema = isPlainObject(schema.items) ? schema.items : {};
     if (items.enum === undefined) items.enum = schema.enum;
     schema.items = items;
     delete schema.enum;
@@ -198,6 +195,7 @@ export function moveArrayEnums(schema: unknown, path: string, notes: SchemaNote[
   }
   for (const [key, value] of Object.entries(schema)) {
     if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
-    if (isObject(value) || Array.isArray(value)) moveArrayEnums(value, path ? `${path}.${key}` : key, notes);
+    if (isPlainObject(value) || Array.isArray(value))
+      moveArrayEnums(value, path ? `${path}.${key}` : key, notes);
   }
 }

@@ -1,9 +1,10 @@
+import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema, SolutionCall, StateDocument, Task, Tool, Toolset } from "../format.js";
 import { parseCallString } from "./call-string.js";
 import { looseObject, looseToJsonSchema } from "./loose-schema.js";
 import { looseKey, NameRegistry, slugId, snakeName } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
-import { isObject, type SchemaNote } from "./schema-repair.js";
+import type { SchemaNote } from "./schema-repair.js";
 import { errorsFromMessages } from "./tool-errors.js";
 
 /**
@@ -47,7 +48,7 @@ export function importSynthTools(source: SynthToolsSource): ImportResult {
       baseName(file)
         .replace(/\.json$/i, "")
         .split("__")[0] ?? file;
-    if (!isObject(json) || typeof json.tool_name !== "string" || !json.tool_name.trim()) {
+    if (!isPlainObject(json) || typeof json.tool_name !== "string" || !json.tool_name.trim()) {
       problems.push({
         toolset: slugId(stem),
         path: file,
@@ -59,7 +60,7 @@ export function importSynthTools(source: SynthToolsSource): ImportResult {
   }
   for (const { file, data } of source.tasks) {
     const stem = baseName(file).split(".")[0] ?? file;
-    if (!isObject(data) || !isObject(data.task_data)) {
+    if (!isPlainObject(data) || !isPlainObject(data.task_data)) {
       problems.push({
         toolset: slugId(stem),
         path: file,
@@ -89,7 +90,7 @@ export function importSynthTools(source: SynthToolsSource): ImportResult {
 function addToolsOfTask(spec: Spec, file: string, data: Record<string, unknown>): void {
   const entries = Array.isArray(data.tools_data) ? data.tools_data : [];
   entries.forEach((entry, i) => {
-    if (!isObject(entry) || !isObject(entry.tool_json)) return;
+    if (!isPlainObject(entry) || !isPlainObject(entry.tool_json)) return;
     const json = entry.tool_json;
     const toolName = typeof json.tool_name === "string" ? json.tool_name.trim() : "";
     if (!toolName || spec.tools.some((t) => looseKey(t.toolName) === looseKey(toolName))) return;
@@ -119,7 +120,7 @@ function toolsetOf(
   const match = /^(.*)_tool_spec_(\d+)$/.exec(spec.stem);
   const fieldKey = match?.[1] ?? spec.stem;
   const specNumber = match?.[2];
-  const meta = spec.tasks.map((t) => t.data.meta_data).find(isObject);
+  const meta = spec.tasks.map((t) => t.data.meta_data).find(isPlainObject);
   const toolNames = new Map<string, string>();
   const tools = spec.tools.map((raw) => {
     const base = snakeName(raw.toolName);
@@ -154,8 +155,8 @@ type Report = (path: string, message: string) => void;
 function toolOf(raw: RawTool, name: string, report: Report): Tool {
   const { json } = raw;
   const notes: SchemaNote[] = [];
-  const parameters = isObject(json.parameters) ? json.parameters : {};
-  if (!isObject(json.parameters))
+  const parameters = isPlainObject(json.parameters) ? json.parameters : {};
+  if (!isPlainObject(json.parameters))
     notes.push({ path: "parameters", message: "missing; the tool takes no arguments" });
   const inputSchema: JsonSchema = {
     type: "object",
@@ -163,7 +164,7 @@ function toolOf(raw: RawTool, name: string, report: Report): Tool {
     additionalProperties: false,
   };
   let outputSchema: JsonSchema | undefined;
-  if (isObject(json.output_details) && Object.keys(json.output_details).length > 0) {
+  if (isPlainObject(json.output_details) && Object.keys(json.output_details).length > 0) {
     const properties: Record<string, JsonSchema> = {};
     for (const [key, value] of Object.entries(json.output_details))
       properties[key] = looseToJsonSchema(value, `output_details.${key}`, { notes });
@@ -197,7 +198,7 @@ function taskOf(
   tools: readonly Tool[],
   report: Report,
 ): Task {
-  const taskData = isObject(data.task_data) ? data.task_data : {};
+  const taskData = isPlainObject(data.task_data) ? data.task_data : {};
   const taskKey =
     baseName(file)
       .replace(/\.ya?ml$/i, "")
@@ -215,7 +216,7 @@ function taskOf(
     description: typeof taskData.task === "string" && taskData.task.trim() ? taskData.task.trim() : id,
     difficulty: difficultyOf(taskData.task_diffuculty ?? taskData.task_difficulty, report),
     valid: declaredValid && missing.length === 0,
-    state: stateOf(isObject(data.meta_data) ? data.meta_data : {}, report),
+    state: stateOf(isPlainObject(data.meta_data) ? data.meta_data : {}, report),
     solution: solutionOf(data.solution, toolNames, tools, report),
     checklist: [],
   };
@@ -244,7 +245,7 @@ function stateOf(meta: Record<string, unknown>, report: Report): StateDocument {
   const state: StateDocument = {};
   for (const [key, value] of Object.entries(meta)) {
     if (META_KEYS.has(key)) continue;
-    if (!Array.isArray(value) || !value.every(isObject)) {
+    if (!Array.isArray(value) || !value.every(isPlainObject)) {
       state[key] = structuredClone(value);
       continue;
     }
@@ -291,7 +292,7 @@ function solutionOf(
   const steps = Array.isArray(raw) ? raw : [raw];
   const calls: SolutionCall[] = [];
   steps.forEach((step, i) => {
-    const texts = isObject(step) ? Object.values(step) : [step];
+    const texts = isPlainObject(step) ? Object.values(step) : [step];
     for (const text of texts) {
       if (typeof text !== "string") {
         report(`solution[${i}]`, "not a call string; left out");
