@@ -318,7 +318,9 @@ describe("slow connections", () => {
     const after = await closed;
     expect(after).toBeLessThan(3_000);
     expect(received()).toMatch(/^HTTP\/1\.1 408/);
-    expect(received()).toContain("request body not received within 0.4 s");
+    expect(received()).toContain(
+      '"error":{"code":-32000,"message":"request body not received within 0.4 s"}',
+    );
   });
 });
 

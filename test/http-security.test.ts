@@ -185,10 +185,12 @@ describe("tokens and tenants", () => {
       "Bearer nobody-token-0",
       "Basic alice-token-0001",
       "alice-token-0001",
+      "NotBearer alice-token-0001",
     ]) {
       const answer = await initialize(handle.port, authorization ? { authorization } : {});
       expect({ authorization, status: answer.status }).toEqual({ authorization, status: 401 });
       expect(answer.headers["www-authenticate"]).toBe('Bearer realm="toolsim"');
+      expect(answer.headers["content-type"]).toBe("application/json");
       expect(answer.json()).toEqual({
         jsonrpc: "2.0",
         error: { code: -32001, message: "missing or wrong bearer token" },
@@ -217,6 +219,12 @@ describe("tokens and tenants", () => {
   it("without tokens everything is the tenant with no name", async () => {
     const served = await serve();
     expect((await initialize(served.handle.port, { authorization: "Bearer whatever" })).status).toBe(200);
+    expect(served.opened).toEqual([{ name: undefined, tenant: "" }]);
+  });
+
+  it("an empty X-Toolsim-Session names no session", async () => {
+    const served = await serve();
+    expect((await initialize(served.handle.port, { "x-toolsim-session": "" })).status).toBe(200);
     expect(served.opened).toEqual([{ name: undefined, tenant: "" }]);
   });
 
@@ -376,7 +384,13 @@ describe("requests the endpoint does not take", () => {
     const get = await send(handle.port, { method: "GET", headers: { accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe("POST");
-    expect(get.json().error?.message).toBe("GET needs an MCP session: send initialize (POST) first");
+    expect(get.json().error).toEqual({
+      code: -32000,
+      message: "GET needs an MCP session: send initialize (POST) first",
+    });
+    const remove = await send(handle.port, { method: "DELETE" });
+    expect([remove.status, remove.headers.allow]).toEqual([405, "POST"]);
+    expect(remove.json().error?.message).toBe("DELETE needs an MCP session: send initialize (POST) first");
   });
 
   it("answers bodies that are not JSON with -32700", async () => {
@@ -388,7 +402,14 @@ describe("requests the endpoint does not take", () => {
       message: "Parse error: the body is not valid JSON (the body is empty)",
     });
     const broken = await send(handle.port, { body: "{" });
-    expect(broken.json().error?.message).toMatch(/^Parse error: the body is not valid JSON \(.+\)$/);
+    // the reason is the parser's own words about the body
+    let reason = "";
+    try {
+      JSON.parse("{");
+    } catch (error) {
+      reason = (error as Error).message;
+    }
+    expect(broken.json().error?.message).toBe(`Parse error: the body is not valid JSON (${reason})`);
   });
 
   it("says what is wrong with each field of an initialize that does not parse, echoing its id", async () => {
@@ -428,6 +449,19 @@ describe("requests the endpoint does not take", () => {
         jsonrpc: "2.0",
         method: "initialize",
         params: { ...INITIALIZE.params, clientInfo: { name: "x", version: 1 } },
+      }),
+    ).toMatchObject({
+      error: {
+        message:
+          'Invalid params for initialize: "clientInfo" must be an object with string "name" and "version"; "id" must be a string or a number',
+      },
+      id: null,
+    });
+    expect(
+      await problems({
+        jsonrpc: "2.0",
+        method: "initialize",
+        params: { ...INITIALIZE.params, clientInfo: { name: 7, version: "1" } },
       }),
     ).toMatchObject({
       error: {
@@ -520,6 +554,31 @@ describe("request bodies", () => {
     expect(JSON.parse(answer.text).error.message).toContain("larger than 1000 bytes");
   });
 
+  it("answers a declared length over the limit at once, without waiting for the body", async () => {
+    const { handle } = await serve({ maxBodyBytes: 1000, timeouts: { bodyMs: 20_000 } });
+    const started = Date.now();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: "127.0.0.1",
+          port: handle.port,
+          method: "POST",
+          path: "/mcp",
+          headers: { "content-type": "application/json", "content-length": "5000" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", () => {});
+      req.on("close", () => reject(new Error("closed without an answer")));
+      req.write("{");
+    });
+    expect(status).toBe(413);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it("takes a body exactly at the limit", async () => {
     const body = JSON.stringify(INITIALIZE);
     const { handle } = await serve({ maxBodyBytes: Buffer.byteLength(body) });
@@ -534,6 +593,7 @@ describe("request bodies", () => {
     expect(describeBytes(1024)).toBe("1 KB");
     expect(describeBytes(1000)).toBe("1000 bytes");
     expect(describeBytes(1536)).toBe("1536 bytes");
+    expect(describeBytes(0)).toBe("0 bytes");
   });
 });
 

@@ -291,6 +291,9 @@ describe("the tool's contract", () => {
       expect(breaches(change, { tool: written })).toEqual([]);
     const listing = tool({ name: "fetch_ticket", effects: [{ kind: "list", target: "tickets" }] });
     expect(contractOf(request({ tool: listing })).readOnly).toBe("its name starts with a read verb");
+    const looking = tool({ name: "get_ticket", effects: [{ kind: "read", target: "tickets/{ticket_id}" }] });
+    expect(contractOf(request({ tool: looking })).readOnly).toBe("its name starts with a read verb");
+    expect(breaches(change, { tool: looking })).toHaveLength(1);
   });
 
   it("a write changes only the entities the call concerns", () => {
@@ -340,6 +343,20 @@ describe("the tool's contract", () => {
       "/tickets/12",
     ]);
     expect(concerned({ tool: targeted, args: { ticket_id: true } })).toEqual(["/counters/closed"]);
+    // null and boolean arguments name nothing
+    expect(concerned({ args: { ticket_id: "TCK-2", note: null, urgent: true, tags: [null] } })).toEqual([
+      "/tickets/TCK-2",
+    ]);
+  });
+
+  it("an index into a top-level array is concerned as a JSON pointer spells it, and only inside the array", () => {
+    const queue = Array.from({ length: 12 }, (_, i) => `TCK-${i}`);
+    const state = State.fromDocument({ queue, motd: "closed on Sunday" });
+    const concerned = (refs: unknown[]) =>
+      [...contractOf({ tool: tool(), args: { refs }, state }).concerned].sort();
+    expect(concerned([0, 1, 11, "7"])).toEqual(["/queue/0", "/queue/1", "/queue/11", "/queue/7"]);
+    // past the end, signed, padded or trailed: no index of the array
+    expect(concerned([12, -1, "-1", "01", "0x1", "1x", "1.5"])).toEqual([]);
   });
 
   it("never a whole collection: removing, replacing or moving it", () => {
@@ -364,6 +381,14 @@ describe("the tool's contract", () => {
         { op: "add", path: "/notes", value: {} },
         { op: "add", path: "/notes/N1", value: { text: "x" } },
         { op: "replace", path: "/notes/N1/text", value: "y" },
+      ]),
+    ).toEqual([]);
+    // so are the entities of a collection added whole
+    expect(
+      breaches([
+        { op: "add", path: "/notes", value: { N1: { text: "x" } } },
+        { op: "replace", path: "/notes/N1/text", value: "y" },
+        { op: "remove", path: "/notes/N1" },
       ]),
     ).toEqual([]);
     // an entity added by the patch may be changed further by it

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LlmClient } from "../src/llm/index.js";
 import { exportOpenAi, feedbackText, judgeSession, LlmChecklistJudge, TaskDesk } from "../src/tasks/index.js";
-import { type FakeOpenAI, FIXTURES, openRuntime, runCli, startFakeOpenAI } from "./support/index.js";
+import { type FakeOpenAI, FIXTURES, openRuntime, startFakeOpenAI } from "./support/index.js";
 
 const TICKETS = join(FIXTURES, "tasks", "ticket-desk.json");
 const STOCK = join(FIXTURES, "tasks", "stock-room.json");
@@ -145,29 +145,6 @@ describe("checklist judge", () => {
     expect(judged.verdict).toMatchObject({ judge: "none", solved: null });
     expect(judged.verdict.unavailable).toMatch(/^the checklist judge failed: /);
     expect(feedbackText(judged.verdict)).toContain("Completion is unknown: the checklist judge failed");
-  });
-
-  it("toolsim report uses the configured model for the checklist", async () => {
-    const session = (await runtime.engine.openSession({ name: "for-report" })).id;
-    await desk.start(session, "ticket-reassign-vpn");
-    await runtime.engine.call(session, "assign_ticket", { ticket_id: "T-002", agent_id: "A-11" });
-    fake.script({
-      kind: "json",
-      value: {
-        items: [
-          { index: 1, status: "failed", reason: "T-002 went to A-11, not A-02", calls: [1] },
-          { index: 2, status: "completed", reason: "still open", calls: [] },
-        ],
-      },
-    });
-    const out = await runCli(
-      ["report", "for-report", "--db", runtime.db, "--toolsets", TICKETS, "--toolsets", STOCK],
-      { OPENAI_BASE_URL: fake.url, TOOLSIM_MODEL: "fake-model", OPENAI_API_KEY: "" },
-    );
-    expect(out.code).toBe(0);
-    expect(out.stdout).toContain("Verdict: not solved (checklist judge, 1/2 items)");
-    expect(out.stdout).toContain("[failed] Ticket T-002 is assigned to A-02. — T-002 went to A-11, not A-02");
-    expect(out.stdout).toContain("IAC  insufficient calls       1 of 2 items");
   });
 });
 

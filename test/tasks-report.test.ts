@@ -8,7 +8,7 @@ import {
   type SessionReport,
   TaskDesk,
 } from "../src/tasks/index.js";
-import { FIXTURES, openRuntime, runCli } from "./support/index.js";
+import { type FakeOpenAI, FIXTURES, openRuntime, runCli, startFakeOpenAI } from "./support/index.js";
 
 const TICKETS = join(FIXTURES, "tasks", "ticket-desk.json");
 const STOCK = join(FIXTURES, "tasks", "stock-room.json");
@@ -195,5 +195,45 @@ describe("report and export of a scripted session", () => {
     const noFormat = await runCli(["export", "scripted", "--db", runtime.db, ...CATALOG]);
     expect(noFormat.code).toBe(2);
     expect(noFormat.stderr).toContain("--format openai is required");
+  });
+});
+
+describe("report with a model for the checklist", () => {
+  let fake: FakeOpenAI;
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+
+  beforeAll(async () => {
+    runtime = await openRuntime([TICKETS, STOCK]);
+    fake = await startFakeOpenAI();
+  });
+  afterAll(async () => {
+    await fake.close();
+    await runtime.dispose();
+  });
+
+  it("toolsim report uses the configured model for the checklist", async () => {
+    const desk = new TaskDesk({ engine: runtime.engine, store: runtime.store });
+    const session = (await runtime.engine.openSession({ name: "for-report" })).id;
+    await desk.start(session, "ticket-reassign-vpn");
+    await runtime.engine.call(session, "assign_ticket", { ticket_id: "T-002", agent_id: "A-11" });
+    fake.script({
+      kind: "json",
+      value: {
+        items: [
+          { index: 1, status: "failed", reason: "T-002 went to A-11, not A-02", calls: [1] },
+          { index: 2, status: "completed", reason: "still open", calls: [] },
+        ],
+      },
+    });
+    await runtime.close(); // the CLI reads the same file
+    const out = await runCli(["report", "for-report", "--db", runtime.db, ...CATALOG], {
+      OPENAI_BASE_URL: fake.url,
+      TOOLSIM_MODEL: "fake-model",
+      OPENAI_API_KEY: "",
+    });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("Verdict: not solved (checklist judge, 1/2 items)");
+    expect(out.stdout).toContain("[failed] Ticket T-002 is assigned to A-02. — T-002 went to A-11, not A-02");
+    expect(out.stdout).toContain("IAC  insufficient calls       1 of 2 items");
   });
 });

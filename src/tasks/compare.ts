@@ -122,8 +122,8 @@ function sameArgument(
     for (const key of keys) {
       const a = expected[key];
       const b = actual[key];
+      // absent and null are the same; either against a value differs, as the value's own comparison says
       if ((a === undefined || a === null) && (b === undefined || b === null)) continue;
-      if (a === undefined || a === null || b === undefined || b === null) return false;
       if (!sameArgument(key, a, b, propertySchema(schema, key), options)) return false;
     }
     return true;
