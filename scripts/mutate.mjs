@@ -43,8 +43,9 @@ else {
       "--incrementalFile",
       `reports/mutation/${name}.incremental.json`,
     ]);
-    // every run rewrites mutation.json with its own files only: keep the room's copy
-    if (existsSync(REPORT)) copyFileSync(REPORT, roomReport(name));
+    // every run rewrites mutation.json with its own files only: keep the room's copy, and
+    // only from a run that finished (a failed one leaves the previous room's report there)
+    if (status === 0 && existsSync(REPORT)) copyFileSync(REPORT, roomReport(name));
     failed = status !== 0 || failed;
   }
 }
