@@ -63,6 +63,9 @@ export function startCheckpointer(file: string, onFailure: (reason: string) => v
     async stop() {
       if (stopping) return exited;
       stopping = true;
+      // while the store closes, the process waits for the thread: unreferenced, an exit that
+      // is all the event loop has left would end the process before the close returns
+      worker.ref();
       worker.postMessage("stop");
       const timeout = setTimeout(() => void worker.terminate(), 2000);
       timeout.unref();
