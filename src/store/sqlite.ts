@@ -524,7 +524,7 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
   try {
     // first: a process opening a new file while another sets it up waits instead of failing
     db.pragma("busy_timeout = 5000");
-    if (!options.readonly) db.pragma("journal_mode = WAL");
+    if (!options.readonly) inWalMode(db);
     // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last few.
     db.pragma("synchronous = NORMAL");
   } catch (error) {
@@ -532,6 +532,26 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
     throw new StoreOpenError(openFailure(file, error));
   }
   return db;
+}
+
+/**
+ * Switching a file to WAL answers "database is locked" at once, without the busy timeout,
+ * while another connection reads it (another process, or a store's own checkpoint thread,
+ * opening the same new file): it is tried again for a few seconds before giving up.
+ */
+function inWalMode(db: Database.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy = error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_BUSY");
+      if (!busy || attempt >= 50) throw error;
+      // opening is synchronous: a short blocking pause before the next try
+      Atomics.wait(pause, 0, 0, 20 + Math.floor(Math.random() * 80));
+    }
+  }
 }
 
 /** See checkpointer.ts; a file only read, or one in memory, has no log to copy back. */
