@@ -14,7 +14,7 @@ export interface Param {
   itemProperties?: string[];
   required: boolean;
   description: string;
-  /** Quoted examples in the description ("such as '#W0000000'"). */
+  /** Quoted examples in the description ("such as 'INV-000000'"). */
   examples: string[];
   identifier: boolean;
 }

@@ -36,8 +36,8 @@ export function parentChecks(ctx: Context, subject: Reference): Draft[] {
 }
 
 /**
- * A read whose arguments are fields of the entities rather than their key: `find_user_id_by_email`,
- * `search_flights(origin, destination, date)`. It lists what matches; a tool that says it finds
+ * A read whose arguments are fields of the entities rather than their key: `find_member_id_by_phone`,
+ * `search_rooms(city, check_in, nights)`. It lists what matches; a tool that says it finds
  * an id answers the id, and its documented not-found error answers when nothing matches.
  */
 export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
@@ -92,7 +92,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   return [list, { kind: "respond", value: { $expr: `$${binding}` } }];
 }
 
-/** The tool's name or description says it finds an id (`find_user_id_by_email`, "returns the customer id"). */
+/** The tool's name or description says it finds an id (`find_member_id_by_phone`, "returns the customer id"). */
 function answersAnId(ctx: Context, collection: CollectionShape): boolean {
   const noun = nameWords(singular(collection.name)).join("_");
   const name = ctx.facts.words.join("_");

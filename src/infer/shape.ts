@@ -243,7 +243,7 @@ function linkReferences(
   }
 }
 
-/** The outline of a value: digits become 9 and letters a (`#W0000000` → `#a9999999`). */
+/** The outline of a value: digits become 9 and letters a (`INV-000123` → `aaa-999999`). */
 export function outline(value: string): string {
   return value.replace(/[0-9]/g, "9").replace(/[A-Za-z]/g, "a");
 }

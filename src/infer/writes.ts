@@ -207,9 +207,9 @@ function referenceChecks(ctx: Context, subject: Reference | undefined, bound: re
 }
 
 /**
- * "payment method should be either the original payment method or a gift card": the entity an
+ * "the card must be either the one on file or a prepaid card": the entity an
  * argument names must be the one the subject already holds (the first, when it holds a list)
- * or of the kind named, read from the field whose values name kinds (`source: gift_card`).
+ * or of the kind named, read from the field whose values name kinds (`kind: prepaid_card`).
  */
 function eitherCheck(ctx: Context, reference: Reference, subject: Bound, as: string): Draft | undefined {
   for (const error of ctx.facts.errors) {
@@ -250,7 +250,7 @@ function heldReference(subject: CollectionShape, reference: Reference): string |
   return list ? `${jsonataName(list.path)}[0].${jsonataName(name)}` : undefined;
 }
 
-/** The field of a collection whose values include the kind a text names (`gift card` → source: gift_card). */
+/** The field of a collection whose values include the kind a text names (`prepaid card` → kind: prepaid_card). */
 function kindValue(collection: CollectionShape, kind: string): { field: string; value: string } | undefined {
   const wanted = nameWords(kind).join("_");
   for (const field of collection.fields.values())
