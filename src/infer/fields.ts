@@ -32,7 +32,7 @@ export function fieldFor(param: Param, collection: CollectionShape): string | un
  * `cancel_…` becomes `cancel_reason`, `item_ids` of `return_…` becomes `return_items`. A
  * plain update (update, modify, set…) has no such record: its other arguments only select.
  */
-export function recordFieldFor(ctx: Context, param: Param): string | undefined {
+export function recordFieldFor(ctx: Context, param: Pick<Param, "name" | "words">): string | undefined {
   const verb = ctx.facts.verb;
   if (!verb || PLAIN_UPDATE_VERBS.has(verb)) return undefined;
   const words = param.words;

@@ -158,6 +158,16 @@ export const PLAIN_UPDATE_VERBS: ReadonlySet<string> = new Set([
   "patch",
 ]);
 
+/**
+ * Words for the two directions money moves: stems a transaction kind's value starts with
+ * (`payment`, `charge`; `refund`, `credit`), and verbs saying a refund goes back into a
+ * stored value.
+ */
+export const PAYMENT_STEMS: readonly string[] = ["pay", "charg", "debit", "purchas"];
+export const REFUND_STEMS: readonly string[] = ["refund", "credit", "reimburs", "return"];
+export const CREDITED =
+  /\b(?:added|credited|returned|restored|put back|paid back|goes back|go back|deposited)\b/;
+
 /** Verbs that put an entity into a status: the stem the state's spelling starts with, and the default. */
 export const STATUS_VERBS: Readonly<Record<string, readonly [stem: string, status: string]>> = {
   cancel: ["cancel", "cancelled"],

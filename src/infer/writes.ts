@@ -8,6 +8,8 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
+import { describeSwap, jsonataName, type Swap, swapExpression, swapsOf } from "./items.js";
+import { priceDifference, refundsToBalance } from "./money.js";
 import { bindingName } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
@@ -22,35 +24,31 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   if (!target) return [];
   const collection = subject.collection;
   const binding = bindingName(collection);
-  const set: Record<string, unknown> = {};
-  const unmapped: string[] = [];
-  for (const param of ctx.facts.params) {
-    if (param.name === subject.param.name) continue;
-    const field = fieldFor(param, collection) ?? recordFieldFor(ctx, param);
-    if (field) set[field] = `{${param.name}}`;
-    else if (!ctx.references.some((r) => r.param === param)) unmapped.push(param.name);
-  }
+  const bound = { collection, binding };
+  const swaps = swapsOf(ctx, collection);
+  // a plain update swaps the items itself; any other verb files a request that records them
+  const settles = ctx.facts.verb !== undefined && PLAIN_UPDATE_VERBS.has(ctx.facts.verb);
+  const set = argumentFields(ctx, subject, settles ? swaps : []);
   const status = statusAfter(ctx, collection);
-  const statusPath = status?.field;
   if (status && set[status.field] === undefined) {
     set[status.field] = status.value;
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
   }
-  const mapped = Object.entries(set).filter(([field]) => field !== statusPath);
-  if (mapped.length > 0)
-    ctx.notes.push(
-      `sets ${mapped.map(([field, value]) => `${field} from ${String(value).slice(1, -1)}`).join(", ")}`,
-    );
-  if (unmapped.length > 0)
-    ctx.notes.push(`argument(s) ${unmapped.join(", ")} set no field of ${collection.name}`);
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
   const require = statusGuards(ctx, collection);
-  const learned =
-    status && statusPath ? learnedChanges(ctx, collection, statusPath, status.value, binding) : {};
-  for (const [field, value] of Object.entries({ ...learned, ...replacements(ctx, collection, binding) }))
-    set[field] ??= value;
-  const checks = referenceChecks(ctx, subject, [{ collection, binding }]);
-  if (!Object.values(set).some(isExpression))
+  const learned = status
+    ? learnedChanges(ctx, collection, status.field, status.value, binding)
+    : { set: {}, transitions: [] };
+  for (const swap of settles ? swaps : []) {
+    set[swap.list.path] ??= { $expr: swapExpression(swap, binding) };
+    ctx.notes.push(describeSwap(swap));
+  }
+  for (const [field, value] of Object.entries(learned.set)) set[field] ??= value;
+  const checks = referenceChecks(ctx, subject, [bound]);
+  const money = priceDifference(ctx, bound, swaps, settles, checks);
+  for (const [field, value] of Object.entries(money.set)) set[field] ??= value;
+  const after = [...money.after, ...refundsToBalance(ctx, bound, learned.transitions)];
+  if (!Object.values(set).some(isExpression) && money.before.length === 0 && after.length === 0)
     return [
       { kind: "update", target, ...(missing ? { missing } : {}), require, set, as: binding, output: "" },
       ...checks,
@@ -59,8 +57,31 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   return [
     { kind: "read", target, ...(missing ? { missing } : {}), require, as: binding },
     ...checks,
+    ...money.before,
     { kind: "update", target, set, as: binding, output: "" },
+    ...after,
   ];
+}
+
+/** The fields the arguments set: the entity's own, else the action's record of them; swapped lists set none. */
+function argumentFields(ctx: Context, subject: Reference, swaps: readonly Swap[]): Record<string, unknown> {
+  const swapped = new Set(swaps.flatMap((s) => [s.old, s.replacement]));
+  const set: Record<string, unknown> = {};
+  const unmapped: string[] = [];
+  for (const param of ctx.facts.params) {
+    if (param.name === subject.param.name || swapped.has(param)) continue;
+    const field = fieldFor(param, subject.collection) ?? recordFieldFor(ctx, param);
+    if (field) set[field] = `{${param.name}}`;
+    else if (!ctx.references.some((r) => r.param === param)) unmapped.push(param.name);
+  }
+  const mapped = Object.entries(set);
+  if (mapped.length > 0)
+    ctx.notes.push(
+      `sets ${mapped.map(([field, value]) => `${field} from ${String(value).slice(1, -1)}`).join(", ")}`,
+    );
+  if (unmapped.length > 0)
+    ctx.notes.push(`argument(s) ${unmapped.join(", ")} set no field of ${subject.collection.name}`);
+  return set;
 }
 
 /** The changes the state shows this status change brings (see transitions.ts), as values to set. */
@@ -70,10 +91,11 @@ function learnedChanges(
   statusPath: string,
   status: string,
   binding: string,
-): Record<string, unknown> {
+): { set: Record<string, unknown>; transitions: Transition[] } {
   const { values } = requiredStatuses(ctx, collection);
   const set: Record<string, unknown> = {};
-  for (const change of transitionsOf(ctx.states, collection.name, statusPath, values, status)) {
+  const transitions = transitionsOf(ctx.states, collection.name, statusPath, values, status);
+  for (const change of transitions) {
     if (change.kind === "timestamp") set[change.field] = "{$now}";
     else if (change.kind === "constant") set[change.field] = change.value;
     else {
@@ -87,64 +109,13 @@ function learnedChanges(
       `${describeTransition(change)} (as the ${humanNoun(collection.name)}s already '${status}' show)`,
     );
   }
-  return set;
-}
-
-/**
- * A plain update given two parallel lists of ids, `item_ids` and `new_item_ids`, replaces in
- * the entity's own list of those (its `items`, each with an `item_id`) every element named in
- * the first by the one at the same position in the second, taking the fields the new one has
- * from where the state keeps such entities (a product's `variants`, found through the
- * element's `product_id`).
- */
-function replacements(ctx: Context, collection: CollectionShape, binding: string): Record<string, unknown> {
-  const verb = ctx.facts.verb;
-  if (!verb || !PLAIN_UPDATE_VERBS.has(verb)) return {};
-  const set: Record<string, unknown> = {};
-  for (const old of ctx.facts.params) {
-    if (old.type !== "array" || old.words.at(-1) !== "ids") continue;
-    const replacement = ctx.facts.params.find((p) => p.type === "array" && p.name === `new_${old.name}`);
-    if (!replacement) continue;
-    const key = `${old.words.slice(0, -1).join("_")}_id`;
-    const list = [...collection.fields.values()].find((f) => !f.path.includes(".") && f.itemFields?.has(key));
-    if (!list?.itemFields) continue;
-    const source = (ctx.shape.byKeyField.get(key) ?? []).find((c) => c.parent);
-    const parentKey = source?.parent ? ctx.shape.collections.get(source.parent)?.keyField : undefined;
-    const copied =
-      source && parentKey && list.itemFields.has(parentKey)
-        ? [...list.itemFields].filter((f) => f !== key && f !== parentKey && source.fields.has(f))
-        : [];
-    const fetch =
-      source?.parent && parentKey && copied.length > 0
-        ? `$new := $lookup($entity(${JSON.stringify(source.parent)}, $v.${jsonataName(parentKey)}).${jsonataName(source.name)}, $pair[1]); `
-        : "";
-    const fields = [
-      `${JSON.stringify(key)}: $pair[1]`,
-      ...copied.map((f) => `${JSON.stringify(f)}: $new.${jsonataName(f)}`),
-    ];
-    set[list.path] = {
-      $expr:
-        `$reduce($zip($args.${jsonataName(old.name)}, $args.${jsonataName(replacement.name)}), function($items, $pair) {(` +
-        ` $at := $map($items, function($v, $i) { $v.${jsonataName(key)} = $pair[0] ? $i : -1 })[$ >= 0][0];` +
-        ` [$map($items, function($v, $i) { $i = $at ? (${fetch}$merge([$v, {${fields.join(", ")}}])) : $v })]` +
-        ` )}, $${binding}.${jsonataName(list.path)})`,
-    };
-    ctx.notes.push(
-      `replaces the ${list.path} named in ${old.name} by those in ${replacement.name}` +
-        (copied.length > 0 ? `, with their ${copied.join(", ")} from ${source?.parent}.${source?.name}` : ""),
-    );
-  }
-  return set;
+  return { set, transitions };
 }
 
 function describeTransition(change: Transition): string {
   if (change.kind === "timestamp") return `sets ${change.field} to the time of the change`;
   if (change.kind === "constant") return `sets ${change.field} to ${JSON.stringify(change.value)}`;
   return `adds to ${change.field} a copy of each element with ${change.key} '${change.from}', as '${change.to}'`;
-}
-
-function jsonataName(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name}\``;
 }
 
 export function deleteRule(ctx: Context, subject: Reference): Draft[] {
