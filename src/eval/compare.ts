@@ -9,6 +9,25 @@ import { deepEqual, isPlainObject } from "../patch/index.js";
 
 export type Leaves = Map<string, unknown>;
 
+/**
+ * Equal values, numbers within floating-point noise: a real implementation that sums prices
+ * answers 0.04999999999999716 where the amount is 0.05. The bound (a billionth, relative) is
+ * far below any amount a rule could get wrong, so 0.05 and 0.051 still differ.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number")
+    return a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    return (
+      keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]))
+    );
+  }
+  return deepEqual(a, b);
+}
+
 export function leavesOf(value: unknown, prefix = "", out: Leaves = new Map()): Leaves {
   if (Array.isArray(value)) {
     if (value.length === 0) out.set(prefix, []);
@@ -42,7 +61,7 @@ export function fieldRecall(truth: unknown, answer: unknown): Recall {
   for (const candidate of alignments(answer)) {
     const have = leavesOf(candidate);
     let found = 0;
-    for (const [path, value] of wanted) if (have.has(path) && deepEqual(have.get(path), value)) found++;
+    for (const [path, value] of wanted) if (have.has(path) && sameValue(have.get(path), value)) found++;
     best = Math.max(best, found);
   }
   return { found: best, total: wanted.size };
@@ -56,7 +75,7 @@ function scalarFound(truth: unknown, answer: unknown): boolean {
 
 /** "2.0" from a Python str() equals the number 2 answered as JSON. */
 function looseEqual(a: unknown, b: unknown): boolean {
-  if (deepEqual(a, b)) return true;
+  if (sameValue(a, b)) return true;
   if (typeof a === "string" && typeof b === "number") return Number(a) === b && a.trim() !== "";
   if (typeof a === "number" && typeof b === "string") return Number(b) === a && b.trim() !== "";
   return false;

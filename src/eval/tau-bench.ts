@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deepEqual, isPlainObject } from "../patch/index.js";
 import { readDatabase, readDocument } from "../sources/index.js";
-import { containedIn, entityIn, fieldRecall } from "./compare.js";
+import { containedIn, entityIn, fieldRecall, sameValue } from "./compare.js";
 import { type RealCall, replayReal } from "./tau-real.js";
 import { type Answer, runCli, type Server, Session, startServer } from "./toolsim-process.js";
 
@@ -302,7 +302,7 @@ async function compareWithReal(
     const seen = await readBack(domain, session, change.collection, change.key);
     const entity = entityIn(seen, change.fields);
     for (const field of change.fields) {
-      const same = deepEqual(entity?.[field], change.after[field]);
+      const same = sameValue(entity?.[field], change.after[field]);
       figures.fields.changed++;
       if (same) figures.fields.seen++;
       else
