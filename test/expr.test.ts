@@ -455,6 +455,16 @@ describe("expressions: the static check, rule by rule", () => {
     ]);
   });
 
+  it("finds an argument read through the input $ and the root $$", () => {
+    expect(messages("$.qty + $$.quantity")).toEqual([
+      'expression reads the argument "qty" (position 5), which is not a property of the inputSchema',
+    ]);
+    expect(messages("$$.qty")).toEqual([
+      'expression reads the argument "qty" (position 6), which is not a property of the inputSchema',
+    ]);
+    expect(messages("$.quantity * 2")).toEqual([]);
+  });
+
   it("reads an argument named args like any other, and $args without a field as no argument", () => {
     expect(messages("args.x + quantity")).toEqual([]);
     expect(messages("$args.(quantity * 2)")).toEqual([]);

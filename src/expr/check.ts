@@ -114,16 +114,21 @@ function* variablesIn(ast: Node): Generator<{ name: string; position: number }> 
   }
 }
 
+/** The variables that hold the call's arguments: `$args`, the input `$` and the root `$$`. */
+const INPUT_NAMES: ReadonlySet<string> = new Set(["args", "", "$"]);
+
 /**
  * Fields read from `$` where `$` is the input: the first step of a path at the top of the
- * expression (not inside a filter, a later step or a function body), and `$args.name`.
+ * expression (not inside a filter, a later step or a function body), and `$args.name`,
+ * `$.name`, `$$.name`.
  */
 function* argumentsRead(ast: Node): Generator<{ name: string; position: number }> {
   for (const node of topLevel(ast)) {
     if (node.type !== "path" || !Array.isArray(node.steps)) continue;
     const [first, second] = node.steps as Node[];
     if (first?.type === "name") yield { name: first.value as string, position: first.position ?? 0 };
-    if (first?.type === "variable" && first.value === "args" && second?.type === "name")
+    // `$.qty` and `$$.qty` read the input as plainly as `qty` and `$args.qty`
+    if (first?.type === "variable" && INPUT_NAMES.has(first.value as string) && second?.type === "name")
       yield { name: second.value as string, position: second.position ?? 0 };
   }
 }
