@@ -221,6 +221,9 @@ describe("free text", () => {
       ["stopped", "stop"],
       ["carried", "carry"],
       ["quickly", "quick"],
+      ["agreed", "agree"],
+      ["freed", "free"],
+      ["guaranteed", "guarantee"],
     ])
       expect({ a, b, same: sameText(a as string, b as string) }).toEqual({ a, b, same: true });
   });

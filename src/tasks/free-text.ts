@@ -173,6 +173,8 @@ function stem(word: string): string {
 
 const ENDINGS: ReadonlyArray<[string, string]> = [
   ["ied", "y"],
+  // "agreed" is "agree" + d, not "agre" + ed
+  ["eed", "ee"],
   ["ing", ""],
   ["ed", ""],
   ["er", ""],
