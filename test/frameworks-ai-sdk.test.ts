@@ -1,61 +1,19 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runAgent, toolsimOverHttp, toolsimOverStdio } from "./frameworks/ai-sdk.js";
-import {
-  CLI,
-  type FakeOpenAI,
-  goldenModel,
-  MARKET_BUY_PROMPT,
-  MARKET_BUY_TASK,
-  type RunningServer,
-  startFakeOpenAI,
-  startHttpServer,
-  tempDir,
-  verdictOf,
-} from "./support/index.js";
+import { MARKET_BUY_PROMPT, marketBuyHarness, verdictOf } from "./support/index.js";
 
 // the scripted model takes any key; the frameworks insist on one
 process.env.OPENAI_API_KEY = "sk-scripted";
 
 describe("Vercel AI SDK (ai 6, @ai-sdk/mcp): the market-buy task to a solved verdict", () => {
-  const dir = tempDir();
-  const db = join(dir.path, "ai-sdk.db");
-  let model: FakeOpenAI;
-  let server: RunningServer;
-  beforeAll(async () => {
-    model = await startFakeOpenAI({ respond: goldenModel() });
-    // offline: the toolsim process must not take the scripted key for a real model
-    server = await startHttpServer([
-      "--engine",
-      "offline",
-      "--task",
-      MARKET_BUY_TASK,
-      "--db",
-      join(dir.path, "http.db"),
-    ]);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await model.close();
-    dir.cleanup();
-  });
+  const { dir, model, server, stdio } = marketBuyHarness();
+  const db = join(dir, "ai-sdk.db");
 
   it("over stdio, with the full profile the AI SDK passes through unchanged", async () => {
-    const toolsim = await toolsimOverStdio(process.execPath, [
-      CLI,
-      "serve",
-      "--stdio",
-      "--engine",
-      "offline",
-      "--task",
-      MARKET_BUY_TASK,
-      "--session",
-      "ai-sdk-stdio",
-      "--db",
-      db,
-    ]);
+    const toolsim = await toolsimOverStdio(process.execPath, stdio("ai-sdk-stdio", db));
     try {
-      const text = await runAgent(toolsim, MARKET_BUY_PROMPT, model.url);
+      const text = await runAgent(toolsim, MARKET_BUY_PROMPT, model().url);
       expect(text).toContain("4 VTI shares");
     } finally {
       await toolsim.close();
@@ -63,7 +21,7 @@ describe("Vercel AI SDK (ai 6, @ai-sdk/mcp): the market-buy task to a solved ver
     const { solved } = await verdictOf(db, "ai-sdk-stdio");
     expect(solved).toBe(true);
     // the model saw the tool as toolsim advertises it: the market-order rules intact
-    const request = model.requests.find((r) => Array.isArray(r.body.tools));
+    const request = model().requests.find((r) => Array.isArray(r.body.tools));
     const tools = request?.body.tools as Array<{
       function: { name: string; parameters: Record<string, unknown> };
     }>;
@@ -72,13 +30,13 @@ describe("Vercel AI SDK (ai 6, @ai-sdk/mcp): the market-buy task to a solved ver
   });
 
   it("over HTTP, in a session named by the X-Toolsim-Session header", async () => {
-    const toolsim = await toolsimOverHttp(server.url, "ai-sdk-http");
+    const toolsim = await toolsimOverHttp(server().url, "ai-sdk-http");
     try {
-      await runAgent(toolsim, MARKET_BUY_PROMPT, model.url);
+      await runAgent(toolsim, MARKET_BUY_PROMPT, model().url);
     } finally {
       await toolsim.close();
     }
-    const { solved } = await verdictOf(join(dir.path, "http.db"), "ai-sdk-http");
+    const { solved } = await verdictOf(join(dir, "http.db"), "ai-sdk-http");
     expect(solved).toBe(true);
   });
 });

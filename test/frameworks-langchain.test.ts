@@ -1,58 +1,26 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../src/catalog/index.js";
 import { runAgent, toolsimOverHttp, toolsimOverStdio } from "./frameworks/langchain.js";
-import {
-  CLI,
-  type FakeOpenAI,
-  goldenModel,
-  MARKET_BUY_PROMPT,
-  MARKET_BUY_TASK,
-  type RunningServer,
-  startFakeOpenAI,
-  startHttpServer,
-  tempDir,
-  verdictOf,
-} from "./support/index.js";
+import { CLI, MARKET_BUY_PROMPT, marketBuyHarness, verdictOf } from "./support/index.js";
 
 // the scripted model takes any key; LangChain insists on one
 process.env.OPENAI_API_KEY = "sk-scripted";
 
-const SERVE = ["serve", "--engine", "offline", "--schema-profile", "portable", "--task", MARKET_BUY_TASK];
-
 describe("LangChain (@langchain/mcp-adapters 1): the market-buy task to a solved verdict on the portable profile", () => {
-  const dir = tempDir();
-  let model: FakeOpenAI;
-  let server: RunningServer;
-  beforeAll(async () => {
-    model = await startFakeOpenAI({ respond: goldenModel() });
-    server = await startHttpServer([...SERVE.slice(1), "--db", join(dir.path, "http.db")]);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await model.close();
-    dir.cleanup();
-  });
+  const { dir, model, server, stdio } = marketBuyHarness({ profile: "portable" });
 
   it("over stdio: the market order keeps its optional prices optional through LangChain's conversion", async () => {
-    const db = join(dir.path, "stdio.db");
+    const db = join(dir, "stdio.db");
     const text = await runAgent(
-      toolsimOverStdio(process.execPath, [
-        CLI,
-        ...SERVE,
-        "--stdio",
-        "--session",
-        "langchain-stdio",
-        "--db",
-        db,
-      ]),
+      toolsimOverStdio(process.execPath, stdio("langchain-stdio", db)),
       MARKET_BUY_PROMPT,
-      model.url,
+      model().url,
     );
     expect(text).toContain("4 VTI shares");
     expect((await verdictOf(db, "langchain-stdio")).solved).toBe(true);
     // what LangChain sent the model: the rules in the description, and limit_price not made required
-    const request = model.requests.find((r) => Array.isArray(r.body.tools));
+    const request = model().requests.find((r) => Array.isArray(r.body.tools));
     const tools = request?.body.tools as Array<{
       function: { name: string; description: string; parameters: JsonSchema };
     }>;
@@ -64,8 +32,8 @@ describe("LangChain (@langchain/mcp-adapters 1): the market-buy task to a solved
   });
 
   it("over HTTP, in a session named by the X-Toolsim-Session header", async () => {
-    await runAgent(toolsimOverHttp(server.url, "langchain-http"), MARKET_BUY_PROMPT, model.url);
-    expect((await verdictOf(join(dir.path, "http.db"), "langchain-http")).solved).toBe(true);
+    await runAgent(toolsimOverHttp(server().url, "langchain-http"), MARKET_BUY_PROMPT, model().url);
+    expect((await verdictOf(join(dir, "http.db"), "langchain-http")).solved).toBe(true);
   });
 
   it("on the full profile LangChain would demand the prices a market order must not have (why portable)", async () => {
@@ -76,7 +44,7 @@ describe("LangChain (@langchain/mcp-adapters 1): the market-buy task to a solved
       "--engine",
       "offline",
       "--db",
-      join(dir.path, "full.db"),
+      join(dir, "full.db"),
     ]);
     try {
       const buy = (await toolsim.getTools()).find((tool) => tool.name === "place_buy_order");

@@ -1,58 +1,29 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../src/catalog/index.js";
 import { runAgent, toolsimOverHttp, toolsimOverStdio } from "./frameworks/mastra.js";
-import {
-  CLI,
-  type FakeOpenAI,
-  goldenModel,
-  MARKET_BUY_PROMPT,
-  MARKET_BUY_TASK,
-  type RunningServer,
-  startFakeOpenAI,
-  startHttpServer,
-  tempDir,
-  verdictOf,
-} from "./support/index.js";
+import { MARKET_BUY_PROMPT, marketBuyHarness, verdictOf } from "./support/index.js";
 
 // the scripted model takes any key; Mastra insists on one
 process.env.OPENAI_API_KEY = "sk-scripted";
 
-const SERVE = [
-  "serve",
-  "--engine",
-  "offline",
-  "--schema-profile",
-  "openai-strict",
-  "--task",
-  MARKET_BUY_TASK,
-];
-
 describe("Mastra (0.24): the market-buy task to a solved verdict on the openai-strict profile", () => {
-  const dir = tempDir();
-  let model: FakeOpenAI;
-  let server: RunningServer;
-  beforeAll(async () => {
-    model = await startFakeOpenAI({ respond: goldenModel({ strict: true, toolPrefix: "toolsim_" }) });
-    server = await startHttpServer([...SERVE.slice(1), "--db", join(dir.path, "http.db")]);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await model.close();
-    dir.cleanup();
+  const { dir, model, server, stdio } = marketBuyHarness({
+    profile: "openai-strict",
+    model: { strict: true, toolPrefix: "toolsim_" },
   });
 
   it("over stdio: Mastra requires every property, so optional ones travel as the nulls openai-strict allows", async () => {
-    const db = join(dir.path, "stdio.db");
+    const db = join(dir, "stdio.db");
     const text = await runAgent(
-      toolsimOverStdio(process.execPath, [CLI, ...SERVE, "--stdio", "--session", "mastra-stdio", "--db", db]),
+      toolsimOverStdio(process.execPath, stdio("mastra-stdio", db)),
       MARKET_BUY_PROMPT,
-      model.url,
+      model().url,
     );
     expect(text).toContain("4 VTI shares");
     expect((await verdictOf(db, "mastra-stdio")).solved).toBe(true);
     // what Mastra sent the model: the rules in the description, the optional prices nullable
-    const request = model.requests.find((r) => Array.isArray(r.body.tools));
+    const request = model().requests.find((r) => Array.isArray(r.body.tools));
     const tools = request?.body.tools as Array<{
       function: { name: string; description: string; parameters: JsonSchema };
     }>;
@@ -65,7 +36,7 @@ describe("Mastra (0.24): the market-buy task to a solved verdict on the openai-s
   });
 
   it("over HTTP, in a session named by the X-Toolsim-Session header", async () => {
-    await runAgent(toolsimOverHttp(server.url, "mastra-http"), MARKET_BUY_PROMPT, model.url);
-    expect((await verdictOf(join(dir.path, "http.db"), "mastra-http")).solved).toBe(true);
+    await runAgent(toolsimOverHttp(server().url, "mastra-http"), MARKET_BUY_PROMPT, model().url);
+    expect((await verdictOf(join(dir, "http.db"), "mastra-http")).solved).toBe(true);
   });
 });

@@ -1,12 +1,14 @@
-import type { FakeStep, RecordedRequest } from "./fake-openai.js";
-import { runCli } from "./processes.js";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { type FakeOpenAI, type FakeStep, type RecordedRequest, startFakeOpenAI } from "./fake-openai.js";
+import { CLI, type RunningServer, runCli, startHttpServer, tempDir } from "./processes.js";
 
 /** The shipped task every framework test runs, and what its user asks. */
 export const MARKET_BUY_TASK = "trd-roth-max-vti-market-buy";
 export const MARKET_BUY_PROMPT =
   "In my Roth IRA, buy as many whole shares of VTI as my available cash covers, at market.";
 
-interface GoldenOptions {
+export interface GoldenOptions {
   /** Send every argument, null for the optional ones, as a model in OpenAI's strict mode must. */
   strict?: boolean;
   /** What the framework puts before every tool name (Mastra: "toolsim_"). */
@@ -56,4 +58,54 @@ export async function verdictOf(
   if (result.code !== 0) throw new Error(`toolsim report failed (${result.code}): ${result.stderr}`);
   const report = JSON.parse(result.stdout) as { verdict?: { solved?: boolean | null } };
   return { solved: report.verdict?.solved ?? null, report };
+}
+
+export interface MarketBuyHarness {
+  /** A folder for the test file's state files, removed after its tests. */
+  dir: string;
+  /** The scripted model and the toolsim HTTP server, started before the file's tests. */
+  model: () => FakeOpenAI;
+  server: () => RunningServer;
+  /** The command line of a toolsim stdio child serving the task in `session`, with its state in `db`. */
+  stdio: (session: string, db: string) => string[];
+}
+
+/**
+ * The market-buy task served to an agent framework: a scripted model working it and a
+ * toolsim HTTP server (offline, with the framework's schema profile), started before the
+ * file's tests and stopped after them.
+ */
+export function marketBuyHarness(
+  options: { profile?: string; model?: GoldenOptions } = {},
+): MarketBuyHarness {
+  // offline: the toolsim process must not take the scripted key for a real model
+  const serve = [
+    "--engine",
+    "offline",
+    ...(options.profile ? ["--schema-profile", options.profile] : []),
+    "--task",
+    MARKET_BUY_TASK,
+  ];
+  const dir = tempDir();
+  let model: FakeOpenAI | undefined;
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    model = await startFakeOpenAI({ respond: goldenModel(options.model) });
+    server = await startHttpServer([...serve, "--db", join(dir.path, "http.db")]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await model?.close();
+    dir.cleanup();
+  });
+  return {
+    dir: dir.path,
+    model: () => model ?? fail("the scripted model is not started"),
+    server: () => server ?? fail("the toolsim server is not started"),
+    stdio: (session, db) => [CLI, "serve", ...serve, "--stdio", "--session", session, "--db", db],
+  };
+}
+
+function fail(why: string): never {
+  throw new Error(why);
 }
