@@ -12,7 +12,7 @@ import {
   type Store,
   StoreOpenError,
 } from "../src/store/index.js";
-import { tempDir } from "./support/index.js";
+import { newCall, tempDir } from "./support/index.js";
 
 /**
  * The SQLite store's own failure paths and bookkeeping, read back from the file itself: the
@@ -49,19 +49,9 @@ function raw(file: string): Database.Database {
   return db;
 }
 
-function call(sessionId: string, tool: string, args: unknown = {}): NewCall {
-  return {
-    sessionId,
-    tool,
-    arguments: args,
-    argsHash: canonicalJson(args),
-    status: "ok",
-    findings: [{ code: "RAC", message: "again" }],
-    result: { ok: true },
-    engine: "offline",
-    latencyMs: 2.5,
-  };
-}
+/** A call with findings and a fractional latency, so both round-trip through the columns. */
+const call = (sessionId: string, tool: string, args: unknown = {}) =>
+  newCall(sessionId, tool, args, { findings: [{ code: "RAC", message: "again" }], latencyMs: 2.5 });
 
 const DOCUMENT = {
   items: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`I${i}`, { n: i, label: `item ${i}` }])),

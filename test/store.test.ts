@@ -1,25 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalJson, type Patch } from "../src/patch/index.js";
 import type { State } from "../src/state/index.js";
-import type { NewCall, Store } from "../src/store/index.js";
-import { type StoreDatabase, storeBackends } from "./support/index.js";
+import type { Store } from "../src/store/index.js";
+import { newCall, type StoreDatabase, storeBackends } from "./support/index.js";
 
 /** A snapshot every few hundred bytes of patches, so a short session crosses several. */
 const SMALL_SNAPSHOTS = { minBytes: 300, maxBytes: 600 };
 
-function call(sessionId: string, tool: string, args: unknown = {}): NewCall {
-  return {
-    sessionId,
-    tool,
-    arguments: args,
-    argsHash: canonicalJson(args),
-    status: "ok",
-    findings: [],
-    result: { ok: true },
-    engine: "offline",
-    latencyMs: 1,
-  };
-}
+const call = (sessionId: string, tool: string, args: unknown = {}) => newCall(sessionId, tool, args);
 
 const initial = () => ({
   orders: Object.fromEntries(

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { inject } from "vitest";
-import { openStore, type SnapshotPolicy, type Store } from "../../src/store/index.js";
+import { canonicalJson } from "../../src/patch/index.js";
+import { type NewCall, openStore, type SnapshotPolicy, type Store } from "../../src/store/index.js";
 import { createDatabase } from "./postgres.js";
 import { tempDir } from "./processes.js";
 
@@ -62,3 +63,24 @@ export const postgresBackend: StoreBackend = {
 
 /** Every backend of the store conformance suite. */
 export const storeBackends: StoreBackend[] = [sqliteBackend, postgresBackend];
+
+/** A call to record, as the engine would hand it to a store: answered, offline. */
+export function newCall(
+  sessionId: string,
+  tool: string,
+  args: unknown = {},
+  details: Partial<NewCall> = {},
+): NewCall {
+  return {
+    sessionId,
+    tool,
+    arguments: args,
+    argsHash: canonicalJson(args),
+    status: "ok",
+    findings: [],
+    result: { ok: true },
+    engine: "offline",
+    latencyMs: 1,
+    ...details,
+  };
+}
