@@ -9,8 +9,8 @@ import { connectStdio, FIXTURES, runCli, tempDir, textJson } from "./support/ind
 /**
  * Money that moves with a write, inferred from a ticket office's texts and state (OpenAI
  * functions and a JSON database), imported through the CLI, served, and used over MCP:
- * refunds credited to a stored balance, and the price difference of swapped seats paid,
- * refunded or recorded.
+ * refunds credited to a stored balance, the price difference of swapped seats paid,
+ * refunded or recorded, and a tool its description allows once per booking.
  */
 
 const TICKETS = join(FIXTURES, "infer", "tickets");
@@ -66,6 +66,16 @@ async function booking(id: string): Promise<Record<string, unknown>> {
 const errorCode = (answer: Answer) => (answer.value.error as { code?: string } | undefined)?.code;
 
 describe.runIf(languageLevel() === 2)("money a write moves, inferred", () => {
+  it("an unknown wallet answers its not-found error", async () => {
+    const unknown = await call("change_confirmed_booking_seats", {
+      booking_id: "BK-1008",
+      seat_ids: ["C1"],
+      new_seat_ids: ["B1"],
+      wallet_id: "credit_0000",
+    });
+    expect(errorCode(unknown)).toBe("WALLET_NOT_FOUND");
+  });
+
   it("a cancellation credits each refunded charge to the balance of the wallet that paid it", async () => {
     const cancelled = await call("cancel_confirmed_booking", { booking_id: "BK-1001", reason: "ill" });
     expect(cancelled.isError).toBe(false);
@@ -138,6 +148,20 @@ describe.runIf(languageLevel() === 2)("money a write moves, inferred", () => {
     });
   });
 
+  it("a tool the description allows once per booking refuses a second run, and changes nothing", async () => {
+    const before = await booking("BK-1003");
+    expect(before.seats_changed_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const again = await call("change_confirmed_booking_seats", {
+      booking_id: "BK-1003",
+      seat_ids: ["D2"],
+      new_seat_ids: ["D1"],
+      wallet_id: "card_8806",
+    });
+    expect(again.isError).toBe(true);
+    expect(errorCode(again)).toBe("BOOKING_SEATS_ALREADY_CHANGED");
+    expect(await booking("BK-1003")).toEqual(before);
+  });
+
   it("an action that files a request records the difference beside its other arguments", async () => {
     const asked = await call("upgrade_confirmed_booking_seats", {
       booking_id: "BK-1003",
@@ -155,19 +179,9 @@ describe.runIf(languageLevel() === 2)("money a write moves, inferred", () => {
       upgrade_price_difference: -15.75,
     });
   });
-
-  it("an unknown wallet answers its not-found error", async () => {
-    const unknown = await call("change_confirmed_booking_seats", {
-      booking_id: "BK-1008",
-      seat_ids: ["C1"],
-      new_seat_ids: ["B1"],
-      wallet_id: "credit_0000",
-    });
-    expect(errorCode(unknown)).toBe("WALLET_NOT_FOUND");
-  });
 });
 
-describe("money moves only where the texts say so", () => {
+describe("nothing moves and nothing is refused that the texts do not say", () => {
   const imported = () =>
     importOpenAiFunctions(
       {
@@ -210,6 +224,24 @@ describe("money moves only where the texts say so", () => {
     const drafts = report.find((r) => r.tool === "change_confirmed_booking_seats")?.drafts ?? [];
     expect(drafts.some((d) => d.kind === "let")).toBe(false);
     const update = drafts.find((d) => d.kind === "update");
-    expect(Object.keys((update?.set ?? {}) as object)).toEqual(["seats"]);
+    expect(update?.set).toHaveProperty("seats");
+    expect(update?.set).not.toHaveProperty("transactions");
+  });
+
+  it("a write that may run once needs no mark when its new status already fails its own guard", () => {
+    const toolset = imported();
+    if (!toolset) throw new Error("the fixture did not import");
+    const once = " This function can only be called once.";
+    const tools = toolset.tools.map((tool) =>
+      tool.name === "cancel_confirmed_booking"
+        ? { ...tool, description: `${tool.description}${once}` }
+        : tool,
+    );
+    const { report } = inferToolset({ ...toolset, tools }, { level: 2 });
+    const cancel = report.find((r) => r.tool === "cancel_confirmed_booking");
+    expect(cancel?.drafts[0]?.require).toEqual([
+      { field: "status", in: ["confirmed"], error: "NON_CONFIRMED_BOOKING_CANNOT_BE_CANCELLED" },
+    ]);
+    expect(cancel?.notes.join(" ")).not.toMatch(/only once/);
   });
 });

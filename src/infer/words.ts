@@ -296,11 +296,12 @@ export function actionOf(tool: {
   return "read";
 }
 
-/** Past participle for a record of an action: `cancel` → `cancelled`, `return` → `returned`. */
+/** Past participle for a record of an action: `cancel` → `cancelled`, `return` → `returned`, `modify` → `modified`. */
 export function participle(verb: string): string {
   const known = STATUS_VERBS[verb];
   if (known) return known[1];
   if (verb.endsWith("e")) return `${verb}d`;
+  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
   if (/[^aeiou][aeiou][bdgmnprt]$/.test(verb) && verb.length <= 4) return `${verb}${verb.at(-1)}ed`;
   return `${verb}ed`;
 }

@@ -10,6 +10,7 @@ import {
 } from "./fields.js";
 import { describeSwap, jsonataName, type Swap, swapExpression, swapsOf } from "./items.js";
 import { priceDifference, refundsToBalance } from "./money.js";
+import { onceOnly } from "./once.js";
 import { bindingName } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
@@ -34,8 +35,10 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     set[status.field] = status.value;
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
   }
+  const once = onceOnly(ctx, collection, status?.value);
+  if (once) set[once.field] ??= "{$now}";
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
-  const require = statusGuards(ctx, collection);
+  const require = [...statusGuards(ctx, collection), ...(once ? [once.guard] : [])];
   const learned = status
     ? learnedChanges(ctx, collection, status.field, status.value, binding)
     : { set: {}, transitions: [] };
