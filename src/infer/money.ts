@@ -34,8 +34,6 @@ export interface Subject {
   binding: string;
 }
 
-const NONE: Money = { before: [], set: {}, after: [] };
-
 /** Each refunded payment back into its method's balance, when the tool's text says refunds go there. */
 export function refundsToBalance(
   ctx: Context,
@@ -85,26 +83,17 @@ export function priceDifference(
   payerReads: readonly Draft[],
 ): Money {
   const found = differenceOf(ctx, swaps);
-  if (!found) return NONE;
+  if (!found) return { before: [], set: {}, after: [] };
   const { swap, payer, field } = found;
   const name = `${field}_difference`;
-  const places = decimalsOf(ctx.states, [field]);
-  const own = `$${subject.binding}.${jsonataName(swap.list.path)}`;
-  const each =
-    `$reduce($zip($args.${jsonataName(swap.old.name)}, $args.${jsonataName(swap.replacement.name)}), function($sum, $pair) {(` +
-    ` $old := ${own}[${jsonataName(swap.key)} = $pair[0]][0];` +
-    ` $sum + (${newElement(swap, "$old", "$pair[1]")}.${jsonataName(field)} - $old.${jsonataName(field)})` +
-    ` )}, 0)`;
-  const before: Draft[] = [{ kind: "let", as: name, value: { $expr: `$round(${each}, ${places})` } }];
+  const before: Draft[] = [
+    { kind: "let", as: name, value: { $expr: differenceExpression(ctx, subject, swap, field) } },
+  ];
   ctx.notes.push(
     `computes the ${field} difference of the ${swap.list.path} swapped (new less old, from ${swap.source?.parent}.${swap.source?.collection})`,
   );
-  const read = payerReads.find((d) => d.kind === "read" && String(d.target).endsWith(`{${payer.name}}`));
-  const method =
-    read && typeof read.as === "string" ? { binding: read.as, target: String(read.target) } : undefined;
-  const methodShape = method ? payerCollection(ctx, payer) : undefined;
-  const balance = methodShape && pickNumber(numericFieldsOf(methodShape), toolTexts(ctx), { named: true });
-  const guard = method && balance ? balanceGuard(ctx, name, payer.name, method.binding, balance) : undefined;
+  const method = payingMethod(ctx, payer, payerReads);
+  const guard = method ? balanceGuard(ctx, name, payer.name, method.binding, method.balance) : undefined;
   if (guard) before.push(guard);
   if (!settles) {
     const recorded = recordFieldFor(ctx, { name, words: [field, "difference"] });
@@ -113,18 +102,43 @@ export function priceDifference(
     return { before, set: { [recorded]: { $expr: `$${name}` } }, after: [] };
   }
   const set = paymentRecord(ctx, subject, payer, name);
-  const after: Draft[] = [];
-  if (method && balance) {
-    const places2 = decimalsOf(ctx.states, [field, balance]);
-    after.push({
+  if (!method) return { before, set, after: [] };
+  const { balance, binding, target } = method;
+  const places = decimalsOf(ctx.states, [field, balance]);
+  ctx.notes.push(`takes the ${field} difference from the ${balance} of ${payer.name}, where it has one`);
+  const after: Draft[] = [
+    {
       kind: "update",
-      target: method.target,
-      when: `$exists($${name}) and $exists($${method.binding}.${jsonataName(balance)})`,
-      set: { [balance]: { $expr: `$round($subject.${jsonataName(balance)} - $${name}, ${places2})` } },
-    });
-    ctx.notes.push(`takes the ${field} difference from the ${balance} of ${payer.name}, where it has one`);
-  }
+      target,
+      when: `$exists($${name}) and $exists($${binding}.${jsonataName(balance)})`,
+      set: { [balance]: { $expr: `$round($subject.${jsonataName(balance)} - $${name}, ${places})` } },
+    },
+  ];
   return { before, set, after };
+}
+
+/** New prices less old, pair by pair as the lists give them, rounded as the state writes prices. */
+function differenceExpression(ctx: Context, subject: Subject, swap: Swap, field: string): string {
+  const own = `$${subject.binding}.${jsonataName(swap.list.path)}`;
+  const sum =
+    `$reduce($zip($args.${jsonataName(swap.old.name)}, $args.${jsonataName(swap.replacement.name)}), function($sum, $pair) {(` +
+    ` $old := ${own}[${jsonataName(swap.key)} = $pair[0]][0];` +
+    ` $sum + (${newElement(swap, "$old", "$pair[1]")}.${jsonataName(field)} - $old.${jsonataName(field)})` +
+    ` )}, 0)`;
+  return `$round(${sum}, ${decimalsOf(ctx.states, [field])})`;
+}
+
+/** The entity the paying argument names, as the reference checks read it, when it keeps a balance the texts name. */
+function payingMethod(
+  ctx: Context,
+  payer: Param,
+  payerReads: readonly Draft[],
+): { binding: string; target: string; balance: string } | undefined {
+  const read = payerReads.find((d) => d.kind === "read" && String(d.target).endsWith(`{${payer.name}}`));
+  const collection = ctx.references.find((r) => r.param === payer)?.collection;
+  if (!read || typeof read.as !== "string" || !collection) return undefined;
+  const balance = pickNumber(numericFieldsOf(collection), toolTexts(ctx), { named: true });
+  return balance ? { binding: read.as, target: String(read.target), balance } : undefined;
 }
 
 /** The swap whose copied number an argument's description names with "… difference" (`price difference`). */
@@ -232,10 +246,6 @@ function methodReference(
     }
   }
   return undefined;
-}
-
-function payerCollection(ctx: Context, payer: Param): CollectionShape | undefined {
-  return ctx.references.find((r) => r.param === payer)?.collection;
 }
 
 /** The tool's own words: description, arguments and documented errors. */
