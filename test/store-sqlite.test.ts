@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -410,6 +412,37 @@ describe("opening a file", () => {
     await expect(opening).rejects.toThrow(
       `${file} is not a toolsim state file (not SQLite); choose another with --db FILE or TOOLSIM_DB`,
     );
+  });
+
+  it("opens a file another process is reading, waiting for it, and switches it to WAL", async () => {
+    const dir = tempDir("toolsim-sqlite-");
+    cleanups.push(dir.cleanup);
+    const file = join(dir.path, "shared.db");
+    const setup = new Database(file);
+    setup.exec("CREATE TABLE notes (text TEXT)");
+    setup.close();
+    // another program holds a read lock for a moment: without waiting, switching to WAL is refused
+    const reader = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const db = new (require("better-sqlite3"))(process.argv[1]);
+         db.exec("BEGIN"); db.prepare("SELECT count(*) FROM notes").get();
+         process.stdout.write("locked\\n");
+         setTimeout(() => { db.exec("COMMIT"); db.close(); }, 1500);`,
+        file,
+      ],
+      { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = once(reader, "exit");
+    await once(reader.stdout, "data");
+    const impatient = new Database(file, { timeout: 0 });
+    expect(() => impatient.pragma("journal_mode = WAL")).toThrow(/locked/);
+    impatient.close();
+    const { store } = await open({ file });
+    expect(raw(file).pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(await store.sessions()).toEqual([]);
+    await exited;
   });
 
   it("refuses a file a newer toolsim wrote", async () => {
