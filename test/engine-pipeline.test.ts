@@ -10,7 +10,7 @@ import {
   type SimulationRequest,
   type Simulator,
 } from "../src/simulate/index.js";
-import { openStore } from "../src/store/index.js";
+import { openStore, type Store } from "../src/store/index.js";
 import { catalogOf, FIXTURES, LIBRARY, openRuntime, tempDir } from "./support/index.js";
 
 /**
@@ -416,6 +416,73 @@ describe("two engines on one store, as two processes", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("sessions under races and store failures", () => {
+  const borrow = { member_id: "MEM-001", book_id: "BK-0001", due: "2026-03-20" };
+
+  /** An engine on the runtime's store with one store method failing, as a broken disk would, `times` times. */
+  function engineOnFailing(rt: Opened, method: keyof Store, times: number) {
+    let left = times;
+    const store = new Proxy(rt.store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        if (property !== method) return value.bind(target);
+        return (...args: unknown[]) =>
+          left-- > 0 ? Promise.reject(new Error("disk I/O error")) : value.apply(target, args);
+      },
+    });
+    const offline = new OfflineSimulator();
+    return new Engine({ catalog: rt.catalog, store, simulator: offline, offline });
+  }
+
+  it("two engines opening one name at the same moment both get the one session", async () => {
+    const { rt } = await runtime();
+    const other = await openStore(rt.db);
+    try {
+      const offline = new OfflineSimulator();
+      const second = new Engine({ catalog: rt.catalog, store: other, simulator: offline, offline });
+      for (const name of ["desk-1", "desk-2", "desk-3"]) {
+        const [a, b] = await Promise.all([rt.engine.openSession({ name }), second.openSession({ name })]);
+        expect(b.id).toBe(a.id);
+        expect((await rt.store.findSessions(name)).map((s) => s.id)).toEqual([a.id]);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a store that cannot create a session answers its error and leaves no session", async () => {
+    const { rt } = await runtime();
+    const engine = engineOnFailing(rt, "createSession", 1);
+    await expect(engine.openSession({ name: "lost" })).rejects.toThrow("disk I/O error");
+    expect(await rt.store.findSessions("lost")).toEqual([]);
+    // the next attempt, with the store back, creates it
+    expect((await engine.openSession({ name: "lost" })).name).toBe("lost");
+  });
+
+  it("a call whose commit fails changes nothing, and the next call on the session runs", async () => {
+    const { rt } = await runtime();
+    const engine = engineOnFailing(rt, "recordCall", 1);
+    const session = (await engine.openSession({ name: "desk" })).id;
+    await expect(engine.call(session, "borrow_book", borrow)).rejects.toThrow("disk I/O error");
+    const next = await engine.call(session, "borrow_book", borrow);
+    expect(next).toMatchObject({ status: "ok", seq: 1, versionBefore: 0, versionAfter: 1 });
+    expect((await engine.calls(session)).map((c) => c.seq)).toEqual([1]);
+  });
+
+  it("calls sent at once on one session run one after another, each on the head the last one left", async () => {
+    const { rt, session } = await runtime();
+    // two copies of the book: the third borrow, sent with the others, must see none left
+    const outcomes = await Promise.all([1, 2, 3].map(() => rt.engine.call(session, "borrow_book", borrow)));
+    expect(outcomes.map((o) => [o.seq, o.status, o.versionBefore, o.versionAfter])).toEqual([
+      [1, "ok", 0, 1],
+      [2, "ok", 1, 2],
+      [3, "error", 2, 2],
+    ]);
+    expect(outcomes[2]?.failure?.code).toBe("NO_COPIES");
   });
 });
 
