@@ -473,6 +473,13 @@ describe("sessions under races and store failures", () => {
     expect((await engine.calls(session)).map((c) => c.seq)).toEqual([1]);
   });
 
+  it("a call on a session id no store holds is a bug of the caller, named as such", async () => {
+    const { rt } = await runtime();
+    await expect(rt.engine.call("no-such-session", "get_member", { member_id: "MEM-001" })).rejects.toThrow(
+      'unknown session "no-such-session"',
+    );
+  });
+
   it("calls sent at once on one session run one after another, each on the head the last one left", async () => {
     const { rt, session } = await runtime();
     // two copies of the book: the third borrow, sent with the others, must see none left
