@@ -6,6 +6,7 @@ import type { Param } from "./facts.js";
 import { recordFieldFor } from "./fields.js";
 import { jsonataName, newElement, type Swap } from "./items.js";
 import type { CollectionShape } from "./shape.js";
+import type { Bound } from "./targets.js";
 import type { Transition } from "./transitions.js";
 import { CREDITED, nameWords, PAYMENT_STEMS, REFUND_STEMS, singular } from "./words.js";
 
@@ -29,24 +30,17 @@ export interface Money {
   after: Draft[];
 }
 
-export interface Subject {
-  collection: CollectionShape;
-  binding: string;
-}
-
 /** Each refunded payment back into its method's balance, when the tool's text says refunds go there. */
-export function refundsToBalance(
-  ctx: Context,
-  subject: Subject,
-  transitions: readonly Transition[],
-): Draft[] {
+export function refundsToBalance(ctx: Context, subject: Bound, transitions: readonly Transition[]): Draft[] {
   const sentence = sentences(ctx.facts.text).find((s) => /\brefund/.test(s) && CREDITED.test(s));
   if (!sentence) return [];
   const drafts: Draft[] = [];
   for (const change of transitions) {
     if (change.kind !== "mirror" || !startsWithAny(change.to, REFUND_STEMS)) continue;
     const elements = elementsOf(ctx.states, subject.collection.name, change.field);
-    const method = methodReference(ctx, subject.collection, Object.keys(elements[0] ?? {}));
+    const method = methodReference(ctx, subject.collection, [
+      ...new Set(elements.flatMap((e) => Object.keys(e))),
+    ]);
     const amount = pickNumber(numericFields(elements), sentence);
     const balance = method && pickNumber(numericFieldsOf(method.collection), sentence, { named: true });
     if (!method || !amount || !balance) continue;
@@ -77,7 +71,7 @@ export function refundsToBalance(
  */
 export function priceDifference(
   ctx: Context,
-  subject: Subject,
+  subject: Bound,
   swaps: readonly Swap[],
   settles: boolean,
   payerReads: readonly Draft[],
@@ -118,7 +112,7 @@ export function priceDifference(
 }
 
 /** New prices less old, pair by pair as the lists give them, rounded as the state writes prices. */
-function differenceExpression(ctx: Context, subject: Subject, swap: Swap, field: string): string {
+function differenceExpression(ctx: Context, subject: Bound, swap: Swap, field: string): string {
   const own = `$${subject.binding}.${jsonataName(swap.list.path)}`;
   const sum =
     `$reduce($zip($args.${jsonataName(swap.old.name)}, $args.${jsonataName(swap.replacement.name)}), function($sum, $pair) {(` +
@@ -186,7 +180,7 @@ function balanceGuard(
  * whose elements name the paying argument, with a kind that reads as a payment or a
  * refund and one amount.
  */
-function paymentRecord(ctx: Context, subject: Subject, payer: Param, name: string): Record<string, unknown> {
+function paymentRecord(ctx: Context, subject: Bound, payer: Param, name: string): Record<string, unknown> {
   for (const field of subject.collection.fields.values()) {
     if (field.path.includes(".") || !field.itemFields?.has(payer.name)) continue;
     const elements = elementsOf(ctx.states, subject.collection.name, field.path);
