@@ -162,6 +162,47 @@ describe.runIf(languageLevel() === 2)("money a write moves, inferred", () => {
     expect(await booking("BK-1003")).toEqual(before);
   });
 
+  it("another payer for a booking pays what was paid, and the one before gets it back", async () => {
+    // BK-1008: a charge of 14.2 by credit_5504, then a refund of 4.3 to it (the seat swap above)
+    const changed = await call("change_confirmed_booking_wallet", {
+      booking_id: "BK-1008",
+      wallet_id: "card_8803",
+    });
+    expect(changed.isError).toBe(false);
+    expect((await booking("BK-1008")).transactions).toEqual([
+      { type: "charge", amount: 14.2, wallet_id: "credit_5504" },
+      { type: "refund", amount: 4.3, wallet_id: "credit_5504" },
+      { type: "charge", amount: 9.9, wallet_id: "card_8803" },
+      { type: "refund", amount: 9.9, wallet_id: "credit_5504" },
+    ]);
+    const wallets_ = await wallets("tom_reed_22");
+    expect(wallets_.credit_5504?.balance).toBe(15.7);
+    expect(wallets_.card_8803).toEqual({ id: "card_8803", kind: "card", last_four: "8803" });
+  });
+
+  it("a new payer is refused where the documented errors say: the same one, several charges, too little balance", async () => {
+    const before = await booking("BK-1009");
+    const same = await call("change_confirmed_booking_wallet", {
+      booking_id: "BK-1009",
+      wallet_id: "card_8806",
+    });
+    expect(errorCode(same)).toBe("THE_NEW_WALLET_SHOULD_BE_DIFFERENT");
+    // BK-1003 holds two charges (its dearer seats were paid apart)
+    const several = await call("change_confirmed_booking_wallet", {
+      booking_id: "BK-1003",
+      wallet_id: "credit_5505",
+    });
+    expect(errorCode(several)).toBe("THERE_SHOULD_BE_EXACTLY_ONE_CHARGE");
+    // credit_5505 holds 0 against the 12.5 paid
+    const short = await call("change_confirmed_booking_wallet", {
+      booking_id: "BK-1009",
+      wallet_id: "credit_5505",
+    });
+    expect(errorCode(short)).toMatch(/^INSUFFICIENT_STORE_CREDIT_BALANCE/);
+    expect(await booking("BK-1009")).toEqual(before);
+    expect((await wallets("ada_moor_33")).credit_5505?.balance).toBe(0);
+  });
+
   it("an action that files a request records the difference beside its other arguments", async () => {
     const asked = await call("upgrade_confirmed_booking_seats", {
       booking_id: "BK-1003",

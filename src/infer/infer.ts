@@ -223,12 +223,19 @@ function found(drafts: Draft[], reason: string): Outcome {
   return drafts.length > 0 ? { drafts } : { reason };
 }
 
-/** The entity a read, update or delete acts on: named by a required argument, preferably of the collection the name names. */
+/**
+ * The entity a read, update or delete acts on: named by a required argument, preferably of
+ * the collection the name names, unless that one lives inside entities no argument names
+ * (`change_booking_wallet(booking_id, wallet_id)` changes the booking).
+ */
 function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
   const single = ctx.references.filter((r) => !r.many);
+  const reachable = (r: Reference) =>
+    !r.collection.parent ||
+    single.some((o) => o.collection.name === r.collection.parent && !o.collection.parent);
   const ranked = [
-    ...single.filter((r) => r.collection === named && r.param.required),
-    ...single.filter((r) => r.collection === named),
+    ...single.filter((r) => r.collection === named && r.param.required && reachable(r)),
+    ...single.filter((r) => r.collection === named && reachable(r)),
     ...single.filter((r) => !r.collection.parent && r.param.required && r.strength === "strong"),
     ...single.filter((r) => r.collection.parent && r.param.required),
   ];

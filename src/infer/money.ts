@@ -3,7 +3,7 @@ import { isPlainObject } from "../patch/index.js";
 import { type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
-import { recordFieldFor } from "./fields.js";
+import { fieldFor, recordFieldFor } from "./fields.js";
 import { jsonataName, newElement, type Swap } from "./items.js";
 import type { CollectionShape } from "./shape.js";
 import type { Bound } from "./targets.js";
@@ -165,7 +165,9 @@ function balanceGuard(
   );
   if (!error) return undefined;
   const code = use(ctx, error);
-  ctx.notes.push(`requires the ${balance} of the paying ${payer} to cover the difference (${code})`);
+  ctx.notes.push(
+    `requires the ${balance} of the paying ${payer} to cover the ${name.replace(/_/g, " ")} (${code})`,
+  );
   const held = `$${binding}.${jsonataName(balance)}`;
   return {
     kind: "check",
@@ -176,32 +178,186 @@ function balanceGuard(
 }
 
 /**
- * The transaction a settled difference adds to the entity's record of them: the array
- * whose elements name the paying argument, with a kind that reads as a payment or a
- * refund and one amount.
+ * The entity's record of transactions that name the paying argument: the array whose
+ * elements hold a field of the argument's name, a kind that reads as a payment or a refund,
+ * one amount, and nothing else.
  */
-function paymentRecord(ctx: Context, subject: Bound, payer: Param, name: string): Record<string, unknown> {
+interface Ledger {
+  field: string;
+  /** The element's fields, in the order the state writes them. */
+  fields: string[];
+  amount: string;
+  kind: { field: string; payment: string; refund: string };
+}
+
+function ledgerOf(ctx: Context, subject: Bound, payer: Param): Ledger | undefined {
   for (const field of subject.collection.fields.values()) {
     if (field.path.includes(".") || !field.itemFields?.has(payer.name)) continue;
     const elements = elementsOf(ctx.states, subject.collection.name, field.path);
     const amounts = numericFields(elements);
-    const kinds = kindValues(elements);
-    if (amounts.length !== 1 || !kinds) continue;
+    const kind = kindValues(elements);
+    if (amounts.length !== 1 || !kind) continue;
     const amount = amounts[0] as string;
-    const known = new Set([payer.name, amount, kinds.field]);
-    if ([...field.itemFields].some((f) => !known.has(f))) continue;
-    const record = [...field.itemFields].map((f) => {
-      if (f === payer.name) return `${JSON.stringify(f)}: $args.${jsonataName(payer.name)}`;
-      if (f === amount) return `${JSON.stringify(f)}: $abs($${name})`;
-      return `${JSON.stringify(f)}: $${name} > 0 ? ${JSON.stringify(kinds.payment)} : ${JSON.stringify(kinds.refund)}`;
-    });
-    ctx.notes.push(
-      `adds to ${field.path} a ${kinds.payment} of the difference (a ${kinds.refund} when it is negative) by ${payer.name}`,
-    );
-    const list = `$${subject.binding}.${jsonataName(field.path)}`;
-    return { [field.path]: { $expr: `$exists($${name}) ? $append(${list}, [{${record.join(", ")}}])` } };
+    const fields = [...field.itemFields];
+    const known = new Set([payer.name, amount, kind.field]);
+    if (fields.some((f) => !known.has(f))) continue;
+    return { field: field.path, fields, amount, kind };
   }
-  return {};
+  return undefined;
+}
+
+/** A transaction of the ledger as an expression: its kind, amount and payer, each an expression. */
+function transaction(
+  ledger: Ledger,
+  payer: Param,
+  values: { kind: string; amount: string; by: string },
+): string {
+  const parts = ledger.fields.map((f) => {
+    if (f === payer.name) return `${JSON.stringify(f)}: ${values.by}`;
+    if (f === ledger.amount) return `${JSON.stringify(f)}: ${values.amount}`;
+    return `${JSON.stringify(f)}: ${values.kind}`;
+  });
+  return `{${parts.join(", ")}}`;
+}
+
+/** The transaction a settled difference adds to the ledger: a payment, or a refund when it is negative. */
+function paymentRecord(ctx: Context, subject: Bound, payer: Param, name: string): Record<string, unknown> {
+  const ledger = ledgerOf(ctx, subject, payer);
+  if (!ledger) return {};
+  const { payment, refund } = ledger.kind;
+  const record = transaction(ledger, payer, {
+    kind: `$${name} > 0 ? ${JSON.stringify(payment)} : ${JSON.stringify(refund)}`,
+    amount: `$abs($${name})`,
+    by: `$args.${jsonataName(payer.name)}`,
+  });
+  ctx.notes.push(
+    `adds to ${ledger.field} a ${payment} of the difference (a ${refund} when it is negative) by ${payer.name}`,
+  );
+  const list = `$${subject.binding}.${jsonataName(ledger.field)}`;
+  return { [ledger.field]: { $expr: `$exists($${name}) ? $append(${list}, [${record}])` } };
+}
+
+/**
+ * A plain update naming another payer for an entity paid through its ledger ("modify the
+ * payment method of a pending order"): the new payer pays what was paid so far, the
+ * current one (the last payment's) gets it back, both as transactions like the ledger's
+ * own, and each payer's balance moves where it has one. Documented errors guard it: a
+ * payer "different from the current one", "exactly one payment", an "insufficient …
+ * balance".
+ */
+export function payerChange(
+  ctx: Context,
+  subject: Bound,
+  swaps: readonly Swap[],
+  settles: boolean,
+  payerReads: readonly Draft[],
+): Money {
+  const none = { before: [], set: {}, after: [] };
+  if (!settles || swaps.length > 0) return none;
+  const text = ctx.facts.text.toLowerCase();
+  for (const payer of ctx.facts.params) {
+    const reference = ctx.references.find((r) => r.param === payer && r.collection.parent);
+    const noun = nameWords(payer.name).filter((w) => w !== "id");
+    if (!reference || fieldFor(payer, subject.collection) || !text.includes(noun.join(" "))) continue;
+    const ledger = ledgerOf(ctx, subject, payer);
+    if (ledger) return changedPayer(ctx, subject, payer, ledger, payerReads);
+  }
+  return none;
+}
+
+function changedPayer(
+  ctx: Context,
+  subject: Bound,
+  payer: Param,
+  ledger: Ledger,
+  payerReads: readonly Draft[],
+): Money {
+  const { payment, refund } = ledger.kind;
+  const list = `$${subject.binding}.${jsonataName(ledger.field)}`;
+  const ofKind = (kind: string) => `${list}[${jsonataName(ledger.kind.field)} = ${JSON.stringify(kind)}]`;
+  const places = decimalsOf(ctx.states, [ledger.amount]);
+  const amount = jsonataName(ledger.amount);
+  const paid = "amount_paid";
+  const current = `current_${payer.name}`;
+  const before: Draft[] = [
+    {
+      kind: "let",
+      as: paid,
+      value: {
+        $expr: `$round($sum([${ofKind(payment)}.${amount}]) - $sum([${ofKind(refund)}.${amount}]), ${places})`,
+      },
+    },
+    { kind: "let", as: current, value: { $expr: `${ofKind(payment)}[-1].${jsonataName(payer.name)}` } },
+  ];
+  ctx.notes.push(
+    `pays what was paid (${payment}s less ${refund}s in ${ledger.field}) by ${payer.name} and refunds it to the last ${payment}'s payer`,
+  );
+  before.push(...payerGuards(ctx, payer, ledger, ofKind(payment), current));
+  const method = payingMethod(ctx, payer, payerReads);
+  const covered = method ? balanceGuard(ctx, paid, payer.name, method.binding, method.balance) : undefined;
+  if (covered) before.push(covered);
+  const records = [
+    transaction(ledger, payer, {
+      kind: JSON.stringify(payment),
+      amount: `$${paid}`,
+      by: `$args.${jsonataName(payer.name)}`,
+    }),
+    transaction(ledger, payer, { kind: JSON.stringify(refund), amount: `$${paid}`, by: `$${current}` }),
+  ];
+  const set = {
+    [ledger.field]: { $expr: `$exists($${current}) ? $append(${list}, [${records.join(", ")}])` },
+  };
+  if (!method) return { before, set, after: [] };
+  const { balance, binding, target } = method;
+  const held = jsonataName(balance);
+  const previous = `previous_${nameWords(payer.name)
+    .filter((w) => w !== "id")
+    .join("_")}`;
+  const previousTarget = target.replace(`{${payer.name}}`, `{$${current}}`);
+  ctx.notes.push(`moves the amount between the ${balance}s of the two, where they have one`);
+  const after: Draft[] = [
+    { kind: "read", target: previousTarget, as: previous },
+    {
+      kind: "update",
+      target,
+      when: `$exists($${current}) and $exists($${binding}.${held})`,
+      set: { [balance]: { $expr: `$round($subject.${held} - $${paid}, ${places})` } },
+    },
+    {
+      kind: "update",
+      target: previousTarget,
+      when: `$exists($${previous}.${held})`,
+      set: { [balance]: { $expr: `$round($subject.${held} + $${paid}, ${places})` } },
+    },
+  ];
+  return { before, set, after };
+}
+
+/** What the documented errors ask of a new payer: not the current one; exactly one payment so far. */
+function payerGuards(ctx: Context, payer: Param, ledger: Ledger, payments: string, current: string): Draft[] {
+  const noun = nameWords(payer.name)
+    .filter((w) => w !== "id")
+    .join(" ");
+  const guards: Array<{ expr: string; error: string }> = [];
+  // the ledger must hold the one payment before the payer it names can be compared
+  const errors = [...ctx.facts.errors].sort(
+    (a, b) => Number(/\bexactly one\b/.test(b.text)) - Number(/\bexactly one\b/.test(a.text)),
+  );
+  for (const error of errors) {
+    if (
+      error.text.includes(noun) &&
+      /\bdifferent from the (?:current|original|existing|old) one\b/.test(error.text)
+    ) {
+      guards.push({ expr: `$args.${jsonataName(payer.name)} != $${current}`, error: use(ctx, error) });
+      ctx.notes.push(`requires ${payer.name} to differ from the current one (${error.code})`);
+    }
+    const only = /\bexactly one ([a-z_ ]+?)\b(?: for| in| on|$)/.exec(error.text)?.[1];
+    if (only && nameWords(only).join("_") === nameWords(ledger.kind.payment).join("_")) {
+      guards.push({ expr: `$count(${payments}) = 1`, error: use(ctx, error) });
+      ctx.notes.push(`requires exactly one ${ledger.kind.payment} in ${ledger.field} (${error.code})`);
+    }
+  }
+  return guards.length > 0 ? [{ kind: "check", require: guards }] : [];
 }
 
 /** A string field of the elements with one value that reads as a payment and one as a refund. */

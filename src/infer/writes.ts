@@ -9,7 +9,7 @@ import {
   statusField,
 } from "./fields.js";
 import { describeSwap, jsonataName, type Swap, swapExpression, swapsOf } from "./items.js";
-import { priceDifference, refundsToBalance } from "./money.js";
+import { payerChange, priceDifference, refundsToBalance } from "./money.js";
 import { onceOnly } from "./once.js";
 import { bindingName } from "./reads.js";
 import type { Reference } from "./resolve.js";
@@ -48,7 +48,10 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   }
   for (const [field, value] of Object.entries(learned.set)) set[field] ??= value;
   const checks = referenceChecks(ctx, subject, [bound]);
-  const money = priceDifference(ctx, bound, swaps, settles, checks);
+  const money =
+    swaps.length > 0
+      ? priceDifference(ctx, bound, swaps, settles, checks)
+      : payerChange(ctx, bound, swaps, settles, checks);
   for (const [field, value] of Object.entries(money.set)) set[field] ??= value;
   const after = [...money.after, ...refundsToBalance(ctx, bound, learned.transitions)];
   if (!Object.values(set).some(isExpression) && money.before.length === 0 && after.length === 0)
