@@ -30,6 +30,16 @@ export interface Money {
   after: Draft[];
 }
 
+/** The write a money rule looks at: its subject, the items it swaps, whether it settles, the reads of what it names. */
+export interface Write {
+  subject: Bound;
+  swaps: readonly Swap[];
+  /** A plain update carries the change out; any other verb files a request. */
+  settles: boolean;
+  /** The reference checks' reads, whose bindings a rule reuses. */
+  payerReads: readonly Draft[];
+}
+
 /** Each refunded payment back into its method's balance, when the tool's text says refunds go there. */
 export function refundsToBalance(ctx: Context, subject: Bound, transitions: readonly Transition[]): Draft[] {
   const sentence = sentences(ctx.facts.text).find((s) => /\brefund/.test(s) && CREDITED.test(s));
@@ -69,13 +79,8 @@ export function refundsToBalance(ctx: Context, subject: Bound, transitions: read
  * The price difference of swapped items, when an argument's description says it pays for
  * one: computed before the swap, then settled (`settles`) or recorded.
  */
-export function priceDifference(
-  ctx: Context,
-  subject: Bound,
-  swaps: readonly Swap[],
-  settles: boolean,
-  payerReads: readonly Draft[],
-): Money {
+export function priceDifference(ctx: Context, write: Write): Money {
+  const { subject, swaps, settles, payerReads } = write;
   const found = differenceOf(ctx, swaps);
   if (!found) return { before: [], set: {}, after: [] };
   const { swap, payer, field } = found;
@@ -245,13 +250,8 @@ function paymentRecord(ctx: Context, subject: Bound, payer: Param, name: string)
  * payer "different from the current one", "exactly one payment", an "insufficient …
  * balance".
  */
-export function payerChange(
-  ctx: Context,
-  subject: Bound,
-  swaps: readonly Swap[],
-  settles: boolean,
-  payerReads: readonly Draft[],
-): Money {
+export function payerChange(ctx: Context, write: Write): Money {
+  const { subject, swaps, settles, payerReads } = write;
   const none = { before: [], set: {}, after: [] };
   if (!settles || swaps.length > 0) return none;
   const text = ctx.facts.text.toLowerCase();

@@ -48,10 +48,8 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   }
   for (const [field, value] of Object.entries(learned.set)) set[field] ??= value;
   const checks = referenceChecks(ctx, subject, [bound]);
-  const money =
-    swaps.length > 0
-      ? priceDifference(ctx, bound, swaps, settles, checks)
-      : payerChange(ctx, bound, swaps, settles, checks);
+  const write = { subject: bound, swaps, settles, payerReads: checks };
+  const money = swaps.length > 0 ? priceDifference(ctx, write) : payerChange(ctx, write);
   for (const [field, value] of Object.entries(money.set)) set[field] ??= value;
   const after = [...money.after, ...refundsToBalance(ctx, bound, learned.transitions)];
   if (!Object.values(set).some(isExpression) && money.before.length === 0 && after.length === 0)
