@@ -267,3 +267,46 @@ describe("replacing the elements two parallel lists of ids name", () => {
     ]);
   });
 });
+
+describe("a list whose description names the fields it answers", () => {
+  const state = {
+    shows: {
+      "SH-1": { show_id: "SH-1", title: "Harbour Lights", seats: { A1: { price: 12.5 } } },
+      "SH-2": { show_id: "SH-2", title: "Paper Moons", seats: { D1: { price: 20 } } },
+    },
+  };
+  const listing = (description: string): Toolset => ({
+    id: "theatre",
+    field: "Theatre",
+    subdomain: "Shows",
+    description: "Shows on stage.",
+    state,
+    tasks: [],
+    tools: [
+      {
+        name: "list_all_shows",
+        description,
+        inputSchema: { type: "object", properties: {} },
+        errors: [],
+        effects: [],
+      },
+    ],
+  });
+  const answer = async (description: string) => {
+    const drafts = entry(inferToolset(listing(description), { level: 2 }).report, "list_all_shows").drafts;
+    const respond = drafts.find((d) => d.kind === "respond");
+    const expression = (respond?.value as { $expr: string }).$expr;
+    return jsonata(expression).evaluate({}, { matches: Object.values(state.shows) });
+  };
+
+  it("answers only those fields of each entity", async () => {
+    expect(await answer("List the title and show id of all shows on stage.")).toEqual([
+      { title: "Harbour Lights", show_id: "SH-1" },
+      { title: "Paper Moons", show_id: "SH-2" },
+    ]);
+  });
+
+  it("answers whole entities when a named field is not one of theirs", async () => {
+    expect(await answer("List the title and director of all shows.")).toEqual(Object.values(state.shows));
+  });
+});

@@ -89,7 +89,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
       },
     ];
   }
-  return [list, { kind: "respond", value: { $expr: `$${binding}` } }];
+  return [list, { kind: "respond", value: { $expr: listAnswer(ctx, collection, binding) } }];
 }
 
 /** The tool's name or description says it finds an id (`find_member_id_by_phone`, "returns the customer id"). */
@@ -152,8 +152,36 @@ export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
       as: "matches",
       output: collection.name,
     },
-    { kind: "respond", value: { $expr: "$matches" } },
+    { kind: "respond", value: { $expr: listAnswer(ctx, collection, "matches") } },
   ];
+}
+
+/** The matches, or only the fields of each the description names. */
+function listAnswer(ctx: Context, collection: CollectionShape, binding: string): string {
+  const fields = statedFields(ctx.facts.text, collection);
+  if (!fields) return `$${binding}`;
+  ctx.notes.push(`answers only ${fields.join(", ")} of each (the description says so)`);
+  return `[$${binding}.{${fields.map((f) => `${JSON.stringify(f)}: \`${f}\``).join(", ")}}]`;
+}
+
+/**
+ * "List the name and product id of all product types": the fields a list answers, when the
+ * description names them and each is a field of the entities.
+ */
+function statedFields(text: string, collection: CollectionShape): string[] | undefined {
+  const said =
+    /\b(?:list|lists|return|returns|get|gets|show|shows)\s+(?:the\s+)?([a-z][a-z ,]{0,60}?)\s+of\s+(?:all|every|each)\b/.exec(
+      text.toLowerCase(),
+    )?.[1];
+  if (!said) return undefined;
+  const phrases = said.split(/\s*(?:,|\band\b)\s*/).filter((p) => p.length > 0);
+  const fields = phrases.map((phrase) => {
+    const wanted = nameWords(phrase).join("_");
+    return [...collection.fields.values()].find(
+      (f) => !f.path.includes(".") && nameWords(f.path).join("_") === wanted,
+    )?.path;
+  });
+  return fields.length > 0 && fields.every((f) => f !== undefined) ? (fields as string[]) : undefined;
 }
 
 export function bindingName(collection: CollectionShape): string {
