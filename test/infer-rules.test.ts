@@ -295,7 +295,7 @@ describe("a list whose description names the fields it answers", () => {
   const answer = async (description: string) => {
     const drafts = entry(inferToolset(listing(description), { level: 2 }).report, "list_all_shows").drafts;
     const respond = drafts.find((d) => d.kind === "respond");
-    const expression = (respond?.value as { $expr: string }).$expr;
+    const expression = (respond?.value as { $expr?: string } | undefined)?.$expr ?? "";
     return jsonata(expression).evaluate({}, { matches: Object.values(state.shows) });
   };
 
