@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Tool } from "../src/catalog/index.js";
@@ -9,6 +11,7 @@ import {
   isFreeText,
   LlmChecklistJudge,
   normalizeToolName,
+  planTaskStart,
   sameText,
   sameValue,
   TaskDesk,
@@ -214,14 +217,14 @@ describe("distractors", () => {
   it("come from other toolsets, most similar first, the same every time", async () => {
     const runtime = await openRuntime([TICKETS, STOCK]);
     try {
-      const chosen = chooseDistractors(runtime.catalog, "ticket_desk", 2);
+      const chosen = chooseDistractors(runtime.catalog, ["ticket_desk"], 2);
       expect(chosen).toHaveLength(2);
-      expect(chosen).toEqual(chooseDistractors(runtime.catalog, "ticket_desk", 2));
+      expect(chosen).toEqual(chooseDistractors(runtime.catalog, ["ticket_desk"], 2));
       const stockNames = runtime.catalog.toolset("stock_room")?.tools.map((t) => t.name);
       for (const name of chosen) expect(stockNames).toContain(name);
       // listing and closing look like the desk's own list_tickets/close_ticket; weighing crates does not
       expect(chosen.sort()).toEqual(["close_purchase_order", "list_purchase_orders"]);
-      expect(chooseDistractors(runtime.catalog, "ticket_desk", 10)).toHaveLength(4);
+      expect(chooseDistractors(runtime.catalog, ["ticket_desk"], 10)).toHaveLength(4);
     } finally {
       await runtime.dispose();
     }
@@ -521,5 +524,31 @@ describe("free text judged by the model when one is configured", () => {
     const fallback = await attempt("Reinstalled the printer driver, printing works again.");
     expect(fallback).toMatchObject({ solved: true, freeText: "overlap" });
     expect(fallback.unavailable).toMatch(/^the model could not judge free text .*; word overlap decided$/);
+  });
+});
+
+describe("a task across several toolsets", () => {
+  it("sees the tools of every toolset it names, and an unknown one is refused with what to load", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolsim-task-toolsets-"));
+    const desk = JSON.parse(readFileSync(TICKETS, "utf8"));
+    desk.tasks = [
+      { ...desk.tasks[0], id: "ticket-and-stock", toolsets: ["stock_room"] },
+      { ...desk.tasks[0], id: "ticket-and-nowhere", toolsets: ["no_such_room"] },
+    ];
+    writeFileSync(join(dir, "desk.json"), JSON.stringify(desk));
+    const runtime = await openRuntime([join(dir, "desk.json"), STOCK]);
+    try {
+      const planned = planTaskStart(runtime.catalog, "ticket-and-stock", 1);
+      if (!planned.ok) throw new Error(planned.error);
+      expect(planned.start.tools).toEqual(expect.arrayContaining(["get_ticket", "weigh_crate"]));
+      expect(planned.start.scope.toolsets).toEqual(["ticket_desk", "stock_room"]);
+      // distractors come from neither of the task's own toolsets
+      expect(planned.start.distractors).toEqual([]);
+      const refused = planTaskStart(runtime.catalog, "ticket-and-nowhere");
+      expect(refused).toEqual({ ok: false, error: expect.stringContaining('"no_such_room"') });
+    } finally {
+      await runtime.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

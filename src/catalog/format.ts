@@ -314,6 +314,12 @@ export const SolutionCall = z
       .string()
       .optional()
       .describe("Calls sharing a group may happen in any order relative to each other."),
+    turn: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("For a task in several turns: the index in `turns` of the user message this call answers."),
   })
   .strict();
 export type SolutionCall = z.infer<typeof SolutionCall>;
@@ -332,6 +338,20 @@ export const Task = z
     state: StateDocument.default({}),
     solution: z.array(SolutionCall).default([]),
     checklist: z.array(z.string()).default([]),
+    turns: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe("The user's messages turn by turn, for a task in several turns (the first is the description's request)."),
+    toolsets: z
+      .array(z.string().regex(ID_PATTERN, "toolset ids are lowercase letters, digits, _ . -"))
+      .optional()
+      .describe("Further toolsets whose tools the task uses, beside its own (a task across several APIs)."),
+    user: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Instructions for a simulated user: who they are, what they want, what they will and will not say."),
   })
   .strict();
 export type Task = z.infer<typeof Task>;

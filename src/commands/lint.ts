@@ -69,13 +69,15 @@ async function replaySolutions(catalog: Catalog): Promise<CatalogProblem[]> {
       const file = catalog.files.get(toolset.id) ?? toolset.id;
       const index = toolset.tasks.indexOf(task);
       const session = await engine.openSession({ taskId: task.id });
+      const toolsets = [toolset.id, ...(task.toolsets ?? [])];
+      const tools = new Set(toolsets.flatMap((id) => catalog.toolset(id)?.tools.map((t) => t.name) ?? []));
       for (const [step, call] of task.solution.entries()) {
         const path = `tasks[${index}].solution[${step}]`;
-        if (!toolset.tools.some((t) => t.name === call.tool)) {
+        if (!tools.has(call.tool)) {
           problems.push({
             file,
             path,
-            message: `tool "${call.tool}" is not in toolset ${toolset.id}`,
+            message: `tool "${call.tool}" is not in toolset${toolsets.length > 1 ? "s" : ""} ${toolsets.join(", ")}`,
             severity: "error",
           });
           continue;

@@ -186,7 +186,7 @@ export class Engine {
       tenant: options.tenant ?? "",
       seed: options.seed ?? this.options.seed,
       taskId: task?.task.id,
-      scope: options.scope ?? (task ? { toolsets: [task.toolset.id] } : {}),
+      scope: options.scope ?? (task ? { toolsets: [task.toolset.id, ...(task.task.toolsets ?? [])] } : {}),
       state: task ? task.task.state : this.catalog.sandboxState(),
       reason: task ? `start task ${task.task.id}` : "start",
     });

@@ -6,9 +6,9 @@ import type { Catalog, Tool } from "../catalog/index.js";
  * of word weights (name words count double; words common across the catalog count less).
  * Deterministic: ties go to the name that sorts first.
  */
-export function chooseDistractors(catalog: Catalog, toolsetId: string, count: number): string[] {
+export function chooseDistractors(catalog: Catalog, toolsetIds: readonly string[], count: number): string[] {
   if (count <= 0) return [];
-  const own = catalog.toolset(toolsetId)?.tools ?? [];
+  const own = toolsetIds.flatMap((id) => catalog.toolset(id)?.tools ?? []);
   const ownNames = new Set(own.map((t) => t.name));
   const candidates = catalog.allTools().filter((t) => !ownNames.has(t.name));
   if (candidates.length === 0) return [];

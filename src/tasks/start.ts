@@ -25,15 +25,22 @@ export function planTaskStart(catalog: Catalog, taskId: string, distractorCount 
   if (!Number.isInteger(distractorCount) || distractorCount < 0 || distractorCount > MAX_DISTRACTORS) {
     return { ok: false, error: `distractors must be a whole number from 0 to ${MAX_DISTRACTORS}` };
   }
-  const distractors = chooseDistractors(catalog, found.toolset.id, distractorCount);
+  const ownToolsets = [found.toolset.id, ...(found.task.toolsets ?? [])];
+  const unknown = ownToolsets.filter((id) => !catalog.toolset(id));
+  if (unknown.length > 0)
+    return {
+      ok: false,
+      error: `task "${taskId}" uses toolset(s) ${unknown.map((id) => `"${id}"`).join(", ")}, which the loaded catalog does not have; load them with --toolsets`,
+    };
+  const distractors = chooseDistractors(catalog, ownToolsets, distractorCount);
   return {
     ok: true,
     start: {
       task: found.task,
       toolsetId: found.toolset.id,
       state: found.task.state,
-      scope: { toolsets: [found.toolset.id], ...(distractors.length ? { tools: distractors } : {}) },
-      tools: [...found.toolset.tools.map((t) => t.name), ...distractors],
+      scope: { toolsets: ownToolsets, ...(distractors.length ? { tools: distractors } : {}) },
+      tools: [...ownToolsets.flatMap((id) => catalog.toolset(id)?.tools.map((t) => t.name) ?? []), ...distractors],
       distractors,
     },
   };
