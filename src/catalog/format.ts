@@ -342,7 +342,9 @@ export const Task = z
       .array(z.string().min(1))
       .min(1)
       .optional()
-      .describe("The user's messages turn by turn, for a task in several turns (the first is the description's request)."),
+      .describe(
+        "The user's messages turn by turn, for a task in several turns (the first is the description's request).",
+      ),
     toolsets: z
       .array(z.string().regex(ID_PATTERN, "toolset ids are lowercase letters, digits, _ . -"))
       .optional()
@@ -351,7 +353,9 @@ export const Task = z
       .string()
       .min(1)
       .optional()
-      .describe("Instructions for a simulated user: who they are, what they want, what they will and will not say."),
+      .describe(
+        "Instructions for a simulated user: who they are, what they want, what they will and will not say.",
+      ),
   })
   .strict();
 export type Task = z.infer<typeof Task>;

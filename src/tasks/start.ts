@@ -40,7 +40,10 @@ export function planTaskStart(catalog: Catalog, taskId: string, distractorCount 
       toolsetId: found.toolset.id,
       state: found.task.state,
       scope: { toolsets: ownToolsets, ...(distractors.length ? { tools: distractors } : {}) },
-      tools: [...ownToolsets.flatMap((id) => catalog.toolset(id)?.tools.map((t) => t.name) ?? []), ...distractors],
+      tools: [
+        ...ownToolsets.flatMap((id) => catalog.toolset(id)?.tools.map((t) => t.name) ?? []),
+        ...distractors,
+      ],
       distractors,
     },
   };
