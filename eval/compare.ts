@@ -1,4 +1,4 @@
-import { deepEqual, isPlainObject } from "../patch/index.js";
+import { deepEqual, isPlainObject } from "../src/patch/index.js";
 
 /**
  * How an answer of toolsim is compared with the answer of a real implementation: the real

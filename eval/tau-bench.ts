@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deepEqual, isPlainObject } from "../patch/index.js";
-import { readDatabase, readDocument } from "../sources/index.js";
+import { deepEqual, isPlainObject } from "../src/patch/index.js";
+import { readDatabase, readDocument } from "../src/sources/index.js";
 import { containedIn, entityIn, fieldRecall, sameValue } from "./compare.js";
 import { type RealCall, replayReal } from "./tau-real.js";
 import { type Answer, runCli, type Server, Session, startServer } from "./toolsim-process.js";

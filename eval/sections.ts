@@ -7,8 +7,8 @@ import {
   mcpToolName,
   parseCallString,
   type Toolset,
-} from "../catalog/index.js";
-import { readBfcl, readDatabase, readDocument, readSynthTools } from "../sources/index.js";
+} from "../src/catalog/index.js";
+import { readBfcl, readDatabase, readDocument, readSynthTools } from "../src/sources/index.js";
 import { type CatalogFigures, catalogFigures, rejection } from "./measure.js";
 
 export interface GoldenFigures {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compileProblem, loadToolsets, type Tool, type Toolset, validatorFor } from "../catalog/index.js";
+import { compileProblem, loadToolsets, type Tool, type Toolset, validatorFor } from "../src/catalog/index.js";
 
 /** What every evaluation section measures about a set of imported toolsets. */
 export interface CatalogFigures {

@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
  * SDK client. The evaluation measures what a user would get, not an in-process shortcut.
  */
 
-const CLI = resolve(import.meta.dirname, "../cli.js");
+const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
 
 export interface CliRun {
   code: number | null;

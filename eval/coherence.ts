@@ -1,9 +1,9 @@
 import { performance } from "node:perf_hooks";
-import { importSynthTools, type JsonSchema, type StateDocument } from "../catalog/index.js";
-import { isPlainObject } from "../patch/index.js";
-import { OfflineSimulator, synthesize } from "../simulate/index.js";
-import { readSynthTools } from "../sources/index.js";
-import { State } from "../state/index.js";
+import { importSynthTools, type JsonSchema, type StateDocument } from "../src/catalog/index.js";
+import { isPlainObject } from "../src/patch/index.js";
+import { OfflineSimulator, synthesize } from "../src/simulate/index.js";
+import { readSynthTools } from "../src/sources/index.js";
+import { State } from "../src/state/index.js";
 
 /**
  * Are synthesized results coherent? For every SynthTools tool with an output schema, the

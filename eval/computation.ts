@@ -2,11 +2,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { importBfcl, importOpenAiFunctions, importSynthTools, type Tool } from "../catalog/index.js";
-import { type Computation, computationFor, valueExpression } from "../compute/index.js";
-import { evaluateExpression } from "../expr/index.js";
-import { isPlainObject } from "../patch/index.js";
-import { readBfcl, readDocument, readSynthTools } from "../sources/index.js";
+import { importBfcl, importOpenAiFunctions, importSynthTools, type Tool } from "../src/catalog/index.js";
+import { type Computation, computationFor, valueExpression } from "../src/compute/index.js";
+import { evaluateExpression } from "../src/expr/index.js";
+import { isPlainObject } from "../src/patch/index.js";
+import { readBfcl, readDocument, readSynthTools } from "../src/sources/index.js";
 
 /**
  * How computation tools compute: for each golden call of a tool the recogniser takes on,

@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 
 /**
  * The true answers: golden actions replayed against a domain's real implementation by
- * src/eval/tau_replay.py (python3), one JSON line per action.
+ * eval/tau_replay.py (python3), one JSON line per action.
  */
 
-const DRIVER = resolve(import.meta.dirname, "../../src/eval/tau_replay.py");
+const DRIVER = resolve(import.meta.dirname, "../../eval/tau_replay.py");
 
 export interface RealChange {
   collection: string;
