@@ -444,7 +444,11 @@ describe("effects in isolation: each kind's rules", () => {
       await failure([{ kind: "read", target: "orders/{id}", missing: "NOT_FOUND" }], { id: "Z" }, state),
     ).toMatchObject({ code: "NOT_FOUND" });
     // a value that is not a record is still there to read (a map of names to ids holds strings)
-    const plain = await applied([{ kind: "read", target: "orders/{id}", output: "value" }], { id: "B" }, state);
+    const plain = await applied(
+      [{ kind: "read", target: "orders/{id}", output: "value" }],
+      { id: "B" },
+      state,
+    );
     expect(plain.output).toEqual({ value: "not an entity" });
     expect(
       await failure(

@@ -28,9 +28,11 @@ async function run(effects: unknown[], args: Record<string, unknown>, state: Rec
     { code: "TAKEN", status: 409, message: "Taken.", when: "taken" },
   ];
   const outcome = await runEffects(tool(effects, props, errors), args, state, NOW);
-  const applied = outcome.status === "applied" ? applyPatch(structuredClone(state), outcome.patch) : undefined;
+  const applied =
+    outcome.status === "applied" ? applyPatch(structuredClone(state), outcome.patch) : undefined;
   if (applied && !applied.ok) throw new Error(`the patch does not apply: ${applied.error}`);
-  const after = applied?.ok ? (applied.document as Record<string, unknown>) : undefined;
+  // a call that failed leaves nothing to look at: an empty object
+  const after = applied?.ok ? (applied.document as Record<string, unknown>) : {};
   return { outcome, after };
 }
 
@@ -94,7 +96,7 @@ describe("arrays of records addressed by a field", () => {
       desk: { tickets: [{ status: "open" }, { id: 2, status: "closed" }] },
     });
     const removed = await run([{ kind: "delete", target: "desk/tickets/[id={id}]" }], { id: 1 }, desk);
-    expect((removed.after?.desk as { tickets: unknown[] }).tickets).toEqual([
+    expect((removed.after.desk as { tickets: unknown[] }).tickets).toEqual([
       { id: 2, title: "VPN", status: "open" },
     ]);
     const missing = await run(
@@ -237,7 +239,7 @@ describe("trees of folders and files", () => {
       fs,
     );
     expect(into.outcome).toMatchObject({ output: { value: "/home/docs/notes.txt" } });
-    const home = (into.after?.disk as { root: { home: { contents: Record<string, unknown> } } }).root.home
+    const home = (into.after.disk as { root: { home: { contents: Record<string, unknown> } } }).root.home
       .contents;
     expect(Object.keys(home)).not.toContain("notes.txt");
     expect(Object.keys((home.docs as { contents: object }).contents)).toEqual(["a.md", "notes.txt"]);
@@ -317,7 +319,7 @@ describe("trees of folders and files", () => {
   it("removes files and folders, and finds names under a path as POSIX find prints them", async () => {
     const gone = await run([tree("remove", { path: "{name}" })], { name: "empty" }, fs);
     expect(
-      Object.keys((gone.after?.disk as { root: { home: { contents: object } } }).root.home.contents),
+      Object.keys((gone.after.disk as { root: { home: { contents: object } } }).root.home.contents),
     ).toEqual(["notes.txt", ".secret", "docs"]);
     const found = await run(
       [tree("find", { path: "{path}", name: "{name}", match: "contains" })],
