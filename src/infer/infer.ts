@@ -6,10 +6,11 @@ import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type ToolFacts } from "./facts.js";
 import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
+import { pairsList, pairsRule } from "./pairs.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule } from "./records.js";
-import { namedCollection, namedPart, type Reference, referenceOf } from "./resolve.js";
-import { type CollectionShape, type StateShape, shapeOf } from "./shape.js";
+import { namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
+import { type CollectionShape, type StateShape, shapeOf, type ValuesShape } from "./shape.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, updateRule } from "./writes.js";
@@ -128,8 +129,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return base;
     }
-    const { effects, dropped } = emit(outcome.drafts, level);
-    const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts: outcome.drafts };
+    const drafts = [...outcome.drafts, ...successFlags(ctx.facts, outcome.drafts)];
+    const { effects, dropped } = emit(drafts, level);
+    const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
     const produced = new Set([...ctx.usedErrors].filter((code) => named.has(code)));
     const silent = base.errors
@@ -140,7 +142,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...entry, verdict: "not inferred", gaps });
       return base;
     }
-    const grounding = groundingOf(ctx.facts, shape, outcome.drafts);
+    const grounding = groundingOf(ctx.facts, shape, drafts);
     if (grounding.guessed.length > 0) gaps.push(`guessed (synthesized): ${grounding.guessed.join(", ")}`);
     const verdict: "inferred" | "partly" = gaps.length > 0 ? "partly" : "inferred";
     report.push({ ...entry, verdict, gaps, ...grounding });
@@ -265,6 +267,13 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
         `it names ${head.name}, but its arguments do not say which key`,
       );
   }
+  if (head?.kind === "collection" && head.pairs) return found(pairsRule(ctx, head) ?? [], `it names the pairs of ${head.name}, but not what to do with them`);
+  const byParam = head ? undefined : valuesNamedByParam(ctx);
+  if (byParam) {
+    const intent = valuesIntent(ctx, byParam);
+    const drafts = intent === "put" || intent === "remove" ? valuesRule(ctx, byParam, intent) : [];
+    if (drafts.length > 0) return { drafts };
+  }
   const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
@@ -273,6 +282,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (named && acting !== "unknown") {
     const drafts = namedCollectionRule(ctx, named, acting);
     if ("drafts" in drafts && drafts.drafts.length > 0) return drafts;
+  }
+  const pairs = !named ? pairsList(ctx) : undefined;
+  if (pairs) {
+    const drafts = pairsRule(ctx, pairs);
+    if (drafts && drafts.length > 0) return { drafts };
   }
   const intent = recordIntent(ctx);
   if (intent) {
@@ -292,6 +306,41 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     };
   if (!named) return { reason: "names no part of the state and no argument names a record" };
   return { reason: `no argument matches a field of ${named.name}` };
+}
+
+const CHANGES = new Set(["create", "update", "delete", "tree"]);
+
+/**
+ * A boolean output that reports the call went through (`success`, `sent_status`,
+ * `deleted_status`) is true in every answer the effects let through: a failed call answers
+ * an error instead.
+ */
+function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
+  if (!drafts.some((d) => CHANGES.has(d.kind))) return [];
+  const answered = new Set(drafts.map((d) => (typeof d.output === "string" ? d.output : "")));
+  return facts.outputs
+    .filter(
+      (o) =>
+        o.type === "boolean" &&
+        !answered.has(o.name) &&
+        /^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name),
+    )
+    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
+}
+
+/**
+ * A map of values named by the noun of a required argument (`add_contact(user_name)` and
+ * `user_map`): the tool names what it adds by the argument rather than by its own name.
+ */
+function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
+  const maps = ctx.shape.parts.filter((p): p is ValuesShape => p.kind === "values");
+  for (const param of ctx.facts.params.filter((p) => p.required && p.type === "string" && !p.identifier)) {
+    const words = param.words.filter((w) => !/^(name|id|key)$/.test(w)).map(singular);
+    if (words.length === 0) continue;
+    const found = maps.find((m) => partNoun(m.name) === words.join("_"));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function collectionRule(ctx: Context, subject: Reference, action: Exclude<Action, "create">): Draft[] {

@@ -70,6 +70,12 @@ export interface CollectionShape extends PartBase {
   size: number;
   /** A number beside the collection that mints its ids. */
   counter?: CounterShape;
+  /**
+   * Records that are each one key and one value, the key data (`[{"USR2": "hello"}, …]`):
+   * a list of pairs, kept in order. `keyRefersTo` names the part whose keys or values the
+   * pairs' keys are.
+   */
+  pairs?: { keyRefersTo?: string };
 }
 
 export interface CounterShape {
@@ -259,6 +265,10 @@ function collectionParts(
     (container === "map"
       ? keys.every((k) => /^(0|[1-9][0-9]*)$/.test(k))
       : sample.every(([, e]) => typeof e[keyField ?? ""] === "number"));
+  const pairs =
+    container === "array" &&
+    sample.length > 0 &&
+    sample.every(([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string));
   const collection: CollectionShape = {
     kind: "collection",
     path,
@@ -268,8 +278,9 @@ function collectionParts(
     keyFormat: keyFormatOf(keys),
     keyField,
     numericKeys,
-    fields,
+    fields: pairs ? new Map() : fields,
     size: entities.length,
+    ...(pairs ? { pairs: {} } : {}),
   };
   const inner: Part[] = [];
   if (depth < MAX_DEPTH)
