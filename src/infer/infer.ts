@@ -267,7 +267,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
         `it names ${head.name}, but its arguments do not say which key`,
       );
   }
-  if (head?.kind === "collection" && head.pairs) return found(pairsRule(ctx, head) ?? [], `it names the pairs of ${head.name}, but not what to do with them`);
+  if (head?.kind === "collection" && head.pairs)
+    return found(
+      pairsRule(ctx, head) ?? [],
+      `it names the pairs of ${head.name}, but not what to do with them`,
+    );
   const byParam = head ? undefined : valuesNamedByParam(ctx);
   if (byParam) {
     const intent = valuesIntent(ctx, byParam);

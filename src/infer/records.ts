@@ -348,5 +348,12 @@ function knownUser(ctx: Context, who: Param): Draft[] {
   if (documented) ctx.usedErrors.add(documented.code);
   ctx.notes.push(`checks ${who.name} is a known ${noun} (${error})`);
   const path = map.path.map((s) => JSON.stringify(s)).join(", ");
-  return [{ kind: "check", require: [{ expr: `$args.${identifier(who.name)} in $each($entity(${path}), function($v) { $v })`, error }] }];
+  return [
+    {
+      kind: "check",
+      require: [
+        { expr: `$args.${identifier(who.name)} in $each($entity(${path}), function($v) { $v })`, error },
+      ],
+    },
+  ];
 }
