@@ -10,7 +10,15 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule } from "./records.js";
 import { namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
-import { type CollectionShape, type StateShape, shapeOf, type ValuesShape } from "./shape.js";
+import { schemaWorld } from "./schema-world.js";
+import {
+  type CollectionShape,
+  reindexed,
+  type StateShape,
+  shapeOf,
+  shapeOfCollections,
+  type ValuesShape,
+} from "./shape.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, updateRule } from "./writes.js";
@@ -62,8 +70,14 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   // computation tools (calculators, converters) compute unless the caller says otherwise
   const options: InferOptions = { computation: computationEffects, ...given };
   const level = options.level ?? languageLevel();
-  const states = statesOf(toolset, options.states ?? []);
-  const shape = shapeOf(states);
+  const examples = statesOf(toolset, options.states ?? []);
+  const found = shapeOf(examples);
+  // a catalog without a state (or with empty collections) gets its records' shapes from its schemas
+  const empty = found.parts.length <= 1 && found.root.fields.size === 0;
+  const bare = [...found.collections.values()].some((c) => c.size === 0 && c.fields.size === 0);
+  const derived = empty || bare ? schemaWorld(toolset) : undefined;
+  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
+  const states = derived && empty ? [derived.state] : examples;
   let facts: ToolFacts[] | undefined;
   // the other tools are read only by the rules that look at a toolset's conventions
   const siblings = () => {
@@ -157,7 +171,27 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     };
     return { ...base, errors, effects, inferred };
   });
-  return { toolset: withKeyFields({ ...toolset, tools }, keyFields), report };
+  const world = derived ? { ...derived.state, ...toolset.state } : toolset.state;
+  return { toolset: withKeyFields({ ...toolset, state: world, tools }, keyFields), report };
+}
+
+/**
+ * The shape with the collections a catalog's schemas describe: in place of empty ones of
+ * the same name (a state of `{"pets": {}}`), and as the whole world when the state has none.
+ */
+function withSchemaCollections(
+  found: StateShape,
+  schema: readonly CollectionShape[],
+  empty: boolean,
+): StateShape {
+  if (empty) return shapeOfCollections(schema);
+  const byName = new Map(schema.map((c) => [c.name, c]));
+  const parts = found.parts.map((part) =>
+    part.kind === "collection" && part.size === 0 && part.fields.size === 0 && byName.has(part.name)
+      ? { ...(byName.get(part.name) as CollectionShape), path: part.path }
+      : part,
+  );
+  return reindexed(parts, found.root);
 }
 
 /**

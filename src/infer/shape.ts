@@ -133,6 +133,23 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
     return world;
   });
   const root = walkRecord(worlds, [], "", parts, 0);
+  linkReferences(parts, worlds);
+  attachCounters(parts);
+  return indexed(parts, root);
+}
+
+/** A shape of collections known from elsewhere (the schemas of a catalog without a state). */
+export function shapeOfCollections(collections: readonly CollectionShape[]): StateShape {
+  const root: RecordShape = { kind: "record", path: [], name: "", fields: new Map() };
+  return indexed([root, ...collections], root);
+}
+
+/** The indexes of a shape, rebuilt after some of its parts were replaced. */
+export function reindexed(parts: Part[], root: RecordShape): StateShape {
+  return indexed(parts, root);
+}
+
+function indexed(parts: Part[], root: RecordShape): StateShape {
   const collections = new Map<string, CollectionShape>();
   const nested = new Map<string, CollectionShape>();
   for (const part of parts) {
@@ -140,8 +157,6 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
     const index = part.parent ? nested : collections;
     if (!index.has(part.name)) index.set(part.name, part);
   }
-  linkReferences(parts, worlds);
-  attachCounters(parts);
   const byNoun = new Map<string, CollectionShape[]>();
   const byKeyField = new Map<string, CollectionShape[]>();
   const bySuffix = new Map<string, CollectionShape[]>();

@@ -14,7 +14,7 @@ export type Fallback = () => unknown;
  * coherent with the known ones (coherence.ts).
  */
 export function conform(schema: JsonSchema, known: unknown, fallback: Fallback): unknown {
-  return fitValue(schema, known, fallback, true, { path: "", guessed: [] });
+  return fitValue(schema, known, fallback, true, { path: "", guessed: [], root: schema });
 }
 
 /** conform, and the paths of the result that came from the fallback (synthesized: guessed) rather than known values. */
@@ -23,7 +23,7 @@ export function conformTracked(
   known: unknown,
   fallback: Fallback,
 ): { value: unknown; guessed: string[] } {
-  const track: Track = { path: "", guessed: [] };
+  const track: Track = { path: "", guessed: [], root: schema };
   const value = fitValue(schema, known, fallback, true, track);
   return { value, guessed: track.guessed };
 }
@@ -32,10 +32,45 @@ export function conformTracked(
 interface Track {
   path: string;
   guessed: string[];
+  /** The whole output schema, whose `$defs` the `$ref`s inside it name. */
+  root: JsonSchema;
 }
 
 function at(track: Track, key: string | number): Track {
-  return { path: track.path === "" ? String(key) : `${track.path}.${key}`, guessed: track.guessed };
+  return {
+    path: track.path === "" ? String(key) : `${track.path}.${key}`,
+    guessed: track.guessed,
+    root: track.root,
+  };
+}
+
+/** Resolved sub-schemas, made once per schema and root: validators are compiled per schema object. */
+const resolvedOnce = new WeakMap<JsonSchema, WeakMap<JsonSchema, JsonSchema>>();
+
+/**
+ * A sub-schema as it validates on its own: a local `$ref` ("#/$defs/Pet") read as the schema
+ * it names, and the root's `$defs` kept beside it for the refs inside.
+ */
+function resolved(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  if (schema === root || !isPlainObject(root.$defs)) return schema;
+  let byRoot = resolvedOnce.get(schema);
+  const known = byRoot?.get(root);
+  if (known) return known;
+  const ref = schema.$ref;
+  const target =
+    typeof ref === "string" && ref.startsWith("#/$defs/")
+      ? root.$defs[ref.slice("#/$defs/".length)]
+      : undefined;
+  const { $ref: _ref, ...rest } = schema;
+  const out: JsonSchema = isPlainObject(target)
+    ? { ...rest, ...(target as JsonSchema), $defs: root.$defs }
+    : { ...schema, $defs: root.$defs };
+  if (!byRoot) {
+    byRoot = new WeakMap();
+    resolvedOnce.set(schema, byRoot);
+  }
+  byRoot.set(root, out);
+  return out;
 }
 
 function guess(track: Track, fallback: Fallback): unknown {
@@ -45,12 +80,13 @@ function guess(track: Track, fallback: Fallback): unknown {
 }
 
 function fitValue(
-  schema: JsonSchema,
+  given: JsonSchema,
   known: unknown,
   fallback: Fallback,
   top: boolean,
   track: Track,
 ): unknown {
+  const schema = resolved(given, track.root);
   if (known === undefined) return guess(track, fallback);
   if (isObjectSchema(schema) && isPlainObject(known)) return fitObject(schema, known, fallback, top, track);
   if (schema.type === "array" && Array.isArray(known) && isPlainObject(schema.items)) {
