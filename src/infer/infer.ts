@@ -282,7 +282,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = treeRule(ctx, tree);
     if (drafts) return found(drafts, "a file-system tool whose arguments name no path");
   }
-  // the part the name is about: English puts the head noun last ("remove_stock_from_watchlist")
+  // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head = namedPart(facts, shape, ["collection", "list", "values", "record"]);
   const action = actionFor(facts, undefined);
   if (head?.kind === "list") {
@@ -367,8 +367,8 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
 }
 
 /**
- * A map of values named by the noun of a required argument (`add_contact(user_name)` and
- * `user_map`): the tool names what it adds by the argument rather than by its own name.
+ * A map of values named by the noun of a required argument (`register_guest(guest_name)` and
+ * `guest_index`): the tool names what it adds by the argument rather than by its own name.
  */
 function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
   const maps = ctx.shape.parts.filter((p): p is ValuesShape => p.kind === "values");
@@ -409,7 +409,7 @@ function found(drafts: Draft[], reason: string): Outcome {
  * the collection the name names, unless that one lives inside records no argument names
  * (`change_booking_wallet(booking_id, wallet_id)` changes the booking). A tool named after
  * a map of records whose one required argument is no field of them takes it as the key
- * (`get_stock(symbol)`, as `GET /stocks/{symbol}`).
+ * (`get_fund(ticker)`, as `GET /funds/{ticker}`).
  */
 function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
   const single = ctx.references.filter((r) => !r.many);

@@ -25,7 +25,7 @@ import {
  * home device's state, Firebase's current user.
  */
 
-/** Words that say a field holds a state rather than what it is a state of (`headLightStatus`, `fuelLevel`). */
+/** Words that say a field holds a state rather than what it is a state of (`fanStatus`, `inkLevel`). */
 const STATE_WORDS = new Set([
   "status",
   "state",
@@ -41,7 +41,7 @@ const STATE_WORDS = new Set([
   "remaining",
 ]);
 
-/** A name as the thing it is about: words singular, run together, state words aside (`head_lights` ~ `headLightStatus`). */
+/** A name as the thing it is about: words singular, run together, state words aside (`fan_speeds` ~ `fanSpeedStatus`). */
 function fieldKey(name: string): string {
   const words = nameWords(name).map(singular);
   const kept = words.filter((w) => !STATE_WORDS.has(w));
@@ -192,13 +192,13 @@ function answersFrom(ctx: Context, record: RecordShape, binding: string): Array<
 function outputField(ctx: Context, record: RecordShape, output: OutputFact): FieldShape | undefined {
   const direct = recordField(record, output.name);
   if (direct) return direct;
-  // a lone output of a tool named after one field (`get_fuel_level` → `{level}`)
+  // a lone output of a tool named after one field (`get_ink_level` → `{level}`)
   if (ctx.facts.outputs.length !== 1) return undefined;
   const named = namedField(ctx, record);
   return named && plainField(named) ? named : undefined;
 }
 
-/** The field the tool's name names (`setHeadlights` → `headLightStatus`, `get_budget_limit` → `budget_limit`). */
+/** The field the tool's name names (`setFanSpeed` → `fanSpeedStatus`, `get_spend_cap` → `spend_cap`). */
 function namedField(ctx: Context, record: RecordShape): FieldShape | undefined {
   const own = new Set(nameWords(record.name).map(singular));
   const nouns = ctx.facts.nouns.map(singular).filter((n) => !own.has(n));
@@ -234,7 +234,7 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
   return [{ kind: "update", target, set, as: "record" }, ...answersFrom(ctx, record, "record")];
 }
 
-/** The number an amount moves: named by the tool (`fillFuelTank` → `fuelLevel`), else the record's one balance. */
+/** The number an amount moves: named by the tool (`refillInkTank` → `inkLevel`), else the record's one balance. */
 function amountField(ctx: Context, record: RecordShape): FieldShape | undefined {
   const numeric = [...record.fields.values()].filter(
     (f) => f.types.has("number") && f.types.size === 1 && !isIdentifierName(f.path),
