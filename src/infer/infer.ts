@@ -8,7 +8,7 @@ import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
-import { recordFor, recordIntent, recordRule } from "./records.js";
+import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import { namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
 import { schemaWorld } from "./schema-world.js";
 import {
@@ -143,7 +143,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return base;
     }
-    const drafts = [...outcome.drafts, ...successFlags(ctx.facts, outcome.drafts)];
+    const drafts = [
+      ...signedInGuard(ctx, outcome.drafts),
+      ...outcome.drafts,
+      ...successFlags(ctx.facts, outcome.drafts),
+    ];
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
