@@ -1,3 +1,4 @@
+export { type EffectHints, effectHints } from "./annotations.js";
 export { Catalog, type CatalogTask, type CatalogTool } from "./catalog.js";
 export * from "./format.js";
 export * from "./importers/index.js";

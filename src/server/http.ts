@@ -20,6 +20,7 @@ import {
 import { isPlainObject } from "../patch/index.js";
 import { SessionEventStore } from "./event-store.js";
 import { SHARED_SESSION_NAME, type ToolsimHub } from "./hub.js";
+import { SessionEventBus } from "./subscriptions.js";
 
 export const SESSION_HEADER = "x-toolsim-session";
 
@@ -121,14 +122,18 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     ? originValidation(options.allowedOrigins)
     : localhostOriginValidation();
 
+  // 2026-era listen streams hear of updates to their own session's resources only
+  const bus = new SessionEventBus(hub.watch);
   const modernHandler = createMcpHandler(
     async ({ requestInfo, authInfo }) => {
       const tenant = typeof authInfo?.extra?.tenant === "string" ? authInfo.extra.tenant : "";
       const named = requestInfo?.headers.get(SESSION_HEADER) || undefined;
       const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant);
+      bus.found(id);
       return hub.createServer(id, { shared: named === undefined });
     },
     {
+      bus,
       legacy: "reject",
       maxRequestBodySize: maxBody,
       onerror: (error) => log(`modern request failed: ${error.message}`),
@@ -216,7 +221,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
         scopes: [],
         extra: { tenant },
       };
-      await modern(req, res, text);
+      await bus.serve(body, () => modern(req, res, text));
       return;
     }
     const sessionId = req.headers["mcp-session-id"];
