@@ -50,7 +50,8 @@ Catalog
 ${CATALOG_HELP}
 ${INFER_HELP}
   --watch              reload toolset files when they change and tell clients (tools/list_changed)
-  --page-size N        tools per tools/list page (default 500)
+  --page-size N        tools per tools/list page (default 500; a larger catalog gets larger pages,
+                       so a listing takes at most 32 pages: MCP clients stop following at 64)
   --schema-profile P   how much of each input schema to advertise: full (default), portable (no
                        conditional keywords; rules in words) or openai-strict (what OpenAI's strict
                        mode accepts); calls are checked against the full schema (docs/frameworks.md)
