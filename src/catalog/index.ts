@@ -25,6 +25,15 @@ export {
 } from "./patterns.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
 export { proseChoices, qualityProblems } from "./quality.js";
+export {
+  CONTROL_TOOLS,
+  controlToolNames,
+  DEFAULT_CONTROL_PREFIX,
+  describeReserved,
+  isReservedName,
+  type ReservedNames,
+  reservedNameProblems,
+} from "./reserved-names.js";
 export { toolsetJsonSchema } from "./schema-export.js";
 export {
   acceptsNull,

@@ -7,6 +7,7 @@ import {
   formatProblem,
   isSchemaProfile,
   loadToolsets,
+  reservedNameProblems,
   SCHEMA_PROFILES,
   type SchemaProfile,
 } from "../catalog/index.js";
@@ -27,7 +28,15 @@ import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hyb
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { launchCommand } from "./paths.js";
 import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
-import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
+import {
+  attachTaskMode,
+  planTaskMode,
+  reservedNames,
+  reservedToolProblems,
+  TASK_HELP,
+  TASK_OPTIONS,
+  type TaskMode,
+} from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
 
@@ -120,7 +129,15 @@ export const serveCommand: Command = {
     const inferred = inferenceLine(loaded.inference);
     if (inferred) log(inferred);
     const taskMode = planTaskMode(loaded.catalog, values);
-    const hybrid = await startUpstreams(values, loaded.catalog, log);
+    const reserved = reservedToolProblems(loaded.catalog, taskMode);
+    if (reserved.length > 0) {
+      for (const problem of reserved) process.stderr.write(`${formatProblem(problem)}\n`);
+      log(
+        `${reserved.length} catalog tool(s) are named like the control tools; rename them, or serve with --control-prefix P or --no-control-tools`,
+      );
+      return 1;
+    }
+    const hybrid = await startUpstreams(values, loaded.catalog, log, reservedNames(taskMode));
     if (typeof hybrid === "number") return hybrid;
     const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
@@ -139,7 +156,7 @@ export const serveCommand: Command = {
     const openSession = attachTaskMode(runtime, taskMode, engineChoice);
     const compose = hybrid ? (catalog: Catalog) => hybrid.replaceBase(catalog) : undefined;
     const stopWatching = values.watch
-      ? watchCatalog(runtime, loaded.paths, values.toolset, log, compose, infer)
+      ? watchCatalog(runtime, loaded.paths, values.toolset, log, { compose, infer, taskMode })
       : () => {};
     const shutdown = onExit(Boolean(values.stdio), async () => {
       stopWatching();
@@ -286,13 +303,15 @@ function watchCatalog(
   paths: string[],
   selection: string[] | undefined,
   log: (line: string) => void,
-  compose: (catalog: Catalog) => Catalog = (catalog) => catalog,
-  infer = true,
+  options: { compose?: (catalog: Catalog) => Catalog; infer: boolean; taskMode: TaskMode },
 ) {
+  const { compose = (catalog: Catalog) => catalog, infer, taskMode } = options;
   let timer: NodeJS.Timeout | undefined;
   const apply = () => {
     const loaded = loadToolsets(paths);
-    const errors = loaded.problems.filter((p) => p.severity === "error");
+    const names = reservedNames(taskMode);
+    const reserved = names ? reservedNameProblems(loaded.toolsets, names) : [];
+    const errors = [...loaded.problems, ...reserved].filter((p) => p.severity === "error");
     if (errors.length > 0) {
       log(`catalog change not applied (the last good catalog stays), ${errors.length} error(s):`);
       for (const problem of errors) log(`  ${formatProblem(problem)}`);

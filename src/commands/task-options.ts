@@ -1,4 +1,10 @@
-import type { Catalog } from "../catalog/index.js";
+import {
+  type Catalog,
+  type CatalogProblem,
+  controlToolNames,
+  type ReservedNames,
+  reservedNameProblems,
+} from "../catalog/index.js";
 import type { ResolvedLlm } from "../llm/index.js";
 import type { Runtime } from "../runtime/index.js";
 import { controlTools, DEFAULT_CONTROL_PREFIX } from "../server/index.js";
@@ -94,3 +100,19 @@ export function attachTaskMode(runtime: Runtime, mode: TaskMode, llm?: ResolvedL
 
 /** Opens (resumes or creates) a tenant's session, by name or anonymous. */
 export type OpenSessionFor = (name: string | undefined, tenant: string) => Promise<SessionRecord>;
+
+/** The names the control tools take in this mode (none when they are hidden). */
+export function reservedNames(mode: TaskMode): ReservedNames | undefined {
+  return mode.controlTools ? controlToolNames(mode.prefix) : undefined;
+}
+
+/** Catalog tools named like a control tool: the control tool would answer their calls. */
+export function reservedToolProblems(catalog: Catalog, mode: TaskMode): CatalogProblem[] {
+  const reserved = reservedNames(mode);
+  if (!reserved) return [];
+  const loaded = catalog.toolsets.map((toolset) => ({
+    toolset,
+    file: catalog.files.get(toolset.id) ?? toolset.id,
+  }));
+  return reservedNameProblems(loaded, reserved);
+}
