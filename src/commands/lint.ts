@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import {
   Catalog,
   type CatalogProblem,
@@ -12,6 +11,7 @@ import { Engine } from "../engine/index.js";
 import { OfflineSimulator } from "../simulate/index.js";
 import { openStore } from "../store/index.js";
 import { type Command, UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim lint — check toolset files and report every problem
 

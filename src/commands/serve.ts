@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync, watch } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import {
   Catalog,
   formatProblem,
@@ -26,6 +25,7 @@ import {
 import { type Command, UsageError } from "./command.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
+import { parseArgs } from "./options.js";
 import { launchCommand } from "./paths.js";
 import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
 import {
