@@ -70,6 +70,7 @@ ${DB_HELP}
                        PostgreSQL: any number of serve processes share one database; each keeps
                        up to TOOLSIM_PG_POOL_SIZE connections (default 10); see docs/scale-out.md
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
+                       (with --task, a session that exists starts the task over: a fresh attempt)
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
 
 Engine
@@ -165,7 +166,7 @@ export const serveCommand: Command = {
     });
 
     if (values.stdio) {
-      const session = await openSession(values.session, "");
+      const session = await openSession(values.session, "", true);
       log(
         `stdio session ${session.name ?? session.id}: ${summary(runtime.engine.catalog)}; engine ${engineLine}; state in ${db}`,
       );
@@ -183,7 +184,7 @@ export const serveCommand: Command = {
       allowedHosts: values["allowed-host"],
       idleTimeoutMs: idleSeconds * 1000,
       maxBodyBytes,
-      openSession: async (name, tenant) => (await openSession(name, tenant)).id,
+      openSession: async (name, tenant, connection) => (await openSession(name, tenant, connection)).id,
       log,
     }).catch((error: unknown) => {
       if (!(error instanceof ListenError)) throw error;

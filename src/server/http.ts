@@ -57,8 +57,12 @@ export interface HttpOptions {
   /** Larger request bodies are answered 413 without being read (bytes). */
   maxBodyBytes?: number;
   timeouts?: Partial<HttpTimeouts>;
-  /** Opens (creates or resumes) a tenant's simulation session for a new MCP session; `name` is the X-Toolsim-Session header. */
-  openSession: (name: string | undefined, tenant: string) => Promise<string>;
+  /**
+   * Opens (creates or resumes) a tenant's simulation session; `name` is the X-Toolsim-Session
+   * header. `connection` is true for a new 2025-era MCP session (an initialize), false for
+   * a 2026-era request, which has no connection and comes again with every call.
+   */
+  openSession: (name: string | undefined, tenant: string, connection: boolean) => Promise<string>;
   log?: (line: string) => void;
 }
 
@@ -128,7 +132,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     async ({ requestInfo, authInfo }) => {
       const tenant = typeof authInfo?.extra?.tenant === "string" ? authInfo.extra.tenant : "";
       const named = requestInfo?.headers.get(SESSION_HEADER) || undefined;
-      const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant);
+      const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant, false);
       bus.found(id);
       return hub.createServer(id, { shared: named === undefined });
     },
@@ -278,6 +282,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     const simulationId = await options.openSession(
       typeof header === "string" && header ? header : undefined,
       tenant,
+      true,
     );
     const server = hub.createServer(simulationId);
     const session: LegacySession = {
