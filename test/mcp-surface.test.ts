@@ -342,6 +342,31 @@ describe("resource subscriptions over HTTP", () => {
     }
   });
 
+  it.each<Era>(["2025", "2026"])(
+    "lists hints and prompts, and completes keys, for a %s-era client",
+    async (era) => {
+      const mcp = await open(era, `http-surface-${era}`);
+      try {
+        const renew = (await mcp.listTools()).tools.find((t) => t.name === "renew_loan");
+        expect(renew?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+        expect((await mcp.listPrompts()).prompts.map((p) => p.name)).toEqual(["library-borrow"]);
+        const prompt = await mcp.getPrompt({ name: "library-borrow" });
+        expect(prompt.messages[0]?.content).toMatchObject({
+          type: "text",
+          text: expect.stringContaining("Ada"),
+        });
+        const keys = await mcp.complete({
+          ref: { type: "ref/resource", uri: ENTITY_TEMPLATE },
+          argument: { name: "key", value: "LN" },
+          context: { arguments: { collection: "loans" } },
+        });
+        expect(keys.completion.values).toEqual(["LN-0006", "LN-0007"]);
+      } finally {
+        await mcp.close();
+      }
+    },
+  );
+
   it("tells a 2026-era listen stream of its own session's changes only", async () => {
     const [mine, theirs] = await Promise.all([open("2026", "listen-mine"), open("2026", "listen-theirs")]);
     try {
