@@ -146,6 +146,25 @@ describe("annotations from what a tool's effects do", () => {
     expect(idempotent([{ kind: "delete", target: "items/{id}" }])).toBe(false);
   });
 
+  it("reads a tree effect by its operation", () => {
+    const tree = (op: string, more: Record<string, unknown> = {}) =>
+      hints([{ kind: "tree", op, target: "fs", ...more }]);
+    expect(tree("list")?.annotations).toEqual({ readOnlyHint: true });
+    expect(tree("write", { path: "{id}", content: "{v}" })?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+    expect(tree("write", { path: "{id}", content: "{v}", append: true })?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
+    expect(tree("mkdir", { path: "{id}" })?.annotations.destructiveHint).toBe(false);
+    expect(tree("remove", { path: "{id}" })?.annotations.destructiveHint).toBe(true);
+    expect(tree("cd", { path: "{id}" })?.annotations.readOnlyHint).toBe(false);
+  });
+
   it("never replaces what the catalog wrote, and says nothing without effects", () => {
     expect(hints([{ kind: "delete", target: "items/{id}" }], { readOnlyHint: true })).toEqual({
       annotations: { readOnlyHint: true },
