@@ -77,28 +77,32 @@ describe("null for an optional argument, framework by framework", () => {
     Object.entries(byProfile).map(([profile, outcome]) => ({ framework, profile, outcome })),
   );
 
-  it.each(cases)("$framework on $profile: $outcome", async ({ framework, profile, outcome }) => {
-    const session = `nulls-${framework}-${profile}`;
-    const db = join(dir.path, `${session}.db`);
-    const serve = [CLI, "serve", "--stdio", "--engine", "offline", "--schema-profile", profile];
-    const args = [...serve, "--task", MARKET_BUY_TASK, "--session", session, "--db", db];
-    const before = model?.requests.length ?? 0;
-    await RUN[framework]?.(process.execPath, args, model?.url ?? "");
-    // the model did call the tool, and the framework sent back an answer to that call
-    const asked = (model?.requests ?? []).slice(before);
-    const answered = asked.flatMap((r) => r.messages).filter((m) => m.role === "tool");
-    expect(answered).toHaveLength(1);
-    const answer = answered[0]?.content ?? "";
-    const report = await runCli(["report", session, "--db", db, "--json"]);
-    const { timeline } = JSON.parse(report.stdout) as { timeline: Array<{ tool: string; status: string }> };
-    const reached = timeline.filter((c) => c.tool === "list_brokerage_accounts");
-    if (outcome === "toolsim took it as not given") {
-      expect(reached.map((c) => c.status)).toEqual(["ok"]);
-      expect(answer).toContain("ACC-2002");
-    } else {
-      // the framework's own schema check answered, and nothing reached toolsim
-      expect(reached).toEqual([]);
-      expect(answer).toMatch(/did not match expected schema|Tool validation failed/);
-    }
-  });
+  it.each(cases)(
+    "$framework on $profile: $outcome",
+    async ({ framework, profile, outcome }) => {
+      const session = `nulls-${framework}-${profile}`;
+      const db = join(dir.path, `${session}.db`);
+      const serve = [CLI, "serve", "--stdio", "--engine", "offline", "--schema-profile", profile];
+      const args = [...serve, "--task", MARKET_BUY_TASK, "--session", session, "--db", db];
+      const before = model?.requests.length ?? 0;
+      await RUN[framework]?.(process.execPath, args, model?.url ?? "");
+      // the model did call the tool, and the framework sent back an answer to that call
+      const asked = (model?.requests ?? []).slice(before);
+      const answered = asked.flatMap((r) => r.messages).filter((m) => m.role === "tool");
+      expect(answered).toHaveLength(1);
+      const answer = answered[0]?.content ?? "";
+      const report = await runCli(["report", session, "--db", db, "--json"]);
+      const { timeline } = JSON.parse(report.stdout) as { timeline: Array<{ tool: string; status: string }> };
+      const reached = timeline.filter((c) => c.tool === "list_brokerage_accounts");
+      if (outcome === "toolsim took it as not given") {
+        expect(reached.map((c) => c.status)).toEqual(["ok"]);
+        expect(answer).toContain("ACC-2002");
+      } else {
+        // the framework's own schema check answered, and nothing reached toolsim
+        expect(reached).toEqual([]);
+        expect(answer).toMatch(/did not match expected schema|Tool validation failed/);
+      }
+    },
+    120_000,
+  );
 });

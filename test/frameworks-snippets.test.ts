@@ -167,6 +167,7 @@ describe("docs/frameworks.md: every snippet runs as written, to its end, and a r
         }
         expect(new Set(sessions).size).toBe(2);
       },
+      3 * HANG_MS,
     );
   });
 });

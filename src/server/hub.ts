@@ -161,8 +161,9 @@ export class ToolsimHub {
         if (result) break;
       }
       result ??= toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
-      // subscribers hear of what the call changed before its answer arrives
-      await this.watch.changed(sessionId);
+      // subscribers hear of what the call changed before its answer arrives; the answer stands either way
+      const notifying = this.watch.changed(sessionId);
+      if (notifying) await notifying.catch(() => {});
       return result;
     } catch (error) {
       // the store or an upstream failed (a database restarting, a lost connection): an agent

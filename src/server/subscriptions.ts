@@ -49,9 +49,12 @@ export class ResourceWatch {
     return new ResourceWatcher(this, sessionId, notify);
   }
 
-  /** After something may have changed a session: notifies each subscriber whose resources changed. */
-  changed(sessionId: string): Promise<void> {
-    if (!this.bySession.has(sessionId)) return Promise.resolve();
+  /**
+   * After something may have changed a session: notifies each subscriber whose resources
+   * changed. Undefined when nobody watches the session, so a call has nothing to wait for.
+   */
+  changed(sessionId: string): Promise<void> | undefined {
+    if (!this.bySession.has(sessionId)) return undefined;
     const previous = this.queues.get(sessionId) ?? Promise.resolve();
     const next = previous.then(() => this.check(sessionId));
     this.queues.set(sessionId, next);
