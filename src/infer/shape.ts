@@ -281,7 +281,9 @@ function collectionParts(
       ? keys.every((k) => /^(0|[1-9][0-9]*)$/.test(k))
       : sample.every(([, e]) => typeof e[keyField ?? ""] === "number"));
   // pairs: nearly every record is one data key and its value (a stray record of several keys aside)
-  const single = sample.filter(([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string));
+  const single = sample.filter(
+    ([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string),
+  );
   const pairs = container === "array" && sample.length > 0 && single.length >= sample.length * 0.9;
   const collection: CollectionShape = {
     kind: "collection",
