@@ -244,7 +244,12 @@ for (const backend of storeBackends) {
       await store.recordAttempt({ ...attempt, taskId: "a", sessionName: "run-1/a/1", outcome: "passed" });
       await store.recordAttempt({ ...attempt, attempt: 2, outcome: "failed", result: { calls: 3 } });
       // resumed: the attempt that ended in an error is run again in a new session and replaces its row
-      await store.recordAttempt({ ...attempt, sessionId: "s-2", sessionName: "run-1/b/1#2", outcome: "passed" });
+      await store.recordAttempt({
+        ...attempt,
+        sessionId: "s-2",
+        sessionName: "run-1/b/1#2",
+        outcome: "passed",
+      });
       const attempts = await store.runAttempts("run-1");
       expect(attempts.map((a) => [a.taskId, a.attempt, a.outcome, a.sessionName])).toEqual([
         ["a", 1, "passed", "run-1/a/1"],
