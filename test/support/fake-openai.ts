@@ -45,6 +45,11 @@ export interface FakeOpenAIOptions {
   rejectJsonSchema?: boolean;
   /** Dimensions of the embeddings (default 64). */
   dimensions?: number;
+  /** Every chat answer waits this long first (ms): a model with a fixed latency (default 0). */
+  delayMs?: number;
+  /** Where to listen (default 127.0.0.1 on a free port); "::" with a port stands in for a local server. */
+  host?: string;
+  port?: number;
 }
 
 export interface FakeOpenAI {
@@ -108,6 +113,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     const step = queue.shift() ??
       options.respond?.(recorded) ?? { kind: "status", status: 500, message: "fake script ran out" };
+    if (options.delayMs && step.kind !== "stall") await new Promise((r) => setTimeout(r, options.delayMs));
+    if (res.destroyed) return;
     await answer(res, step, recorded);
   }
 
@@ -161,7 +168,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
