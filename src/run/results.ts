@@ -25,16 +25,29 @@ export function attemptCost(
   models: RunModels,
   prices: ReadonlyMap<string, Price>,
 ): number | undefined {
+  const cost = costOf(
+    (role) => ({ prompt: usage[role].promptTokens, completion: usage[role].completionTokens }),
+    models,
+    prices,
+  );
+  return cost === undefined ? undefined : roundTo(cost, 6);
+}
+
+function costOf(
+  tokens: (role: Role) => { prompt: number; completion: number },
+  models: RunModels,
+  prices: ReadonlyMap<string, Price>,
+): number | undefined {
   let total = 0;
   for (const role of ROLES) {
-    const spent = usage[role];
-    if (spent.promptTokens + spent.completionTokens === 0) continue;
+    const spent = tokens(role);
+    if (spent.prompt + spent.completion === 0) continue;
     const model = models[role];
     const price = model === undefined ? undefined : prices.get(model);
     if (!price) return undefined;
-    total += (spent.promptTokens * price.input + spent.completionTokens * price.output) / 1_000_000;
+    total += (spent.prompt * price.input + spent.completion * price.output) / 1_000_000;
   }
-  return roundTo(total, 6);
+  return total;
 }
 
 /**
@@ -174,7 +187,7 @@ export function summarize(input: {
       },
     ]),
   ) as RunSummary["tokens"];
-  const costs = results.map((r) => attemptCost(r.usage, input.models, input.prices));
+  const cost = results.length ? costOf((role) => tokens[role], input.models, input.prices) : undefined;
   const modelRequests = sum(results, (r) => r.usage.agent.requests + r.usage.user.requests);
   const modelMs = sum(results, (r) => r.usage.agent.latencyMs + r.usage.user.latencyMs);
   const steps = results.filter((r) => r.verdict?.progress.total).map((r) => r.verdict?.progress);
@@ -207,14 +220,7 @@ export function summarize(input: {
     }),
     calls: { ...calls, perAttempt: spread(results.map((r) => r.calls.total)) },
     tokens,
-    ...(costs.length > 0 && costs.every((c) => c !== undefined)
-      ? {
-          cost: roundTo(
-            costs.reduce((a: number, c) => a + (c ?? 0), 0),
-            6,
-          ),
-        }
-      : {}),
+    ...(cost !== undefined ? { cost: roundTo(cost, 6) } : {}),
     latency: {
       attemptMs: spread(results.map((r) => r.durationMs)),
       modelRequestMeanMs: modelRequests ? roundTo(modelMs / modelRequests, 1) : null,

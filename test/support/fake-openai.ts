@@ -30,6 +30,8 @@ export interface RecordedMessage {
 
 export interface RecordedRequest {
   path: string;
+  /** When it arrived (Date.now()). */
+  at: number;
   model?: string;
   messages: RecordedMessage[];
   responseFormat?: { type: string; json_schema?: { name?: string; schema?: unknown } };
@@ -61,6 +63,8 @@ export interface FakeOpenAI {
   script(...steps: FakeStep[]): void;
   /** Chat requests received so far. */
   chatCount(): number;
+  /** The most chat requests that were waiting for their answer at once. */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -69,6 +73,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const queue: FakeStep[] = [];
   const sockets = new Set<Socket>();
   const stalled = new Set<ServerResponse>();
+  let inFlight = 0;
+  let mostInFlight = 0;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -97,12 +103,18 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
     const recorded: RecordedRequest = {
       path,
+      at: Date.now(),
       model: typeof body.model === "string" ? body.model : undefined,
       messages: (Array.isArray(body.messages) ? body.messages : []).map(recordMessage),
       responseFormat: body.response_format as RecordedRequest["responseFormat"],
       body,
     };
     requests.push(recorded);
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    res.once("close", () => {
+      inFlight--;
+    });
     if (options.rejectJsonSchema && recorded.responseFormat?.type === "json_schema") {
       return sendJson(res, 400, {
         error: {
@@ -151,7 +163,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   function embeddings(res: ServerResponse, body: Record<string, unknown>) {
     const input = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? "")];
-    requests.push({ path: "/v1/embeddings", model: String(body.model ?? ""), messages: [], input, body });
+    requests.push({
+      path: "/v1/embeddings",
+      at: Date.now(),
+      model: String(body.model ?? ""),
+      messages: [],
+      input,
+      body,
+    });
     const dimensions = options.dimensions ?? 64;
     const base64 = body.encoding_format === "base64";
     const data = input.map((text, index) => {
@@ -178,6 +197,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     requests,
     script: (...steps) => queue.push(...steps),
     chatCount: () => requests.filter((r) => r.path === "/v1/chat/completions").length,
+    maxInFlight: () => mostInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of stalled) res.destroy();

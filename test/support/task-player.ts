@@ -10,7 +10,15 @@ export interface PlayerOptions {
   userModel?: string;
   /** The agent's answer when a turn's calls are done (default: "Done: TASK", or INFEASIBLE for an invalid task). */
   answer?: (task: Task, turn: number) => string;
+  /**
+   * Asked at the first request of an attempt: true makes the agent answer at once without
+   * working the task (a model whose sampling sometimes goes wrong; decide by the request's seed).
+   */
+  giveUpWhen?: (request: RecordedRequest) => boolean;
 }
+
+/** What the agent says when it gives up. */
+export const GIVE_UP = "Sorry, I could not get this done.";
 
 /**
  * A scripted model that plays tasks as a capable agent would, from the conversation alone:
@@ -20,7 +28,10 @@ export interface PlayerOptions {
  * when none is left. It can also play the simulated user (`userModel`): the task's turns, one
  * per message, then the stop signal.
  */
-export function taskPlayer(tasks: readonly Task[], options: PlayerOptions = {}): (request: RecordedRequest) => FakeStep {
+export function taskPlayer(
+  tasks: readonly Task[],
+  options: PlayerOptions = {},
+): (request: RecordedRequest) => FakeStep {
   return (request) => {
     if (options.userModel && request.model === options.userModel) return playUser(tasks, request);
     return playAgent(tasks, request, options);
@@ -29,21 +40,24 @@ export function taskPlayer(tasks: readonly Task[], options: PlayerOptions = {}):
 
 function playAgent(tasks: readonly Task[], request: RecordedRequest, options: PlayerOptions): FakeStep {
   const users = request.messages.filter((m) => m.role === "user");
-  const first = users[0]?.content ?? "";
-  const task = tasks.find((t) => t.description === first || t.turns?.[0] === first);
-  if (!task) return { kind: "text", content: `I do not know how to help with: ${first}` };
+  const opening = users[0]?.content ?? "";
+  const task = tasks.find((t) => t.description === opening || t.turns?.[0] === opening);
+  if (!task) return { kind: "text", content: `I do not know how to help with: ${opening}` };
   const feedback = users.some((m) => m.content.startsWith(FEEDBACK_INTRO));
   const turnsSaid = users.filter((m) => !m.content.startsWith(FEEDBACK_INTRO)).length;
   const lastTurn = Math.max(0, (task.turns?.length ?? 1) - 1);
   const turn = Math.min(turnsSaid - 1, lastTurn);
   const called = calledTools(request.messages);
+  const first = !request.messages.some((m) => m.role === "assistant");
+  if (first && options.giveUpWhen?.(request)) return { kind: "text", content: GIVE_UP };
   const skipped = new Set(feedback ? [] : (options.skipUntilFeedback ?? []));
   const offered = offeredFunctions(request);
   const used = new Set<number>();
   for (const step of task.solution) {
     if ((step.turn ?? 0) > turn) continue;
     const index = called.findIndex(
-      (call, i) => !used.has(i) && sameTool(call.name, step.tool) && sameArguments(call.arguments, step.arguments),
+      (call, i) =>
+        !used.has(i) && sameTool(call.name, step.tool) && sameArguments(call.arguments, step.arguments),
     );
     if (index >= 0) {
       used.add(index);
@@ -56,7 +70,9 @@ function playAgent(tasks: readonly Task[], request: RecordedRequest, options: Pl
   }
   const answer =
     options.answer?.(task, turn) ??
-    (task.valid ? `Done: ${task.id}, turn ${turn + 1}.` : `INFEASIBLE: ${task.invalid_reason ?? "this cannot be done"}`);
+    (task.valid
+      ? `Done: ${task.id}, turn ${turn + 1}.`
+      : `INFEASIBLE: ${task.invalid_reason ?? "this cannot be done"}`);
   return { kind: "text", content: answer };
 }
 
@@ -76,7 +92,9 @@ function calledTools(messages: readonly RecordedMessage[]): Array<{ name: string
   );
 }
 
-function offeredFunctions(request: RecordedRequest): Array<{ name: string; parameters?: Record<string, unknown> }> {
+function offeredFunctions(
+  request: RecordedRequest,
+): Array<{ name: string; parameters?: Record<string, unknown> }> {
   const tools = Array.isArray(request.body.tools) ? request.body.tools : [];
   return tools.map((tool: { function?: { name?: string; parameters?: Record<string, unknown> } }) => ({
     name: String(tool.function?.name),
