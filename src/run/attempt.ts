@@ -205,8 +205,10 @@ export async function runAttempt(
   const calls = (await env.store.calls(session.id)).filter((call) => call.status !== "cancelled");
   env.engine.release(session.id);
   const outcome: AttemptOutcome = problem ? "error" : (tries.at(-1)?.outcome ?? "error");
+  // what is left undone is known only where something judged the attempt
+  const judged = verdict && verdict.judge !== "none" ? verdict : undefined;
   const toolscan = Object.fromEntries(
-    patternFigures(calls, verdict).map((figure) => [figure.code, figure.count]),
+    patternFigures(calls, judged).map((figure) => [figure.code, figure.count]),
   ) as Record<FindingCode, number>;
   return {
     kind: "done",

@@ -51,8 +51,15 @@ function attemptLead(result: AttemptResult): string {
   return `<p class="${outcomeClass(result.outcome)}"><b>Run outcome: ${escapeHtml(result.outcome)}</b>${
     tries.length ? ` — ${escapeHtml(tries.join(", "))}` : ""
   }${result.error ? ` — ${escapeHtml(result.error.kind)}: ${escapeHtml(result.error.message)}` : ""}</p>
-<p>Task <code>${escapeHtml(result.task)}</code>, attempt ${result.attempt} · ${result.turns} user turn(s) · ${result.steps} model step(s) · stopped by ${escapeHtml(result.stoppedBy ?? "an error")} · ${Math.round(result.durationMs)} ms</p>`;
+<p>Attempt ${result.attempt} of task <code>${escapeHtml(result.task)}</code> · ${result.turns} user turn(s) · ${result.steps} model request(s) · ${escapeHtml(STOPPED[result.stoppedBy ?? "error"])} · ${Math.round(result.durationMs)} ms</p>`;
 }
+
+const STOPPED: Record<NonNullable<AttemptResult["stoppedBy"]> | "error", string> = {
+  answer: "the agent answered",
+  "step-cap": "the agent hit the step cap",
+  exit: "the agent command exited",
+  error: "ended by an error",
+};
 
 function runPage(
   summary: RunSummary,
@@ -72,7 +79,7 @@ function runPage(
   const taskRows = summary.perTask
     .map(
       (t) =>
-        `<tr><td><code>${escapeHtml(t.task)}</code></td><td class="n">${t.passed}/${t.attempts}</td>${cells(t)}<td class="n">${t.error}</td></tr>`,
+        `<tr><td><code>${escapeHtml(t.task)}</code></td><td class="n">${t.attempts > t.unjudged ? `${t.passed}/${t.attempts - t.unjudged}` : "–"}</td>${cells(t)}<td class="n">${t.error}</td></tr>`,
     )
     .join("");
   const attemptRows = results

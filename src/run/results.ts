@@ -190,7 +190,9 @@ export function summarize(input: {
   const cost = results.length ? costOf((role) => tokens[role], input.models, input.prices) : undefined;
   const modelRequests = sum(results, (r) => r.usage.agent.requests + r.usage.user.requests);
   const modelMs = sum(results, (r) => r.usage.agent.latencyMs + r.usage.user.latencyMs);
-  const steps = results.filter((r) => r.verdict?.progress.total).map((r) => r.verdict?.progress);
+  const steps = results
+    .filter((r) => r.verdict && r.verdict.judge !== "none")
+    .map((r) => r.verdict?.progress);
   const undone = sum(results, (r) => r.toolscan.IAC);
   const stepTotal = sum(steps, (p) => p?.total ?? 0);
   return {

@@ -32,11 +32,12 @@ export function summaryText(summary: RunSummary): string {
   if (summary.firstTry) lines.push(row("first try only", rateCells(summary.firstTry)));
   lines.push("", row("per task", ["passed", ...columns]));
   for (const task of summary.perTask) {
-    const passed = `${task.passed}/${task.attempts}`;
+    const judged = task.attempts - task.unjudged;
+    const passed = judged > 0 ? `${task.passed}/${judged}` : "–";
     const notes = [
       task.error ? `${plural(task.error, "error")}` : "",
       task.unjudged ? `${task.unjudged} unjudged` : "",
-      summary.feedbackRetries > 0 ? `${task.firstTryPassed} on the first try` : "",
+      summary.feedbackRetries > 0 && judged > 0 ? `${task.firstTryPassed} on the first try` : "",
     ].filter(Boolean);
     lines.push(
       `${row(task.task, [passed, ...rateCells(task)])}${notes.length ? `   ${notes.join(", ")}` : ""}`,
