@@ -382,6 +382,11 @@ function resolveEndpoint(values: Values, settings: RunSettings): Endpoint {
     );
   }
   const { baseURL, apiKey, concurrency } = resolved.config;
+  if (apiKey && !/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new UsageError(
+      "the API key (OPENAI_API_KEY or --llm-key) has spaces or characters an HTTP header cannot carry; give the key itself",
+    );
+  }
   return { baseURL, apiKey, concurrency };
 }
 
