@@ -96,6 +96,7 @@ export async function summaryOf(
     status,
     note,
     agent,
+    agentTokens: plan.settings.agent.kind === "model" ? "counted" : "not seen",
     seed: plan.settings.seed,
     k: plan.k,
     feedbackRetries: plan.settings.feedbackRetries,

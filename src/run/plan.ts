@@ -57,10 +57,9 @@ function patternMatcher(pattern: string): (id: string) => boolean {
 export function planAttempts(taskIds: readonly string[], k: number, seed: string): PlannedAttempt[] {
   const attempts: PlannedAttempt[] = [];
   for (let attempt = 1; attempt <= k; attempt++) {
-    const order = [...taskIds].sort(
-      (a, b) => rank(seed, a, attempt).localeCompare(rank(seed, b, attempt)) || a.localeCompare(b),
-    );
-    for (const taskId of order) attempts.push({ taskId, attempt });
+    const ranked = taskIds.map((taskId) => ({ taskId, rank: rank(seed, taskId, attempt) }));
+    ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.taskId < b.taskId ? -1 : 1));
+    for (const { taskId } of ranked) attempts.push({ taskId, attempt });
   }
   return attempts;
 }

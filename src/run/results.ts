@@ -117,6 +117,8 @@ export interface RunSummary {
   status: RunStatus;
   note: string | null;
   agent: string;
+  /** An agent command's own model requests are not seen: its tokens are not in `tokens.agent`. */
+  agentTokens: "counted" | "not seen";
   seed: string;
   k: number;
   feedbackRetries: number;
@@ -156,6 +158,7 @@ export function summarize(input: {
   status: RunStatus;
   note: string | null;
   agent: string;
+  agentTokens: RunSummary["agentTokens"];
   seed: string;
   k: number;
   feedbackRetries: number;
@@ -200,6 +203,7 @@ export function summarize(input: {
     status: input.status,
     note: input.note,
     agent: input.agent,
+    agentTokens: input.agentTokens,
     seed: input.seed,
     k,
     feedbackRetries: input.feedbackRetries,

@@ -54,7 +54,7 @@ export function summaryText(summary: RunSummary): string {
     `ToolScan, calls with each pattern: ${patterns}`,
     `  IAC (steps or checklist items left undone): ${percent(undone?.rate ?? 0)}${undone?.count ? ` (${undone.count})` : ""}`,
     `Calls: ${calls.total} (per attempt mean ${calls.perAttempt.mean}, median ${calls.perAttempt.median}, max ${calls.perAttempt.max}): ${calls.ok} ok, ${calls.error} tool errors, ${calls.rejected} rejected`,
-    `Tokens: ${tokenLine(summary)}`,
+    `Tokens: ${tokenLine(summary)}${summary.agentTokens === "not seen" ? " (an agent command's own model requests are not seen)" : ""}`,
     `Cost: ${summary.cost !== undefined ? `$${summary.cost.toFixed(4)}` : "unknown (give --price for the models that spent tokens)"}`,
     `Latency: attempt mean ${seconds(summary.latency.attemptMs.mean)} (median ${seconds(summary.latency.attemptMs.median)}, p95 ${seconds(summary.latency.attemptMs.p95)}, max ${seconds(summary.latency.attemptMs.max)})${summary.latency.modelRequestMeanMs !== null ? `; model request mean ${seconds(summary.latency.modelRequestMeanMs)}` : ""}`,
   );

@@ -52,6 +52,8 @@ export interface FakeOpenAIOptions {
   /** Where to listen (default 127.0.0.1 on a free port); "::" with a port stands in for a local server. */
   host?: string;
   port?: number;
+  /** Keep every request in `requests` (default true); a bench of thousands of requests keeps none. */
+  record?: boolean;
 }
 
 export interface FakeOpenAI {
@@ -74,6 +76,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const sockets = new Set<Socket>();
   const stalled = new Set<ServerResponse>();
   let inFlight = 0;
+  let chats = 0;
   let mostInFlight = 0;
 
   const server = createServer((req, res) => {
@@ -109,7 +112,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       responseFormat: body.response_format as RecordedRequest["responseFormat"],
       body,
     };
-    requests.push(recorded);
+    if (options.record !== false) requests.push(recorded);
+    chats++;
     inFlight++;
     mostInFlight = Math.max(mostInFlight, inFlight);
     res.once("close", () => {
@@ -196,7 +200,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     script: (...steps) => queue.push(...steps),
-    chatCount: () => requests.filter((r) => r.path === "/v1/chat/completions").length,
+    chatCount: () => chats,
     maxInFlight: () => mostInFlight,
     close: () =>
       new Promise<void>((resolve) => {
