@@ -30,7 +30,9 @@ function alive(pid: number): boolean {
   return !existsSync(status) || !/^State:\s+Z/m.test(readFileSync(status, "utf8"));
 }
 
-describe("toolsim run --agent-cmd: any agent, as a command per attempt over Streamable HTTP", () => {
+describe("toolsim run --agent-cmd: any agent, as a command per attempt over Streamable HTTP", {
+  timeout: 120_000,
+}, () => {
   const dir = tempDir("toolsim-run-agents-");
   let model: FakeOpenAI;
   beforeAll(async () => {
@@ -98,10 +100,13 @@ describe("toolsim run --agent-cmd: any agent, as a command per attempt over Stre
     expect(crashed?.verdict?.progress).toEqual({ done: 1, total: 4 });
   });
 
-  it("an agent that hangs is stopped at --attempt-timeout, with the processes it started", async () => {
+  it("an agent that hangs is stopped at --attempt-timeout, with the processes it started", {
+    timeout: 90_000,
+  }, async () => {
     const db = join(dir.path, "hang.db");
     const pids = join(dir.path, "hang.pids");
-    const result = await run(db, ["--attempt-timeout", "3"], {
+    // long enough for the other attempt's agent to start and finish on a busy machine
+    const result = await run(db, ["--attempt-timeout", "20"], {
       AGENT_MODE: "hang:ticket-delete-vpn",
       AGENT_PID_FILE: pids,
     });

@@ -68,7 +68,7 @@ async function stored(db: string) {
   }
 }
 
-describe("toolsim run survives a model's trouble", () => {
+describe("toolsim run survives a model's trouble", { timeout: 120_000 }, () => {
   it("a 401 stops the run at once with a clear message; nothing is lost and --resume finishes it", async () => {
     const { model, db, result } = await runWith("unauthorized", [
       { kind: "status", status: 401, message: "Incorrect API key provided: sk-scri*****" },
@@ -121,7 +121,7 @@ describe("toolsim run survives a model's trouble", () => {
     const { db, result } = await runWith(
       "timeout",
       [{ kind: "stall" }],
-      ["--request-timeout", "1", "--retries", "0"],
+      ["--request-timeout", "3", "--retries", "0"],
     );
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as RunSummary;
@@ -135,11 +135,11 @@ describe("toolsim run survives a model's trouble", () => {
   });
 
   it("an attempt still waiting on its model at --attempt-timeout ends as an error", async () => {
-    const { result } = await runWith("attempt-timeout", [{ kind: "stall" }], ["--attempt-timeout", "1"]);
+    const { result } = await runWith("attempt-timeout", [{ kind: "stall" }], ["--attempt-timeout", "5"]);
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as RunSummary;
     expect(summary.attempts).toMatchObject({ passed: 1, error: 1 });
     expect(summary.errors[0]).toMatchObject({ kind: "timeout" });
-    expect(summary.errors[0]?.message).toContain("--attempt-timeout 1 s");
+    expect(summary.errors[0]?.message).toContain("--attempt-timeout 5 s");
   });
 });

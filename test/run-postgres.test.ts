@@ -18,7 +18,7 @@ const tasks = catalogOf([TICKETS])
   .map((t) => t.task);
 const unavailable = postgresBackend.unavailable?.();
 
-describe.skipIf(unavailable !== undefined)("toolsim run on PostgreSQL", () => {
+describe.skipIf(unavailable !== undefined)("toolsim run on PostgreSQL", { timeout: 120_000 }, () => {
   let database: StoreDatabase;
   let model: FakeOpenAI;
   beforeAll(async () => {

@@ -51,7 +51,7 @@ async function attemptsOf(db: string, runId: string): Promise<AttemptResult[]> {
   }
 }
 
-describe("toolsim run: the user's side of the conversation", () => {
+describe("toolsim run: the user's side of the conversation", { timeout: 120_000 }, () => {
   it("without a simulated user, says a task's turns in order, each after the agent answered the one before", async () => {
     const model = await scripted(turnTasks);
     const db = join(dir.path, "turns.db");
