@@ -100,9 +100,7 @@ describe("toolsim run --agent-cmd: any agent, as a command per attempt over Stre
     expect(crashed?.verdict?.progress).toEqual({ done: 1, total: 4 });
   });
 
-  it("an agent that hangs is stopped at --attempt-timeout, with the processes it started", {
-    timeout: 90_000,
-  }, async () => {
+  it("an agent that hangs is stopped at --attempt-timeout, with the processes it started", async () => {
     const db = join(dir.path, "hang.db");
     const pids = join(dir.path, "hang.pids");
     // long enough for the other attempt's agent to start and finish on a busy machine
