@@ -343,7 +343,14 @@ export const TreeEffect = z
     emptyOnly: z.boolean().default(false).describe("remove: a folder must be empty."),
     parents: treeValue("mkdir: make missing folders above it too."),
     create: z.boolean().default(false).describe("write: make the file when it does not exist."),
-    append: z.boolean().default(false).describe("write: add to the end instead of replacing."),
+    append: z
+      .union([z.boolean(), z.string(), ExpressionValue])
+      .default(false)
+      .describe("write: add to the end instead of replacing (a template or expression may decide per call)."),
+    foldersOnly: z
+      .boolean()
+      .default(false)
+      .describe("list: a file is not a folder to list (an error), not itself."),
     refuseExisting: z.boolean().default(false).describe("touch: a name already taken is an error."),
     errors: z
       .partialRecord(z.enum(TREE_ERROR_KINDS), errorCode)

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "./options.js";
 import { type Catalog, isSchemaProfile, SCHEMA_PROFILES, type SchemaProfile } from "../catalog/index.js";
 import { type LlmConfig, resolveLlmConfig } from "../llm/index.js";
 import {
@@ -21,6 +20,7 @@ import { openStore, type RunRecord, type Store } from "../store/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { judgeMode } from "./judge-options.js";
+import { parseArgs } from "./options.js";
 import { DEFAULT_TOOLSETS } from "./paths.js";
 import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
 

@@ -102,6 +102,8 @@ export interface ListShape extends PartBase {
 export interface TreeShape extends PartBase {
   kind: "tree";
   nodes: { children?: string; kind?: { field: string; folder: string; file: string }; content?: string };
+  /** State path of a field beside the tree that keeps the current folder (`cwd`), when the state has one. */
+  cwd?: string[];
 }
 
 export type Part = RecordShape | CollectionShape | ValuesShape | ListShape | TreeShape;
@@ -184,11 +186,16 @@ function walkRecord(
   const record: RecordShape = { kind: "record", path, name, fields: new Map() };
   parts.push(record);
   const names = new Set(samples.flatMap((s) => Object.keys(s)));
+  const first = parts.length;
   for (const field of names) {
     const values = samples.map((s) => s[field]).filter((v) => v !== undefined);
     collectField(record.fields, field, values);
     if (depth < MAX_DEPTH) walkValue(values, [...path, field], field, parts, depth + 1);
   }
+  const cwd = cwdField(record);
+  if (cwd)
+    for (const part of parts.slice(first))
+      if (part.kind === "tree" && part.path.length === path.length + 1) part.cwd = [...path, cwd];
   return record;
 }
 
@@ -358,7 +365,16 @@ function isMapOfValues(objects: ReadonlyArray<Record<string, unknown>>): boolean
  * text under file names.
  */
 function treeNodesOf(objects: ReadonlyArray<Record<string, unknown>>): TreeShape["nodes"] | undefined {
-  const tops = objects.flatMap((o) => Object.values(o)).filter(isPlainObject);
+  // the value is the root folder itself (`{"type": "directory", "children": {...}}`)
+  for (const [children, inner] of Object.entries(objects[0] ?? {})) {
+    if (!isPlainObject(inner)) continue;
+    const found = nodeConventions(objects, children);
+    if (found?.kind) return found;
+  }
+  // a map of names to nodes holds nothing else: a record with a tree among other fields is a record
+  const values = objects.flatMap((o) => Object.values(o));
+  const tops = values.filter(isPlainObject);
+  if (tops.length < values.length) return plainTree(objects) ? {} : undefined;
   for (const top of tops)
     for (const [children, inner] of Object.entries(top)) {
       if (!isPlainObject(inner)) continue;
@@ -396,6 +412,21 @@ function nodeConventions(
     if (below.length === 0 && !/^(contents|children|entries|files|items|nodes)$/.test(children)) continue;
     const content = files.length > 0 ? contentFieldOf(files, field) : undefined;
     return { children, kind: { field, folder, file: file ?? "file" }, ...(content ? { content } : {}) };
+  }
+  return undefined;
+}
+
+/** A text field that keeps the current folder beside a tree: `cwd`, `current_dir`, `working_directory`, holding absolute paths. */
+function cwdField(record: RecordShape): string | undefined {
+  for (const field of record.fields.values()) {
+    const words = nameWords(field.path);
+    const named =
+      words.includes("cwd") ||
+      words.includes("pwd") ||
+      ((words.includes("current") || words.includes("working")) &&
+        words.some((w) => /^(dir|directory|folder|path|location)$/.test(w)));
+    if (!named || !field.types.has("string")) continue;
+    if (field.samples.every((v) => typeof v === "string" && v.startsWith("/"))) return field.path;
   }
   return undefined;
 }

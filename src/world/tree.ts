@@ -63,11 +63,20 @@ export function pwd(tree: Tree): TreeOutcome<string> {
   return done(tree.top, tree.cwd);
 }
 
-/** The names in a folder (a file lists itself); names starting with "." only when `all`. */
-export function list(tree: Tree, path: string | undefined, all = false): TreeOutcome<string[]> {
+/**
+ * The names in a folder; names starting with "." only when `all`. A file lists itself, as
+ * `ls` does, unless the listing takes folders only (`listdir`: not a directory).
+ */
+export function list(
+  tree: Tree,
+  path: string | undefined,
+  all = false,
+  foldersOnly = false,
+): TreeOutcome<string[]> {
   const at = locate(tree, path ?? ".");
   if ("failure" in at) return at;
-  if (!isFolder(at.node, tree.nodes)) return done(tree.top, [baseName(at.segments)]);
+  if (!isFolder(at.node, tree.nodes))
+    return foldersOnly ? failed("not-folder", at.segments) : done(tree.top, [baseName(at.segments)]);
   const names = Object.keys(childrenOf(at.node, tree.nodes));
   return done(tree.top, all ? names : names.filter((name) => !name.startsWith(".")));
 }
@@ -92,7 +101,8 @@ export function read(tree: Tree, path: string): TreeOutcome<string> {
 export interface NodeInfo {
   name: string;
   path: string;
-  type: "folder" | "file";
+  /** What the node is, in the tree's own words (`directory`) where it has them, else folder or file. */
+  type: string;
   size: number;
 }
 
@@ -102,7 +112,9 @@ export function info(tree: Tree, path: string | undefined): TreeOutcome<NodeInfo
   return done(tree.top, {
     name: baseName(at.segments),
     path: pathText(at.segments),
-    type: isFolder(at.node, tree.nodes) ? "folder" : "file",
+    type: isFolder(at.node, tree.nodes)
+      ? (tree.nodes.kind?.folder ?? "folder")
+      : (tree.nodes.kind?.file ?? "file"),
     size: sizeOf(at.node, tree.nodes),
   });
 }
