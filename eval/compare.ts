@@ -28,22 +28,32 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return deepEqual(a, b);
 }
 
+/**
+ * The leaves of a value, path → value. Paths are unambiguous: an array index is `[0]`, a key
+ * holding `.`, `[`, `]` or `"` (a file name) is quoted (`["notes.txt"]`), so `{"a.b": 1}`,
+ * `{"a": {"b": 1}}` and `{"a": [1]}` never share a path. An empty object or array is a leaf.
+ */
 export function leavesOf(value: unknown, prefix = "", out: Leaves = new Map()): Leaves {
   if (Array.isArray(value)) {
     if (value.length === 0) out.set(prefix, []);
     value.forEach((item, index) => {
-      leavesOf(item, prefix ? `${prefix}.${index}` : String(index), out);
+      leavesOf(item, `${prefix}[${index}]`, out);
     });
     return out;
   }
   if (isPlainObject(value)) {
     const entries = Object.entries(value);
     if (entries.length === 0) out.set(prefix, {});
-    for (const [key, item] of entries) leavesOf(item, prefix ? `${prefix}.${key}` : key, out);
+    for (const [key, item] of entries) leavesOf(item, childPath(prefix, key), out);
     return out;
   }
   out.set(prefix, value);
   return out;
+}
+
+function childPath(prefix: string, key: string): string {
+  if (key !== "" && !/[.[\]"]/.test(key)) return prefix ? `${prefix}.${key}` : key;
+  return `${prefix}[${JSON.stringify(key)}]`;
 }
 
 export interface Recall {
@@ -51,8 +61,14 @@ export interface Recall {
   total: number;
 }
 
-/** The fields of `truth` found with equal values in `answer` (best alignment). */
+/**
+ * The leaves of `truth` found with equal values at the same path in `answer` (best
+ * alignment). Fields `answer` has beyond them neither help nor hurt; an empty `truth` (`{}`,
+ * `[]`) has nothing to find (total 0).
+ */
 export function fieldRecall(truth: unknown, answer: unknown): Recall {
+  if ((isPlainObject(truth) || Array.isArray(truth)) && Object.keys(truth).length === 0)
+    return { found: 0, total: 0 };
   if (!isPlainObject(truth) && !Array.isArray(truth)) {
     return { found: scalarFound(truth, answer) ? 1 : 0, total: 1 };
   }
