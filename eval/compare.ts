@@ -64,15 +64,23 @@ export interface Recall {
 /**
  * The leaves of `truth` found with equal values at the same path in `answer` (best
  * alignment). Fields `answer` has beyond them neither help nor hurt; an empty `truth` (`{}`,
- * `[]`) has nothing to find (total 0).
+ * `[]`, or no value at all: a function that returns nothing) has nothing to find (total 0),
+ * nor have the leaves `exclude` names (values that are random in the real implementation).
  */
-export function fieldRecall(truth: unknown, answer: unknown): Recall {
+export function fieldRecall(
+  truth: unknown,
+  answer: unknown,
+  options: { exclude?: ReadonlySet<string> } = {},
+): Recall {
+  if (truth === null || truth === undefined) return { found: 0, total: 0 };
   if ((isPlainObject(truth) || Array.isArray(truth)) && Object.keys(truth).length === 0)
     return { found: 0, total: 0 };
   if (!isPlainObject(truth) && !Array.isArray(truth)) {
+    if (options.exclude?.has("")) return { found: 0, total: 0 };
     return { found: scalarFound(truth, answer) ? 1 : 0, total: 1 };
   }
   const wanted = leavesOf(truth);
+  for (const path of options.exclude ?? []) wanted.delete(path);
   let best = 0;
   for (const candidate of alignments(answer)) {
     const have = leavesOf(candidate);
