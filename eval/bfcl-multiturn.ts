@@ -37,6 +37,8 @@ const ENTRIES = "BFCL_v4_multi_turn_base.json";
 export interface BfclMultiTurnOptions {
   /** Only these classes (all the real ones when empty). */
   classes: readonly string[];
+  /** The entries file in the folder (default the base entries, BFCL_v4_multi_turn_base.json). */
+  entries?: string;
 }
 
 export interface ClassReport {
@@ -92,10 +94,11 @@ export async function bfclMultiTurnSection(
   dir: string,
   options: BfclMultiTurnOptions,
 ): Promise<BfclMultiTurnReport> {
+  const entries = options.entries ?? ENTRIES;
   const source: RealSource = {
     realDir: join(dir, "multi_turn_real"),
-    entriesFile: join(dir, ENTRIES),
-    answersFile: join(dir, "possible_answer", ENTRIES),
+    entriesFile: join(dir, entries),
+    answersFile: join(dir, "possible_answer", entries),
     classes: options.classes,
   };
   const real = await replayReal(source);
@@ -127,7 +130,7 @@ export async function bfclMultiTurnSection(
         const answer = await probeToolsim(server, catalog, probe, callsOf(real, probe.task));
         addProbe(figuresOf(probe.class, probe.method), probe, truth.error, truth.answer, answer);
       }
-      return report(real, catalog, tools, probes.length, substitutions, server.log().trim());
+      return report(entries, real, catalog, tools, probes.length, substitutions, server.log().trim());
     } finally {
       await server.stop();
     }
@@ -308,6 +311,7 @@ async function probeToolsim(
 }
 
 function report(
+  entries: string,
   real: RealReplay,
   catalog: ImportedCatalog,
   tools: Map<string, Figures>,
@@ -347,7 +351,7 @@ function report(
       configNotLoaded[cls] = tally;
     }
   return {
-    entries: ENTRIES,
+    entries,
     tasks: real.tasks.length,
     calls: real.calls.filter((c) => !c.skipped).length,
     skipped: [...skipped],

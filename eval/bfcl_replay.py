@@ -58,17 +58,17 @@ def install_substitutions(real_dir):
     parts = HELPER_PACKAGE.split(".")
     for i in range(1, len(parts) + 1):
         sys.modules.setdefault(".".join(parts[:i]), types.ModuleType(".".join(parts[:i])))
+    notes = []
     helper = os.path.join(real_dir, "long_context.py")
     if os.path.exists(helper):
         load_module(HELPER_PACKAGE + ".long_context", helper)
+        notes.append("%s.long_context registered from %s" % (HELPER_PACKAGE, helper))
     mpmath = types.ModuleType("mpmath")
     mpmath.mp = types.SimpleNamespace(dps=15)
     mpmath.log = math.log
     sys.modules["mpmath"] = mpmath
-    return [
-        "%s.long_context registered from %s" % (HELPER_PACKAGE, helper),
-        "mpmath replaced by math.log (a logarithm's precision argument is ignored)",
-    ]
+    notes.append("mpmath replaced by math.log (a logarithm's precision argument is ignored)")
+    return notes
 
 
 def load_module(name, path):
@@ -95,21 +95,25 @@ def load_classes(real_dir):
 
 
 BACK_REFERENCES = set()  # (class, attribute) pairs seen pointing back to an ancestor
+MIXED = set()  # classes whose objects share a container with objects of another class
 
 
 def plain(value, key=None, ancestors=()):
-    """A value as JSON. Objects become {"type": class name in lower case, public attributes},
-    without attributes that point back to an ancestor (in any object of the class: a tree's
-    root has no parent, its children do) and without a `name` equal to the key the object is
-    stored under; an object held directly by an attribute is keyed by its name. Keys become
+    """A value as JSON. Objects become their public attributes, without attributes that point
+    back to an ancestor (in any object of the class: a tree's root has no parent, its children
+    do) and without a `name` equal to the key the object is stored under; objects of classes
+    that share a container (files and folders in one folder) carry their class name in lower
+    case as `type`; an object held directly by an attribute is keyed by its name. Keys become
     strings, sets sorted lists, non-finite numbers strings."""
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
     if isinstance(value, dict):
+        note_mixed(value.values())
         return {str(k): plain(v, str(k), ancestors) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        note_mixed(value)
         return [plain(v, None, ancestors) for v in value]
     if isinstance(value, (set, frozenset)):
         return [plain(v, None, ancestors) for v in sorted(value, key=repr)]
@@ -118,7 +122,7 @@ def plain(value, key=None, ancestors=()):
     if hasattr(value, "__dict__"):
         if any(value is a for a in ancestors):
             return None
-        out = {"type": type(value).__name__.lower()}
+        out = {"type": type(value).__name__.lower()} if type(value) in MIXED else {}
         for name, attribute in vars(value).items():
             if any(attribute is a for a in ancestors + (value,)):
                 BACK_REFERENCES.add((type(value), name))
@@ -129,6 +133,21 @@ def plain(value, key=None, ancestors=()):
             out[name] = plain(attribute, None, ancestors + (value,))
         return out
     return repr(value)
+
+
+def note_mixed(items):
+    kinds = {type(item) for item in items if hasattr(item, "__dict__")}
+    if len(kinds) > 1:
+        MIXED.update(kinds)
+
+
+def learn_shapes(classes, entries):
+    """Writes every entry's initial state once, so that back references and classes sharing a
+    container are known before the first state is written out."""
+    for entry in entries:
+        names = [str(c) for c in entry.get("involved_classes", []) if str(c) in classes]
+        for instance in fresh_instances(classes, entry, names).values():
+            state_once(instance)
 
 
 def state_of(instance):
@@ -316,6 +335,7 @@ def main(argv):
     classes = load_classes(real_dir)
     entries = read_lines(entries_file)
     answers = {a["id"]: a for a in read_lines(answers_file)}
+    learn_shapes(classes, entries)
     if mode == "replay":
         replay(classes, entries, answers, selected, notes)
     else:
