@@ -239,6 +239,9 @@ async function replayTask(
   const substitutions = new Substitutions();
   const before = new Map(Object.entries(task.initial));
   try {
+    // toolsim's own starting state per class: a removal counts only where it held something
+    const toolsimInitial = new Map<string, unknown>();
+    for (const cls of Object.keys(task.initial)) toolsimInitial.set(cls, await classState(session, cls));
     for (const real of calls) {
       if (real.skipped || !real.class) continue;
       const answer = await callToolsim(
@@ -249,9 +252,10 @@ async function replayTask(
         substitutions.swap(real.arguments),
       );
       learn(substitutions, real, answer);
-      const view = realView(real, before.get(real.class), substitutions);
+      const view = realView(real, task.initial[real.class], before.get(real.class), substitutions);
       const state = view.changes.length > 0 ? await classState(session, real.class) : undefined;
-      const made = view.changes.length > 0 ? changesMade(view.changes, state) : [];
+      const made =
+        view.changes.length > 0 ? changesMade(view.changes, state, toolsimInitial.get(real.class)) : [];
       const figures = figuresOf(real.class, real.method);
       const score = scoreCall({
         real,

@@ -1,6 +1,6 @@
 import { isPlainObject } from "../src/patch/index.js";
 import { absentLike } from "./absent.js";
-import { fieldRecall, leavesOf, type Recall, sameValue } from "./compare.js";
+import { fieldRecall, type Leaves, leavesOf, type Recall, sameValue } from "./compare.js";
 import type { Answer } from "./toolsim-process.js";
 
 /**
@@ -145,17 +145,51 @@ export interface Change {
   real: unknown;
 }
 
-/** The leaves that differ between two states of a class, random ones left out. */
-export function stateChanges(before: unknown, after: unknown, exclude: ReadonlySet<string>): Change[] {
+/**
+ * The leaves one call changed that differ from the initial state afterwards: what the call
+ * did that still stands against where the task started (a booking made and cancelled in one
+ * task is no change by the end; a balance moved twice is two). Random leaves are left out.
+ */
+export function stateChanges(
+  initial: unknown,
+  before: unknown,
+  after: unknown,
+  exclude: ReadonlySet<string>,
+): Change[] {
+  const start = leavesOf(initial);
   const was = leavesOf(before);
   const is = leavesOf(after);
+  const differs = (leaves: Leaves, path: string, value: unknown) =>
+    !(leaves.has(path) && sameValue(leaves.get(path), value));
   const changes: Change[] = [];
   for (const [path, value] of is)
-    if (!exclude.has(path) && !(was.has(path) && sameValue(was.get(path), value)))
+    if (
+      !exclude.has(path) &&
+      differs(was, path, value) &&
+      differs(start, path, value) &&
+      !(isEmptyContainer(value) && hasDescendant(was, path))
+    )
       changes.push({ path, real: value });
-  for (const path of was.keys())
-    if (!is.has(path) && !exclude.has(path)) changes.push({ path, real: undefined });
+  for (const [path, value] of was)
+    if (
+      !is.has(path) &&
+      start.has(path) &&
+      !exclude.has(path) &&
+      !(isEmptyContainer(value) && hasDescendant(is, path))
+    )
+      changes.push({ path, real: undefined });
   return changes;
+}
+
+/** An emptied or filled container is told by the leaves under it, not by its own empty leaf too. */
+function isEmptyContainer(value: unknown): boolean {
+  return (Array.isArray(value) || isPlainObject(value)) && Object.keys(value).length === 0;
+}
+
+function hasDescendant(leaves: Leaves, path: string): boolean {
+  for (const key of leaves.keys())
+    if (path === "" ? key !== "" : key.startsWith(`${path}.`) || key.startsWith(`${path}[`)) return true;
+  return false;
 }
 
 /**
@@ -165,18 +199,19 @@ export function stateChanges(before: unknown, after: unknown, exclude: ReadonlyS
  */
 export function realView(
   real: RealCall,
+  initial: unknown,
   before: unknown,
   substitutions: Substitutions,
 ): { truth: unknown; random: Set<string>; changes: Change[]; randomChanges: string[] } {
   const truth = substitutions.swap(real.answer);
+  const start = substitutions.swap(initial);
   const was = substitutions.swap(before);
   const after = substitutions.swap(real.state);
   const randomState = randomLeaves(
     after,
     real.salted.map((run) => run.state),
   );
-  const changes = stateChanges(was, after, randomState);
-  const all = stateChanges(was, after, new Set());
+  const changes = stateChanges(start, was, after, randomState);
   return {
     truth,
     random: randomLeaves(
@@ -184,16 +219,27 @@ export function realView(
       real.salted.map((run) => run.answer),
     ),
     changes,
-    randomChanges: all.filter((change) => randomState.has(change.path)).map((change) => change.path),
+    randomChanges: stateChanges(start, was, after, new Set())
+      .filter((change) => randomState.has(change.path))
+      .map((change) => change.path),
   };
 }
 
-/** A change is made when toolsim's state holds the real value at the path (or, for a removal, nothing). */
-export function changesMade(changes: readonly Change[], toolsimState: unknown): Change[] {
-  const have = leavesOf(toolsimState);
+/**
+ * A change is made when toolsim's state holds the real value at the path, or, for a removal,
+ * when toolsim's state held something there when the task started (`toolsimInitial`) and holds
+ * nothing now: what toolsim never had, it did not remove.
+ */
+export function changesMade(
+  changes: readonly Change[],
+  toolsimAfter: unknown,
+  toolsimInitial: unknown,
+): Change[] {
+  const have = leavesOf(toolsimAfter);
+  const had = leavesOf(toolsimInitial);
   return changes.filter((change) =>
     change.real === undefined
-      ? !have.has(change.path)
+      ? !have.has(change.path) && toolsimInitial !== undefined && had.has(change.path)
       : have.has(change.path) && sameValue(have.get(change.path), change.real),
   );
 }

@@ -105,29 +105,61 @@ describe("stateChanges and changesMade", () => {
   };
 
   it("lists the leaves a call changed, added and removed, random ones left out", () => {
-    expect(stateChanges(PANTRY, after, new Set())).toEqual([
+    // the low shelf's jars were empty and now hold honey: the honey is the change, not the emptiness
+    expect(stateChanges(PANTRY, PANTRY, after, new Set())).toEqual([
       { path: "shelves.top.jars.jam.qty", real: 1 },
       { path: "shelves.low.jars.honey.qty", real: 1 },
       { path: "count", real: 2 },
-      { path: "shelves.low.jars", real: undefined },
     ]);
-    expect(stateChanges(PANTRY, after, new Set(["count"]))).toHaveLength(3);
-    expect(stateChanges(PANTRY, PANTRY, new Set())).toEqual([]);
+    expect(stateChanges(PANTRY, PANTRY, after, new Set(["count"]))).toHaveLength(2);
+    // emptied: the jars taken are the changes
+    expect(stateChanges(after, after, PANTRY, new Set())).toEqual([
+      { path: "shelves.top.jars.jam.qty", real: 2 },
+      { path: "count", real: 1 },
+      { path: "shelves.low.jars.honey.qty", real: undefined },
+    ]);
+    expect(stateChanges(PANTRY, PANTRY, PANTRY, new Set())).toEqual([]);
+  });
+
+  it("counts only what differs from the task's start afterwards", () => {
+    // a jar added by an earlier call and taken away by this one: back where the task started
+    const withFig = { jars: { jam: 1, fig: 2 }, count: 2 };
+    const start = { jars: { jam: 1 }, count: 1 };
+    expect(stateChanges(start, withFig, start, new Set())).toEqual([]);
+    // a count moved twice is changed twice
+    expect(stateChanges(start, withFig, { jars: { jam: 1, fig: 2 }, count: 3 }, new Set())).toEqual([
+      { path: "count", real: 3 },
+    ]);
+    // a removal is a change only of what the task started with
+    expect(stateChanges(withFig, withFig, start, new Set())).toEqual([
+      { path: "count", real: 1 },
+      { path: "jars.fig", real: undefined },
+    ]);
   });
 
   it("counts a change made only when toolsim holds the real value at the same path", () => {
-    const changes = stateChanges(PANTRY, after, new Set());
-    expect(changesMade(changes, after)).toHaveLength(4);
+    const changes = stateChanges(PANTRY, PANTRY, after, new Set());
+    expect(changesMade(changes, after, PANTRY)).toHaveLength(3);
     // a right value at the wrong path, a wrong value at the right path, a removal not made
     const wrong = {
       shelves: { top: { jars: { jam: { qty: 2 } } }, low: { jars: {} }, honey: { qty: 1 } },
       count: 3,
     };
-    expect(changesMade(changes, wrong)).toEqual([]);
-    expect(changesMade(changes, undefined)).toEqual([{ path: "shelves.low.jars", real: undefined }]);
+    expect(changesMade(changes, wrong, PANTRY)).toEqual([]);
     // a list in another order
-    const listed = stateChanges({ order: ["a"] }, { order: ["a", "b", "c"] }, new Set());
-    expect(changesMade(listed, { order: ["a", "c", "b"] })).toEqual([]);
+    const listed = stateChanges({ order: ["a"] }, { order: ["a"] }, { order: ["a", "b", "c"] }, new Set());
+    expect(changesMade(listed, { order: ["a", "c", "b"] }, { order: ["a"] })).toEqual([]);
+  });
+
+  it("counts a removal only where toolsim's state held something when the task started", () => {
+    const start = { jars: { jam: 1, fig: 2 } };
+    const removal = stateChanges(start, start, { jars: { jam: 1 } }, new Set());
+    expect(removal).toEqual([{ path: "jars.fig", real: undefined }]);
+    expect(changesMade(removal, { jars: { jam: 1 } }, start)).toHaveLength(1);
+    // never had it, or no state at all: nothing was removed
+    expect(changesMade(removal, { jars: { jam: 1 } }, { jars: { jam: 1 } })).toEqual([]);
+    expect(changesMade(removal, undefined, undefined)).toEqual([]);
+    expect(changesMade(removal, start, start)).toEqual([]);
   });
 });
 
@@ -138,14 +170,14 @@ describe("scoreCall", () => {
     before: unknown = PANTRY,
     toolsimState: unknown = real.state,
   ) => {
-    const view = realView(real, before, new Substitutions());
+    const view = realView(real, before, before, new Substitutions());
     return {
       real,
       toolsim,
       truth: view.truth,
       random: view.random,
       changes: view.changes,
-      made: changesMade(view.changes, toolsimState),
+      made: changesMade(view.changes, toolsimState, before),
     };
   };
 
