@@ -151,13 +151,26 @@ function callsOf(real: RealReplay, task: string): RealCall[] {
 /** `toolsim import bfcl ENTRIES --out DIR --json`, as a user runs it, and the files it wrote. */
 async function importCatalog(entries: string, out: string): Promise<ImportedCatalog> {
   const run = await runCli(["import", "bfcl", entries, "--out", out, "--json"]);
-  if (run.code !== 0) throw new Error(`toolsim import bfcl failed (exit ${run.code}):\n${run.stderr}`);
-  const summary = JSON.parse(run.stdout) as {
-    toolsets: number;
-    tools: number;
-    tasks: number;
-    inference?: Array<{ tool: string; verdict: string }>;
-  };
+  const summary = parseJson(run.stdout) as
+    | {
+        toolsets: number;
+        tools: number;
+        tasks: number;
+        loadErrors?: Array<{ file: string; path: string; message: string }>;
+        inference?: Array<{ tool: string; verdict: string }>;
+      }
+    | undefined;
+  if (run.code !== 0 || !summary) {
+    const errors = summary?.loadErrors ?? [];
+    const first = errors[0];
+    throw new Error(
+      `toolsim import bfcl failed (exit ${run.code})` +
+        (first
+          ? `: ${errors.length} load error(s), the first ${first.file} ${first.path}: ${first.message}`
+          : "") +
+        `\n${run.stderr}`,
+    );
+  }
   const verdicts = new Map((summary.inference ?? []).map((r) => [r.tool, r.verdict]));
   const toolsets = readdirSync(out)
     .filter((name) => name.endsWith(".json"))
@@ -181,6 +194,14 @@ async function importCatalog(entries: string, out: string): Promise<ImportedCata
     solutions,
     summary: { toolsets: summary.toolsets, tools: summary.tools, tasks: summary.tasks, verdicts: tally },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 interface ToolsetFile {
