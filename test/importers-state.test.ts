@@ -22,11 +22,11 @@ const SOURCES: Record<string, string[]> = {
 };
 
 /** The args of one import; mcp names its server last, after `--`. */
-function importArgs(format: string, out: string, state: string): string[] {
+function importArgs(format: string, out: string, state: string, ...flags: string[]): string[] {
   const source = SOURCES[format] ?? [];
   return format === "mcp"
-    ? ["import", "mcp", ...source, "--out", out, "--state", state, "--", MEMORY_SERVER]
-    : ["import", format, ...source, "--out", out, "--state", state];
+    ? ["import", "mcp", ...source, "--out", out, "--state", state, ...flags, "--", MEMORY_SERVER]
+    : ["import", format, ...source, "--out", out, "--state", state, ...flags];
 }
 
 function writtenStates(out: string): unknown[] {
@@ -40,11 +40,19 @@ describe("toolsim import --state", () => {
     "%s: the state becomes every written toolset's starting state",
     async (format) => {
       const out = join(dir.path, `out-${format}`);
-      const run = await runCli(importArgs(format, out, worldFile));
+      // as written (mcp infers nothing), then as inference reads it (it may add key fields)
+      const run = await runCli(
+        importArgs(format, out, worldFile, ...(format === "mcp" ? [] : ["--no-infer"])),
+      );
       expect(run.code, run.stderr).toBe(0);
       const states = writtenStates(out);
       expect(states.length).toBeGreaterThan(0);
       for (const state of states) expect(state).toEqual(WORLD);
+      if (format === "mcp") return;
+      const inferred = join(dir.path, `inferred-${format}`);
+      const again = await runCli(importArgs(format, inferred, worldFile));
+      expect(again.code, again.stderr).toBe(0);
+      for (const state of writtenStates(inferred)) expect(state).toMatchObject(WORLD);
     },
     60_000,
   );
@@ -55,7 +63,7 @@ describe("toolsim import --state", () => {
     writeFileSync(join(folder, "shelves.json"), JSON.stringify(WORLD.shelves));
     writeFileSync(join(folder, "clock.json"), JSON.stringify(WORLD.clock));
     const out = join(dir.path, "out-folder");
-    const run = await runCli(importArgs("openapi", out, folder));
+    const run = await runCli(importArgs("openapi", out, folder, "--no-infer"));
     expect(run.code, run.stderr).toBe(0);
     expect(writtenStates(out)).toEqual([WORLD]);
   }, 60_000);
