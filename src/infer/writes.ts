@@ -190,7 +190,9 @@ export function statusGuards(
  */
 function alreadyGuard(ctx: Context, field: string, after: string): Array<Record<string, unknown>> {
   const wanted = after.toLowerCase();
-  const error = ctx.facts.errors.find((e) => e.kind !== "not-found" && /\balready\b/.test(e.text) && e.text.includes(wanted));
+  const error = ctx.facts.errors.find(
+    (e) => e.kind !== "not-found" && /\balready\b/.test(e.text) && e.text.includes(wanted),
+  );
   if (!error) return [];
   ctx.notes.push(`refuses a record already '${after}' (${use(ctx, error)})`);
   return [{ field, notIn: [after], error: error.code }];
