@@ -1,11 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { createRuntime } from "../runtime/index.js";
 import { exportOpenAi } from "../tasks/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { checklistJudgeFor } from "./judge-options.js";
+import { parseArgs } from "./options.js";
 import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session-db.js";
 
 const HELP = `toolsim export — sessions as training traces

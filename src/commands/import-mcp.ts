@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { formatImportProblem, formatProblem, loadToolsets, toolsetFromMcpTools } from "../catalog/index.js";
 import { UpstreamConnection, type UpstreamSpec } from "../hybrid/index.js";
 import { readState } from "../sources/index.js";
 import { UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 
 export const IMPORT_MCP_HELP = `toolsim import mcp — snapshot a live MCP server's tools into a toolset file
 

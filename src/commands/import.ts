@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
-import { parseArgs } from "node:util";
 import {
   formatImportProblem,
   formatPath,
@@ -18,6 +17,7 @@ import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine }
 import { readBfcl, readDocument, readState, readSynthTools, type SourceRead } from "../sources/index.js";
 import { type Command, UsageError } from "./command.js";
 import { runImportMcp } from "./import-mcp.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim import — turn existing tool definitions into toolset files
 

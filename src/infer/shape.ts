@@ -280,10 +280,11 @@ function collectionParts(
     (container === "map"
       ? keys.every((k) => /^(0|[1-9][0-9]*)$/.test(k))
       : sample.every(([, e]) => typeof e[keyField ?? ""] === "number"));
-  const pairs =
-    container === "array" &&
-    sample.length > 0 &&
-    sample.every(([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string));
+  // pairs: nearly every record is one data key and its value (a stray record of several keys aside)
+  const single = sample.filter(
+    ([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string),
+  );
+  const pairs = container === "array" && sample.length > 0 && single.length >= sample.length * 0.9;
   const collection: CollectionShape = {
     kind: "collection",
     path,
@@ -327,7 +328,7 @@ function dataKey(key: string): boolean {
 function isMapOfRecords(objects: ReadonlyArray<Record<string, unknown>>): boolean {
   const entries = objects.flatMap((o) => Object.entries(o));
   const keyed = entries.filter(([k, v]) => dataKey(k) && isPlainObject(v));
-  if (keyed.length > 0 && keyed.length >= entries.length / 2) return true;
+  if (keyed.length > 0 && keyed.length * 2 >= entries.length - keyed.length) return true;
   if (!entries.every(([, v]) => isPlainObject(v))) return false;
   const keys = entries.map(([k]) => k);
   if (keys.some(dataKey)) return true;

@@ -34,6 +34,15 @@ export {
   judgeGolden,
 } from "./golden.js";
 export {
+  type TaskPrompt,
+  type TaskPromptMessages,
+  type TaskPromptResult,
+  TURN_ARGUMENT,
+  taskPrompt,
+  taskPrompts,
+  turnChoices,
+} from "./prompts.js";
+export {
   buildReport,
   type PatternFigure,
   reportText,
