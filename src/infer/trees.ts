@@ -166,6 +166,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
         "string",
       );
     case "info":
+      return infoRule(ctx, base, primary);
     case "size":
       return answer(
         ctx,
@@ -200,6 +201,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
             ...(where ? { path: value(where) } : {}),
             ...(name ? { name: value(name) } : {}),
             match: contains ? "contains" : "glob",
+            ...(/\babsolute\b/i.test(ctx.facts.text) ? { absolute: true } : {}),
             errors: errorsFor(ctx, ["missing"]),
             as: "value",
           },
@@ -210,16 +212,22 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
     case "mkdir": {
       if (!primary) return undefined;
       const parents = ctx.facts.params.find(
-        (p) => p.type === "boolean" && /^(p|parents|recursive|exist_ok)$/.test(p.name),
+        (p) => p.type === "boolean" && /^(p|parents|recursive)$/.test(p.name),
+      );
+      const existOk = ctx.facts.params.find(
+        (p) => p.type === "boolean" && /^(exist_ok|exists_ok|if_not_exists)$/.test(p.name),
       );
       // makedirs makes the folders above it too
-      const always = ctx.facts.words.some((w) => w === "makedirs" || w === "mkdirs");
+      const always =
+        ctx.facts.words.some((w) => w === "makedirs" || w === "mkdirs") ||
+        /\bmkdir -p\b|missing parent/i.test(ctx.facts.text);
       return changed(ctx, op, [
         {
           ...base,
           op: "mkdir",
           path: value(primary),
           ...(always ? { parents: { $expr: "true" } } : parents ? { parents: `{${parents.name}}` } : {}),
+          ...(existOk ? { existOk: `{${existOk.name}}` } : always ? { existOk: { $expr: "false" } } : {}),
           errors: errorsFor(ctx, ["missing", "exists", "not-folder"]),
           as: "value",
         },
@@ -302,6 +310,31 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
   }
 }
 
+/** What a path is, answered under the output properties that ask for it (`type`, `size`, `name`, `path`). */
+function infoRule(ctx: Context, base: Record<string, unknown>, primary: Param | undefined): Draft[] {
+  const read: Draft = {
+    ...base,
+    kind: "tree",
+    op: "info",
+    ...(primary ? { path: `{${primary.name}}` } : {}),
+    errors: errorsFor(ctx, ["missing"]),
+    as: "value",
+  };
+  const known = ["name", "path", "type", "size"];
+  const answers: Draft[] = ctx.facts.outputs
+    .filter((o) => known.includes(o.name))
+    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$value.${o.name}` } }));
+  ctx.notes.push(
+    `info in the tree${answers.length > 0 ? `, answering ${answers.map((a) => a.output).join(", ")}` : ""}`,
+  );
+  return [
+    read,
+    ...(answers.length > 0 || ctx.facts.outputs.length > 0
+      ? answers
+      : [{ kind: "respond", value: { $expr: "$value" } }]),
+  ];
+}
+
 /** Where the current folder is kept: `runtime/cwd`, or one per tree when the world has several. */
 function cwdPath(ctx: Context): string {
   const kept = treeFor(ctx)?.cwd;
@@ -330,7 +363,12 @@ function writeRule(
   const append: boolean | string = flag
     ? `{${flag.name}}`
     : ctx.facts.words.includes("append") || /\bappend/i.test(ctx.facts.tool.description);
-  const creates = /\bcreat(e|es|ing)\b.*\bif\b|\bif\b[^.]*\bnot exist/i.test(ctx.facts.text);
+  // "created when it does not exist", "creating it if missing"
+  const creates = ctx.facts.text
+    .split(/(?<=[.;:])\s/)
+    .some(
+      (sentence) => /\bcreat\w*/i.test(sentence) && /n[o']t exist|missing|absent|new file/i.test(sentence),
+    );
   const drafts: Draft[] = [
     {
       ...base,

@@ -127,6 +127,8 @@ export function size(tree: Tree, path: string | undefined): TreeOutcome<number> 
 }
 
 export interface FindOptions {
+  /** Answer absolute paths, whatever path the search started from. */
+  absolute?: boolean;
   /** A name to look for: whole names with shell wildcards, or any name containing it. */
   name?: string;
   match?: "glob" | "contains";
@@ -143,7 +145,13 @@ export function find(tree: Tree, path: string | undefined, options: FindOptions 
   const at = locate(tree, given);
   if ("failure" in at) return at;
   const test = nameTest(options);
-  const prefix = given === "/" ? "" : given.replace(/\/+$/, "");
+  const prefix = options.absolute
+    ? at.segments.length === 0
+      ? ""
+      : pathText(at.segments)
+    : given === "/"
+      ? ""
+      : given.replace(/\/+$/, "");
   const found: string[] = [];
   const visit = (node: Node, shown: string) => {
     if (!isFolder(node, tree.nodes)) return;
@@ -167,14 +175,17 @@ function nameTest(options: FindOptions): (name: string) => boolean {
 
 // ── changing ────────────────────────────────────────────────────────────────
 
-/** A new folder; its parent must exist (unless `parents`), the name must be free. */
-export function mkdir(tree: Tree, path: string, parents = false): TreeOutcome<string> {
+/**
+ * A new folder; its parent must exist unless `parents`; a name already taken is refused,
+ * except by a folder when `existOk` (as `mkdir -p` and `makedirs(exist_ok=True)` do).
+ */
+export function mkdir(tree: Tree, path: string, parents = false, existOk = parents): TreeOutcome<string> {
   const target = resolveOrFail(tree, path);
   if ("failure" in target) return target;
   if (target.segments.length === 0) return failed("exists", target.segments);
   const existing = nodeAt(tree, target.segments);
   if (existing !== undefined) {
-    if (parents && isFolder(existing, tree.nodes)) return done(tree.top, pathText(target.segments));
+    if (existOk && isFolder(existing, tree.nodes)) return done(tree.top, pathText(target.segments));
     return failed("exists", target.segments);
   }
   let top = tree.top;

@@ -79,10 +79,14 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
       return world.find(tree, path, {
         name: await text(run, effect.name, "name"),
         match: effect.match,
+        absolute: effect.absolute,
         ...(effect.type ? { type: effect.type } : {}),
       });
-    case "mkdir":
-      return world.mkdir(tree, given("path", path), await flag(run, effect.parents, "parents"));
+    case "mkdir": {
+      const parents = await flag(run, effect.parents, "parents");
+      const existOk = effect.existOk === undefined ? parents : await flag(run, effect.existOk, "existOk");
+      return world.mkdir(tree, given("path", path), parents, existOk);
+    }
     case "touch":
       return world.touch(tree, given("path", path), effect.refuseExisting);
     case "write":
