@@ -1,4 +1,5 @@
 export { Catalog, type CatalogTask, type CatalogTool } from "./catalog.js";
+export * from "./faults-format.js";
 export * from "./format.js";
 export * from "./importers/index.js";
 export { type McpImport, type McpImportOptions, toolsetFromMcpTools } from "./importers/mcp.js";

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative } from "node:path";
 import type { z } from "zod";
 import { checkEffects } from "./effects-check.js";
+import { describeFaultIssue } from "./faults-format.js";
 import { EFFECT_KINDS, type Tool, Toolset } from "./format.js";
 import { jsonErrorOffset, lineAndColumn } from "./json-error.js";
 import { schemaProblems } from "./json-schema.js";
@@ -164,6 +165,8 @@ function zodProblems(file: string, json: unknown, error: z.ZodError): CatalogPro
 }
 
 function describeIssue(issue: z.core.$ZodIssue, json: unknown): string {
+  // a task's fault profile: its kinds are not effect kinds
+  if (issue.path.includes("faults")) return describeFaultIssue(issue, valueAt(json, issue.path));
   if (issue.code === "unrecognized_keys")
     return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   if (issue.code === "invalid_union" && "note" in issue && issue.note === "No matching discriminator") {
