@@ -3,6 +3,7 @@ import type {
   CallStatus,
   SessionRecord,
   SessionScope,
+  StoredFault,
   TaskAnswerRecord,
   Usage,
 } from "./types.js";
@@ -44,6 +45,7 @@ export function callRow(call: CallRecord): Row {
     usage: call.usage ? JSON.stringify(call.usage) : null,
     latency_ms: call.latencyMs,
     created_at: call.createdAt,
+    fault: call.fault ? JSON.stringify(call.fault) : null,
   };
 }
 
@@ -67,6 +69,7 @@ export function toCall(row: Row): CallRecord {
     usage: parse(row.usage) as Usage | undefined,
     latencyMs: Number(row.latency_ms),
     createdAt: String(row.created_at),
+    ...(row.fault === null || row.fault === undefined ? {} : { fault: parse(row.fault) as StoredFault }),
   };
 }
 
