@@ -3,7 +3,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from "@m
 import { z } from "zod";
 import type { SchemaProfile } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
-import { toCallToolResult } from "./call-result.js";
+import { deliver } from "./fault-delivery.js";
 import { sessionResources } from "./resources.js";
 import { page, toMcpTool, withProfile } from "./tool-list.js";
 import { TOOLSIM_VERSION } from "./version.js";
@@ -147,7 +147,8 @@ export class ToolsimHub {
         const handled = await extension.call(sessionId, name, args, context);
         if (handled) return handled;
       }
-      return toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
+      // injected waits (latency, timeouts) happen at this edge, after the call is recorded
+      return deliver(await this.engine.call(sessionId, name, args, context.signal), context);
     } catch (error) {
       // the store or an upstream failed (a database restarting, a lost connection): an agent
       // reads a result it can act on, where a protocol error would end its run
