@@ -10,6 +10,7 @@ import {
   SCHEMA_PROFILES,
   type SchemaProfile,
 } from "../catalog/index.js";
+import { taskFaultProblems } from "../faults/index.js";
 import { inferLoaded } from "../infer/index.js";
 import { createRuntime, type Runtime } from "../runtime/index.js";
 import { ListenError, SESSION_HEADER, serveOverHttp, serveOverStdio } from "../server/index.js";
@@ -23,6 +24,7 @@ import {
   loadCatalog,
 } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
+import { FAULTS_HELP, FAULTS_OPTIONS, faultPlanFor } from "./faults-options.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { launchCommand } from "./paths.js";
@@ -68,6 +70,9 @@ ${LLM_HELP}
 Tasks
 ${TASK_HELP}
 
+Faults (on purpose; see docs/faults.md)
+${FAULTS_HELP}
+
 Hybrid (real MCP servers behind toolsim; see docs/hybrid.md)
 ${HYBRID_HELP}
 `;
@@ -84,6 +89,7 @@ export const serveCommand: Command = {
         ...LLM_OPTIONS,
         ...TASK_OPTIONS,
         ...HYBRID_OPTIONS,
+        ...FAULTS_OPTIONS,
         http: { type: "boolean" },
         stdio: { type: "boolean" },
         host: { type: "string", default: "127.0.0.1" },
@@ -119,6 +125,8 @@ export const serveCommand: Command = {
     const inferred = inferenceLine(loaded.inference);
     if (inferred) log(inferred);
     const taskMode = planTaskMode(loaded.catalog, values);
+    const faults = faultPlanFor(values.faults, loaded.catalog);
+    if (!faults) return 1;
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
     const runtime = await createRuntime({
@@ -131,6 +139,7 @@ export const serveCommand: Command = {
       deadlineMs: engineChoice.deadlineMs,
       llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
+      faults,
     });
     // the store says where it is without credentials: a URL's password is never shown
     const db = runtime.store.location;
@@ -300,6 +309,12 @@ function watchCatalog(
     for (const problem of loaded.problems) log(`  ${formatProblem(problem)}`);
     let catalog = new Catalog(infer ? inferLoaded(loaded.toolsets).loaded : loaded.toolsets);
     if (selection?.length) catalog = catalog.restrict(selection);
+    const faultProblems = taskFaultProblems(catalog);
+    if (faultProblems.length > 0) {
+      log(`catalog change not applied (the last good catalog stays), ${faultProblems.length} error(s):`);
+      for (const problem of faultProblems) log(`  ${formatProblem(problem)}`);
+      return;
+    }
     runtime.engine.replaceCatalog(compose(catalog));
     runtime.hub.notifyToolsChanged();
     log(`catalog reloaded: ${summary(catalog)}`);
