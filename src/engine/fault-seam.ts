@@ -51,18 +51,13 @@ export async function answerWithFaults(
   const seq = session.lastSeq + 1;
   const continued = continuationOf(tool, draft.args);
   if (continued) return continuation(seam, session, draft, tool, continued);
-  const owner = seam.catalog.tool(tool.name)?.toolset;
-  const facts = { name: tool.name, toolset: owner?.id, access: accessOf(tool) };
+  const facts = {
+    name: tool.name,
+    toolset: seam.catalog.tool(tool.name)?.toolset.id,
+    access: accessOf(tool),
+  };
   for (const draw of drawsFor(profile, { sessionSeed: session.record.seed, seq, tool: facts })) {
-    const faulted = await applied(draw, {
-      seam,
-      session,
-      answer,
-      draft,
-      tool,
-      toolset: owner?.tools ?? [],
-      seq,
-    });
+    const faulted = await applied(draw, { seam, session, answer, draft, tool, seq });
     if (faulted) return faulted;
   }
   return draft;
@@ -74,7 +69,6 @@ interface Call {
   answer: Answer;
   draft: Draft;
   tool: Tool;
-  toolset: readonly Tool[];
   seq: number;
 }
 
@@ -91,22 +85,22 @@ async function applied(draw: Draw, call: Call): Promise<Draft | undefined> {
         delayMs: Math.round(latencyFor(fault, draw.spread, MAX_FAULT_WAIT_MS)),
       });
     case "rate-limited": {
-      const error = transientError(fault.kind, tool, call.toolset, fault.retryAfterSeconds);
+      const error = transientError(fault.kind, tool, fault.retryAfterSeconds);
       return failed(draft, { ...base, error, retryAfterSeconds: fault.retryAfterSeconds });
     }
     case "unavailable":
     case "internal-error":
-      return failed(draft, { ...base, error: transientError(fault.kind, tool, call.toolset) });
+      return failed(draft, { ...base, error: transientError(fault.kind, tool) });
     case "timeout":
       return failed(draft, {
         ...base,
-        error: transientError("timeout", tool, call.toolset),
+        error: transientError("timeout", tool),
         holdMs: fault.holdMs,
       });
     case "lost-answer":
       // only a write that changed the state has an answer worth losing
       if (!ok || !draft.change || accessOf(tool) !== "write") return undefined;
-      return with_(draft, { ...base, error: transientError("unavailable", tool, call.toolset) });
+      return with_(draft, { ...base, error: transientError("unavailable", tool) });
     case "truncated": {
       const cut = ok ? truncate(draft.result, tool, fault, call.seq) : undefined;
       if (!cut) return undefined;

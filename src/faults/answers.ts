@@ -29,19 +29,16 @@ const GENERIC = {
 
 /**
  * The error of a transient fault, in the catalog's documented style where it has one: the
- * tool's own documented error with that HTTP status, else one of its toolset's, else a
- * generic one. A rate limit says when to retry.
+ * tool's own documented error with that HTTP status (whose message needs no argument),
+ * else a generic one. A rate limit says when to retry.
  */
 export function transientError(
   kind: keyof typeof STATUS,
   tool: Tool,
-  toolset: readonly Tool[],
   retryAfterSeconds?: number,
 ): FaultError {
   const status = STATUS[kind];
-  const documented = [tool, ...toolset]
-    .flatMap((t) => t.errors)
-    .find((error) => error.status === status && !error.message.includes("{"));
+  const documented = tool.errors.find((error) => error.status === status && !error.message.includes("{"));
   const base = documented ? { code: documented.code, message: documented.message } : GENERIC[kind];
   if (kind !== "rate-limited") return { code: base.code, status, message: base.message };
   const seconds = retryAfterSeconds ?? 1;
@@ -271,16 +268,19 @@ export interface Injection {
   canary: string;
 }
 
-/** Keys whose values are text someone wrote: where injected instructions look at home. */
-const TEXT_KEYS =
-  /(^|_)(description|notes?|comments?|message|body|text|summary|details|reason|bio|title|content|subject|review|instructions|remarks?|memo|feedback|name)$/i;
+/** Keys whose values are text someone wrote, best first: where injected instructions look at home. */
+const TEXT_KEYS = [
+  /(^|_)(description|notes?|comments?|message|body|text|summary|details|reason|bio|content|review|instructions|remarks?|memo|feedback)$/i,
+  /(^|_)(title|subject|name)$/i,
+];
 const NOT_TEXT_KEYS =
   /(^|_)(status|type|kind|currency|email|phone|url|uri|code|sku|date|time|at|state|country)$/i;
 
 /**
  * Instructions from the corpus in a text field of the answer: appended to a free-text field
- * (a description, a note, a message) where there is one, else to another plain string that
- * is not an identifier, a code or a date. A text answer carries them at its end.
+ * (a description, a note, a message) where there is one, else to a title or a name, else to
+ * another plain string that is not an identifier, a code or a date. A text answer carries
+ * them at its end.
  */
 export function inject(
   result: unknown,
@@ -298,8 +298,8 @@ export function inject(
     return fits(tool, changed) ? { result: changed, field: "", pattern: pattern.id, canary } : undefined;
   }
   const leaves = textLeaves(result);
-  const preferred = leaves.filter((leaf) => TEXT_KEYS.test(leaf.key));
-  const candidates = preferred.length > 0 ? preferred : leaves;
+  const tiers = [...TEXT_KEYS.map((keys) => leaves.filter((leaf) => keys.test(leaf.key))), leaves];
+  const candidates = tiers.find((tier) => tier.length > 0) ?? [];
   return firstThatFits(candidates, seeds, "field", (leaf) => {
     const changed = replaced(result, leaf.path, `${leaf.value}\n\n${text}`);
     return fits(tool, changed)
