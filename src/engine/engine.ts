@@ -26,7 +26,7 @@ import type {
 } from "../store/index.js";
 import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
-import { applyEffects } from "./effects.js";
+import { applyEffects } from "./effects/apply.js";
 import { answerWithFaults } from "./fault-seam.js";
 import type { Finding } from "./findings.js";
 import { type LiveSession, Sessions } from "./sessions.js";
