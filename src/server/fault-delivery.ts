@@ -10,8 +10,8 @@ const PROGRESS_EVERY_MS = 1_000;
  * The transport edge of faults (docs/faults.md): the wait of a latency fault and the held
  * answer of a timeout happen here, after the call was recorded and its session released,
  * so the session's next calls and other sessions go on meanwhile. A latency fault tells a
- * client that asked for progress that the call is still being worked on; a timeout says
- * nothing (a service that hangs does not report). Either wait ends early when the client
+ * client that asked for progress that the call is still being worked on; a timeout adds
+ * nothing (the hub's own still-working ticks go on, as for any long call). Either wait ends early when the client
  * cancels: the SDK then drops the answer, as a client past its deadline expects.
  */
 export async function deliver(outcome: CallOutcome, context: CallContext): Promise<CallToolResult> {
