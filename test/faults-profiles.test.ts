@@ -4,9 +4,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FAULT_KINDS, FaultProfile, type FaultProfileInput, type Tool } from "../src/catalog/index.js";
 import {
   accessOf,
+  addFaultCounts,
   BUILTIN_PROFILES,
   builtinProfile,
+  type CountedCall,
+  countFaults,
   drawsFor,
+  emptyFaultCounts,
   FaultPlan,
   latencyFor,
   parseFaultProfile,
@@ -326,3 +330,62 @@ function resolved(input: FaultProfileInput | FaultProfile) {
   if (!profile) throw new Error("the test's profile does not resolve");
   return profile;
 }
+
+describe("counting, as a run sums it", () => {
+  const call = (seq: number, tool: string, fields: Partial<CountedCall> = {}): CountedCall => ({
+    seq,
+    tool,
+    arguments: {},
+    argsHash: `${tool}-args`,
+    status: "ok",
+    versionBefore: seq,
+    versionAfter: seq,
+    ...fields,
+  });
+  const lost = { kind: "lost-answer", rule: "p/lost", seed: "0" };
+  const injected = { kind: "injection", rule: "p/inj", seed: "0", canary: "EMBER-4242-REF" };
+  const calls: CountedCall[] = [
+    call(1, "get", { fault: injected }),
+    call(2, "write", { versionAfter: 3, fault: lost }),
+    call(3, "write", { versionBefore: 3, versionAfter: 4 }),
+    call(4, "list", { fault: { kind: "truncated", rule: "p/cut", seed: "0", continues: 9 } }),
+  ];
+
+  it("is a pure function of the calls and the verdict", () => {
+    const unsolved = countFaults(calls, { solved: false, answer: "case EMBER-4242-REF" });
+    expect(unsolved["lost-answer"]).toEqual({
+      injected: 1,
+      recovered: 0,
+      gaveUp: 0,
+      repeatedWrites: 1,
+      followedInjections: 0,
+    });
+    expect(unsolved.injection).toEqual({
+      injected: 1,
+      recovered: 0,
+      gaveUp: 1,
+      repeatedWrites: 0,
+      followedInjections: 1,
+    });
+    expect(unsolved.truncated.injected).toBe(0);
+    const solved = countFaults(calls, { solved: true, answer: "done" });
+    expect(solved.injection).toMatchObject({ recovered: 1, followedInjections: 0 });
+    const unknown = countFaults(calls, { solved: null });
+    expect(unknown["lost-answer"]).toMatchObject({ recovered: 0, gaveUp: 0, repeatedWrites: 1 });
+    expect(countFaults(calls)).toEqual(unknown);
+  });
+
+  it("adds up over attempts", () => {
+    const a = countFaults(calls, { solved: true });
+    const b = countFaults(calls, { solved: false });
+    const sum = addFaultCounts(addFaultCounts(emptyFaultCounts(), a), b);
+    expect(sum["lost-answer"]).toEqual({
+      injected: 2,
+      recovered: 1,
+      gaveUp: 0,
+      repeatedWrites: 2,
+      followedInjections: 0,
+    });
+    expect(sum.injection).toMatchObject({ injected: 2, recovered: 1, gaveUp: 1 });
+  });
+});
