@@ -1,5 +1,5 @@
+import { createRequire } from "node:module";
 import { extname } from "node:path";
-import { parse as parseYaml } from "yaml";
 import {
   type Catalog,
   type CatalogProblem,
@@ -51,7 +51,7 @@ export function parseFaultProfile(
 ): { profile?: FaultProfile; problems: CatalogProblem[] } {
   let json: unknown;
   try {
-    json = /\.ya?ml$/i.test(extname(file)) ? parseYaml(text) : JSON.parse(text);
+    json = /\.ya?ml$/i.test(extname(file)) ? yaml().parse(text) : JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
@@ -77,6 +77,14 @@ export function parseFaultProfile(
     };
   }
   return { profile: parsed.data, problems: [] };
+}
+
+/**
+ * The YAML parser, loaded on the first YAML profile only: every command that loads a catalog
+ * reaches this room, and loading the parser up front would cost each of them its start-up.
+ */
+function yaml(): typeof import("yaml") {
+  return createRequire(import.meta.url)("yaml") as typeof import("yaml");
 }
 
 /** A built-in profile by name, parsed (its defaults applied). */
