@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { CallOutcome } from "../engine/index.js";
 import { toCallToolResult } from "./call-result.js";
@@ -11,14 +12,23 @@ const PROGRESS_EVERY_MS = 1_000;
  * answer of a timeout happen here, after the call was recorded and its session released,
  * so the session's next calls and other sessions go on meanwhile. A latency fault tells a
  * client that asked for progress that the call is still being worked on; a timeout adds
- * nothing (the hub's own still-working ticks go on, as for any long call). Either wait ends early when the client
- * cancels: the SDK then drops the answer, as a client past its deadline expects.
+ * nothing (the hub's own still-working ticks go on, as for any long call). Either wait ends
+ * early when the client cancels: the SDK then drops the answer, as a client past its
+ * deadline expects. A wait counts from when the call reached the engine (`arrived`): the
+ * time toolsim took, queueing behind the session's other calls included, is part of the
+ * latency drawn, so the answer leaves when the profile says, not that long after toolsim's
+ * own work.
  */
-export async function deliver(outcome: CallOutcome, context: CallContext): Promise<CallToolResult> {
+export async function deliver(
+  outcome: CallOutcome,
+  context: CallContext,
+  arrived = performance.now(),
+): Promise<CallToolResult> {
   const fault = outcome.fault;
-  const wait =
+  const drawn =
     fault?.kind === "latency" ? fault.delayMs : fault?.kind === "timeout" ? fault.holdMs : undefined;
-  if (wait && wait > 0) {
+  const wait = drawn === undefined ? 0 : drawn - (performance.now() - arrived);
+  if (wait > 0) {
     const progress = fault?.kind === "latency" ? context.progress : undefined;
     await held(
       wait,

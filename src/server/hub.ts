@@ -148,7 +148,8 @@ export class ToolsimHub {
         if (handled) return handled;
       }
       // injected waits (latency, timeouts) happen at this edge, after the call is recorded
-      return deliver(await this.engine.call(sessionId, name, args, context.signal), context);
+      const arrived = performance.now();
+      return deliver(await this.engine.call(sessionId, name, args, context.signal), context, arrived);
     } catch (error) {
       // the store or an upstream failed (a database restarting, a lost connection): an agent
       // reads a result it can act on, where a protocol error would end its run
