@@ -9,14 +9,14 @@
  *    several rounds; per-call mean of each round, min and median of the rounds.
  * 2. Over stdio, `serve` without a profile against `serve --faults` with that never-firing
  *    profile, alternating call by call, as the round-trip bench does.
- * 3. 1,000 reads through `serve --stdio --faults` with long-tailed latency (rate 1), 20 in
+ * 3. 1,000 reads through `serve --stdio --faults` with long-tailed latency (rate 1), 10 in
  *    flight, under two profiles (p50 100 ms / p99 1 s, and the built-in `slow`'s reads,
  *    250 ms / 2.5 s): the measured p50 and p99 per call, as the client sees them, against the
  *    profile's. The same reads without a profile, measured in the same run, say what the
  *    transport and the engine add.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Catalog, FaultProfile, type FaultProfileInput, loadToolsets } from "../src/catalog/index.js";
@@ -70,20 +70,22 @@ const DEFAULTS: Options = {
   calls: 2000,
   stdioCalls: 600,
   latencyCalls: 1000,
-  inFlight: 20,
+  inFlight: 10,
   log: (line) => process.stderr.write(`bench: ${line}\n`),
 };
 
 export async function runFaultsBench(overrides: Partial<Options> = {}): Promise<Record<string, unknown>> {
   const options = { ...DEFAULTS, ...overrides };
   const dir = mkdtempSync(join(tmpdir(), "toolsim-bench-faults-"));
+  const loadAtStart = round(loadavg()[0] ?? 0, 2);
   try {
     const toolsetFile = writeBenchToolset(dir);
     const inProcess = await seamInProcess(toolsetFile, join(dir, "engine.db"), options);
     const stdio = await seamOverStdio(toolsetFile, dir, options);
     const latency = [];
     for (const tail of TAILS) latency.push(await latencyAccuracy(toolsetFile, dir, tail, options));
-    const result = { targets: FAULT_TARGETS, inProcess, stdio, latency };
+    const load = { cores: cpus().length, start: loadAtStart, end: round(loadavg()[0] ?? 0, 2) };
+    const result = { targets: FAULT_TARGETS, load, inProcess, stdio, latency };
     return { ...result, markdown: markdownOf(result) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -299,17 +301,20 @@ function round3(value: number): number {
 // ── the docs' table ─────────────────────────────────────────────────────────
 
 interface Figures {
+  load: { cores: number; start: number; end: number };
   inProcess: Awaited<ReturnType<typeof seamInProcess>>;
   stdio: Awaited<ReturnType<typeof seamOverStdio>>;
   latency: Array<Awaited<ReturnType<typeof latencyAccuracy>>>;
 }
 
 function markdownOf(result: Figures): string {
-  const { inProcess, stdio, latency } = result;
+  const { load, inProcess, stdio, latency } = result;
   const us = inProcess.microsecondsPerCall as Record<Variant, { min: number; median: number }>;
   const ratios = inProcess.ratioToNoSeam as Record<Variant, { min: number; median: number }>;
   const row = (label: string, s: Summary) => `| ${label} | ${s.p50} | ${s.p95} | ${s.mean} |`;
   return [
+    `This section ran on ${load.cores} cores with a 1-minute load average of ${load.start} at its start and ${load.end} at its end: well above the cores, figures scatter and timers fire late.`,
+    "",
     `**No profile, in process** (the engine alone, ${inProcess.calls} calls per variant and round, reads and writes alternating, ${inProcess.rounds} rounds; µs per call, min and median of the rounds):`,
     "",
     "| engine | µs per call (min) | µs per call (median) | ratio to no seam (min) | ratio (median) |",
