@@ -109,7 +109,7 @@ const target = z
   .string()
   .regex(
     TARGET_PATTERN,
-    'a target is ".", "collection", "collection/{key}" or a longer path such as "users/{user_id}/payment_methods/{method_id}" or "desk/tickets/[id={ticket_id}]"',
+    'a target is ".", "collection", "collection/{key}" or a longer path such as "members/{member_id}/cards/{card_id}" or "desk/tickets/[id={ticket_id}]"',
   )
   .describe(
     '"collection/{argument}": the state collection and the key of the entity, filled from the call. More segments reach inside the entity ("orders/{order_id}/items/0"); each is a literal, an array index, a template, or a selector of the array element whose field equals a value ("[id={ticket_id}]"). "." is the whole state as one record (its top-level values as fields).',

@@ -18,6 +18,7 @@ import {
   CATALOG_HELP,
   CATALOG_OPTIONS,
   checkSchemasInBackground,
+  groundingLine,
   INFER_HELP,
   INFER_OPTIONS,
   inferenceLine,
@@ -124,6 +125,7 @@ export const serveCommand: Command = {
     if (!loaded) return 1;
     const inferred = inferenceLine(loaded.inference);
     if (inferred) log(inferred);
+    log(groundingLine(loaded.catalog, engineChoice.engine === "llm"));
     const taskMode = planTaskMode(loaded.catalog, values);
     const faults = faultPlanFor(values.faults, loaded.catalog);
     if (!faults) return 1;
@@ -137,7 +139,9 @@ export const serveCommand: Command = {
       pageSize,
       schemaProfile,
       deadlineMs: engineChoice.deadlineMs,
-      llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
+      llm: engineChoice.config
+        ? { config: engineChoice.config, passes: engineChoice.passes, onlyGuessed: engineChoice.onlyGuessed }
+        : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
       faults,
     });

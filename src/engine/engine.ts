@@ -93,6 +93,8 @@ export interface CallOutcome {
   findings: Finding[];
   engine: string;
   fallback?: string;
+  /** Paths of the result no effect, argument or state grounded: synthesized or made up by a model. */
+  guessed?: string[];
   usage?: Usage;
   versionBefore: number;
   versionAfter: number;
@@ -113,6 +115,7 @@ export interface Draft {
   failure?: ToolFailure;
   engine: string;
   fallback?: string;
+  guessed?: string[];
   usage?: Usage;
   change?: StateChange;
   started: number;
@@ -446,6 +449,7 @@ export class Engine {
       failure: outcome.kind === "failure" ? outcome.failure : undefined,
       engine: outcome.engine,
       fallback: outcome.fallback,
+      ...(outcome.kind === "success" && outcome.guessed ? { guessed: outcome.guessed } : {}),
       usage: addUsage(checkUsage, outcome.usage),
       change: change.kind === "change" ? change.change : undefined,
       started,
@@ -522,6 +526,7 @@ export class Engine {
       findings: draft.findings,
       engine: draft.engine,
       fallback: draft.fallback,
+      ...(draft.guessed ? { guessed: draft.guessed } : {}),
       usage: draft.usage,
       versionBefore: call.versionBefore,
       versionAfter: call.versionAfter,

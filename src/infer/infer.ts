@@ -8,9 +8,17 @@ import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
-import { recordFor, recordIntent, recordRule } from "./records.js";
+import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import { namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
-import { type CollectionShape, type StateShape, shapeOf, type ValuesShape } from "./shape.js";
+import { schemaWorld } from "./schema-world.js";
+import {
+  type CollectionShape,
+  reindexed,
+  type StateShape,
+  shapeOf,
+  shapeOfCollections,
+  type ValuesShape,
+} from "./shape.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, updateRule } from "./writes.js";
@@ -62,8 +70,14 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   // computation tools (calculators, converters) compute unless the caller says otherwise
   const options: InferOptions = { computation: computationEffects, ...given };
   const level = options.level ?? languageLevel();
-  const states = statesOf(toolset, options.states ?? []);
-  const shape = shapeOf(states);
+  const examples = statesOf(toolset, options.states ?? []);
+  const found = shapeOf(examples);
+  // a catalog without a state (or with empty collections) gets its records' shapes from its schemas
+  const empty = found.parts.length <= 1 && found.root.fields.size === 0;
+  const bare = [...found.collections.values()].some((c) => c.size === 0 && c.fields.size === 0);
+  const derived = empty || bare ? schemaWorld(toolset) : undefined;
+  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
+  const states = derived && empty ? [derived.state] : examples;
   let facts: ToolFacts[] | undefined;
   // the other tools are read only by the rules that look at a toolset's conventions
   const siblings = () => {
@@ -129,7 +143,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return base;
     }
-    const drafts = [...outcome.drafts, ...successFlags(ctx.facts, outcome.drafts)];
+    const drafts = [
+      ...signedInGuard(ctx, outcome.drafts),
+      ...outcome.drafts,
+      ...successFlags(ctx.facts, outcome.drafts),
+    ];
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
@@ -157,7 +175,27 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     };
     return { ...base, errors, effects, inferred };
   });
-  return { toolset: withKeyFields({ ...toolset, tools }, keyFields), report };
+  const world = derived ? { ...derived.state, ...toolset.state } : toolset.state;
+  return { toolset: withKeyFields({ ...toolset, state: world, tools }, keyFields), report };
+}
+
+/**
+ * The shape with the collections a catalog's schemas describe: in place of empty ones of
+ * the same name (a state of `{"pets": {}}`), and as the whole world when the state has none.
+ */
+function withSchemaCollections(
+  found: StateShape,
+  schema: readonly CollectionShape[],
+  empty: boolean,
+): StateShape {
+  if (empty) return shapeOfCollections(schema);
+  const byName = new Map(schema.map((c) => [c.name, c]));
+  const parts = found.parts.map((part) =>
+    part.kind === "collection" && part.size === 0 && part.fields.size === 0 && byName.has(part.name)
+      ? { ...(byName.get(part.name) as CollectionShape), path: part.path }
+      : part,
+  );
+  return reindexed(parts, found.root);
 }
 
 /**
@@ -248,7 +286,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = treeRule(ctx, tree);
     if (drafts) return found(drafts, "a file-system tool whose arguments name no path");
   }
-  // the part the name is about: English puts the head noun last ("remove_stock_from_watchlist")
+  // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head = namedPart(facts, shape, ["collection", "list", "values", "record"]);
   const action = actionFor(facts, undefined);
   if (head?.kind === "list") {
@@ -267,7 +305,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
         `it names ${head.name}, but its arguments do not say which key`,
       );
   }
-  if (head?.kind === "collection" && head.pairs) return found(pairsRule(ctx, head) ?? [], `it names the pairs of ${head.name}, but not what to do with them`);
+  if (head?.kind === "collection" && head.pairs)
+    return found(
+      pairsRule(ctx, head) ?? [],
+      `it names the pairs of ${head.name}, but not what to do with them`,
+    );
   const byParam = head ? undefined : valuesNamedByParam(ctx);
   if (byParam) {
     const intent = valuesIntent(ctx, byParam);
@@ -329,8 +371,8 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
 }
 
 /**
- * A map of values named by the noun of a required argument (`add_contact(user_name)` and
- * `user_map`): the tool names what it adds by the argument rather than by its own name.
+ * A map of values named by the noun of a required argument (`register_guest(guest_name)` and
+ * `guest_index`): the tool names what it adds by the argument rather than by its own name.
  */
 function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
   const maps = ctx.shape.parts.filter((p): p is ValuesShape => p.kind === "values");
@@ -371,7 +413,7 @@ function found(drafts: Draft[], reason: string): Outcome {
  * the collection the name names, unless that one lives inside records no argument names
  * (`change_booking_wallet(booking_id, wallet_id)` changes the booking). A tool named after
  * a map of records whose one required argument is no field of them takes it as the key
- * (`get_stock(symbol)`, as `GET /stocks/{symbol}`).
+ * (`get_fund(ticker)`, as `GET /funds/{ticker}`).
  */
 function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
   const single = ctx.references.filter((r) => !r.many);

@@ -3,8 +3,8 @@ import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import type { CollectionShape } from "./shape.js";
-import { holderOf } from "./writes.js";
 import { JOIN_VERBS, LEAVE_VERBS, nameWords, singular, VERBS } from "./words.js";
+import { holderOf } from "./writes.js";
 
 /**
  * Lists of pairs: records that are each one key and one value, kept in order
@@ -41,13 +41,19 @@ export function pairsRule(ctx: Context, list: CollectionShape): Draft[] | undefi
       {
         kind: "update",
         target,
-        set: { [field]: { $expr: `$append(${current} ? ${current} : [], {$args.${identifier(key.name)}: $args.${identifier(value.name)}})` } },
+        set: {
+          [field]: {
+            $expr: `$append(${current} ? ${current} : [], {$args.${identifier(key.name)}: $args.${identifier(value.name)}})`,
+          },
+        },
       },
       ...countsOf(ctx, holder.path, list),
     ];
   }
-  if ((LEAVE_VERBS.has(verb) || VERBS.delete.includes(verb)) && key) return removePair(ctx, target, field, key);
-  if (VERBS.read.includes(verb) || ctx.facts.tool.annotations?.readOnlyHint === true) return readPairs(ctx, list);
+  if ((LEAVE_VERBS.has(verb) || VERBS.delete.includes(verb)) && key)
+    return removePair(ctx, target, field, key);
+  if (VERBS.read.includes(verb) || ctx.facts.tool.annotations?.readOnlyHint === true)
+    return readPairs(ctx, list);
   return undefined;
 }
 
@@ -65,7 +71,12 @@ function removePair(ctx: Context, target: string, field: string, key: Param): Dr
     {
       kind: "update",
       target,
-      require: [{ expr: `$count(${current}[$exists($lookup($, $args.${identifier(key.name)}))]) > 0`, error: missing }],
+      require: [
+        {
+          expr: `$count(${current}[$exists($lookup($, $args.${identifier(key.name)}))]) > 0`,
+          error: missing,
+        },
+      ],
       set: { [field]: { $expr: kept } },
     },
   ];
@@ -78,7 +89,9 @@ function removePair(ctx: Context, target: string, field: string, key: Param): Dr
  */
 function readPairs(ctx: Context, list: CollectionShape): Draft[] | undefined {
   const read: Draft = { kind: "read", target: list.path.join("/"), as: "pairs" };
-  const keyword = ctx.facts.params.find((p) => p.type === "string" && /^(keyword|query|q|text|term|search)$/.test(p.name));
+  const keyword = ctx.facts.params.find(
+    (p) => p.type === "string" && /^(keyword|query|q|text|term|search)$/.test(p.name),
+  );
   const array = singleArrayOutput(ctx.facts.outputs);
   if (keyword && array) {
     const itemFields = itemFieldsOf(ctx, array.name);
@@ -90,7 +103,9 @@ function readPairs(ctx: Context, list: CollectionShape): Draft[] | undefined {
     return [read, { kind: "respond", output: array.name, value: { $expr: `[$pairs.${each}[${match}]]` } }];
   }
   // a map of keys to lists: an object output that declares no properties of its own
-  const object = ctx.facts.outputs.find((o) => o.type === "object" && itemFieldsOf(ctx, o.name, "properties").length === 0);
+  const object = ctx.facts.outputs.find(
+    (o) => o.type === "object" && itemFieldsOf(ctx, o.name, "properties").length === 0,
+  );
   if (object && ctx.facts.params.length === 0) {
     ctx.notes.push(`answers the pairs grouped by key under ${object.name}`);
     return [
@@ -114,9 +129,11 @@ function itemFieldsOf(ctx: Context, output: string, of: "items" | "properties" =
   return Object.keys((of === "items" ? property?.items?.properties : property?.properties) ?? {});
 }
 
-/** Counts of the pairs' noun beside the list move with each pair added (`message_count`). */
+/** Counts of the pairs' noun beside the list move with each pair added (`note_count`). */
 function countsOf(ctx: Context, holderPath: readonly string[], list: CollectionShape): Draft[] {
-  const holder = ctx.shape.parts.find((p) => p.kind === "record" && p.path.join("/") === holderPath.join("/"));
+  const holder = ctx.shape.parts.find(
+    (p) => p.kind === "record" && p.path.join("/") === holderPath.join("/"),
+  );
   if (!holder || holder.kind !== "record") return [];
   const nouns = new Set([...ctx.facts.nouns, ...nameWords(list.name)].map(singular));
   const drafts: Draft[] = [];

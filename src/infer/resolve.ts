@@ -6,9 +6,9 @@ import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./wor
  * What the arguments and the name of a tool point at in the world. An argument names a
  * collection by its noun (`order_id` → `orders`), by the field records keep their key in
  * (`order_id`), or by the examples its description gives matching the collection's keys
- * ('#W0000000'). A name points at the part its nouns name, container words aside
- * (`get_watchlist` → `watch_list`, `list_users` → `user_map`, `get_account_info` →
- * `account_info`).
+ * ('#K0000000'). A name points at the part its nouns name, container words aside
+ * (`get_playlist` → `play_list`, `list_guests` → `guest_index`, `get_profile_info` →
+ * `profile_info`).
  */
 
 export interface Reference {
@@ -68,7 +68,7 @@ function singularName(name: string): string {
   return [...words.slice(0, -1), singular(last)].join("_");
 }
 
-/** An example is a key of the collection, or has the outline of its keys (`#W0000000` for `#W2611340`). */
+/** An example is a key of the collection, or has the outline of its keys (`#K0000000` for `#K4810273`). */
 function matchesKeys(example: string, collection: CollectionShape): boolean {
   if (collection.keys.includes(example)) return true;
   const wanted = outline(example);
@@ -76,8 +76,8 @@ function matchesKeys(example: string, collection: CollectionShape): boolean {
 }
 
 /**
- * Words that say how a part keeps things rather than what it keeps (`user_map`,
- * `credit_card_list`, `account_info`, `ticket_queue`): dropped when names are compared.
+ * Words that say how a part keeps things rather than what it keeps (`guest_index`,
+ * `voucher_list`, `profile_info`, `job_queue`): dropped when names are compared.
  */
 const CONTAINER_WORDS = new Set([
   "map",
@@ -102,14 +102,14 @@ const CONTAINER_WORDS = new Set([
   "log",
 ]);
 
-/** A part's name as the noun of what it keeps: singular words, container words dropped (`user_map` → user). */
+/** A part's name as the noun of what it keeps: singular words, container words dropped (`guest_index` → guest). */
 export function partNoun(name: string): string {
   const words = nameWords(name).map(singular);
   const kept = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0));
   return kept.join("_");
 }
 
-/** The same noun, with words run together or apart (`watchlist` and `watch_list`). */
+/** The same noun, with words run together or apart (`playlist` and `play_list`). */
 function sameRun(a: string, b: string): boolean {
   return a === b || a.replace(/_/g, "") === b.replace(/_/g, "");
 }

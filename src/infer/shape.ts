@@ -9,14 +9,14 @@ import { nameWords, nounKeys, singular } from "./words.js";
  * - a collection: records keyed by data (ids, names, symbols) in a map, or kept in an array;
  *   collections may live inside the records of another (a user's payment methods);
  * - a map of values: data keys to plain values (names to ids);
- * - a list: an array of plain values (a watchlist, tags);
+ * - a list: an array of plain values (a playlist, tags);
  * - a tree: folders and files under names, each folder holding children of the same kind.
  * Scalars are fields of records; counters are integer fields whose value tracks the ids of a
  * collection beside them.
  */
 
 export interface KeyFormat {
-  /** Characters every key starts with (`#W`, `CUST-`). */
+  /** Characters every key starts with (`#K`, `CUST-`). */
   prefix: string;
   /** Digits after the prefix, when every key is prefix + digits. */
   digits?: number;
@@ -45,7 +45,7 @@ export interface FieldShape {
 interface PartBase {
   /** The part's place: segments from the root; "*" stands for the key of an entity of the collection above. */
   path: string[];
-  /** Its name: the last named segment (`stocks`, `watch_list`, `account_info`). */
+  /** Its name: the last named segment (`funds`, `play_list`, `profile_info`). */
   name: string;
 }
 
@@ -112,7 +112,7 @@ export interface StateShape {
   /** Collections by name (the first of a name wins), and the ones nested in another's records. */
   collections: Map<string, CollectionShape>;
   nested: Map<string, CollectionShape>;
-  /** Every collection by its noun (`payment_method`), by the field that holds its keys, and by suffix. */
+  /** Every collection by its noun (`delivery_slot`), by the field that holds its keys, and by suffix. */
   byNoun: Map<string, CollectionShape[]>;
   byKeyField: Map<string, CollectionShape[]>;
   bySuffix: Map<string, CollectionShape[]>;
@@ -133,6 +133,23 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
     return world;
   });
   const root = walkRecord(worlds, [], "", parts, 0);
+  linkReferences(parts, worlds);
+  attachCounters(parts);
+  return indexed(parts, root);
+}
+
+/** A shape of collections known from elsewhere (the schemas of a catalog without a state). */
+export function shapeOfCollections(collections: readonly CollectionShape[]): StateShape {
+  const root: RecordShape = { kind: "record", path: [], name: "", fields: new Map() };
+  return indexed([root, ...collections], root);
+}
+
+/** The indexes of a shape, rebuilt after some of its parts were replaced. */
+export function reindexed(parts: Part[], root: RecordShape): StateShape {
+  return indexed(parts, root);
+}
+
+function indexed(parts: Part[], root: RecordShape): StateShape {
   const collections = new Map<string, CollectionShape>();
   const nested = new Map<string, CollectionShape>();
   for (const part of parts) {
@@ -140,8 +157,6 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
     const index = part.parent ? nested : collections;
     if (!index.has(part.name)) index.set(part.name, part);
   }
-  linkReferences(parts, worlds);
-  attachCounters(parts);
   const byNoun = new Map<string, CollectionShape[]>();
   const byKeyField = new Map<string, CollectionShape[]>();
   const bySuffix = new Map<string, CollectionShape[]>();
@@ -540,7 +555,7 @@ function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): vo
 
 /**
  * A counter beside a collection mints its ids: an integer field of the record holding the
- * collection, named after it (`ticket_counter` for `tickets`, `user_count` for `user_map`)
+ * collection, named after it (`crate_counter` for `crates`, `member_count` for `member_index`)
  * or a bare `next_id`/`counter`, whose value is the largest id (it holds the last one given)
  * or one more (the next one to give).
  */

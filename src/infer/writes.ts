@@ -271,7 +271,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
 }
 
 /**
- * Numbers beside a collection that count its records of one noun (`message_count`,
+ * Numbers beside a collection that count its records of one noun (`note_count`,
  * `open_issues_count`), other than its id counter: one more with each record made.
  */
 function countsMoving(ctx: Context, collection: CollectionShape, noun: string): Draft[] {
@@ -376,7 +376,7 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
   return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField, ...counter };
 }
 
-/** `booking` → `bookings`, `payment_method` → `payment_methods`. */
+/** `booking` → `bookings`, `delivery_slot` → `delivery_slots`. */
 export function pluralNoun(noun: string): string {
   const words = nameWords(noun);
   return [...words.slice(0, -1), plural(words.at(-1) ?? noun)].join("_");

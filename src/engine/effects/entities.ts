@@ -149,15 +149,22 @@ export async function createValue(run: Run, effect: CreateEffect): Promise<Ran> 
 async function createEntity(run: Run, effect: CreateEffect, keyed: boolean): Promise<Ran> {
   const collection = targetSegments(effect.target)[0] as string;
   // a target without a key ("return_requests") means: under a freshly minted id
-  if (effect.id || !keyed)
-    run.scope.id = mintKey(run.state, collection, effect.id?.prefix ?? "", effect.id?.width ?? 4);
-  const key = keyed ? targetPath(run, effect.target)?.[1] : (run.scope.id as string);
+  if (effect.id || !keyed) {
+    const minted = mintKey(
+      run.state,
+      collection,
+      effect.id?.prefix ?? "",
+      effect.id?.numeric ? 1 : (effect.id?.width ?? 4),
+    );
+    run.scope.id = effect.id?.numeric && effect.id.prefix === "" ? Number(minted) : minted;
+  }
+  const key = keyed ? targetPath(run, effect.target)?.[1] : String(run.scope.id);
   if (key === undefined) return undefined;
   if (valueAt(run.state, [collection, key]) !== undefined) {
     if (effect.exists) fail(run, effect.exists);
     return undefined;
   }
-  const entity = await newValue(run, effect, key);
+  const entity = await newValue(run, effect, keyed ? key : run.scope.id);
   const ops: Patch = [];
   if (!hasCollection(run.state, collection))
     ops.push({ op: "add", path: toPointer([collection]), value: {} });
