@@ -98,6 +98,13 @@ interface Plant {
   [field: string]: unknown;
 }
 
+/**
+ * How long the agents wait for an answer. Far above what a call takes even on a loaded
+ * machine, and far below the waits the latency and timeout scenarios inject, so which calls
+ * time out never depends on the machine's speed.
+ */
+const DEADLINE_MS = 5_000;
+
 class Run {
   private readonly codes = new Set<string>();
   constructor(
@@ -107,7 +114,7 @@ class Run {
 
   async call(name: string, args: Record<string, unknown>): Promise<Reply> {
     try {
-      const result = await this.client.callTool({ name, arguments: args }, { timeout: 400 });
+      const result = await this.client.callTool({ name, arguments: args }, { timeout: DEADLINE_MS });
       const text = (result.content as Array<{ text?: string }>)[0]?.text ?? "";
       if (!result.isError)
         return { ok: true, value: (result.structuredContent ?? {}) as Record<string, unknown> };
@@ -289,7 +296,7 @@ const SCENARIOS: Scenario[] = [
     kind: "timeout",
     task: "nursery-water-fern",
     target: fern,
-    profile: () => firstWriteFails({ kind: "timeout", holdMs: 20_000 }),
+    profile: () => firstWriteFails({ kind: "timeout", holdMs: 60_000 }),
     outcomes: [
       [DOES_NOT_RETRY, gaveUp()],
       [RETRIES, recovered()],
@@ -303,7 +310,7 @@ const SCENARIOS: Scenario[] = [
     profile: () =>
       resolved({
         rules: [
-          { ...on(["water_plant"]), rate: 1, fault: { kind: "latency", distribution: "fixed", ms: 900 } },
+          { ...on(["water_plant"]), rate: 1, fault: { kind: "latency", distribution: "fixed", ms: 15_000 } },
         ],
       }),
     outcomes: [
