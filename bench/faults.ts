@@ -9,7 +9,7 @@
  *    several rounds; per-call mean of each round, min and median of the rounds.
  * 2. Over stdio, `serve` without a profile against `serve --faults` with that never-firing
  *    profile, alternating call by call, as the round-trip bench does.
- * 3. 1,000 reads through `serve --stdio --faults` with long-tailed latency (rate 1), 10 in
+ * 3. 1,000 reads through `serve --stdio --faults` with long-tailed latency (rate 1), 4 in
  *    flight, under two profiles (p50 100 ms / p99 1 s, and the built-in `slow`'s reads,
  *    250 ms / 2.5 s): the measured p50 and p99 per call, as the client sees them, against the
  *    profile's. The same reads without a profile, measured in the same run, say what the
@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Catalog, FaultProfile, type FaultProfileInput, loadToolsets } from "../src/catalog/index.js";
 import { Engine } from "../src/engine/index.js";
-import { FaultPlan, resolveFaultProfile } from "../src/faults/index.js";
+import { accessOf, drawsFor, FaultPlan, resolveFaultProfile } from "../src/faults/index.js";
 import { OfflineSimulator } from "../src/simulate/index.js";
 import { openStore } from "../src/store/index.js";
 import { READ_TOOL, readArgs, WRITE_TOOL, writeArgs, writeBenchToolset } from "./bench-toolset.js";
@@ -70,7 +70,7 @@ const DEFAULTS: Options = {
   calls: 2000,
   stdioCalls: 600,
   latencyCalls: 1000,
-  inFlight: 10,
+  inFlight: 4,
   log: (line) => process.stderr.write(`bench: ${line}\n`),
 };
 
@@ -81,11 +81,12 @@ export async function runFaultsBench(overrides: Partial<Options> = {}): Promise<
   try {
     const toolsetFile = writeBenchToolset(dir);
     const inProcess = await seamInProcess(toolsetFile, join(dir, "engine.db"), options);
+    const decision = decisionAlone(toolsetFile);
     const stdio = await seamOverStdio(toolsetFile, dir, options);
     const latency = [];
     for (const tail of TAILS) latency.push(await latencyAccuracy(toolsetFile, dir, tail, options));
     const load = { cores: cpus().length, start: loadAtStart, end: round(loadavg()[0] ?? 0, 2) };
-    const result = { targets: FAULT_TARGETS, load, inProcess, stdio, latency };
+    const result = { targets: FAULT_TARGETS, load, inProcess, decision, stdio, latency };
     return { ...result, markdown: markdownOf(result) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -166,6 +167,32 @@ async function seamInProcess(toolsetFile: string, db: string, options: Options) 
   } finally {
     await store.close();
   }
+}
+
+/**
+ * What the seam itself adds to a call, timed alone over a million calls: the lookup of the
+ * session's profile when there is none, and the draws of a profile that never fires. Steadier
+ * than the engine's per-call figures on a busy machine, whose scatter is far larger.
+ */
+function decisionAlone(toolsetFile: string) {
+  const catalog = new Catalog(loadToolsets([toolsetFile]).toolsets);
+  const tool = catalog.tool(READ_TOOL)?.tool;
+  if (!tool) throw new Error("the bench toolset has no read tool");
+  const facts = { name: tool.name, toolset: catalog.tool(READ_TOOL)?.toolset.id, access: accessOf(tool) };
+  const plan = new FaultPlan();
+  const never = resolved(NEVER, catalog);
+  const session = { id: "bench", taskId: null };
+  const times = 1_000_000;
+  let found = 0;
+  let started = performance.now();
+  for (let i = 0; i < times; i++) if (plan.profileFor(session, catalog)) found++;
+  const lookupNs = ((performance.now() - started) / times) * 1e6;
+  const draws = 100_000;
+  started = performance.now();
+  for (let i = 0; i < draws; i++) found += drawsFor(never, { sessionSeed: "0", seq: i, tool: facts }).length;
+  const drawsNs = ((performance.now() - started) / draws) * 1e6;
+  if (found !== 0) throw new Error("a profile or a draw came up where none should");
+  return { noProfileNs: round(lookupNs, 1), neverFiringNs: round(drawsNs, 0) };
 }
 
 // ── 2. the seam over stdio ──────────────────────────────────────────────────
@@ -302,13 +329,14 @@ function round3(value: number): number {
 
 interface Figures {
   load: { cores: number; start: number; end: number };
+  decision: ReturnType<typeof decisionAlone>;
   inProcess: Awaited<ReturnType<typeof seamInProcess>>;
   stdio: Awaited<ReturnType<typeof seamOverStdio>>;
   latency: Array<Awaited<ReturnType<typeof latencyAccuracy>>>;
 }
 
 function markdownOf(result: Figures): string {
-  const { load, inProcess, stdio, latency } = result;
+  const { load, inProcess, decision, stdio, latency } = result;
   const us = inProcess.microsecondsPerCall as Record<Variant, { min: number; median: number }>;
   const ratios = inProcess.ratioToNoSeam as Record<Variant, { min: number; median: number }>;
   const row = (label: string, s: Summary) => `| ${label} | ${s.p50} | ${s.p95} | ${s.mean} |`;
@@ -323,6 +351,8 @@ function markdownOf(result: Figures): string {
       (v) =>
         `| ${v} | ${us[v].min} | ${us[v].median} | ${v === "no seam" ? "1" : ratios[v].min} | ${v === "no seam" ? "1" : ratios[v].median} |`,
     ),
+    "",
+    `**The seam alone** (timed apart from the engine): the lookup a call makes when its session has no profile takes ${decision.noProfileNs} ns; the two draws of the never-firing profile ${decision.neverFiringNs} ns, against an engine call of ${us["no seam"].min} µs at best in this run.`,
     "",
     `**No profile, over stdio** (\`serve\` against \`serve --faults\` with the never-firing profile, ${stdio.calls} calls each, alternating; ms):`,
     "",
