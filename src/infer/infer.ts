@@ -75,15 +75,15 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   // a catalog without a state (or with empty collections) gets its records' shapes from its schemas
   const empty = found.parts.length <= 1 && found.root.fields.size === 0;
   const bare = [...found.collections.values()].some((c) => c.size === 0 && c.fields.size === 0);
-  const derived = empty || bare ? schemaWorld(toolset) : undefined;
-  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
-  const states = derived && empty ? [derived.state] : examples;
-  let facts: ToolFacts[] | undefined;
   // the other tools are read only by the rules that look at a toolset's conventions
+  let facts: ToolFacts[] | undefined;
   const siblings = () => {
     facts ??= toolset.tools.map(factsOf);
     return facts;
   };
+  const derived = empty || bare ? schemaWorld(toolset, siblings()) : undefined;
+  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
+  const states = derived && empty ? [derived.state] : examples;
   const keyFields = new Map<string, string>();
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
