@@ -186,6 +186,47 @@ for (const backend of storeBackends) {
       expect(await store.repeatOf(session.id, "a", canonicalJson({ i: 0 }), 1)).toBeUndefined();
     });
 
+    it("keeps a call's injected fault, with or without a change of state; a repeat skips faulted calls", async () => {
+      const session = await store.createSession({ seed: "1", state: initial() });
+      const fault = {
+        kind: "lost-answer",
+        rule: "p/lost",
+        seed: "7",
+        error: { code: "DOWN", status: 503, message: "down" },
+      };
+      const head = await store.head(session.id);
+      const patch: Patch = [{ op: "replace", path: "/orders/ORD-0001/status", value: "shipped" }];
+      const applied = head.state.apply(patch);
+      if (!applied.ok) throw new Error(applied.error);
+      const changed = await store.recordCall(call(session.id, "ship", { id: 1 }), 0, {
+        patch,
+        state: applied.state,
+      });
+      const plain = await store.recordCall(
+        newCall(
+          session.id,
+          "read",
+          { id: 1 },
+          { fault: { kind: "latency", rule: "p/slow", seed: "0", delayMs: 120 } },
+        ),
+        1,
+      );
+      expect([changed.kind, plain.kind]).toEqual(["recorded", "recorded"]);
+      const faulted = await store.recordCall(newCall(session.id, "ship", { id: 2 }, { fault }), 1);
+      expect(faulted.kind).toBe("recorded");
+      const calls = await store.calls(session.id);
+      expect(calls.map((c) => c.fault)).toEqual([
+        undefined,
+        { kind: "latency", rule: "p/slow", seed: "0", delayMs: 120 },
+        fault,
+      ]);
+      expect((await store.recentCalls(session.id, 1))[0]?.fault).toEqual(fault);
+      // a faulted call is no answer a repeat would get again
+      expect(await store.repeatOf(session.id, "read", canonicalJson({ id: 1 }), 1)).toBeUndefined();
+      await store.recordCall(call(session.id, "read", { id: 1 }), 1);
+      expect(await store.repeatOf(session.id, "read", canonicalJson({ id: 1 }), 1)).toBe(4);
+    });
+
     it("keeps checkpoints, task answers and model answers", async () => {
       const session = await store.createSession({ seed: "1", state: initial() });
       await writeMany(store, session.id, 2);

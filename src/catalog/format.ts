@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FaultProfile } from "./faults-format.js";
 
 /**
  * The toolset file format. One JSON file per toolset; this schema is the single source of
@@ -478,6 +479,12 @@ export const Task = z
       .optional()
       .describe(
         "Instructions for a simulated user: who they are, what they want, what they will and will not say.",
+      ),
+    faults: z
+      .union([z.string().min(1), FaultProfile])
+      .optional()
+      .describe(
+        'Faults every session on this task meets: a built-in profile ("slow", "flaky", "hostile") or a profile written here (see docs/faults.md).',
       ),
   })
   .strict();

@@ -1,5 +1,6 @@
 export { type EffectHints, effectHints } from "./annotations.js";
 export { Catalog, type CatalogTask, type CatalogTool } from "./catalog.js";
+export * from "./faults-format.js";
 export * from "./format.js";
 export * from "./importers/index.js";
 export { type McpImport, type McpImportOptions, toolsetFromMcpTools } from "./importers/mcp.js";

@@ -7,6 +7,7 @@ import {
   type Toolset,
   toolsetSchemaProblems,
 } from "../catalog/index.js";
+import { taskFaultProblems } from "../faults/index.js";
 import { inferLoaded, type ToolReport, tallyLine } from "../infer/index.js";
 import { grounded } from "../simulate/index.js";
 import { UsageError } from "./command.js";
@@ -72,6 +73,15 @@ export function loadCatalog(
       throw new UsageError(`unknown toolset id(s): ${unknown.join(", ")}. Loaded: ${known}`);
     }
     catalog = catalog.restrict(selection.toolset);
+  }
+  // a task's fault profile names tools and toolsets: checked against what will be served
+  const faultProblems = taskFaultProblems(catalog);
+  if (faultProblems.length > 0) {
+    for (const problem of faultProblems) process.stderr.write(`${formatProblem(problem)}\n`);
+    process.stderr.write(
+      `toolsim: the catalog has ${faultProblems.length} error(s); fix them (toolsim lint ${paths.join(" ")}) and start again.\n`,
+    );
+    return undefined;
   }
   return { catalog, paths, problems: loaded.problems, inference: inferred?.report };
 }

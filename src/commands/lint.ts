@@ -8,6 +8,7 @@ import {
   reservedNameProblems,
 } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
+import { taskFaultProblems } from "../faults/index.js";
 import { OfflineSimulator } from "../simulate/index.js";
 import { openStore } from "../store/index.js";
 import { type Command, UsageError } from "./command.js";
@@ -20,8 +21,9 @@ Usage: toolsim lint PATH... [--json]
 Checks each file against the toolset format (naming the file, the JSON path and the
 reason), that input and output schemas are valid JSON Schema, that effects name documented
 errors and real arguments, that names are unique across files and leave the names of
-toolsim's control tools (sim_*) alone, and that every task's golden solution validates and
-runs against the task's initial state. Exits 1 when there are errors.
+toolsim's control tools (sim_*) alone, that every task's fault profile names tools and
+toolsets that exist, and that every task's golden solution validates and runs against the
+task's initial state. Exits 1 when there are errors.
 
   --json               print the problems as JSON
 `;
@@ -57,7 +59,9 @@ export async function lintPaths(paths: string[]): Promise<CatalogProblem[]> {
   // the default control prefix: `serve --control-prefix P` checks its own at start
   const problems = [...loaded.problems, ...reservedNameProblems(loaded.toolsets, controlToolNames())];
   if (problems.some((p) => p.severity === "error")) return problems;
-  problems.push(...(await replaySolutions(new Catalog(loaded.toolsets))));
+  const catalog = new Catalog(loaded.toolsets);
+  problems.push(...taskFaultProblems(catalog));
+  problems.push(...(await replaySolutions(catalog)));
   for (const { file, toolset } of loaded.toolsets) problems.push(...qualityProblems(file, toolset));
   return problems;
 }

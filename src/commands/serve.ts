@@ -10,6 +10,7 @@ import {
   SCHEMA_PROFILES,
   type SchemaProfile,
 } from "../catalog/index.js";
+import { taskFaultProblems } from "../faults/index.js";
 import { inferLoaded } from "../infer/index.js";
 import { createRuntime, type Runtime } from "../runtime/index.js";
 import { ListenError, SESSION_HEADER, serveOverHttp, serveOverStdio } from "../server/index.js";
@@ -24,6 +25,7 @@ import {
   loadCatalog,
 } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
+import { FAULTS_HELP, FAULTS_OPTIONS, faultPlanFor } from "./faults-options.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { parseArgs } from "./options.js";
@@ -80,6 +82,9 @@ ${LLM_HELP}
 Tasks
 ${TASK_HELP}
 
+Faults (on purpose; see docs/faults.md)
+${FAULTS_HELP}
+
 Hybrid (real MCP servers behind toolsim; see docs/hybrid.md)
 ${HYBRID_HELP}
 `;
@@ -96,6 +101,7 @@ export const serveCommand: Command = {
         ...LLM_OPTIONS,
         ...TASK_OPTIONS,
         ...HYBRID_OPTIONS,
+        ...FAULTS_OPTIONS,
         http: { type: "boolean" },
         stdio: { type: "boolean" },
         host: { type: "string", default: "127.0.0.1" },
@@ -140,6 +146,8 @@ export const serveCommand: Command = {
       );
       return 1;
     }
+    const faults = faultPlanFor(values.faults, loaded.catalog);
+    if (!faults) return 1;
     const hybrid = await startUpstreams(values, loaded.catalog, log, reservedNames(taskMode));
     if (typeof hybrid === "number") return hybrid;
     const runtime = await createRuntime({
@@ -154,6 +162,7 @@ export const serveCommand: Command = {
         ? { config: engineChoice.config, passes: engineChoice.passes, onlyGuessed: engineChoice.onlyGuessed }
         : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
+      faults,
     });
     // the store says where it is without credentials: a URL's password is never shown
     const db = runtime.store.location;
@@ -325,6 +334,12 @@ function watchCatalog(
     for (const problem of loaded.problems) log(`  ${formatProblem(problem)}`);
     let catalog = new Catalog(infer ? inferLoaded(loaded.toolsets).loaded : loaded.toolsets);
     if (selection?.length) catalog = catalog.restrict(selection);
+    const faultProblems = taskFaultProblems(catalog);
+    if (faultProblems.length > 0) {
+      log(`catalog change not applied (the last good catalog stays), ${faultProblems.length} error(s):`);
+      for (const problem of faultProblems) log(`  ${formatProblem(problem)}`);
+      return;
+    }
     runtime.engine.replaceCatalog(compose(catalog));
     runtime.hub.notifyToolsChanged();
     log(`catalog reloaded: ${summary(catalog)}`);

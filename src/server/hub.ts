@@ -12,6 +12,7 @@ import {
   completePath,
   NO_COMPLETION,
 } from "./completions.js";
+import { deliver } from "./fault-delivery.js";
 import { ENTITY_TEMPLATE, PART_TEMPLATE, sessionResources } from "./resources.js";
 import { ResourceWatch, type ResourceWatcher } from "./subscriptions.js";
 import { page, pageSizeFor, toMcpTool, withProfile } from "./tool-list.js";
@@ -160,7 +161,13 @@ export class ToolsimHub {
         result = await extension.call(sessionId, name, args, context);
         if (result) break;
       }
-      result ??= toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
+      // injected waits (latency, timeouts) happen at this edge, after the call is recorded
+      const arrived = performance.now();
+      result ??= await deliver(
+        await this.engine.call(sessionId, name, args, context.signal),
+        context,
+        arrived,
+      );
       // subscribers hear of what the call changed before its answer arrives; the answer stands either way
       const notifying = this.watch.changed(sessionId);
       if (notifying) await notifying.catch(() => {});

@@ -7,6 +7,7 @@ import type {
   RunStatus,
   SessionRecord,
   SessionScope,
+  StoredFault,
   TaskAnswerRecord,
   Usage,
 } from "./types.js";
@@ -48,6 +49,7 @@ export function callRow(call: CallRecord): Row {
     usage: call.usage ? JSON.stringify(call.usage) : null,
     latency_ms: call.latencyMs,
     created_at: call.createdAt,
+    fault: call.fault ? JSON.stringify(call.fault) : null,
   };
 }
 
@@ -71,6 +73,7 @@ export function toCall(row: Row): CallRecord {
     usage: parse(row.usage) as Usage | undefined,
     latencyMs: Number(row.latency_ms),
     createdAt: String(row.created_at),
+    ...(row.fault === null || row.fault === undefined ? {} : { fault: parse(row.fault) as StoredFault }),
   };
 }
 

@@ -140,6 +140,11 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 12,
+    summary: "the fault injected into a call on purpose, kept with the call",
+    statements: ["ALTER TABLE calls ADD COLUMN fault TEXT"],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

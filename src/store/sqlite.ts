@@ -734,16 +734,16 @@ function prepare(db: Database.Database) {
     ),
     insertCall: db.prepare(
       `INSERT INTO calls (session_id, seq, tool, arguments, args_hash, status, findings, result, error,
-         version_before, version_after, engine, fallback, usage, latency_ms, created_at)
+         version_before, version_after, engine, fallback, usage, latency_ms, created_at, fault)
        VALUES (@session_id, @seq, @tool, @arguments, @args_hash, @status, @findings, @result, @error,
-         @version_before, @version_after, @engine, @fallback, @usage, @latency_ms, @created_at)`,
+         @version_before, @version_after, @engine, @fallback, @usage, @latency_ms, @created_at, @fault)`,
     ),
     // Without INDEXED BY, SQLite walks the primary key backwards to satisfy ORDER BY and reads the
     // session's whole call log whenever nothing matches (every new call): linear in the log's length.
     repeat: db.prepare(
       `SELECT seq FROM calls INDEXED BY calls_repeat
          WHERE session_id = @session_id AND tool = @tool AND args_hash = @args_hash
-         AND version_after = @version ORDER BY seq DESC LIMIT 1`,
+         AND version_after = @version AND fault IS NULL ORDER BY seq DESC LIMIT 1`,
     ),
     calls: db.prepare(
       "SELECT * FROM calls WHERE session_id = @session_id AND seq > @after ORDER BY seq LIMIT @limit",

@@ -64,6 +64,17 @@ export interface StoredFinding {
   message: string;
 }
 
+/**
+ * A fault injected into a call on purpose (see docs/faults.md), as the call log keeps it:
+ * its kind, the rule that decided it and the rule's seed, and what it did.
+ */
+export interface StoredFault {
+  kind: string;
+  rule: string;
+  seed: string;
+  [detail: string]: unknown;
+}
+
 export interface NewCall {
   sessionId: string;
   tool: string;
@@ -77,6 +88,8 @@ export interface NewCall {
   fallback?: string;
   usage?: Usage;
   latencyMs: number;
+  /** The fault injected into this call, if any. */
+  fault?: StoredFault;
 }
 
 export interface CallRecord extends NewCall {

@@ -1,5 +1,6 @@
 import type { Tool } from "../catalog/index.js";
 import { type Finding, type FindingCode, rejectionText } from "../engine/index.js";
+import { faultOf } from "../faults/index.js";
 import type { CallRecord, SessionRecord } from "../store/index.js";
 import { episodeCalls } from "./episode.js";
 import { type JudgeContext, judgeSession } from "./session-judge.js";
@@ -145,6 +146,9 @@ function advancingCalls(verdict: TaskVerdict): Set<number> {
 
 /** What the agent read back from the tool, as it read it. */
 function toolAnswer(call: CallRecord, tools: readonly Tool[]): string {
+  // a lost answer: the write was applied, and the agent read the error the fault put in its place
+  const lost = faultOf(call);
+  if (lost?.kind === "lost-answer" && lost.error) return JSON.stringify({ error: lost.error });
   if (call.status === "ok") return JSON.stringify(call.result ?? {});
   if (call.status === "error") return JSON.stringify({ error: call.error });
   const findings: Finding[] = call.findings.map((f) => ({

@@ -1,3 +1,4 @@
+import { injectedKinds } from "../faults/index.js";
 import { type SessionReport, type TimelineEntry, verdictLine } from "./report.js";
 
 /** What was said around the calls (a run's attempt): placed in the timeline after the calls before it. */
@@ -72,7 +73,7 @@ Latency total ${report.latency.totalMs} ms, mean ${report.latency.meanMs} ms, ma
 Model: ${report.usage.requests} requests, ${report.usage.promptTokens} prompt + ${report.usage.completionTokens} completion tokens.</p>
 <h2>ToolScan patterns</h2>
 <table><tr><th>code</th><th>pattern</th><th>count</th><th>rate</th></tr>${patterns}</table>
-<h2>Timeline</h2>
+${faultsTable(report)}<h2>Timeline</h2>
 ${timeline(report.timeline, extras.conversation ?? []) || "<p>No calls.</p>"}
 </body></html>
 `;
@@ -119,11 +120,32 @@ function callBlock(entry: TimelineEntry): string {
   const change = entry.change.length
     ? `<div>State changes:<pre>${escapeHtml(entry.change.map((op) => `${op.op} ${op.path}${"value" in op ? ` = ${JSON.stringify(op.value)}` : ""}`).join("\n"))}</pre></div>`
     : "";
+  const fault = entry.fault
+    ? ` · fault <code>${escapeHtml(entry.fault.kind)}</code> (${escapeHtml(entry.fault.rule)})`
+    : "";
+  const repeat =
+    entry.repeatsAppliedWrite === undefined
+      ? ""
+      : ` · repeats #${entry.repeatsAppliedWrite}, which was applied`;
   return `<div class="call ${entry.status}${entry.inAttempt ? "" : " undone"}">
-<b>#${entry.seq}</b> <code>${escapeHtml(entry.tool)}</code> — ${entry.status} · ${version} · ${entry.engine} · ${entry.latencyMs} ms${entry.inAttempt ? "" : " · undone by a restore or reset"}
+<b>#${entry.seq}</b> <code>${escapeHtml(entry.tool)}</code> — ${entry.status} · ${version} · ${entry.engine} · ${entry.latencyMs} ms${entry.inAttempt ? "" : " · undone by a restore or reset"}${fault}${repeat}
 <pre>${escapeHtml(JSON.stringify(entry.arguments))}</pre>${findings}${change}
 ${outcome !== undefined ? `<details><summary>result</summary><pre>${escapeHtml(JSON.stringify(outcome, null, 2))}</pre></details>` : ""}
 </div>`;
+}
+
+function faultsTable(report: SessionReport): string {
+  if (!report.faults) return "";
+  const counts = report.faults;
+  const rows = injectedKinds(counts)
+    .map((kind) => {
+      const t = counts[kind];
+      return `<tr><td><code>${kind}</code></td><td>${t.injected}</td><td>${t.recovered}</td><td>${t.gaveUp}</td><td>${t.repeatedWrites}</td><td>${t.followedInjections}</td></tr>`;
+    })
+    .join("");
+  return `<h2>Faults (injected on purpose)</h2>
+<table><tr><th>kind</th><th>injected</th><th>recovered</th><th>gave up</th><th>repeated writes</th><th>followed injections</th></tr>${rows}</table>
+`;
 }
 
 export function escapeHtml(text: string): string {
