@@ -99,6 +99,8 @@ export function statedStatus(text: string): string | undefined {
     /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
     /status\s+becomes\s+['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"]([^'"]{1,40})['"]/i,
+    /\bstarts?\s+(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
+    /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
   ];
   for (const pattern of patterns) {
     const value = pattern.exec(text)?.[1]?.trim();
@@ -146,12 +148,29 @@ export function requiredStatuses(
   const fromErrors = ctx.facts.errors
     .map((e) => new RegExp(`\\bnon-([a-z]+)\\s+${literal(noun)}`).exec(e.text)?.[1])
     .filter((s): s is string => s !== undefined && statuses.includes(s));
-  const notIn = statuses.filter((s) =>
-    new RegExp(
-      `if\\s+the\\s+${literal(noun)}\\s+is\\s+(?:already\\s+)?(?:[a-z ]+,\\s*|[a-z ]+\\s+or\\s+)*${literal(s)}\\b[^.]*\\bcan(?:not|'t| ?not)\\b`,
-    ).test(text),
+  // an error named or worded "not <status>" (`TICKET_NOT_SOLVED`, "the order is not open") requires it
+  const fromNot = statuses.filter((s) =>
+    ctx.facts.errors.some((e) => {
+      const said = `${nameWords(e.code).join(" ")} ${e.text}`;
+      return new RegExp(`\\b(?:is\\s+)?not\\s+${literal(s.toLowerCase())}\\b`).test(said);
+    }),
   );
-  const values = [...new Set([...fromName, ...fromOnly, ...fromErrors])].filter((s) => !notIn.includes(s));
+  const documented = [text, ...ctx.facts.errors.map((e) => e.text)];
+  const notIn = statuses.filter(
+    (s) =>
+      new RegExp(
+        `if\\s+the\\s+${literal(noun)}\\s+is\\s+(?:already\\s+)?(?:[a-z ]+,\\s*|[a-z ]+\\s+or\\s+)*${literal(s)}\\b[^.]*\\bcan(?:not|'t| ?not)\\b`,
+      ).test(text) ||
+      // "filled orders cannot be cancelled"
+      documented.some((t) =>
+        new RegExp(
+          `(?<![\\w-])${literal(s.toLowerCase())}\\s+${literal(noun)}s?\\s+(?:cannot|can't|can not|may not)\\b`,
+        ).test(t),
+      ),
+  );
+  const values = [...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot])].filter(
+    (s) => !notIn.includes(s),
+  );
   return { values, notIn: values.length > 0 ? [] : notIn };
 }
 

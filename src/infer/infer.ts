@@ -341,7 +341,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
       if (drafts.length > 0) return { drafts };
     }
   }
-  if (acting === "create" && !named && shape.parts.length <= 1) {
+  if (acting === "create" && !named && shape.parts.length <= 1 && shape.root.fields.size === 0) {
     const noun = createdNoun(facts, named);
     if (noun) return found(createRule(ctx, undefined, noun), "nothing to create");
   }

@@ -84,6 +84,21 @@ function selectionOf(
       selection.described.push(field);
       continue;
     }
+    // `tag` selects records whose `tags` hold it (GitHub's `labels`, Stack Overflow's `tagged`)
+    const holding = [...collection.fields.values()].find(
+      (f) =>
+        !f.path.includes(".") &&
+        f.types.has("array") &&
+        param.type !== "array" &&
+        singular(f.path) === param.name,
+    );
+    if (holding) {
+      selection.filters.push(
+        `($not($exists($args.${identifier(param.name)})) or $args.${identifier(param.name)} in ${fieldExpression(holding.path)})`,
+      );
+      selection.described.push(`${holding.path} holds ${param.name}`);
+      continue;
+    }
     const range = rangeFor(param, collection);
     if (range) {
       selection.filters.push(
@@ -192,7 +207,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
       { kind: "respond", ...(output ? { output } : {}), value: { $expr: value } },
     ];
   }
-  return [list, listAnswer(ctx, collection, binding)];
+  return [list, ...listAnswer(ctx, collection, binding)];
 }
 
 /** The output property an id goes to, when the output schema has one for it. */
@@ -266,7 +281,7 @@ export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
       ...(limitParam ? { limit: `{${limitParam.name}}` } : {}),
       as: "matches",
     },
-    listAnswer(ctx, collection, "matches"),
+    ...listAnswer(ctx, collection, "matches"),
   ];
 }
 
@@ -275,7 +290,22 @@ export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
  * there — as keys when it holds plain values (a list of ids), as records otherwise — else
  * the fields the description names of each, else the records.
  */
-function listAnswer(ctx: Context, collection: CollectionShape, binding: string): Draft {
+function listAnswer(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const answer = listValue(ctx, collection, binding);
+  // a count beside the list (`total`, `count`) is how many matched: GitHub's `total_count`, Stripe's `total_count`
+  const count = ctx.facts.outputs.find(
+    (o) =>
+      (o.type === "integer" || o.type === "number") &&
+      /^(total|count|total_count|totalcount|size|num_results|results_count|matches)$/.test(
+        o.name.toLowerCase(),
+      ),
+  );
+  if (!count || answer.output === undefined) return [answer];
+  ctx.notes.push(`answers how many matched under ${count.name}`);
+  return [answer, { kind: "respond", output: count.name, value: { $expr: `$count($${binding})` } }];
+}
+
+function listValue(ctx: Context, collection: CollectionShape, binding: string): Draft {
   const array = singleArrayOutput(ctx.facts.outputs);
   const fields = statedFields(ctx.facts.text, collection);
   const records = fields

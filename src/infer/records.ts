@@ -74,7 +74,7 @@ function plainField(field: FieldShape): boolean {
   return !field.types.has("object") || field.types.size > 1;
 }
 
-export type RecordIntent = "read" | "set" | "increase" | "decrease" | "login" | "logout";
+export type RecordIntent = "read" | "set" | "toggle" | "reset" | "increase" | "decrease" | "login" | "logout";
 
 /** What a tool does to a record, from its verb: read, set, add, take away, log in or out. */
 export function recordIntent(ctx: Context): RecordIntent | undefined {
@@ -88,7 +88,11 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   if (amount && INCREASE_VERBS.has(verb)) return "increase";
   if (amount && DECREASE_VERBS.has(verb)) return "decrease";
   if (VERBS.read.includes(verb)) return "read";
-  if (PLAIN_UPDATE_VERBS.has(verb) || VERBS.update.includes(verb)) return "set";
+  if (["toggle", "flip"].includes(verb)) return "toggle";
+  if (verb === "reset" && ctx.facts.params.length === 0) return "reset";
+  // on a record a create verb sets fields too (`start_timer(minutes)` on a device)
+  if (PLAIN_UPDATE_VERBS.has(verb) || VERBS.update.includes(verb) || VERBS.create.includes(verb))
+    return "set";
   return undefined;
 }
 
@@ -144,6 +148,10 @@ export function recordRule(ctx: Context, record: RecordShape, intent: RecordInte
       return readRecord(ctx, record, target);
     case "set":
       return setRecord(ctx, record, target);
+    case "toggle":
+      return toggleField(ctx, record, target);
+    case "reset":
+      return resetField(ctx, record, target);
     case "increase":
     case "decrease":
       return moveAmount(ctx, record, target, intent);
@@ -229,8 +237,9 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
     if (field && plainField(field)) set[field.path] = `{${param.name}}`;
   }
   if (Object.keys(set).length === 0 && ctx.facts.params.length === 1) {
-    const field = namedField(ctx, record);
     const param = ctx.facts.params[0] as Param;
+    // the tool names the field (`setFanSpeed(speed)`), or the argument ends it (`minutes` of `timer_minutes`)
+    const field = namedField(ctx, record) ?? tailField(record, param);
     if (field && plainField(field)) set[field.path] = `{${param.name}}`;
   }
   if (Object.keys(set).length === 0) return [];
@@ -239,7 +248,10 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
       .map(([f, v]) => `${f} from ${v.slice(1, -1)}`)
       .join(", ")} of ${target}`,
   );
-  return [{ kind: "update", target, set, as: "record" }, ...answersFrom(ctx, record, "record")];
+  return [
+    { kind: "update", target, require: recordGuards(ctx, record), set, as: "record" },
+    ...answersFrom(ctx, record, "record"),
+  ];
 }
 
 /** The number an amount moves: named by the tool (`refillInkTank` → `inkLevel`), else the record's one balance. */
@@ -405,4 +417,84 @@ export function signedInGuard(ctx: Context, drafts: readonly Draft[]): Draft[] {
   ctx.notes.push(`requires someone signed in (${field.path}; ${error})`);
   const path = [...holder.path, field.path].map((s) => JSON.stringify(s)).join(", ");
   return [{ kind: "check", require: [{ expr: `$boolean($entity(${path}))`, error }] }];
+}
+
+/** A field whose name ends with the argument's words (`sleep_timer_minutes` for `minutes`), when only one does. */
+function tailField(record: RecordShape, param: Param): FieldShape | undefined {
+  const tail = param.words.join("_");
+  const found = [...record.fields.values()].filter(
+    (f) => plainField(f) && nameWords(f.path).join("_").endsWith(`_${tail}`),
+  );
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * "Only possible in manual mode": a documented error that says a change needs a field of the
+ * record to hold one of its values guards the change with it — the way device APIs refuse a
+ * command in the wrong mode (Google Smart Home `notSupported` in the current mode, Philips
+ * Hue's "not available in this state", a thermostat's setpoint outside heat mode).
+ */
+function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, unknown>> {
+  const guards: Array<Record<string, unknown>> = [];
+  for (const error of ctx.facts.errors) {
+    const said = `${error.text} ${nameWords(error.code).join(" ")}`;
+    for (const field of record.fields.values()) {
+      if (!field.types.has("string") || field.values.size === 0) continue;
+      const words = nameWords(field.path).join(" ");
+      const value = [...field.values.keys()].find((v) =>
+        new RegExp(
+          `\\b(?:only|not)\\b[^.]*\\bin\\s+${escaped(v.toLowerCase())}\\s+${escaped(words)}\\b`,
+        ).test(said),
+      );
+      if (!value) continue;
+      guards.push({ field: field.path, in: [value], error: error.code });
+      ctx.usedErrors.add(error.code);
+      ctx.notes.push(`requires ${field.path} '${value}' (${error.code})`);
+    }
+  }
+  return guards;
+}
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A toggle flips the one switch the tool names (`toggle_child_lock` → `child_lock`). */
+function toggleField(ctx: Context, record: RecordShape, target: string): Draft[] {
+  const field = namedField(ctx, record);
+  if (!field || !field.types.has("boolean")) return [];
+  ctx.notes.push(`flips ${target}.${field.path}`);
+  return [
+    {
+      kind: "update",
+      target,
+      require: recordGuards(ctx, record),
+      set: { [field.path]: { $expr: `$not($subject.${identifier(field.path)})` } },
+      as: "record",
+    },
+    ...answersFrom(ctx, record, "record"),
+    ...ctx.facts.outputs
+      .filter((o) => o.type === "boolean" && !recordField(record, o.name))
+      .map((o) => ({
+        kind: "respond",
+        output: o.name,
+        value: { $expr: `$record.${identifier(field.path)}` },
+      })),
+  ];
+}
+
+/** A reset puts the field the tool names back where the description says ("goes back to 100 percent"). */
+function resetField(ctx: Context, record: RecordShape, target: string): Draft[] {
+  const field = namedField(ctx, record);
+  const stated =
+    /\b(?:back\s+to|resets?\s+(?:it\s+|them\s+)?to|returns?\s+to|is\s+set\s+to)\s+(-?\d+(?:\.\d+)?|'[^']+'|"[^"]+"|true|false)/i.exec(
+      ctx.facts.text,
+    )?.[1];
+  if (!field || stated === undefined) return [];
+  const value = /^['"]/.test(stated) ? stated.slice(1, -1) : JSON.parse(stated);
+  ctx.notes.push(`sets ${target}.${field.path} to ${JSON.stringify(value)} (the description says so)`);
+  return [
+    { kind: "update", target, set: { [field.path]: value }, as: "record" },
+    ...answersFrom(ctx, record, "record"),
+  ];
 }

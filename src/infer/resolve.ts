@@ -32,6 +32,9 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   const strong = pick([...byKeyField.filter((c) => byNoun.includes(c)), ...byNoun, ...byKeyField]);
   if (strong && (param.identifier || byKeyField.includes(strong)))
     return { param, collection: strong, many, strength: "strong" };
+  // `agent` names a record of `agents` by its natural key (`login`), when the records have one
+  const natural = naturalKeyCollection(param, shape);
+  if (natural) return { param, collection: natural, many, strength: "weak" };
   if (!param.identifier && !/^(id|ids|key|uuid)$/.test(param.name)) return undefined;
   const all = [...shape.collections.values(), ...shape.nested.values()];
   const byExample = all.filter((c) => param.examples.some((example) => matchesKeys(example, c)));
@@ -45,6 +48,20 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
   return undefined;
+}
+
+/** A collection named by the argument itself (`agent` → `agents`) whose records have a natural key field. */
+function naturalKeyCollection(param: Param, shape: StateShape): CollectionShape | undefined {
+  if (param.identifier || param.type === "object" || param.type === "boolean") return undefined;
+  const noun = nameWords(many(param) ? singularName(param.name) : param.name)
+    .map(singular)
+    .join("_");
+  const found = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
+  return found.find((c) => c.keyField && !/(^|_)id$|Id$/.test(c.keyField) && c.container === "array");
+}
+
+function many(param: Param): boolean {
+  return param.type === "array";
 }
 
 /** Top-level collections before nested ones; among equals, the first found. */

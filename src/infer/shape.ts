@@ -548,7 +548,12 @@ function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>)
       new Set(values.map(String)).size === values.length
     );
   });
-  return unique.find((f) => /^(id|key|uuid)$/i.test(f)) ?? unique.find((f) => /(_id|Id|_key|_uuid)$/.test(f));
+  // an id-like field first; else a natural key people name records by (an email, a login, a handle)
+  return (
+    unique.find((f) => /^(id|key|uuid)$/i.test(f)) ??
+    unique.find((f) => /(_id|Id|_key|_uuid)$/.test(f)) ??
+    unique.find((f) => /^(email|login|username|handle|name|code|slug|sku|symbol)$/i.test(f))
+  );
 }
 
 function keyFormatOf(keys: readonly string[]): KeyFormat | undefined {

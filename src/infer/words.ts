@@ -110,6 +110,7 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "compose",
     "publish",
     "reply",
+    "forward",
     "comment",
     "invite",
     "mkdir",
@@ -181,6 +182,13 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "copy",
     "echo",
     "write",
+    // the methods of HTTP that change a resource
+    "patch",
+    "put",
+    "solve",
+    "reopen",
+    "discontinue",
+    "reset",
     // amounts moved into or out of a stored number
     "deposit",
     "fund",
@@ -332,6 +340,10 @@ export const STATUS_VERBS: Readonly<Record<string, readonly [stem: string, statu
   pause: ["pause", "paused"],
   resume: ["activ", "active"],
   redeem: ["redeem", "redeemed"],
+  solve: ["solv", "solved"],
+  reopen: ["open", "open"],
+  publish: ["publish", "published"],
+  discontinue: ["discontinu", "discontinued"],
 };
 
 const wordCache = new Map<string, readonly string[]>();

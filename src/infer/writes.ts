@@ -1,5 +1,6 @@
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
 import {
   fieldFor,
   recordFieldFor,
@@ -10,7 +11,7 @@ import {
 } from "./fields.js";
 import { bindingName, identifier, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
-import type { CollectionShape, RecordShape, StateShape } from "./shape.js";
+import { type CollectionShape, outline, type RecordShape, type StateShape } from "./shape.js";
 import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { transitionsOf } from "./transitions.js";
 import { nameWords, plural, singular } from "./words.js";
@@ -205,7 +206,11 @@ function statusError(
   required: boolean,
 ): string {
   const mentions = ctx.facts.errors.filter(
-    (e) => e.kind !== "not-found" && statuses.some((s) => e.text.includes(s.toLowerCase())),
+    (e) =>
+      e.kind !== "not-found" &&
+      statuses.some(
+        (s) => e.text.includes(s.toLowerCase()) || nameWords(e.code).join(" ").includes(s.toLowerCase()),
+      ),
   );
   const chosen = mentions.find((e) => e.text.includes("non-")) ?? mentions[0];
   if (chosen) return use(ctx, chosen);
@@ -247,18 +252,29 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   if (stated) set[statusPath ?? "status"] = stated;
   const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
-  const target = collection ? containerTarget(ctx, collection) : name;
-  if (!target) return [];
-  const drafts: Draft[] = [
-    {
-      kind: "create",
-      target,
-      id: mintOf(collection, name, keyField),
-      set,
-      as: binding,
-      output: (collection && wrapperOutput(ctx, collection)) ?? "",
-    },
-  ];
+  const container = collection ? containerTarget(ctx, collection) : name;
+  if (!container) return [];
+  const given = collection ? givenKey(ctx, collection) : undefined;
+  const create: Draft = given
+    ? {
+        kind: "create",
+        target: `${container}/{${given.name}}`,
+        exists: takenError(ctx, collection as CollectionShape, given.name),
+        set: { ...set, ...(collection?.keyField ? { [collection.keyField]: `{${given.name}}` } : {}) },
+        as: binding,
+        output: (collection && wrapperOutput(ctx, collection)) ?? "",
+      }
+    : {
+        kind: "create",
+        target: container,
+        id: mintOf(collection, name, keyField),
+        set,
+        as: binding,
+        output: (collection && wrapperOutput(ctx, collection)) ?? "",
+      };
+  if (given) ctx.notes.push(`files it under the key ${given.name} gives, refusing a taken one`);
+  const drafts: Draft[] = [create];
+  const target = container;
   ctx.notes.push(
     `creates a ${humanNoun(name)} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
   );
@@ -287,6 +303,52 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
+}
+
+/**
+ * The argument a create files its record under, where the caller names the key (`sku`,
+ * `username`, `{noun}_id`): the key field's own name, an identifier of the collection's noun,
+ * or a naming word for a map keyed by text — as `PUT /items/{sku}` and registries that take
+ * the name you choose (npm packages, GitHub repositories, DNS records) do.
+ */
+function givenKey(ctx: Context, collection: CollectionShape): Param | undefined {
+  if (collection.container !== "map" || collection.numericKeys) return undefined;
+  const noun = nameWords(singular(collection.name)).map(singular).join("_");
+  return ctx.facts.params.find(
+    (p) =>
+      p.required &&
+      (p.type === "string" || p.type === "integer") &&
+      (sameName(p.name, collection.keyField) ||
+        (p.identifier && nameWords(p.name).slice(0, -1).map(singular).join("_") === noun) ||
+        /^(sku|code|slug|handle|username|symbol|ticker|key|name)$/.test(p.words.at(-1) ?? "")) &&
+      (sameName(p.name, collection.keyField) || keysLookLike(collection, p)),
+  );
+}
+
+function sameName(a: string, b: string | undefined): boolean {
+  return b !== undefined && nameWords(a).join("_") === nameWords(b).join("_");
+}
+
+/** The collection's keys look like values of the argument: its examples have their outline, or it is the key field. */
+function keysLookLike(collection: CollectionShape, param: Param): boolean {
+  if (param.examples.length === 0) return sameName(param.name, collection.keyField);
+  const outlines = new Set(collection.keys.slice(0, 50).map(outline));
+  return param.examples.some((e) => outlines.has(outline(e)));
+}
+
+/** The documented error for a key already taken, or an added `<NOUN>_ALREADY_EXISTS` (409). */
+function takenError(ctx: Context, collection: CollectionShape, argument: string): string {
+  const documented = ctx.facts.errors.find(
+    (e) => /already|exists|taken|duplicate|in use/.test(e.text) || /EXISTS|TAKEN|DUPLICATE/.test(e.code),
+  );
+  if (documented) return use(ctx, documented);
+  const noun = humanNoun(collection.name);
+  return addError(ctx, {
+    code: `${noun.replace(/ /g, "_").toUpperCase()}_ALREADY_EXISTS`,
+    status: 409,
+    message: `A ${noun} {${argument}} already exists.`,
+    when: `The key is taken (inferred: the caller names the key of a new ${noun}).`,
+  });
 }
 
 /**
