@@ -453,7 +453,7 @@ describe("opening a file", () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     await expect(openStore(file)).rejects.toThrow(
-      `this database was written by a newer toolsim (schema ${SCHEMA_VERSION + 1}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
+      `${file} was written by a newer toolsim (schema ${SCHEMA_VERSION + 1}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
     );
   });
 
@@ -465,7 +465,7 @@ describe("opening a file", () => {
     const old = join(dir.path, "old.db");
     new Database(old).close();
     await expect(openStore(old, { readonly: true })).rejects.toThrow(
-      `${old} was written by another version of toolsim; open it once with write access (toolsim serve --db ${old}) to upgrade it`,
+      `${old} was written by another version of toolsim (schema 0, this one knows ${SCHEMA_VERSION}); open it once with write access (toolsim serve --db ${old}) to upgrade it`,
     );
     const { store, file } = await open();
     const session = await store.createSession({ seed: "1", state: DOCUMENT });

@@ -16,6 +16,7 @@ import type {
   CallPage,
   CallRecord,
   CallStatus,
+  RepeatedCall,
   SessionRecord,
   SessionScope,
   StateChange,
@@ -23,6 +24,7 @@ import type {
   Store,
   Usage,
 } from "../store/index.js";
+import { argumentsHash } from "./argument-hash.js";
 import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
 import { applyEffects } from "./effects.js";
@@ -313,7 +315,7 @@ export class Engine {
       const draft = await answer(session);
       // 4 note a repeat of an identical call on the same state (made for every call, rejected ones too)
       const repeat = await this.repeatOf(session, draft);
-      if (repeat !== undefined) draft.findings.push(repeatNote(repeat));
+      if (repeat !== undefined) draft.findings.push(repeatNote(repeat, draft.status));
       // 8 commit
       const commit = await this.store.recordCall(
         toNewCall(session, draft),
@@ -341,7 +343,8 @@ export class Engine {
       return {
         tool: name,
         args: stored,
-        argsHash: hashOf(stored),
+        // a hash of what was sent, not of the note stored instead: two different refused calls are no repeat
+        argsHash: argumentsHash(rawArgs),
         status: "rejected",
         findings: [limit],
         engine: "validator",
@@ -470,7 +473,7 @@ export class Engine {
   }
 
   /** Step 4: an earlier identical call whose resulting state is the current one. */
-  private async repeatOf(session: LiveSession, draft: Draft): Promise<number | undefined> {
+  private async repeatOf(session: LiveSession, draft: Draft): Promise<RepeatedCall | undefined> {
     const key = `${draft.tool}\u0000${draft.argsHash}`;
     // other processes' reads move no head: in a shared session only the store knows every call
     if (session.callsOnHead && !session.shared) return session.callsOnHead.get(key);
@@ -488,9 +491,9 @@ export class Engine {
     session.lastSeq = call.seq;
     if (draft.change && call.versionAfter !== call.versionBefore) {
       session.head = { version: call.versionAfter, state: draft.change.state };
-      session.callsOnHead = new Map([[key, call.seq]]);
+      session.callsOnHead = new Map([[key, { seq: call.seq, status: draft.status }]]);
     } else {
-      session.callsOnHead?.set(key, call.seq);
+      session.callsOnHead?.set(key, { seq: call.seq, status: draft.status });
     }
     return {
       sessionId: session.record.id,
@@ -636,10 +639,27 @@ function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined
   };
 }
 
-function repeatNote(seq: number): Finding {
+/**
+ * Step 4's note: which earlier call this one repeats, and how each ended, as it happened (an
+ * identical call on the same state usually ends the same way, but a model, an upstream
+ * server or a cancellation can make it end otherwise).
+ */
+function repeatNote(earlier: RepeatedCall, status: CallStatus): Finding {
+  const before = `call #${earlier.seq}`;
+  const outcome =
+    earlier.status === status
+      ? `like ${before}, it ${ENDED[status]}`
+      : `${before} ${ENDED[earlier.status]}, this one ${ENDED[status]}`;
   return {
     code: "RAC",
     severity: "note",
-    message: `This call repeats call #${seq} exactly, and the state has not changed since: it will get the same answer.`,
+    message: `This call repeats ${before} exactly (the same tool and arguments), on a state that has not changed since; ${outcome}.`,
   };
 }
+
+const ENDED: Record<CallStatus, string> = {
+  ok: "succeeded",
+  error: "answered an error",
+  rejected: "was rejected",
+  cancelled: "was cancelled",
+};

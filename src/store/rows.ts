@@ -1,6 +1,7 @@
 import type {
   CallRecord,
   CallStatus,
+  RepeatedCall,
   SessionRecord,
   SessionScope,
   TaskAnswerRecord,
@@ -68,6 +69,10 @@ export function toCall(row: Row): CallRecord {
     latencyMs: Number(row.latency_ms),
     createdAt: String(row.created_at),
   };
+}
+
+export function toRepeat(row: Row): RepeatedCall {
+  return { seq: Number(row.seq), status: String(row.status) as CallStatus };
 }
 
 export function toAnswer(sessionId: string, row: Row): TaskAnswerRecord {

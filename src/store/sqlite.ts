@@ -6,8 +6,19 @@ import type { State } from "../state/index.js";
 import { type Checkpointer, startCheckpointer } from "./checkpointer.js";
 import { Documents } from "./documents.js";
 import { convertLegacy, isLegacy } from "./legacy.js";
-import { callRow, type Row, toAnswer, toCall, toSession } from "./rows.js";
+import { callRow, type Row, toAnswer, toCall, toRepeat, toSession } from "./rows.js";
 import { pendingMigrations, SCHEMA_VERSION } from "./schema.js";
+import {
+  advancedFrom,
+  forkOf,
+  fromSnapshot,
+  missingDocument,
+  missingSession,
+  missingVersion,
+  newerSchema,
+  olderSchemaReadOnly,
+  StoreOpenError,
+} from "./shared.js";
 import type {
   CachedAnswer,
   CallPage,
@@ -16,23 +27,18 @@ import type {
   Commit,
   NewCall,
   NewSession,
+  RepeatedCall,
   SessionRecord,
   SessionScope,
   StateChange,
   StateHead,
   Store,
+  StoreHealth,
   StoreStats,
   TaskAnswerRecord,
   Usage,
 } from "./types.js";
-import {
-  DEFAULT_SNAPSHOTS,
-  patchesBetween,
-  replay,
-  type SnapshotPolicy,
-  snapshotDue,
-  type VersionRow,
-} from "./versions.js";
+import { DEFAULT_SNAPSHOTS, type SnapshotPolicy, snapshotDue, type VersionRow } from "./versions.js";
 
 export interface SqliteOptions {
   /** Open for reading only: no migrations, no writes (a file the user may only read). */
@@ -42,8 +48,7 @@ export interface SqliteOptions {
   checkpointThread?: boolean;
 }
 
-/** Why a state file cannot be used, in words that say what to do. */
-export class StoreOpenError extends Error {}
+export { StoreOpenError };
 
 /**
  * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous, so each
@@ -81,11 +86,12 @@ export class SqliteStore implements Store {
   static open(file: string, options: SqliteOptions = {}): SqliteStore {
     const db = openDatabase(file, options);
     try {
-      if (!options.readonly) migrate(db);
-      else if (Number(db.pragma("user_version", { simple: true })) !== SCHEMA_VERSION) {
-        throw new StoreOpenError(
-          `${file} was written by another version of toolsim; open it once with write access (toolsim serve --db ${file}) to upgrade it`,
-        );
+      if (!options.readonly) migrate(db, file);
+      else {
+        const current = Number(db.pragma("user_version", { simple: true }));
+        if (current > SCHEMA_VERSION) throw newerSchema(file, current);
+        if (current !== SCHEMA_VERSION)
+          throw olderSchemaReadOnly(file, current, `toolsim serve --db ${file}`);
       }
     } catch (error) {
       db.close();
@@ -97,6 +103,16 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
+  }
+
+  /** A file this process holds open answers as long as it is open. */
+  async health(): Promise<StoreHealth> {
+    return {
+      backend: "sqlite",
+      location: this.location,
+      state: this.db.open ? "up" : "down",
+      ...(this.db.open ? {} : { reason: "the store was closed" }),
+    };
   }
 
   // ── sessions ──────────────────────────────────────────────────────────────
@@ -151,7 +167,7 @@ export class SqliteStore implements Store {
 
   private requireSession(id: string): SessionRecord {
     const row = this.statements.sessionById.get({ id }) as Row | undefined;
-    if (!row) throw new Error(`session ${id} does not exist`);
+    if (!row) throw missingSession(id);
     return toSession(row);
   }
 
@@ -178,8 +194,7 @@ export class SqliteStore implements Store {
     const version = this.currentHead(sessionId).headVersion;
     if (version === known.version) return known;
     const rows = this.versionRows(sessionId, known.version, version);
-    const patches = patchesBetween(rows, known.version, version);
-    const state = patches ? replay(known.state, patches, sessionId) : this.loadState(sessionId, version);
+    const state = advancedFrom(known, version, rows, sessionId) ?? this.loadState(sessionId, version);
     return { version, state };
   }
 
@@ -218,7 +233,7 @@ export class SqliteStore implements Store {
     this.db
       .transaction(() => {
         if (!this.statements.version.get({ session_id: sessionId, version }))
-          throw new Error(`session ${sessionId} has no state version ${version}`);
+          throw missingVersion(sessionId, version);
         this.statements.moveHead.run({ id: sessionId, head: version, now: new Date().toISOString() });
       })
       .immediate();
@@ -231,16 +246,7 @@ export class SqliteStore implements Store {
     input: { name?: string; seed?: string },
   ): Promise<SessionRecord> {
     const source = this.requireSession(sessionId);
-    return this.createSession({
-      tenant: source.tenant,
-      name: input.name,
-      seed: input.seed ?? source.seed,
-      taskId: source.taskId ?? undefined,
-      scope: source.scope,
-      state: this.loadState(sessionId, version),
-      forkedFrom: `${sessionId}@${version}`,
-      reason: `fork of ${source.name ?? source.id} at version ${version}`,
-    });
+    return this.createSession(forkOf(source, version, this.loadState(sessionId, version), input));
   }
 
   /** A version that starts from a stored document (a new session, a task start, a reset): no parent patch. */
@@ -261,18 +267,12 @@ export class SqliteStore implements Store {
 
   private loadState(sessionId: string, version: number): State {
     const row = this.statements.version.get({ session_id: sessionId, version }) as Row | undefined;
-    if (!row) throw new Error(`session ${sessionId} has no state version ${version}`);
+    if (!row) throw missingVersion(sessionId, version);
     const snapshotVersion = Number(row.snapshot_version);
     const snapshot = this.snapshotState(sessionId, snapshotVersion);
     if (snapshotVersion === version) return snapshot;
-    const patches = patchesBetween(
-      this.versionRows(sessionId, snapshotVersion, version),
-      snapshotVersion,
-      version,
-    );
-    if (!patches)
-      throw new Error(`session ${sessionId}: version ${version} does not descend from its snapshot`);
-    return replay(snapshot, patches, sessionId);
+    const rows = this.versionRows(sessionId, snapshotVersion, version);
+    return fromSnapshot(snapshot, snapshotVersion, version, rows, sessionId);
   }
 
   private snapshotState(sessionId: string, version: number): State {
@@ -281,7 +281,7 @@ export class SqliteStore implements Store {
     const hash = String(row.document_hash);
     return this.documents.load(hash, () => {
       const document = this.statements.document.get({ hash }) as Row | undefined;
-      if (!document) throw new Error(`stored state ${hash} is missing`);
+      if (!document) throw missingDocument(hash);
       return String(document.document);
     });
   }
@@ -304,7 +304,7 @@ export class SqliteStore implements Store {
     const row = this.statements.sessionHead.get({ id: sessionId }) as
       | { head_version: number; next_seq: number }
       | undefined;
-    if (!row) throw new Error(`session ${sessionId} does not exist`);
+    if (!row) throw missingSession(sessionId);
     return { headVersion: Number(row.head_version), nextSeq: Number(row.next_seq) };
   }
 
@@ -395,11 +395,11 @@ export class SqliteStore implements Store {
     tool: string,
     argsHash: string,
     version: number,
-  ): Promise<number | undefined> {
+  ): Promise<RepeatedCall | undefined> {
     const row = this.statements.repeat.get({ session_id: sessionId, tool, args_hash: argsHash, version }) as
       | Row
       | undefined;
-    return row ? Number(row.seq) : undefined;
+    return row ? toRepeat(row) : undefined;
   }
 
   async calls(sessionId: string, page: CallPage = {}): Promise<CallRecord[]> {
@@ -583,13 +583,9 @@ function openFailure(file: string, error: unknown): string {
 }
 
 /** Brings a file to the current schema: a first-release layout is converted once, then migrations run in order. */
-function migrate(db: Database.Database): void {
+function migrate(db: Database.Database, file: string): void {
   const current = Number(db.pragma("user_version", { simple: true }));
-  if (current > SCHEMA_VERSION) {
-    throw new StoreOpenError(
-      `this database was written by a newer toolsim (schema ${current}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
-    );
-  }
+  if (current > SCHEMA_VERSION) throw newerSchema(file, current);
   if (current === SCHEMA_VERSION) {
     db.pragma("foreign_keys = ON");
     return;
@@ -676,7 +672,7 @@ function prepare(db: Database.Database) {
     // Without INDEXED BY, SQLite walks the primary key backwards to satisfy ORDER BY and reads the
     // session's whole call log whenever nothing matches (every new call): linear in the log's length.
     repeat: db.prepare(
-      `SELECT seq FROM calls INDEXED BY calls_repeat
+      `SELECT seq, status FROM calls INDEXED BY calls_repeat
          WHERE session_id = @session_id AND tool = @tool AND args_hash = @args_hash
          AND version_after = @version ORDER BY seq DESC LIMIT 1`,
     ),
