@@ -16,6 +16,7 @@ export const DEFAULT_POOL_SIZE = 10;
 const STATEMENT_TIMEOUT_MS = 15_000;
 const IDLE_IN_TRANSACTION_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 10_000;
+const IDLE_CONNECTION_MS = 5_000;
 /** What a client that met an outage is told to wait before it sends again. */
 export const RETRY_AFTER_SECONDS = 5;
 /** After the server refused a connection, the pool grows again by one connection per this long. */
@@ -71,7 +72,8 @@ export class PostgresPool {
       statement_timeout: STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
       connectionTimeoutMillis: this.waitMs,
-      idleTimeoutMillis: 30_000,
+      // a connection idle this long goes back to the server, where other processes may need it
+      idleTimeoutMillis: IDLE_CONNECTION_MS,
       keepAlive: true,
     });
     // An idle connection the server closed (restart, failover) is dropped from the pool and
@@ -157,9 +159,9 @@ export class PostgresPool {
   }
 
   /**
-   * Whether the database answers: a statement that succeeded within the last second says so
-   * (a busy pool is not probed again), otherwise `SELECT 1`, answered within 2 s either way.
-   * Probes that arrive together share one.
+   * Whether the database answers: a statement that succeeded within the last second, with no
+   * failure to reach the database since, says so (a busy pool is not probed again); otherwise
+   * `SELECT 1`, answered within 2 s either way. Probes that arrive together share one.
    */
   health(): Promise<StoreHealth> {
     if (Date.now() - this.lastSuccess < 1_000) return Promise.resolve(this.state("up"));
@@ -275,6 +277,7 @@ export class PostgresPool {
 
   /** A statement waited for a connection past the bound: why, and the two settings that decide it. */
   private exhausted(): StoreUnavailableError {
+    this.lastSuccess = 0;
     const at = `PostgreSQL at ${this.server.host}:${this.server.port}`;
     const waited = `${Math.round(this.waitMs / 100) / 10} s`;
     const settings =
@@ -298,6 +301,7 @@ export class PostgresPool {
    */
   private failure(error: unknown, when: "unsent" | "sent" = "unsent"): unknown {
     if (error instanceof StoreUnavailableError || !isConnectionError(error)) return error;
+    this.lastSuccess = 0; // the next health check asks the database
     const Failure = when === "sent" ? StatementLost : StoreUnavailableError;
     return new Failure(
       `the database ${this.server.display} is unavailable: ${connectFailure(this.server, error)}`,
