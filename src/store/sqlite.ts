@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import type { State } from "../state/index.js";
 import { type Checkpointer, startCheckpointer } from "./checkpointer.js";
@@ -62,6 +63,8 @@ export class SqliteStore implements Store {
   private readonly statements: Statements;
   private readonly documents = new Documents();
   private readonly policy: SnapshotPolicy;
+  /** Opened for reading only: the model cache is read but neither counted nor added to. */
+  private readonly readOnly: boolean;
   private readonly writeCall: (
     call: NewCall,
     expectedHead: number,
@@ -76,6 +79,7 @@ export class SqliteStore implements Store {
   ) {
     this.location = file;
     this.policy = options.snapshots ?? DEFAULT_SNAPSHOTS;
+    this.readOnly = options.readonly ?? false;
     this.statements = prepare(db);
     // built once: creating a transaction function per call costs more than the statements it runs
     this.writeCall = db.transaction((call: NewCall, expectedHead: number, change: StateChange | undefined) =>
@@ -489,7 +493,7 @@ export class SqliteStore implements Store {
   async llmCacheGet(key: string): Promise<CachedAnswer | undefined> {
     const row = this.statements.cacheGet.get({ key }) as Row | undefined;
     if (!row) return undefined;
-    this.statements.cacheHit.run({ key });
+    if (!this.readOnly) this.statements.cacheHit.run({ key });
     return {
       response: String(row.response),
       usage: row.usage === null ? undefined : (JSON.parse(String(row.usage)) as Usage),
@@ -497,6 +501,7 @@ export class SqliteStore implements Store {
   }
 
   async llmCachePut(entry: { key: string; model: string; response: string; usage?: Usage }): Promise<void> {
+    if (this.readOnly) return;
     this.statements.cachePut.run({
       key: entry.key,
       model: entry.model,
@@ -511,10 +516,83 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
   if (options.readonly && file !== ":memory:" && !existsSync(file)) {
     throw new StoreOpenError(`no state file at ${file}`);
   }
+  const db = openFile(file, options);
+  if (!options.readonly) return db;
+  try {
+    // the first read of a file in WAL mode needs its shared-memory file (-shm), which SQLite
+    // creates beside it: in a folder the user may not write, that fails
+    db.pragma("user_version");
+    return db;
+  } catch (error) {
+    db.close();
+    if (!/SQLITE_READONLY_DIRECTORY|SQLITE_READONLY_CANTINIT|SQLITE_CANTOPEN/.test(codeOf(error))) {
+      throw new StoreOpenError(openFailure(file, error));
+    }
+    return openImmutable(file, error);
+  }
+}
+
+/**
+ * A state file read where nothing can write it: without a write-ahead log beside it, the
+ * file holds every committed call (a closed store copied its log back), so it is read as
+ * immutable, with no shared memory and no locks.
+ */
+function openImmutable(file: string, cause: unknown): Database.Database {
+  const log = `${file}-wal`;
+  if (existsSync(log) && statSync(log).size > 0) {
+    throw new StoreOpenError(
+      `cannot read ${file}: its write-ahead log (${log}) holds changes that are not in the file yet (a toolsim server is using it, or stopped without closing it), and reading them needs write access to ${dirname(file)}; run the command as a user who may write there, or once the server has stopped cleanly`,
+    );
+  }
+  try {
+    const db = database(`${pathToFileURL(resolve(file)).href}?immutable=1`, { readonly: true });
+    db.pragma("user_version");
+    return db;
+  } catch (error) {
+    throw new StoreOpenError(openFailure(file, codeOf(error) === "SQLITE_CANTOPEN" ? cause : error));
+  }
+}
+
+/**
+ * better-sqlite3 takes `file:` names as URIs only when SQLITE_USE_URI is 1 as its native
+ * part loads, at the first database opened in the process: set for that moment, so that a
+ * file in a folder the user may not write can be opened `immutable`, and not passed on to
+ * child processes. A path that does not start with `file:` means what it always did.
+ */
+function database(name: string, options: Database.Options): Database.Database {
+  const unset = process.env.SQLITE_USE_URI === undefined;
+  if (unset) process.env.SQLITE_USE_URI = "1";
+  try {
+    return new Database(name, options);
+  } finally {
+    if (unset) delete process.env.SQLITE_USE_URI;
+  }
+}
+
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function codeOf(error: unknown): string {
+  return String((error as { code?: unknown } | undefined)?.code ?? "");
+}
+
+function openFile(file: string, options: SqliteOptions): Database.Database {
+  // SQLite would open a file it may not write for reading only, and fail at the first write
+  if (!options.readonly && file !== ":memory:" && existsSync(file) && !writable(file)) {
+    throw new StoreOpenError(
+      `cannot open the state file ${file} for writing (permission denied); the commands that only read (sessions, report, export) read it as it is, others need write access to it, or choose another with --db FILE or TOOLSIM_DB`,
+    );
+  }
   let db: Database.Database;
   try {
     if (!options.readonly && file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    db = new Database(file, {
+    db = database(file, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,
     });
@@ -524,9 +602,11 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
   try {
     // first: a process opening a new file while another sets it up waits instead of failing
     db.pragma("busy_timeout = 5000");
-    if (!options.readonly) inWalMode(db);
-    // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last few.
-    db.pragma("synchronous = NORMAL");
+    if (!options.readonly) {
+      inWalMode(db);
+      // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last few.
+      db.pragma("synchronous = NORMAL");
+    }
   } catch (error) {
     db.close();
     throw new StoreOpenError(openFailure(file, error));
