@@ -49,6 +49,15 @@ const AGES: Array<[string | null, number]> = [
   [null, 40],
 ];
 
+/** A session last used at a time: its row and its calls say so. */
+function ageing(name: string | null, at: string, named: string): string[] {
+  const which = name === null ? "name IS NULL" : `name = ${named}`;
+  return [
+    `UPDATE sessions SET updated_at = ${at} WHERE ${which}`,
+    `UPDATE calls SET created_at = ${at} WHERE session_id IN (SELECT id FROM sessions WHERE ${which})`,
+  ];
+}
+
 async function age(backend: string, location: string): Promise<void> {
   const now = Date.now();
   if (backend === "sqlite") {
@@ -56,8 +65,8 @@ async function age(backend: string, location: string): Promise<void> {
     try {
       for (const [name, days] of AGES) {
         const at = new Date(now - days * DAY).toISOString();
-        if (name === null) db.prepare("UPDATE sessions SET updated_at = ? WHERE name IS NULL").run(at);
-        else db.prepare("UPDATE sessions SET updated_at = ? WHERE name = ?").run(at, name);
+        for (const statement of ageing(name, "?", "?"))
+          db.prepare(statement).run(name === null ? [at] : [at, name]);
       }
     } finally {
       db.close();
@@ -69,8 +78,8 @@ async function age(backend: string, location: string): Promise<void> {
   try {
     for (const [name, days] of AGES) {
       const at = new Date(now - days * DAY).toISOString();
-      if (name === null) await client.query("UPDATE sessions SET updated_at = $1 WHERE name IS NULL", [at]);
-      else await client.query("UPDATE sessions SET updated_at = $1 WHERE name = $2", [at, name]);
+      for (const statement of ageing(name, "$1", "$2"))
+        await client.query(statement, name === null ? [at] : [at, name]);
     }
   } finally {
     await client.end();

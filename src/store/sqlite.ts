@@ -340,7 +340,10 @@ export class SqliteStore implements Store {
       createdAt: now,
     };
     this.statements.insertCall.run(callRow(record));
-    this.statements.advanceSession.run({ id: call.sessionId, head: versionAfter, now });
+    // a call that changed nothing writes its own row only: the session's next number and
+    // last use are read from its calls (see SESSION_COLUMNS), and one page fewer is written
+    if (versionAfter !== head.headVersion)
+      this.statements.moveHead.run({ id: call.sessionId, head: versionAfter, now });
     return { kind: "recorded", call: record };
   }
 
@@ -688,6 +691,17 @@ function migrate(db: Database.Database, file: string): void {
   db.pragma("foreign_keys = ON");
 }
 
+/**
+ * A session's next call number and last use, read from its calls (one step down the calls'
+ * primary key each), so that recording a call that changes nothing leaves the session's row
+ * alone. The `next_seq` column is not kept up to date in a SQLite file (schema 11 on).
+ */
+const NEXT_SEQ = "COALESCE((SELECT MAX(c.seq) FROM calls c WHERE c.session_id = s.id), 0) + 1";
+const LAST_USE =
+  "MAX(s.updated_at, COALESCE((SELECT c.created_at FROM calls c WHERE c.session_id = s.id ORDER BY c.seq DESC LIMIT 1), ''))";
+const SESSION_COLUMNS = `s.id, s.tenant, s.name, s.seed, s.task_id, s.scope, s.head_version, ${NEXT_SEQ} AS next_seq,
+  s.created_at, ${LAST_USE} AS updated_at, s.forked_from`;
+
 type Statements = ReturnType<typeof prepare>;
 
 function prepare(db: Database.Database) {
@@ -700,22 +714,21 @@ function prepare(db: Database.Database) {
       `INSERT INTO sessions (id, tenant, name, seed, task_id, scope, head_version, next_seq, created_at, updated_at, forked_from)
        VALUES (@id, @tenant, @name, @seed, @task_id, @scope, 0, 1, @now, @now, @forked_from)`,
     ),
-    sessionById: db.prepare("SELECT * FROM sessions WHERE id = @id"),
+    sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE id = @id`),
     sessionInTenant: db.prepare(
-      "SELECT * FROM sessions WHERE tenant = @tenant AND (id = @key OR name = @key) ORDER BY id = @key DESC LIMIT 1",
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE tenant = @tenant AND (id = @key OR name = @key) ORDER BY id = @key DESC LIMIT 1`,
     ),
     sessionsByKey: db.prepare(
-      "SELECT * FROM sessions WHERE id = @key OR name = @key ORDER BY created_at, id",
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE id = @key OR name = @key ORDER BY created_at, id`,
     ),
-    sessionHead: db.prepare("SELECT head_version, next_seq FROM sessions WHERE id = @id"),
-    allSessions: db.prepare("SELECT * FROM sessions ORDER BY created_at, id"),
-    tenantSessions: db.prepare("SELECT * FROM sessions WHERE tenant = @tenant ORDER BY created_at, id"),
+    sessionHead: db.prepare(`SELECT head_version, ${NEXT_SEQ} AS next_seq FROM sessions s WHERE id = @id`),
+    allSessions: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY created_at, id`),
+    tenantSessions: db.prepare(
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE tenant = @tenant ORDER BY created_at, id`,
+    ),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = @id"),
     updateSessionScope: db.prepare(
       "UPDATE sessions SET task_id = @task_id, scope = @scope, head_version = @head, updated_at = @now WHERE id = @id",
-    ),
-    advanceSession: db.prepare(
-      "UPDATE sessions SET head_version = @head, next_seq = next_seq + 1, updated_at = @now WHERE id = @id",
     ),
     moveHead: db.prepare("UPDATE sessions SET head_version = @head, updated_at = @now WHERE id = @id"),
     insertVersion: db.prepare(
