@@ -27,7 +27,7 @@ import type {
 import { argumentsHash } from "./argument-hash.js";
 import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
-import { applyEffects } from "./effects.js";
+import { applyEffects } from "./effects/apply.js";
 import type { Finding } from "./findings.js";
 import { type LiveSession, Sessions } from "./sessions.js";
 import { validateArguments } from "./validate.js";
@@ -91,6 +91,8 @@ export interface CallOutcome {
   findings: Finding[];
   engine: string;
   fallback?: string;
+  /** Paths of the result no effect, argument or state grounded: synthesized or made up by a model. */
+  guessed?: string[];
   usage?: Usage;
   versionBefore: number;
   versionAfter: number;
@@ -109,6 +111,7 @@ interface Draft {
   failure?: ToolFailure;
   engine: string;
   fallback?: string;
+  guessed?: string[];
   usage?: Usage;
   change?: StateChange;
   started: number;
@@ -430,6 +433,7 @@ export class Engine {
       failure: outcome.kind === "failure" ? outcome.failure : undefined,
       engine: outcome.engine,
       fallback: outcome.fallback,
+      ...(outcome.kind === "success" && outcome.guessed ? { guessed: outcome.guessed } : {}),
       usage: addUsage(checkUsage, outcome.usage),
       change: change.kind === "change" ? change.change : undefined,
       started,
@@ -506,6 +510,7 @@ export class Engine {
       findings: draft.findings,
       engine: draft.engine,
       fallback: draft.fallback,
+      ...(draft.guessed ? { guessed: draft.guessed } : {}),
       usage: draft.usage,
       versionBefore: call.versionBefore,
       versionAfter: call.versionAfter,
