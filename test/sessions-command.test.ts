@@ -53,7 +53,7 @@ const AGES: Array<[string | null, number]> = [
 function ageing(name: string | null, at: string, named: string): string[] {
   const which = name === null ? "name IS NULL" : `name = ${named}`;
   return [
-    `UPDATE sessions SET updated_at = ${at} WHERE ${which}`,
+    `UPDATE sessions SET created_at = ${at}, updated_at = ${at} WHERE ${which}`,
     `UPDATE calls SET created_at = ${at} WHERE session_id IN (SELECT id FROM sessions WHERE ${which})`,
   ];
 }
@@ -65,8 +65,8 @@ async function age(backend: string, location: string): Promise<void> {
     try {
       for (const [name, days] of AGES) {
         const at = new Date(now - days * DAY).toISOString();
-        for (const statement of ageing(name, "?", "?"))
-          db.prepare(statement).run(name === null ? [at] : [at, name]);
+        for (const statement of ageing(name, "@at", "@name"))
+          db.prepare(statement).run(name === null ? { at } : { at, name });
       }
     } finally {
       db.close();
@@ -147,7 +147,7 @@ for (const backend of [sqliteBackend, postgresBackend] as StoreBackend[]) {
       const db = ["--db", database.location];
       const listed = await runCli(["sessions", "--json", "--name", "run-?", "--older-than", "5d", ...db]);
       const sessions = (JSON.parse(listed.stdout) as { sessions: Array<{ name: string }> }).sessions;
-      expect(sessions.map((s) => s.name)).toEqual(["run-1", "run-2"]);
+      expect(sessions.map((s) => s.name).sort()).toEqual(["run-1", "run-2"]);
       await runCli(["sessions", "--prune", "--name", "run-*", "--yes", ...db]);
       expect(await names(database)).toEqual([null]);
       const none = await runCli(["sessions", "--prune", "--name", "run-*", ...db]);
