@@ -1,6 +1,6 @@
-import { parseArgs } from "node:util";
 import type { SessionRecord, Store } from "../store/index.js";
 import { type Command, UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 import { DB_HELP, DB_OPTION, openExistingStore } from "./session-db.js";
 
 const HELP = `toolsim sessions — list the sessions of a state file, or remove old ones

@@ -75,15 +75,15 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   // a catalog without a state (or with empty collections) gets its records' shapes from its schemas
   const empty = found.parts.length <= 1 && found.root.fields.size === 0;
   const bare = [...found.collections.values()].some((c) => c.size === 0 && c.fields.size === 0);
-  const derived = empty || bare ? schemaWorld(toolset) : undefined;
-  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
-  const states = derived && empty ? [derived.state] : examples;
-  let facts: ToolFacts[] | undefined;
   // the other tools are read only by the rules that look at a toolset's conventions
+  let facts: ToolFacts[] | undefined;
   const siblings = () => {
     facts ??= toolset.tools.map(factsOf);
     return facts;
   };
+  const derived = empty || bare ? schemaWorld(toolset, siblings()) : undefined;
+  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
+  const states = derived && empty ? [derived.state] : examples;
   const keyFields = new Map<string, string>();
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
@@ -256,6 +256,9 @@ function errorCodesOf(effects: readonly Effect[]): Set<string> {
   for (const effect of effects as ReadonlyArray<Record<string, unknown>>) {
     for (const key of ["missing", "exists", "computeError"])
       if (typeof effect[key] === "string") codes.add(effect[key] as string);
+    // a tree effect names an error per kind of failure
+    if (isPlainObject(effect.errors))
+      for (const code of Object.values(effect.errors)) if (typeof code === "string") codes.add(code);
     if (Array.isArray(effect.require))
       for (const guard of effect.require)
         if (isPlainObject(guard) && typeof guard.error === "string") codes.add(guard.error);

@@ -21,6 +21,7 @@ import { isPlainObject } from "../patch/index.js";
 import { type StoreHealth, StoreUnavailableError } from "../store/index.js";
 import { SessionEventStore } from "./event-store.js";
 import { SHARED_SESSION_NAME, type ToolsimHub } from "./hub.js";
+import { SessionEventBus } from "./subscriptions.js";
 
 export const SESSION_HEADER = "x-toolsim-session";
 
@@ -60,8 +61,12 @@ export interface HttpOptions {
   /** Larger request bodies are answered 413 without being read (bytes). */
   maxBodyBytes?: number;
   timeouts?: Partial<HttpTimeouts>;
-  /** Opens (creates or resumes) a tenant's simulation session for a new MCP session; `name` is the X-Toolsim-Session header, decoded. */
-  openSession: (name: string | undefined, tenant: string) => Promise<string>;
+  /**
+   * Opens (creates or resumes) a tenant's simulation session; `name` is the X-Toolsim-Session
+   * header, decoded. `connection` is true for a new 2025-era MCP session (an initialize),
+   * false for a 2026-era request, which has no connection and comes again with every call.
+   */
+  openSession: (name: string | undefined, tenant: string, connection: boolean) => Promise<string>;
   /** The store's state, for /healthz and /readyz (without it both report the process alone). */
   storeHealth?: () => Promise<StoreHealth>;
   log?: (line: string) => void;
@@ -127,14 +132,18 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     ? originValidation(options.allowedOrigins)
     : localhostOriginValidation();
 
+  // 2026-era listen streams hear of updates to their own session's resources only
+  const bus = new SessionEventBus(hub.watch);
   const modernHandler = createMcpHandler(
     async ({ authInfo }) => {
       // the session was opened before the request reached the handler (see modernSession)
       const opened = authInfo?.extra?.session as ModernSession | undefined;
       if (!opened) throw new Error("a 2026-era request reached the MCP handler without its session");
+      bus.found(opened.id);
       return hub.createServer(opened.id, { shared: opened.shared });
     },
     {
+      bus,
       legacy: "reject",
       maxRequestBodySize: maxBody,
       onerror: (error) => log(`modern request failed: ${error.message}`),
@@ -231,7 +240,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
         scopes: [],
         extra: { tenant, session },
       };
-      await modern(req, res, text);
+      await bus.serve(body, () => modern(req, res, text));
       return;
     }
     const sessionId = req.headers["mcp-session-id"];
@@ -303,7 +312,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   ): Promise<ModernSession | undefined> {
     try {
       return {
-        id: await options.openSession(name ?? SHARED_SESSION_NAME, tenant),
+        id: await options.openSession(name ?? SHARED_SESSION_NAME, tenant, false),
         shared: name === undefined,
       };
     } catch (error) {
@@ -318,7 +327,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   }
 
   async function openLegacySession(name: string | undefined, tenant: string): Promise<LegacySession> {
-    const simulationId = await options.openSession(name, tenant);
+    const simulationId = await options.openSession(name, tenant, true);
     const server = hub.createServer(simulationId);
     const session: LegacySession = {
       server,

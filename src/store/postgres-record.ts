@@ -8,15 +8,16 @@ import type { NewCall, StateChange } from "./types.js";
  */
 
 /**
- * A call row: the call's own values are $1 … $14 (the head it ran on is $14); the seq
- * comes from the locked session row, the version after from the statement.
+ * A call row: the call's own values are $1 … $16 (the head it ran on is $14, the attempt's
+ * key $15, the fault $16); the seq comes from the locked session row, the version after
+ * from the statement.
  */
 const CALL_COLUMNS = `session_id, tool, arguments, args_hash, status, findings, result, error, engine,
-  fallback, usage, latency_ms, created_at, version_before, call_key, seq, version_after`;
+  fallback, usage, latency_ms, created_at, version_before, call_key, fault, seq, version_after`;
 /** Typed, because inside INSERT … SELECT a bare parameter would be taken for text. */
 const CALL_VALUES =
   "$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, " +
-  "$10::text, $11::text, $12::double precision, $13::text, $14::integer, $15::text";
+  "$10::text, $11::text, $12::double precision, $13::text, $14::integer, $15::text, $16::text";
 
 export function callValues(call: NewCall, expectedHead: number, createdAt: string, key: string): unknown[] {
   const row = callRow({
@@ -42,10 +43,11 @@ export function callValues(call: NewCall, expectedHead: number, createdAt: strin
     row.created_at,
     expectedHead,
     key,
+    row.fault,
   ];
 }
 
-/** $16 and $17 of RECORD_CHANGE: the patch, and its length as the SQLite store counts it. */
+/** $17 and $18 of RECORD_CHANGE: the patch, and its length as the SQLite store counts it. */
 export function patchValues(change: StateChange): unknown[] {
   const patch = JSON.stringify(change.patch);
   return [patch, patch.length];
@@ -59,7 +61,7 @@ export const RECORD_CALL = `
   RETURNING s.next_seq AS seq`;
 
 /**
- * A call that changed the state ($16: its patch, $17: the patch's length): a new version
+ * A call that changed the state ($17: its patch, $18: the patch's length): a new version
  * after the head (the next number, taken under the row lock), the call row, the new head.
  * Returns what the snapshot decision needs: the patch volume since the version's snapshot
  * and that snapshot's size.
@@ -76,7 +78,7 @@ export const RECORD_CHANGE = `
   ),
   v AS (
     INSERT INTO state_versions (session_id, version, parent, patch, snapshot_version, patch_bytes, call_seq, reason, created_at)
-    SELECT $1, next.version, $14::integer, $16::text, s.snapshot_version, s.patch_bytes + $17::integer,
+    SELECT $1, next.version, $14::integer, $17::text, s.snapshot_version, s.patch_bytes + $18::integer,
       s.next_seq, 'call ' || s.next_seq || ': ' || $2::text, $13::text
     FROM s, (SELECT COALESCE(MAX(version), -1) + 1 AS version FROM state_versions WHERE session_id = $1) next
     RETURNING version, patch_bytes
