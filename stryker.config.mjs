@@ -28,6 +28,17 @@ export const ROOMS = {
     mutate: ["src/store/sqlite.ts", "src/store/versions.ts", "src/store/documents.ts", "src/store/legacy.ts"],
     tests: ["test/store.test.ts", "test/store-sqlite.test.ts", "test/store-legacy.test.ts"],
   },
+  postgres: {
+    mutate: [
+      "src/store/postgres.ts",
+      "src/store/postgres-pool.ts",
+      "src/store/postgres-record.ts",
+      "src/store/postgres-migrate.ts",
+      "src/store/postgres-server.ts",
+      "src/store/shared.ts",
+    ],
+    tests: ["test/store.test.ts", "test/store-postgres.test.ts", "test/store-postgres-pool.test.ts"],
+  },
   state: {
     mutate: ["src/state/**/*.ts"],
     tests: [

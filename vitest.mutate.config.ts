@@ -16,6 +16,7 @@ export const PROCESS_ONLY_TESTS = [
   "test/e2e-http.test.ts",
   "test/e2e-stdio.test.ts",
   "test/effects-mcp.test.ts",
+  "test/fleet-failures.test.ts",
   "test/frameworks-*.test.ts",
   "test/generate.test.ts",
   "test/hybrid-calls.test.ts",
@@ -28,6 +29,7 @@ export const PROCESS_ONLY_TESTS = [
   "test/pathological-catalog.test.ts",
   "test/serve-broken-schema.test.ts",
   "test/serve-profiles.test.ts",
+  "test/sessions-command.test.ts",
   "test/tenants.test.ts",
 ];
 

@@ -364,6 +364,76 @@ describe("step 7: the simulator's answer is checked", () => {
   });
 });
 
+describe("step 4: a repeat is noted on the arguments sent, saying how each call ended", () => {
+  const repeatOf = (outcome: { findings: Array<{ code: string; message: string }> }) =>
+    outcome.findings.find((finding) => finding.code === "RAC")?.message;
+
+  it("tells two different oversized calls apart, and notes the same one sent twice", async () => {
+    const { rt, session } = await runtime([LIMITS]);
+    const oversized = (fill: string) => ({ constructor: "Acme", notes: { text: fill.repeat(1024 * 1024) } });
+    const first = await rt.engine.call(session, "search_parts", oversized("x"));
+    const other = await rt.engine.call(session, "search_parts", oversized("y"));
+    expect([first.status, other.status]).toEqual(["rejected", "rejected"]);
+    expect(repeatOf(other)).toBeUndefined();
+    const again = await rt.engine.call(session, "search_parts", oversized("y"));
+    expect(repeatOf(again)).toBe(
+      `This call repeats call #${other.seq} exactly (the same tool and arguments), on a state that has not changed since; like call #${other.seq}, it was rejected.`,
+    );
+    // too deep to hash as JSON text: still told apart by what they hold
+    let deepOne: unknown = "one";
+    let deepTwo: unknown = "two";
+    for (let i = 0; i < 20_000; i++) {
+      deepOne = [deepOne];
+      deepTwo = [deepTwo];
+    }
+    await rt.engine.call(session, "search_parts", { notes: deepOne });
+    expect(repeatOf(await rt.engine.call(session, "search_parts", { notes: deepTwo }))).toBeUndefined();
+    expect(repeatOf(await rt.engine.call(session, "search_parts", { notes: deepTwo }))).toMatch(
+      /like call #\d+/,
+    );
+  });
+
+  it("says the earlier call succeeded and the repeat answered an error when that is what happened", async () => {
+    let calls = 0;
+    const simulator = scripted(() =>
+      ++calls === 1
+        ? success(MEMBER)
+        : {
+            kind: "failure",
+            failure: { code: "MEMBER_NOT_FOUND", status: 404, message: "No member." },
+            engine: "scripted",
+          },
+    );
+    const { engine, session } = await engineWith({ simulator });
+    const first = await engine.call(session, "get_member", { member_id: "MEM-001" });
+    const second = await engine.call(session, "get_member", { member_id: "MEM-001" });
+    expect([first.status, second.status]).toEqual(["ok", "error"]);
+    expect(repeatOf(second)).toBe(
+      `This call repeats call #${first.seq} exactly (the same tool and arguments), on a state that has not changed since; call #${first.seq} succeeded, this one answered an error.`,
+    );
+  });
+
+  it("says so when the earlier call was cancelled, from the store when another engine made it", async () => {
+    const { rt, session } = await runtime();
+    const controller = new AbortController();
+    controller.abort();
+    const args = { member_id: "MEM-001" };
+    const cancelled = await rt.engine.call(session, "get_member", args, controller.signal);
+    expect(cancelled.status).toBe("cancelled");
+    const other = await openStore(rt.db);
+    try {
+      const offline = new OfflineSimulator();
+      const second = new Engine({ catalog: rt.catalog, store: other, simulator: offline, offline });
+      const answered = await second.call(session, "get_member", args);
+      expect(repeatOf(answered)).toBe(
+        `This call repeats call #${cancelled.seq} exactly (the same tool and arguments), on a state that has not changed since; call #${cancelled.seq} was cancelled, this one succeeded.`,
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe("a call the client gave up on", () => {
   it("is recorded as cancelled and changes nothing", async () => {
     const controller = new AbortController();
@@ -410,7 +480,7 @@ describe("two engines on one store, as two processes", () => {
       const repeated = await first.call(session, "get_member", { member_id: "MEM-001" });
       expect(repeated.findings).toEqual([expect.objectContaining({ code: "RAC", severity: "note" })]);
       expect(repeated.findings[0]?.message).toBe(
-        `This call repeats call #${repeated.seq - 1} exactly, and the state has not changed since: it will get the same answer.`,
+        `This call repeats call #${repeated.seq - 1} exactly (the same tool and arguments), on a state that has not changed since; like call #${repeated.seq - 1}, it succeeded.`,
       );
       expect((await second.session("shared"))?.id).toBe(session);
     } finally {

@@ -372,6 +372,30 @@ describe("requests the endpoint does not take", () => {
     });
   });
 
+  it("reports the store in /healthz, and /readyz fails while the store cannot answer", async () => {
+    const { handle, runtime } = await serve({ storeHealth: () => runtime.store.health() });
+    const store = { backend: "sqlite", location: runtime.store.location };
+    const healthy = await send(handle.port, { method: "GET", path: "/healthz" });
+    expect([healthy.status, healthy.json()]).toEqual([200, { ok: true, store: { ...store, state: "up" } }]);
+    const ready = await send(handle.port, { method: "GET", path: "/readyz" });
+    expect([ready.status, ready.headers["retry-after"], ready.json()]).toEqual([
+      200,
+      undefined,
+      { ready: true, store: { ...store, state: "up" } },
+    ]);
+    await runtime.store.close();
+    const down = { ...store, state: "down", reason: "the store was closed" };
+    const notReady = await send(handle.port, { method: "GET", path: "/readyz" });
+    expect([notReady.status, notReady.headers["retry-after"], notReady.json()]).toEqual([
+      503,
+      "5",
+      { ready: false, store: down },
+    ]);
+    // the process itself is alive: /healthz still answers 200, saying what it knows
+    const alive = await send(handle.port, { method: "GET", path: "/healthz" });
+    expect([alive.status, alive.json()]).toEqual([200, { ok: true, store: down }]);
+  });
+
   it("answers 405 with Allow to a method it does not take", async () => {
     const { handle } = await serve();
     const put = await send(handle.port, { method: "PUT", body: "{}" });

@@ -130,6 +130,35 @@ describe("the transaction around a call", () => {
     expect((await store.session(session.id, ""))?.nextSeq).toBe(3);
   });
 
+  it("a call that changes nothing writes its own row only; the session's next number and last use come from its calls", async () => {
+    const { store, file } = await open();
+    const session = await store.createSession({ seed: "1", state: DOCUMENT });
+    const db = raw(file);
+    const row = () => db.prepare("SELECT * FROM sessions WHERE id = ?").get(session.id);
+    const before = row();
+    const read = await store.recordCall(call(session.id, "read"), 0);
+    if (read.kind !== "recorded") throw new Error("not recorded");
+    expect(row()).toEqual(before);
+    const seen = await store.session(session.id, "");
+    expect([seen?.nextSeq, seen?.updatedAt]).toEqual([2, read.call.createdAt]);
+    expect((await store.sessions()).map((s) => [s.nextSeq, s.updatedAt])).toEqual([[2, read.call.createdAt]]);
+    // a call that changes the state moves the head, and the next number follows the calls
+    const state = (await store.head(session.id)).state.apply([
+      { op: "add", path: "/items/I99", value: { n: 99 } },
+    ]);
+    if (!state.ok) throw new Error(state.error);
+    const write = await store.recordCall(call(session.id, "write"), 0, {
+      patch: [{ op: "add", path: "/items/I99", value: { n: 99 } }],
+      state: state.state,
+    });
+    expect(write.kind === "recorded" && [write.call.seq, write.call.versionAfter]).toEqual([2, 1]);
+    expect(row()).toMatchObject({
+      head_version: 1,
+      updated_at: write.kind === "recorded" && write.call.createdAt,
+    });
+    expect((await store.session(session.id, ""))?.nextSeq).toBe(3);
+  });
+
   it("keeps every field of a call as it was given", async () => {
     const { store } = await open();
     const session = await store.createSession({ seed: "1", state: DOCUMENT });
@@ -453,7 +482,7 @@ describe("opening a file", () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     await expect(openStore(file)).rejects.toThrow(
-      `this database was written by a newer toolsim (schema ${SCHEMA_VERSION + 1}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
+      `${file} was written by a newer toolsim (schema ${SCHEMA_VERSION + 1}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
     );
   });
 
@@ -465,7 +494,7 @@ describe("opening a file", () => {
     const old = join(dir.path, "old.db");
     new Database(old).close();
     await expect(openStore(old, { readonly: true })).rejects.toThrow(
-      `${old} was written by another version of toolsim; open it once with write access (toolsim serve --db ${old}) to upgrade it`,
+      `${old} was written by another version of toolsim (schema 0, this one knows ${SCHEMA_VERSION}); open it once with write access (toolsim serve --db ${old}) to upgrade it`,
     );
     const { store, file } = await open();
     const session = await store.createSession({ seed: "1", state: DOCUMENT });

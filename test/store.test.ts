@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalJson, type Patch } from "../src/patch/index.js";
 import type { State } from "../src/state/index.js";
-import type { Store } from "../src/store/index.js";
+import type { NewCall, Store } from "../src/store/index.js";
 import { newCall, type StoreDatabase, storeBackends } from "./support/index.js";
 
 /** A snapshot every few hundred bytes of patches, so a short session crosses several. */
 const SMALL_SNAPSHOTS = { minBytes: 300, maxBytes: 600 };
 
-const call = (sessionId: string, tool: string, args: unknown = {}) => newCall(sessionId, tool, args);
+const call = (sessionId: string, tool: string, args: unknown = {}, details: Partial<NewCall> = {}) =>
+  newCall(sessionId, tool, args, details);
 
 const initial = () => ({
   orders: Object.fromEntries(
@@ -182,7 +183,15 @@ for (const backend of storeBackends) {
       expect((await store.calls(session.id, { afterSeq: 2, limit: 3 })).map((c) => c.seq)).toEqual([3, 4, 5]);
       expect((await store.recentCalls(session.id, 2)).map((c) => c.seq)).toEqual([6, 7]);
       // call 4 (tool "b", i = 0) and call 7 (tool "a", i = 0): the latest "a" with i = 0 on version 0 is call 7
-      expect(await store.repeatOf(session.id, "a", canonicalJson({ i: 0 }), 0)).toBe(7);
+      expect(await store.repeatOf(session.id, "a", canonicalJson({ i: 0 }), 0)).toEqual({
+        seq: 7,
+        status: "ok",
+      });
+      await store.recordCall(call(session.id, "a", { i: 0 }, { status: "rejected" }), 0);
+      expect(await store.repeatOf(session.id, "a", canonicalJson({ i: 0 }), 0)).toEqual({
+        seq: 8,
+        status: "rejected",
+      });
       expect(await store.repeatOf(session.id, "a", canonicalJson({ i: 0 }), 1)).toBeUndefined();
     });
 
@@ -224,7 +233,10 @@ for (const backend of storeBackends) {
       // a faulted call is no answer a repeat would get again
       expect(await store.repeatOf(session.id, "read", canonicalJson({ id: 1 }), 1)).toBeUndefined();
       await store.recordCall(call(session.id, "read", { id: 1 }), 1);
-      expect(await store.repeatOf(session.id, "read", canonicalJson({ id: 1 }), 1)).toBe(4);
+      expect(await store.repeatOf(session.id, "read", canonicalJson({ id: 1 }), 1)).toEqual({
+        seq: 4,
+        status: "ok",
+      });
     });
 
     it("keeps checkpoints, task answers and model answers", async () => {

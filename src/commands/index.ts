@@ -64,7 +64,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "sessions",
-    summary: "list stored sessions: task, state version, calls, checkpoints",
+    summary: "list stored sessions (task, state version, calls, checkpoints); --prune removes old ones",
     load: async () => (await import("./sessions.js")).sessionsCommand,
   },
   {

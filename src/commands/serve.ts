@@ -30,7 +30,7 @@ import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hyb
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
 import { parseArgs } from "./options.js";
 import { launchCommand } from "./paths.js";
-import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
+import { DB_HELP, dbLocation, POOL_HELP, POOL_OPTION, storeOptions } from "./session-db.js";
 import {
   attachTaskMode,
   planTaskMode,
@@ -70,8 +70,8 @@ ${INFER_HELP}
 
 State
 ${DB_HELP}
-                       PostgreSQL: any number of serve processes share one database; each keeps
-                       up to TOOLSIM_PG_POOL_SIZE connections (default 10); see docs/scale-out.md
+                       PostgreSQL: any number of serve processes share one database; see docs/scale-out.md
+${POOL_HELP}
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
                        (with --task, a session that exists starts the task over: a fresh attempt)
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
@@ -116,6 +116,7 @@ export const serveCommand: Command = {
         "page-size": { type: "string", default: "500" },
         "schema-profile": { type: "string", default: "full" },
         db: { type: "string" },
+        ...POOL_OPTION,
         session: { type: "string" },
         seed: { type: "string", default: "0" },
       },
@@ -153,7 +154,7 @@ export const serveCommand: Command = {
     const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
       db: dbLocation(values, log),
-      store: storeOptions(),
+      store: storeOptions(values),
       seed: values.seed,
       pageSize,
       schemaProfile,
@@ -198,6 +199,7 @@ export const serveCommand: Command = {
       idleTimeoutMs: idleSeconds * 1000,
       maxBodyBytes,
       openSession: async (name, tenant, connection) => (await openSession(name, tenant, connection)).id,
+      storeHealth: () => runtime.store.health(),
       log,
     }).catch((error: unknown) => {
       if (!(error instanceof ListenError)) throw error;

@@ -28,16 +28,27 @@ export function dbLocation(
   return resolveDbFile(values.db, log);
 }
 
+/** How many connections a process keeps to PostgreSQL: `--pg-pool-size`, else TOOLSIM_PG_POOL_SIZE. */
+export const POOL_OPTION = { "pg-pool-size": { type: "string" } } as const;
+export const POOL_HELP = `  --pg-pool-size N     PostgreSQL: connections this process keeps at most (env TOOLSIM_PG_POOL_SIZE;
+                       default 10); processes × pool size must stay under the server's max_connections`;
+
 /**
- * Store options from the environment: TOOLSIM_PG_POOL_SIZE, the connections a process
- * keeps to PostgreSQL (the URL's own parameters carry PostgreSQL's settings).
+ * Store options from the command line and the environment: the PostgreSQL pool size
+ * (`--pg-pool-size`, else TOOLSIM_PG_POOL_SIZE); the URL's own parameters carry PostgreSQL's settings.
  */
-export function storeOptions(env: NodeJS.ProcessEnv = process.env): OpenOptions {
-  const text = env.TOOLSIM_PG_POOL_SIZE;
+export function storeOptions(
+  values: { "pg-pool-size"?: string } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): OpenOptions {
+  const [text, from] =
+    values["pg-pool-size"] !== undefined
+      ? [values["pg-pool-size"], "--pg-pool-size"]
+      : [env.TOOLSIM_PG_POOL_SIZE, "TOOLSIM_PG_POOL_SIZE"];
   if (text === undefined || text === "") return {};
   const poolSize = Number(text);
   if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
-    throw new UsageError(`TOOLSIM_PG_POOL_SIZE takes a whole number from 1 to 1000; got "${text}"`);
+    throw new UsageError(`${from} takes a whole number from 1 to 1000; got "${text}"`);
   }
   return { poolSize };
 }

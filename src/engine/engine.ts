@@ -17,6 +17,7 @@ import type {
   CallPage,
   CallRecord,
   CallStatus,
+  RepeatedCall,
   SessionRecord,
   SessionScope,
   StateChange,
@@ -24,6 +25,7 @@ import type {
   Store,
   Usage,
 } from "../store/index.js";
+import { argumentsHash } from "./argument-hash.js";
 import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
 import { applyEffects } from "./effects/apply.js";
@@ -335,7 +337,7 @@ export class Engine {
       const draft = await answer(session);
       // 4 note a repeat of an identical call on the same state (made for every call, rejected ones too)
       const repeat = await this.repeatOf(session, draft);
-      if (repeat !== undefined) draft.findings.push(repeatNote(repeat));
+      if (repeat !== undefined) draft.findings.push(repeatNote(repeat, draft.status));
       // 9 commit
       const commit = await this.store.recordCall(
         toNewCall(session, draft),
@@ -363,7 +365,8 @@ export class Engine {
       return {
         tool: name,
         args: stored,
-        argsHash: hashOf(stored),
+        // a hash of what was sent, not of the note stored instead: two different refused calls are no repeat
+        argsHash: argumentsHash(rawArgs),
         status: "rejected",
         findings: [limit],
         engine: "validator",
@@ -493,7 +496,7 @@ export class Engine {
   }
 
   /** Step 4: an earlier identical call whose resulting state is the current one. */
-  private async repeatOf(session: LiveSession, draft: Draft): Promise<number | undefined> {
+  private async repeatOf(session: LiveSession, draft: Draft): Promise<RepeatedCall | undefined> {
     const key = `${draft.tool}\u0000${draft.argsHash}`;
     // other processes' reads move no head: in a shared session only the store knows every call
     if (session.callsOnHead && !session.shared) return session.callsOnHead.get(key);
@@ -514,7 +517,7 @@ export class Engine {
       session.callsOnHead = new Map();
     }
     // a faulted call is no answer a repeat would get again (the store's lookup skips it too)
-    if (!draft.fault) session.callsOnHead?.set(key, call.seq);
+    if (!draft.fault) session.callsOnHead?.set(key, { seq: call.seq, status: draft.status });
     return {
       sessionId: session.record.id,
       seq: call.seq,
@@ -662,10 +665,27 @@ function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined
   };
 }
 
-function repeatNote(seq: number): Finding {
+/**
+ * Step 4's note: which earlier call this one repeats, and how each ended, as it happened (an
+ * identical call on the same state usually ends the same way, but a model, an upstream
+ * server or a cancellation can make it end otherwise).
+ */
+function repeatNote(earlier: RepeatedCall, status: CallStatus): Finding {
+  const before = `call #${earlier.seq}`;
+  const outcome =
+    earlier.status === status
+      ? `like ${before}, it ${ENDED[status]}`
+      : `${before} ${ENDED[earlier.status]}, this one ${ENDED[status]}`;
   return {
     code: "RAC",
     severity: "note",
-    message: `This call repeats call #${seq} exactly, and the state has not changed since: it will get the same answer.`,
+    message: `This call repeats ${before} exactly (the same tool and arguments), on a state that has not changed since; ${outcome}.`,
   };
 }
+
+const ENDED: Record<CallStatus, string> = {
+  ok: "succeeded",
+  error: "answered an error",
+  rejected: "was rejected",
+  cancelled: "was cancelled",
+};

@@ -1,5 +1,5 @@
 import type { State, StateDocument } from "../state/index.js";
-import type { SessionRecord, SessionScope, StateHead, Store } from "../store/index.js";
+import type { RepeatedCall, SessionRecord, SessionScope, StateHead, Store } from "../store/index.js";
 
 /** A session as this process holds it: its record and its head state. */
 export interface LiveSession {
@@ -9,7 +9,7 @@ export interface LiveSession {
    * Calls recorded on the head version, by tool and arguments, when this process knows all
    * of them (it made the head itself); otherwise the store is asked. Saves a lookup per call.
    */
-  callsOnHead?: Map<string, number>;
+  callsOnHead?: Map<string, RepeatedCall>;
   /** The last call of the session this process knows of: a gap means another process made calls. */
   lastSeq: number;
   /**

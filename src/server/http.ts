@@ -18,11 +18,15 @@ import {
   validateOriginHeader,
 } from "@modelcontextprotocol/server";
 import { isPlainObject } from "../patch/index.js";
+import { type StoreHealth, StoreUnavailableError } from "../store/index.js";
 import { SessionEventStore } from "./event-store.js";
 import { SHARED_SESSION_NAME, type ToolsimHub } from "./hub.js";
 import { SessionEventBus } from "./subscriptions.js";
 
 export const SESSION_HEADER = "x-toolsim-session";
+
+/** A session name longer than this (after decoding) is refused: names are for people to read. */
+export const MAX_SESSION_NAME = 256;
 
 /** A few MB: any real tool call fits, a runaway one is refused before it is read. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -59,10 +63,12 @@ export interface HttpOptions {
   timeouts?: Partial<HttpTimeouts>;
   /**
    * Opens (creates or resumes) a tenant's simulation session; `name` is the X-Toolsim-Session
-   * header. `connection` is true for a new 2025-era MCP session (an initialize), false for
-   * a 2026-era request, which has no connection and comes again with every call.
+   * header, decoded. `connection` is true for a new 2025-era MCP session (an initialize),
+   * false for a 2026-era request, which has no connection and comes again with every call.
    */
   openSession: (name: string | undefined, tenant: string, connection: boolean) => Promise<string>;
+  /** The store's state, for /healthz and /readyz (without it both report the process alone). */
+  storeHealth?: () => Promise<StoreHealth>;
   log?: (line: string) => void;
 }
 
@@ -129,12 +135,12 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   // 2026-era listen streams hear of updates to their own session's resources only
   const bus = new SessionEventBus(hub.watch);
   const modernHandler = createMcpHandler(
-    async ({ requestInfo, authInfo }) => {
-      const tenant = typeof authInfo?.extra?.tenant === "string" ? authInfo.extra.tenant : "";
-      const named = requestInfo?.headers.get(SESSION_HEADER) || undefined;
-      const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant, false);
-      bus.found(id);
-      return hub.createServer(id, { shared: named === undefined });
+    async ({ authInfo }) => {
+      // the session was opened before the request reached the handler (see modernSession)
+      const opened = authInfo?.extra?.session as ModernSession | undefined;
+      if (!opened) throw new Error("a 2026-era request reached the MCP handler without its session");
+      bus.found(opened.id);
+      return hub.createServer(opened.id, { shared: opened.shared });
     },
     {
       bus,
@@ -163,7 +169,9 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-        if (!res.headersSent) jsonError(res, 500, -32603, "internal error");
+        if (res.headersSent) return;
+        if (error instanceof StoreUnavailableError) storeUnavailable(res, error);
+        else jsonError(res, 500, -32603, "internal error");
       });
     },
   );
@@ -171,8 +179,8 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostOk(req, res) || !originOk(req, res)) return;
     const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname === "/healthz") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }));
+    if (url.pathname === "/healthz" || url.pathname === "/readyz") {
+      await answerHealth(res, url.pathname === "/readyz", options.storeHealth);
       return;
     }
     if (url.pathname !== path) {
@@ -217,13 +225,20 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       }
       body = parsed.value;
     }
+    const named = sessionName(req.headers[SESSION_HEADER]);
+    if (!named.ok) {
+      jsonError(res, 400, -32602, named.problem, requestId(body));
+      return;
+    }
     if (!(await isLegacyRequest(bodilessWebRequest(req), body))) {
-      // the tenant travels to the server factory as the request's validated auth
+      const session = await modernSession(named.name, tenant, body, res);
+      if (!session) return;
+      // the tenant and its session travel to the server factory as the request's validated auth
       (req as IncomingMessage & { auth?: AuthInfo }).auth = {
         token: "",
         clientId: tenant,
         scopes: [],
-        extra: { tenant },
+        extra: { tenant, session },
       };
       await bus.serve(body, () => modern(req, res, text));
       return;
@@ -249,7 +264,14 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
         else jsonError(res, 400, -32000, "send initialize first", requestId(body));
         return;
       }
-      session = await openLegacySession(req, tenant);
+      try {
+        session = await openLegacySession(named.name, tenant);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        log(`initialize failed: ${error.message}`);
+        storeUnavailable(res, error, requestId(body));
+        return;
+      }
     }
     session.lastSeen = Date.now();
     await session.transport.handleRequest(req, res, body);
@@ -277,13 +299,35 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       { maxRequestBodySize: maxBody },
     )(req, res);
 
-  async function openLegacySession(req: IncomingMessage, tenant: string): Promise<LegacySession> {
-    const header = req.headers[SESSION_HEADER];
-    const simulationId = await options.openSession(
-      typeof header === "string" && header ? header : undefined,
-      tenant,
-      true,
-    );
+  /**
+   * The simulation session of a 2026-era request, opened before the MCP handler sees it:
+   * when the store cannot be reached, the client gets an answer naming it and when to retry
+   * (a tool call: a result an agent can act on) instead of the handler's bare 500.
+   */
+  async function modernSession(
+    name: string | undefined,
+    tenant: string,
+    body: unknown,
+    res: ServerResponse,
+  ): Promise<ModernSession | undefined> {
+    try {
+      return {
+        id: await options.openSession(name ?? SHARED_SESSION_NAME, tenant, false),
+        shared: name === undefined,
+      };
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      // what the server is and speaks needs no session: a client can still connect, and hears why at its first call
+      if (!needsSession(body)) return { id: "", shared: name === undefined };
+      log(`request failed: ${error.message}`);
+      if (isToolCall(body)) unavailableToolResult(res, error, requestId(body));
+      else storeUnavailable(res, error, requestId(body));
+      return undefined;
+    }
+  }
+
+  async function openLegacySession(name: string | undefined, tenant: string): Promise<LegacySession> {
+    const simulationId = await options.openSession(name, tenant, true);
     const server = hub.createServer(simulationId);
     const session: LegacySession = {
       server,
@@ -516,4 +560,137 @@ function jsonError(
   res
     .writeHead(status, { "content-type": "application/json" })
     .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
+}
+
+/** A 2026-era request's simulation session, opened before the MCP handler runs. */
+interface ModernSession {
+  id: string;
+  /** The tenant's shared default session (the request named none). */
+  shared: boolean;
+}
+
+/**
+ * The X-Toolsim-Session header as a session name. A client sends a name outside ASCII
+ * percent-encoded as UTF-8 (RFC 3986: `caf%C3%A9` is "café"; a literal % is `%25`); raw
+ * UTF-8 bytes work too (Node hands header bytes over as latin1, and bytes that form UTF-8
+ * are read as UTF-8), so HTTP and `serve --stdio --session` reach the same session.
+ */
+export function sessionName(
+  header: string | string[] | undefined,
+): { ok: true; name: string | undefined } | { ok: false; problem: string } {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return { ok: true, name: undefined };
+  const name = percentDecoded(utf8FromLatin1(value)).trim();
+  if (!name) return { ok: true, name: undefined };
+  if (name.length > MAX_SESSION_NAME) {
+    return {
+      ok: false,
+      problem: `the X-Toolsim-Session header names a session of ${name.length} characters; toolsim takes at most ${MAX_SESSION_NAME}`,
+    };
+  }
+  return { ok: true, name };
+}
+
+function utf8FromLatin1(value: string): string {
+  // only bytes: a string with a character past U+00FF did not come from the wire
+  if (!/[\u0080-\u00ff]/.test(value) || /[\u0100-\uffff]/.test(value)) return value;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(value, "latin1"));
+  } catch {
+    return value; // not UTF-8: the bytes are latin1 text after all
+  }
+}
+
+function percentDecoded(value: string): string {
+  if (!/%[0-9a-f]{2}/i.test(value)) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value; // a % that does not start an escape is kept as it is
+  }
+}
+
+/**
+ * GET /healthz: the process answers (always 200) and what it knows of its store.
+ * GET /readyz: 200 while the store answers, 503 while it cannot be reached, so a load
+ * balancer sends requests elsewhere.
+ */
+async function answerHealth(
+  res: ServerResponse,
+  readiness: boolean,
+  storeHealth: (() => Promise<StoreHealth>) | undefined,
+): Promise<void> {
+  const store = storeHealth ? await storeHealth() : undefined;
+  const ready = store === undefined || store.state === "up";
+  const status = readiness && !ready ? 503 : 200;
+  const body = readiness ? { ready, ...(store ? { store } : {}) } : { ok: true, ...(store ? { store } : {}) };
+  if (status === 503) res.setHeader("retry-after", "5");
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+/** Requests a server answers without its simulation session: discovery, ping, notifications. */
+function needsSession(body: unknown): boolean {
+  if (!isPlainObject(body) || typeof body.method !== "string") return false;
+  return !["server/discover", "ping"].includes(body.method) && !body.method.startsWith("notifications/");
+}
+
+function isToolCall(body: unknown): boolean {
+  return isPlainObject(body) && body.method === "tools/call" && body.id !== undefined && body.id !== null;
+}
+
+/** The store cannot be reached: 503, with when to retry, in the header and in words. */
+function storeUnavailable(
+  res: ServerResponse,
+  error: StoreUnavailableError,
+  id: string | number | null = null,
+): void {
+  res.setHeader("retry-after", String(error.retryAfterSeconds));
+  res.writeHead(503, { "content-type": "application/json" }).end(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      error: {
+        code: -32000,
+        message: `${unavailableText(error)} Nothing was recorded; send the request again in ${error.retryAfterSeconds} s.`,
+        data: { store: error.location, retryAfterSeconds: error.retryAfterSeconds },
+      },
+      id,
+    }),
+  );
+}
+
+/** A tool call the store could not take: a result that says so, as the hub answers a call whose commit failed. */
+function unavailableToolResult(
+  res: ServerResponse,
+  error: StoreUnavailableError,
+  id: string | number | null,
+): void {
+  const reason = unavailableText(error);
+  res.writeHead(200, { "content-type": "application/json" }).end(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      result: {
+        // 2026-era results say they are complete (the only kind a tools/call result has there)
+        resultType: "complete",
+        content: [
+          {
+            type: "text",
+            text: `toolsim could not answer this call: ${reason} Nothing was recorded or changed; send the call again in ${error.retryAfterSeconds} s.`,
+          },
+        ],
+        isError: true,
+        _meta: {
+          "toolsim/unavailable": {
+            reason,
+            store: error.location,
+            retryAfterSeconds: error.retryAfterSeconds,
+          },
+        },
+      },
+    }),
+  );
+}
+
+function unavailableText(error: StoreUnavailableError): string {
+  return /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
 }

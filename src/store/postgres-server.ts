@@ -1,4 +1,4 @@
-import { StoreOpenError } from "./sqlite.js";
+import { StoreOpenError } from "./shared.js";
 
 /** Where a PostgreSQL URL points, without its password: for messages and the banner. */
 export interface ServerAddress {
@@ -66,7 +66,7 @@ export function connectFailure(server: ServerAddress, error: unknown): string {
     case "57P03":
       return `${at} is starting up or shutting down; try again in a moment`;
     case "53300":
-      return `${at} has no free connections (max_connections); lower TOOLSIM_PG_POOL_SIZE or the number of toolsim processes, or raise max_connections`;
+      return `${at} has no free connections (max_connections); lower --pg-pool-size / TOOLSIM_PG_POOL_SIZE or the number of toolsim processes (processes × pool size must stay under max_connections), or raise max_connections on the server`;
     case "42501":
       return `user "${server.user}" lacks a privilege in database "${server.database}" on ${at} (${reason}); toolsim creates its tables on first start, so grant CREATE on the schema or start it once as the database owner`;
   }

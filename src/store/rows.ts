@@ -2,6 +2,7 @@ import type {
   AttemptOutcome,
   CallRecord,
   CallStatus,
+  RepeatedCall,
   RunAttemptRecord,
   RunRecord,
   RunStatus,
@@ -75,6 +76,10 @@ export function toCall(row: Row): CallRecord {
     createdAt: String(row.created_at),
     ...(row.fault === null || row.fault === undefined ? {} : { fault: parse(row.fault) as StoredFault }),
   };
+}
+
+export function toRepeat(row: Row): RepeatedCall {
+  return { seq: Number(row.seq), status: String(row.status) as CallStatus };
 }
 
 export function toAnswer(sessionId: string, row: Row): TaskAnswerRecord {

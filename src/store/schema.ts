@@ -145,6 +145,14 @@ export const MIGRATIONS: readonly Migration[] = [
     summary: "the fault injected into a call on purpose, kept with the call",
     statements: ["ALTER TABLE calls ADD COLUMN fault TEXT"],
   },
+  {
+    version: 13,
+    summary:
+      "SQLite reads a session's next call number and last use from its calls: a call that changes nothing writes only its own row",
+    // no change of layout: the version tells an older toolsim, which would trust the
+    // sessions' next_seq, that this store is not one it may open
+    statements: [],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,13 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import type { State } from "../state/index.js";
 import { type Checkpointer, startCheckpointer } from "./checkpointer.js";
 import { Documents } from "./documents.js";
 import { convertLegacy, isLegacy } from "./legacy.js";
-import { callRow, type Row, toAnswer, toCall, toRun, toRunAttempt, toSession } from "./rows.js";
+import { callRow, type Row, toAnswer, toCall, toRepeat, toRun, toRunAttempt, toSession } from "./rows.js";
 import { pendingMigrations, SCHEMA_VERSION } from "./schema.js";
+import {
+  advancedFrom,
+  forkOf,
+  fromSnapshot,
+  missingDocument,
+  missingSession,
+  missingVersion,
+  newerSchema,
+  olderSchemaReadOnly,
+  StoreOpenError,
+} from "./shared.js";
 import type {
   CachedAnswer,
   CallPage,
@@ -16,6 +28,7 @@ import type {
   Commit,
   NewCall,
   NewSession,
+  RepeatedCall,
   RunAttemptRecord,
   RunRecord,
   RunStatus,
@@ -24,18 +37,12 @@ import type {
   StateChange,
   StateHead,
   Store,
+  StoreHealth,
   StoreStats,
   TaskAnswerRecord,
   Usage,
 } from "./types.js";
-import {
-  DEFAULT_SNAPSHOTS,
-  patchesBetween,
-  replay,
-  type SnapshotPolicy,
-  snapshotDue,
-  type VersionRow,
-} from "./versions.js";
+import { DEFAULT_SNAPSHOTS, type SnapshotPolicy, snapshotDue, type VersionRow } from "./versions.js";
 
 export interface SqliteOptions {
   /** Open for reading only: no migrations, no writes (a file the user may only read). */
@@ -45,8 +52,7 @@ export interface SqliteOptions {
   checkpointThread?: boolean;
 }
 
-/** Why a state file cannot be used, in words that say what to do. */
-export class StoreOpenError extends Error {}
+export { StoreOpenError };
 
 /**
  * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous, so each
@@ -60,6 +66,8 @@ export class SqliteStore implements Store {
   private readonly statements: Statements;
   private readonly documents = new Documents();
   private readonly policy: SnapshotPolicy;
+  /** Opened for reading only: the model cache is read but neither counted nor added to. */
+  private readonly readOnly: boolean;
   private readonly writeCall: (
     call: NewCall,
     expectedHead: number,
@@ -74,6 +82,7 @@ export class SqliteStore implements Store {
   ) {
     this.location = file;
     this.policy = options.snapshots ?? DEFAULT_SNAPSHOTS;
+    this.readOnly = options.readonly ?? false;
     this.statements = prepare(db);
     // built once: creating a transaction function per call costs more than the statements it runs
     this.writeCall = db.transaction((call: NewCall, expectedHead: number, change: StateChange | undefined) =>
@@ -84,11 +93,12 @@ export class SqliteStore implements Store {
   static open(file: string, options: SqliteOptions = {}): SqliteStore {
     const db = openDatabase(file, options);
     try {
-      if (!options.readonly) migrate(db);
-      else if (Number(db.pragma("user_version", { simple: true })) !== SCHEMA_VERSION) {
-        throw new StoreOpenError(
-          `${file} was written by another version of toolsim; open it once with write access (toolsim serve --db ${file}) to upgrade it`,
-        );
+      if (!options.readonly) migrate(db, file);
+      else {
+        const current = Number(db.pragma("user_version", { simple: true }));
+        if (current > SCHEMA_VERSION) throw newerSchema(file, current);
+        if (current !== SCHEMA_VERSION)
+          throw olderSchemaReadOnly(file, current, `toolsim serve --db ${file}`);
       }
     } catch (error) {
       db.close();
@@ -100,6 +110,16 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
+  }
+
+  /** A file this process holds open answers as long as it is open. */
+  async health(): Promise<StoreHealth> {
+    return {
+      backend: "sqlite",
+      location: this.location,
+      state: this.db.open ? "up" : "down",
+      ...(this.db.open ? {} : { reason: "the store was closed" }),
+    };
   }
 
   // ── sessions ──────────────────────────────────────────────────────────────
@@ -154,7 +174,7 @@ export class SqliteStore implements Store {
 
   private requireSession(id: string): SessionRecord {
     const row = this.statements.sessionById.get({ id }) as Row | undefined;
-    if (!row) throw new Error(`session ${id} does not exist`);
+    if (!row) throw missingSession(id);
     return toSession(row);
   }
 
@@ -181,8 +201,7 @@ export class SqliteStore implements Store {
     const version = this.currentHead(sessionId).headVersion;
     if (version === known.version) return known;
     const rows = this.versionRows(sessionId, known.version, version);
-    const patches = patchesBetween(rows, known.version, version);
-    const state = patches ? replay(known.state, patches, sessionId) : this.loadState(sessionId, version);
+    const state = advancedFrom(known, version, rows, sessionId) ?? this.loadState(sessionId, version);
     return { version, state };
   }
 
@@ -221,7 +240,7 @@ export class SqliteStore implements Store {
     this.db
       .transaction(() => {
         if (!this.statements.version.get({ session_id: sessionId, version }))
-          throw new Error(`session ${sessionId} has no state version ${version}`);
+          throw missingVersion(sessionId, version);
         this.statements.moveHead.run({ id: sessionId, head: version, now: new Date().toISOString() });
       })
       .immediate();
@@ -234,16 +253,7 @@ export class SqliteStore implements Store {
     input: { name?: string; seed?: string },
   ): Promise<SessionRecord> {
     const source = this.requireSession(sessionId);
-    return this.createSession({
-      tenant: source.tenant,
-      name: input.name,
-      seed: input.seed ?? source.seed,
-      taskId: source.taskId ?? undefined,
-      scope: source.scope,
-      state: this.loadState(sessionId, version),
-      forkedFrom: `${sessionId}@${version}`,
-      reason: `fork of ${source.name ?? source.id} at version ${version}`,
-    });
+    return this.createSession(forkOf(source, version, this.loadState(sessionId, version), input));
   }
 
   /** A version that starts from a stored document (a new session, a task start, a reset): no parent patch. */
@@ -264,18 +274,12 @@ export class SqliteStore implements Store {
 
   private loadState(sessionId: string, version: number): State {
     const row = this.statements.version.get({ session_id: sessionId, version }) as Row | undefined;
-    if (!row) throw new Error(`session ${sessionId} has no state version ${version}`);
+    if (!row) throw missingVersion(sessionId, version);
     const snapshotVersion = Number(row.snapshot_version);
     const snapshot = this.snapshotState(sessionId, snapshotVersion);
     if (snapshotVersion === version) return snapshot;
-    const patches = patchesBetween(
-      this.versionRows(sessionId, snapshotVersion, version),
-      snapshotVersion,
-      version,
-    );
-    if (!patches)
-      throw new Error(`session ${sessionId}: version ${version} does not descend from its snapshot`);
-    return replay(snapshot, patches, sessionId);
+    const rows = this.versionRows(sessionId, snapshotVersion, version);
+    return fromSnapshot(snapshot, snapshotVersion, version, rows, sessionId);
   }
 
   private snapshotState(sessionId: string, version: number): State {
@@ -284,7 +288,7 @@ export class SqliteStore implements Store {
     const hash = String(row.document_hash);
     return this.documents.load(hash, () => {
       const document = this.statements.document.get({ hash }) as Row | undefined;
-      if (!document) throw new Error(`stored state ${hash} is missing`);
+      if (!document) throw missingDocument(hash);
       return String(document.document);
     });
   }
@@ -307,7 +311,7 @@ export class SqliteStore implements Store {
     const row = this.statements.sessionHead.get({ id: sessionId }) as
       | { head_version: number; next_seq: number }
       | undefined;
-    if (!row) throw new Error(`session ${sessionId} does not exist`);
+    if (!row) throw missingSession(sessionId);
     return { headVersion: Number(row.head_version), nextSeq: Number(row.next_seq) };
   }
 
@@ -339,7 +343,10 @@ export class SqliteStore implements Store {
       createdAt: now,
     };
     this.statements.insertCall.run(callRow(record));
-    this.statements.advanceSession.run({ id: call.sessionId, head: versionAfter, now });
+    // a call that changed nothing writes its own row only: the session's next number and
+    // last use are read from its calls (see SESSION_COLUMNS), and one page fewer is written
+    if (versionAfter !== head.headVersion)
+      this.statements.moveHead.run({ id: call.sessionId, head: versionAfter, now });
     return { kind: "recorded", call: record };
   }
 
@@ -398,11 +405,11 @@ export class SqliteStore implements Store {
     tool: string,
     argsHash: string,
     version: number,
-  ): Promise<number | undefined> {
+  ): Promise<RepeatedCall | undefined> {
     const row = this.statements.repeat.get({ session_id: sessionId, tool, args_hash: argsHash, version }) as
       | Row
       | undefined;
-    return row ? Number(row.seq) : undefined;
+    return row ? toRepeat(row) : undefined;
   }
 
   async calls(sessionId: string, page: CallPage = {}): Promise<CallRecord[]> {
@@ -554,7 +561,7 @@ export class SqliteStore implements Store {
   async llmCacheGet(key: string): Promise<CachedAnswer | undefined> {
     const row = this.statements.cacheGet.get({ key }) as Row | undefined;
     if (!row) return undefined;
-    this.statements.cacheHit.run({ key });
+    if (!this.readOnly) this.statements.cacheHit.run({ key });
     return {
       response: String(row.response),
       usage: row.usage === null ? undefined : (JSON.parse(String(row.usage)) as Usage),
@@ -562,6 +569,7 @@ export class SqliteStore implements Store {
   }
 
   async llmCachePut(entry: { key: string; model: string; response: string; usage?: Usage }): Promise<void> {
+    if (this.readOnly) return;
     this.statements.cachePut.run({
       key: entry.key,
       model: entry.model,
@@ -576,10 +584,83 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
   if (options.readonly && file !== ":memory:" && !existsSync(file)) {
     throw new StoreOpenError(`no state file at ${file}`);
   }
+  const db = openFile(file, options);
+  if (!options.readonly) return db;
+  try {
+    // the first read of a file in WAL mode needs its shared-memory file (-shm), which SQLite
+    // creates beside it: in a folder the user may not write, that fails
+    db.pragma("user_version");
+    return db;
+  } catch (error) {
+    db.close();
+    if (!/SQLITE_READONLY_DIRECTORY|SQLITE_READONLY_CANTINIT|SQLITE_CANTOPEN/.test(codeOf(error))) {
+      throw new StoreOpenError(openFailure(file, error));
+    }
+    return openImmutable(file, error);
+  }
+}
+
+/**
+ * A state file read where nothing can write it: without a write-ahead log beside it, the
+ * file holds every committed call (a closed store copied its log back), so it is read as
+ * immutable, with no shared memory and no locks.
+ */
+function openImmutable(file: string, cause: unknown): Database.Database {
+  const log = `${file}-wal`;
+  if (existsSync(log) && statSync(log).size > 0) {
+    throw new StoreOpenError(
+      `cannot read ${file}: its write-ahead log (${log}) holds changes that are not in the file yet (a toolsim server is using it, or stopped without closing it), and reading them needs write access to ${dirname(file)}; run the command as a user who may write there, or once the server has stopped cleanly`,
+    );
+  }
+  try {
+    const db = database(`${pathToFileURL(resolve(file)).href}?immutable=1`, { readonly: true });
+    db.pragma("user_version");
+    return db;
+  } catch (error) {
+    throw new StoreOpenError(openFailure(file, codeOf(error) === "SQLITE_CANTOPEN" ? cause : error));
+  }
+}
+
+/**
+ * better-sqlite3 takes `file:` names as URIs only when SQLITE_USE_URI is 1 as its native
+ * part loads, at the first database opened in the process: set for that moment, so that a
+ * file in a folder the user may not write can be opened `immutable`, and not passed on to
+ * child processes. A path that does not start with `file:` means what it always did.
+ */
+function database(name: string, options: Database.Options): Database.Database {
+  const unset = process.env.SQLITE_USE_URI === undefined;
+  if (unset) process.env.SQLITE_USE_URI = "1";
+  try {
+    return new Database(name, options);
+  } finally {
+    if (unset) delete process.env.SQLITE_USE_URI;
+  }
+}
+
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function codeOf(error: unknown): string {
+  return String((error as { code?: unknown } | undefined)?.code ?? "");
+}
+
+function openFile(file: string, options: SqliteOptions): Database.Database {
+  // SQLite would open a file it may not write for reading only, and fail at the first write
+  if (!options.readonly && file !== ":memory:" && existsSync(file) && !writable(file)) {
+    throw new StoreOpenError(
+      `cannot open the state file ${file} for writing (permission denied); the commands that only read (sessions, report, export) read it as it is, others need write access to it, or choose another with --db FILE or TOOLSIM_DB`,
+    );
+  }
   let db: Database.Database;
   try {
     if (!options.readonly && file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    db = new Database(file, {
+    db = database(file, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,
     });
@@ -589,9 +670,11 @@ function openDatabase(file: string, options: SqliteOptions): Database.Database {
   try {
     // first: a process opening a new file while another sets it up waits instead of failing
     db.pragma("busy_timeout = 5000");
-    if (!options.readonly) inWalMode(db);
-    // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last few.
-    db.pragma("synchronous = NORMAL");
+    if (!options.readonly) {
+      inWalMode(db);
+      // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last few.
+      db.pragma("synchronous = NORMAL");
+    }
   } catch (error) {
     db.close();
     throw new StoreOpenError(openFailure(file, error));
@@ -648,13 +731,9 @@ function openFailure(file: string, error: unknown): string {
 }
 
 /** Brings a file to the current schema: a first-release layout is converted once, then migrations run in order. */
-function migrate(db: Database.Database): void {
+function migrate(db: Database.Database, file: string): void {
   const current = Number(db.pragma("user_version", { simple: true }));
-  if (current > SCHEMA_VERSION) {
-    throw new StoreOpenError(
-      `this database was written by a newer toolsim (schema ${current}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
-    );
-  }
+  if (current > SCHEMA_VERSION) throw newerSchema(file, current);
   if (current === SCHEMA_VERSION) {
     db.pragma("foreign_keys = ON");
     return;
@@ -677,6 +756,17 @@ function migrate(db: Database.Database): void {
   db.pragma("foreign_keys = ON");
 }
 
+/**
+ * A session's next call number and last use, read from its calls (one step down the calls'
+ * primary key each), so that recording a call that changes nothing leaves the session's row
+ * alone. The `next_seq` column is not kept up to date in a SQLite file (schema 13 on).
+ */
+const NEXT_SEQ = "COALESCE((SELECT MAX(c.seq) FROM calls c WHERE c.session_id = s.id), 0) + 1";
+const LAST_USE =
+  "MAX(s.updated_at, COALESCE((SELECT c.created_at FROM calls c WHERE c.session_id = s.id ORDER BY c.seq DESC LIMIT 1), ''))";
+const SESSION_COLUMNS = `s.id, s.tenant, s.name, s.seed, s.task_id, s.scope, s.head_version, ${NEXT_SEQ} AS next_seq,
+  s.created_at, ${LAST_USE} AS updated_at, s.forked_from`;
+
 type Statements = ReturnType<typeof prepare>;
 
 function prepare(db: Database.Database) {
@@ -689,22 +779,21 @@ function prepare(db: Database.Database) {
       `INSERT INTO sessions (id, tenant, name, seed, task_id, scope, head_version, next_seq, created_at, updated_at, forked_from)
        VALUES (@id, @tenant, @name, @seed, @task_id, @scope, 0, 1, @now, @now, @forked_from)`,
     ),
-    sessionById: db.prepare("SELECT * FROM sessions WHERE id = @id"),
+    sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE id = @id`),
     sessionInTenant: db.prepare(
-      "SELECT * FROM sessions WHERE tenant = @tenant AND (id = @key OR name = @key) ORDER BY id = @key DESC LIMIT 1",
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE tenant = @tenant AND (id = @key OR name = @key) ORDER BY id = @key DESC LIMIT 1`,
     ),
     sessionsByKey: db.prepare(
-      "SELECT * FROM sessions WHERE id = @key OR name = @key ORDER BY created_at, id",
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE id = @key OR name = @key ORDER BY created_at, id`,
     ),
-    sessionHead: db.prepare("SELECT head_version, next_seq FROM sessions WHERE id = @id"),
-    allSessions: db.prepare("SELECT * FROM sessions ORDER BY created_at, id"),
-    tenantSessions: db.prepare("SELECT * FROM sessions WHERE tenant = @tenant ORDER BY created_at, id"),
+    sessionHead: db.prepare(`SELECT head_version, ${NEXT_SEQ} AS next_seq FROM sessions s WHERE id = @id`),
+    allSessions: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY created_at, id`),
+    tenantSessions: db.prepare(
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE tenant = @tenant ORDER BY created_at, id`,
+    ),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = @id"),
     updateSessionScope: db.prepare(
       "UPDATE sessions SET task_id = @task_id, scope = @scope, head_version = @head, updated_at = @now WHERE id = @id",
-    ),
-    advanceSession: db.prepare(
-      "UPDATE sessions SET head_version = @head, next_seq = next_seq + 1, updated_at = @now WHERE id = @id",
     ),
     moveHead: db.prepare("UPDATE sessions SET head_version = @head, updated_at = @now WHERE id = @id"),
     insertVersion: db.prepare(
@@ -741,7 +830,7 @@ function prepare(db: Database.Database) {
     // Without INDEXED BY, SQLite walks the primary key backwards to satisfy ORDER BY and reads the
     // session's whole call log whenever nothing matches (every new call): linear in the log's length.
     repeat: db.prepare(
-      `SELECT seq FROM calls INDEXED BY calls_repeat
+      `SELECT seq, status FROM calls INDEXED BY calls_repeat
          WHERE session_id = @session_id AND tool = @tool AND args_hash = @args_hash
          AND version_after = @version AND fault IS NULL ORDER BY seq DESC LIMIT 1`,
     ),

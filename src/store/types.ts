@@ -171,6 +171,24 @@ export interface StoreStats {
   calls: number;
 }
 
+/** An earlier identical call on the same state version: which, and how it ended. */
+export interface RepeatedCall {
+  seq: number;
+  status: CallStatus;
+}
+
+/** Whether the store answers now, for health and readiness checks. */
+export interface StoreHealth {
+  backend: "sqlite" | "postgres";
+  /** The file or the server, without credentials. */
+  location: string;
+  state: "up" | "down";
+  /** Why the store is down. */
+  reason?: string;
+  /** PostgreSQL: this process's connections (at most `size`) and the statements waiting for one. */
+  pool?: { size: number; open: number; idle: number; inUse: number; waiting: number };
+}
+
 /** A page of a session's call log: calls after `afterSeq`, at most `limit`. */
 export interface CallPage {
   afterSeq?: number;
@@ -188,6 +206,8 @@ export interface Store {
   readonly location: string;
   readonly backend: "sqlite" | "postgres";
   close(): Promise<void>;
+  /** Whether the store answers now (a database may be down while the process runs). */
+  health(): Promise<StoreHealth>;
 
   createSession(input: NewSession): Promise<SessionRecord>;
   /** A session by id or name, within a tenant (a session of another tenant does not exist for it). */
@@ -217,8 +237,13 @@ export interface Store {
   fork(sessionId: string, version: number, input: { name?: string; seed?: string }): Promise<SessionRecord>;
 
   recordCall(call: NewCall, expectedHead: number, change?: StateChange): Promise<Commit>;
-  /** The seq of an earlier identical call made on this version of the state, if any. */
-  repeatOf(sessionId: string, tool: string, argsHash: string, version: number): Promise<number | undefined>;
+  /** The latest earlier identical call made on this version of the state, if any. */
+  repeatOf(
+    sessionId: string,
+    tool: string,
+    argsHash: string,
+    version: number,
+  ): Promise<RepeatedCall | undefined>;
   calls(sessionId: string, page?: CallPage): Promise<CallRecord[]>;
   callCount(sessionId: string): Promise<number>;
   /** The most recent calls, oldest first. */

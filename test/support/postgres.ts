@@ -29,6 +29,12 @@ export interface PostgresServer {
   password: string;
   /** A URL of a database on this server (the maintenance database `postgres` by default). */
   url(database?: string): string;
+  /** What the server wrote to its log so far. */
+  log(): string;
+  /** Stops the server as an outage would (its connections are cut), keeping its data and port. */
+  pause(): Promise<void>;
+  /** Starts it again after `pause`, on the same port. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -111,6 +117,9 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
       password,
       url: (database = "postgres") =>
         `postgres://${SUPERUSER}:${encodeURIComponent(password)}@${host}:${port}/${database}`,
+      log: () => readFileSync(join(dir, "server.log"), "utf8"),
+      pause: () => run(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"]),
+      resume: () => startOn(bin, dir, data, port, options),
       stop: async () => {
         await run(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"]).catch(() => {});
         rmSync(dir, { recursive: true, force: true });
@@ -154,35 +163,39 @@ async function startOnFreePort(
   data: string,
   options: StartOptions,
 ): Promise<number> {
-  const settings = [
-    "-c listen_addresses=127.0.0.1",
-    `-k ${dir}`,
-    `-c max_connections=${options.maxConnections ?? 300}`,
-    ...(options.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
-  ];
   let lastError: unknown;
   // another process may take the port between choosing and binding it: try a few
   for (let attempt = 0; attempt < 4; attempt++) {
     const port = await freePort();
     try {
-      await run(join(bin, "pg_ctl"), [
-        "-D",
-        data,
-        "-l",
-        join(dir, "server.log"),
-        "-w",
-        "-t",
-        "60",
-        "-o",
-        `-p ${port} ${settings.join(" ")}`,
-        "start",
-      ]);
+      await startOn(bin, dir, data, port, options);
       return port;
     } catch (error) {
       lastError = error;
     }
   }
   throw lastError;
+}
+
+function startOn(bin: string, dir: string, data: string, port: number, options: StartOptions): Promise<void> {
+  const settings = [
+    "-c listen_addresses=127.0.0.1",
+    `-k ${dir}`,
+    `-c max_connections=${options.maxConnections ?? 300}`,
+    ...(options.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
+  ];
+  return run(join(bin, "pg_ctl"), [
+    "-D",
+    data,
+    "-l",
+    join(dir, "server.log"),
+    "-w",
+    "-t",
+    "60",
+    "-o",
+    `-p ${port} ${settings.join(" ")}`,
+    "start",
+  ]);
 }
 
 function freePort(): Promise<number> {
