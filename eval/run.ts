@@ -2,6 +2,12 @@ import { parseArgs } from "node:util";
 import { coherenceSection } from "./coherence.js";
 import { computationSection } from "./computation.js";
 import { bfclSection, synthToolsSection, tauSection, toolAlpacaSection } from "./sections.js";
+import {
+  CONSISTENCY_KINDS,
+  consistencySection,
+  consistencySources,
+  renderConsistency,
+} from "./self-consistency.js";
 import { type Mode, renderTauBench, tauBenchSection } from "./tau-bench.js";
 
 /** The τ-bench replay compares toolsim as imported with toolsim as imported and inferred. */
@@ -27,15 +33,25 @@ async function main(): Promise<number> {
       "tau-bench": { type: "string" },
       "tau-splits": { type: "string", default: "test" },
       "tau-modes": { type: "string", default: "both" },
+      consistency: { type: "boolean" },
+      "consistency-limit": { type: "string", default: "0" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
     },
     strict: true,
   });
-  if (!values.synthtools && !values.bfcl && !values.tau && !values.toolalpaca && !values["tau-bench"]) {
+  if (
+    !values.synthtools &&
+    !values.bfcl &&
+    !values.tau &&
+    !values.toolalpaca &&
+    !values["tau-bench"] &&
+    !values.consistency
+  ) {
     process.stderr.write(
       "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
         "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
+        "                       [--consistency [--consistency-limit N]]\n" +
         "                       [--json] [--verbose]\n",
     );
     return 2;
@@ -56,10 +72,20 @@ async function main(): Promise<number> {
         ),
       })
     : undefined;
-  if (values.json) process.stdout.write(`${JSON.stringify({ ...report, tauBench: replay }, null, 2)}\n`);
+  // self-consistency: the data folders given, imported with the CLI, and the shipped toolsets
+  const consistency = values.consistency
+    ? await consistencySection(consistencySources(values), {
+        kinds: CONSISTENCY_KINDS,
+        limit: Number(values["consistency-limit"]),
+        log: (line) => process.stderr.write(`eval: ${line}\n`),
+      })
+    : undefined;
+  if (values.json)
+    process.stdout.write(`${JSON.stringify({ ...report, tauBench: replay, consistency }, null, 2)}\n`);
   else {
     if (Object.keys(report).length > 0) process.stdout.write(summarize(report, Boolean(values.verbose)));
     if (replay) process.stdout.write(renderTauBench(replay, Boolean(values.verbose)));
+    if (consistency) process.stdout.write(renderConsistency("self-consistency", consistency));
   }
   return 0;
 }
