@@ -9,8 +9,8 @@ import { stemOfIdentifier, wordsOf } from "./tool-roles.js";
 
 export type Id = string | number;
 
-/** Field names an id may go by, for an identifier argument (`pet_id`, `names`) and a subject. */
-export function idFieldNames(idArg: string | undefined, subject: string | undefined): string[] {
+/** Field names an id may go by, for an identifier argument (`pet_id`, `names`) and the subjects of the thing. */
+export function idFieldNames(idArg: string | undefined, subjects: readonly string[]): string[] {
   const names: string[] = [];
   if (idArg) {
     names.push(idArg);
@@ -21,7 +21,8 @@ export function idFieldNames(idArg: string | undefined, subject: string | undefi
     if (words.length > 1) names.push(words.at(-1) as string);
   }
   names.push("id");
-  if (subject) names.push(`${subject}_id`, camel(`${subject}_id`));
+  for (const subject of subjects.slice(0, 3))
+    for (const suffix of ["_id", "_name"]) names.push(`${subject}${suffix}`, camel(`${subject}${suffix}`));
   return [...new Set(names)];
 }
 
@@ -90,7 +91,7 @@ export function entityIn(
 }
 
 /** The properties a schema declares for the value at `path` (list items by `items`, `$ref`s into its `$defs`). */
-export function declaredAt(schema: unknown, path: Path): Set<string> {
+export function declaredAt(schema: unknown, path: Path): Map<string, Record<string, unknown>> {
   const root = schema;
   const resolve = (node: unknown, depth = 0): Record<string, unknown> | undefined => {
     if (!isObject(node) || depth > 10) return undefined;
@@ -112,13 +113,14 @@ export function declaredAt(schema: unknown, path: Path): Set<string> {
   };
   let node = resolve(schema);
   for (const step of path) {
-    if (!node) return new Set();
+    if (!node) return new Map();
     node =
       typeof step === "number"
         ? resolve(node.items)
         : resolve(isObject(node.properties) ? node.properties[step] : undefined);
   }
-  return new Set(node && isObject(node.properties) ? Object.keys(node.properties) : []);
+  const properties = node && isObject(node.properties) ? node.properties : {};
+  return new Map(Object.entries(properties).map(([key, value]) => [key, resolve(value) ?? {}]));
 }
 
 /** Does the answer mention this id anywhere (a key or a value), or, for a path, its last part? */
@@ -152,7 +154,27 @@ export function shows(written: unknown, read: unknown): boolean {
     if (!isObject(read)) return false;
     return Object.entries(written).every(([key, value]) => key in read && shows(value, read[key]));
   }
+  if (typeof written === "string" && typeof read === "string" && written.length >= 8)
+    return read.includes(written);
   return sameScalar(written, read);
+}
+
+/** Could a field declared with this schema hold this value at all (a text is not a list)? */
+export function couldHold(schema: Record<string, unknown>, value: unknown): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  if (types.length === 0) return true;
+  const kind = Array.isArray(value)
+    ? "array"
+    : value === null
+      ? "null"
+      : typeof value === "number"
+        ? Number.isInteger(value)
+          ? "integer"
+          : "number"
+        : typeof value;
+  return types.some(
+    (t) => t === kind || (t === "number" && kind === "integer") || (t === "string" && kind === "number"),
+  );
 }
 
 /** Equal scalars, a number and its decimal text alike, numbers within rounding noise. */

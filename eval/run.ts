@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { coherenceSection } from "./coherence.js";
 import { computationSection } from "./computation.js";
+import { mcpServersSection, renderMcpServers } from "./mcp-servers.js";
+import { openApiCrudSection, renderOpenApiCrud } from "./openapi-crud.js";
 import { bfclSection, synthToolsSection, tauSection, toolAlpacaSection } from "./sections.js";
 import {
   CONSISTENCY_KINDS,
@@ -24,7 +26,7 @@ const TAU_BENCH_MODES: readonly Mode[] = [
  * writes nothing but temporary files.
  */
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       synthtools: { type: "string" },
       bfcl: { type: "string" },
@@ -35,23 +37,36 @@ async function main(): Promise<number> {
       "tau-modes": { type: "string", default: "both" },
       consistency: { type: "boolean" },
       "consistency-limit": { type: "string", default: "0" },
+      "openapi-crud": { type: "string", multiple: true },
+      "mcp-servers": { type: "boolean" },
+      "mcp-rounds": { type: "string", default: "3" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
     },
     strict: true,
+    // `--openapi-crud DIR…`: the folders after the first are positionals
+    allowPositionals: true,
   });
+  const openApiPaths = values["openapi-crud"] ? [...values["openapi-crud"], ...positionals] : [];
+  if (positionals.length > 0 && openApiPaths.length === 0) {
+    process.stderr.write(`eval: unexpected ${positionals.join(" ")}\n`);
+    return 2;
+  }
   if (
     !values.synthtools &&
     !values.bfcl &&
     !values.tau &&
     !values.toolalpaca &&
     !values["tau-bench"] &&
-    !values.consistency
+    !values.consistency &&
+    !values["mcp-servers"] &&
+    openApiPaths.length === 0
   ) {
     process.stderr.write(
       "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
         "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
         "                       [--consistency [--consistency-limit N]]\n" +
+        "                       [--mcp-servers [--mcp-rounds N]] [--openapi-crud DIR…]\n" +
         "                       [--json] [--verbose]\n",
     );
     return 2;
@@ -80,12 +95,32 @@ async function main(): Promise<number> {
         log: (line) => process.stderr.write(`eval: ${line}\n`),
       })
     : undefined;
+  // the real MCP servers the project installs, against toolsim serving their imported toolsets
+  const mcpServers = values["mcp-servers"]
+    ? await mcpServersSection({
+        rounds: Number(values["mcp-rounds"]),
+        limit: 0,
+        log: (line) => process.stderr.write(`eval: ${line}\n`),
+      })
+    : undefined;
+  // OpenAPI documents imported as they are, driven through create → read → update → list → delete
+  const openApiCrud =
+    openApiPaths.length > 0
+      ? await openApiCrudSection(openApiPaths, {
+          limit: 0,
+          log: (line) => process.stderr.write(`eval: ${line}\n`),
+        })
+      : undefined;
   if (values.json)
-    process.stdout.write(`${JSON.stringify({ ...report, tauBench: replay, consistency }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...report, tauBench: replay, consistency, mcpServers, openApiCrud }, null, 2)}\n`,
+    );
   else {
     if (Object.keys(report).length > 0) process.stdout.write(summarize(report, Boolean(values.verbose)));
     if (replay) process.stdout.write(renderTauBench(replay, Boolean(values.verbose)));
     if (consistency) process.stdout.write(renderConsistency("self-consistency", consistency));
+    if (mcpServers) process.stdout.write(renderMcpServers(mcpServers));
+    if (openApiCrud) process.stdout.write(renderOpenApiCrud(openApiCrud));
   }
   return 0;
 }

@@ -21,7 +21,9 @@ function validatorOf(schema: unknown): ValidateFunction | string {
   let entry = compiled.get(key);
   if (entry === undefined) {
     try {
-      entry = ajv.compile(schema as object);
+      // servers declare draft-07 as often as 2020-12; the keywords tools use read the same in both
+      const { $schema: _dialect, ...rest } = (schema ?? {}) as Record<string, unknown>;
+      entry = ajv.compile(rest);
     } catch (error) {
       entry = `the schema does not compile: ${error instanceof Error ? error.message : String(error)}`;
     }

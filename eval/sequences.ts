@@ -1,4 +1,5 @@
 import {
+  couldHold,
   declaredAt,
   entityIn,
   type Id,
@@ -12,7 +13,14 @@ import {
 import type { ListedTool, Reply } from "./mcp-client.js";
 import { schemaViolation } from "./schema-check.js";
 import { argumentsFor, isObject, type Schema, singular } from "./schema-values.js";
-import { isPureRead, type Profile, partnersOf, stemOfIdentifier, wordsOf } from "./tool-roles.js";
+import {
+  closestPartners,
+  isPureRead,
+  type Profile,
+  partnersOf,
+  stemOfIdentifier,
+  wordsOf,
+} from "./tool-roles.js";
 
 /**
  * Generated call sequences and the contradictions they look for, between an answer and what
@@ -95,15 +103,24 @@ export function plansFor(world: World, kinds: ReadonlySet<Kind>): Plan[] {
   for (const profile of profiles) {
     const reads = partnersOf(profile, readers, "read");
     if (profile.role === "create" && kinds.has("create-read") && reads.length > 0)
-      plans.push(plan("create-read", profile, (r) => createRead(r, profile, reads)));
+      plans.push(
+        plan("create-read", profile, (r) => createRead(r, profile, closestPartners(profile, reads))),
+      );
     if (profile.role === "create" && kinds.has("list-after-create")) {
-      const list = partnersOf(profile, profiles, "list")[0];
+      const list = partnersOf(profile, profiles, "list").find((l) => listable(l, profile));
       if (list) plans.push(plan("list-after-create", profile, (r) => listAfterCreate(r, profile, list)));
     }
     if (profile.role === "update" && profile.idArg && kinds.has("update-read") && reads[0])
       plans.push(plan("update-read", profile, (r) => updateRead(r, profile, reads[0] as Profile)));
     if (profile.role === "delete" && profile.idArg && kinds.has("delete-read") && reads[0])
       plans.push(plan("delete-read", profile, (r) => deleteRead(r, profile, reads[0] as Profile)));
+    if (profile.role === "delete" && !profile.idArg && kinds.has("delete-read")) {
+      const create = partnersOf(profile, profiles, "create").find((c) => sharedRecords(profile, c));
+      const list = create && partnersOf(create, profiles, "list").find((l) => listable(l, create));
+      const field = create && sharedRecords(profile, create);
+      if (create && list && field)
+        plans.push(plan("delete-read", profile, (r) => deleteRecords(r, create, profile, list, field)));
+    }
     if (profile.role === "create" && kinds.has("crud-chain")) {
       const chain = chainOf(profile, profiles);
       if (chain) plans.push(plan("crud-chain", profile, (r) => crudChain(r, chain)));
@@ -307,7 +324,7 @@ class Runner {
 
   /** The id of what a create made, as a read asks for it: from the answer, else from what the create was given. */
   createdId(created: { args: Record<string, unknown>; reply: Reply }, read: Profile): Id | undefined {
-    const fields = idFieldNames(read.idArg, read.subjects[0]);
+    const fields = idFieldNames(read.idArg, read.subjects);
     return idIn(created.reply.value, fields) ?? idIn(created.args, fields);
   }
 
@@ -320,6 +337,23 @@ class Runner {
   found(read: Profile, reply: Reply, id: Id): boolean {
     if (reply.isError) return false;
     return read.idList ? mentions(reply.value, id) : true;
+  }
+
+  /**
+   * A create that answers no id although its own output schema promises one: the thing it
+   * made can be read by no id.
+   */
+  missingId(create: Profile, read: Profile, reply: Reply): void {
+    const fields = idFieldNames(read.idArg, read.subjects);
+    const declared = [...declaredAt(create.tool.outputSchema, []).keys()];
+    const promised = fields.find((f) => declared.includes(f));
+    if (!promised) return;
+    this.check(
+      "unreadable-id",
+      read.tool.name,
+      false,
+      `${create.tool.name} answered no ${promised} (its output schema declares one): ${short(reply.value)}`,
+    );
   }
 
   /** The thing a write made or changed is found by a read of its id. */
@@ -347,14 +381,17 @@ class Runner {
     writer: string,
   ): void {
     if (reply.isError) return;
-    const fields = idFieldNames(read.idArg, read.subjects[0]);
+    const fields = idFieldNames(read.idArg, read.subjects);
     const found = entityIn(reply.value, id, fields);
     if (!found) return;
     const { entity } = found;
     const declared = declaredAt(read.tool.outputSchema, found.path);
     for (const [field, value] of Object.entries(record(written))) {
       if (fields.includes(field) || value === null || value === undefined) continue;
-      if (!(field in entity) && !declared.has(field)) continue;
+      const schema = declared.get(field);
+      if (!(field in entity) && !schema) continue;
+      // a field of the same name that holds another kind of value is another thing (file metadata, not its text)
+      if (schema && !couldHold(schema, value)) continue;
       const ok = field in entity && shows(value, entity[field]);
       this.check(
         "missed-write",
@@ -412,7 +449,10 @@ async function createRead(run: Runner, create: Profile, reads: readonly Profile[
   const created = await run.create(create);
   for (const read of reads) {
     const id = run.createdId(created, read);
-    if (id === undefined) continue;
+    if (id === undefined) {
+      run.missingId(create, read, created.reply);
+      continue;
+    }
     const reply = await run.read(read, id);
     if (reply.rejected) continue;
     run.readBack(create, read, reply, id, "made");
@@ -423,7 +463,8 @@ async function createRead(run: Runner, create: Profile, reads: readonly Profile[
 async function listAfterCreate(run: Runner, create: Profile, list: Profile): Promise<void> {
   const created = await run.create(create);
   const id =
-    idIn(created.reply.value, idFieldNames(undefined, create.subjects[0])) ?? createdPath(run, created.args);
+    idIn(created.reply.value, idFieldNames(undefined, create.subjects.slice(0, 1))) ??
+    createdPath(run, created.args);
   const args = listCall(run, list, created.args, id);
   const reply = await run.call(list, args);
   if (reply.rejected) return;
@@ -479,6 +520,19 @@ function listCall(
   }
 }
 
+/**
+ * A list that can show what a create made: every argument it requires is one the create also
+ * takes (its parent, its folder). A list that needs a search text the create never had is a
+ * search, and may rightly not find it.
+ */
+function listable(list: Profile, create: Profile): boolean {
+  const required = Array.isArray(list.tool.inputSchema.required)
+    ? list.tool.inputSchema.required.map(String)
+    : [];
+  const given = isObject(create.tool.inputSchema.properties) ? create.tool.inputSchema.properties : {};
+  return required.every((name) => name in given);
+}
+
 function createdPath(run: Runner, args: Record<string, unknown>): Id | undefined {
   const root = run.world.pathRoot;
   if (!root) return undefined;
@@ -528,7 +582,10 @@ async function targetOf(run: Runner, profile: Profile, read: Profile): Promise<I
   if (!creator) throw new Stop("nothing to act on: the state has none and no create makes one");
   const created = await run.create(creator);
   const id = run.createdId(created, read) ?? run.createdId(created, profile);
-  if (id === undefined) throw new Stop(`${creator.tool.name} answered no id`);
+  if (id === undefined) {
+    run.missingId(creator, read, created.reply);
+    throw new Stop(`${creator.tool.name} answered no id`);
+  }
   return id;
 }
 
@@ -567,7 +624,54 @@ async function deleteRead(run: Runner, remove: Profile, read: Profile): Promise<
 
 /** One call with generated arguments: its result against the output schema, the ids it names readable. */
 async function singleCall(run: Runner, profile: Profile): Promise<void> {
+  if (profile.role !== "read" && profile.role !== "list") await run.prerequisites(profile);
   await run.call(profile, run.argumentsFor(profile, {}, false));
+}
+
+/**
+ * A delete that takes the records themselves (`relations: [{from, to, type}]`) rather than
+ * ids: create records, delete the same records, and the list no longer holds them.
+ */
+async function deleteRecords(
+  run: Runner,
+  create: Profile,
+  remove: Profile,
+  list: Profile,
+  field: string,
+): Promise<void> {
+  const created = await run.create(create);
+  const records = created.args[field];
+  const reply = await run.call(remove, run.argumentsFor(remove, { [field]: records }));
+  if (reply.rejected) throw new Stop(`the delete was rejected (${reply.rejected.join(", ")})`);
+  if (reply.isError) throw new Stop(`the delete answered an error: ${errorOf(reply)}`);
+  const args = listCall(run, list, {}, undefined);
+  const after = await run.call(list, args);
+  if (after.rejected || after.isError || paged(after.value, args)) return;
+  const written = record({ [field]: records });
+  run.check(
+    "delete-still-reads",
+    list.tool.name,
+    !containsRecord(after.value, scalarFields(written)),
+    `${remove.tool.name} deleted ${short(scalarFields(written))}; ${list.tool.name} still listed it`,
+  );
+}
+
+/** The list-of-records argument a delete shares, by name and item fields, with a create. */
+function sharedRecords(remove: Profile, create: Profile): string | undefined {
+  const fieldsOf = (profile: Profile, name: string): string | undefined => {
+    const properties = isObject(profile.tool.inputSchema.properties)
+      ? profile.tool.inputSchema.properties
+      : {};
+    const schema = properties[name];
+    if (!isObject(schema) || schema.type !== "array" || !isObject(schema.items)) return undefined;
+    const items = schema.items.properties;
+    return isObject(items) ? Object.keys(items).sort().join(",") : undefined;
+  };
+  const properties = isObject(remove.tool.inputSchema.properties) ? remove.tool.inputSchema.properties : {};
+  return Object.keys(properties).find((name) => {
+    const mine = fieldsOf(remove, name);
+    return mine !== undefined && mine === fieldsOf(create, name);
+  });
 }
 
 interface Chain {
@@ -587,7 +691,7 @@ function chainOf(create: Profile, profiles: readonly Profile[]): Chain | undefin
     profiles.filter((p) => p.idArg),
     "update",
   )[0];
-  const list = partnersOf(create, profiles, "list")[0];
+  const list = partnersOf(create, profiles, "list").find((l) => listable(l, create));
   const remove = partnersOf(
     create,
     profiles.filter((p) => p.idArg),
@@ -603,8 +707,10 @@ function chainOf(create: Profile, profiles: readonly Profile[]): Chain | undefin
 async function crudChain(run: Runner, chain: Chain): Promise<void> {
   const created = await run.create(chain.create);
   const id = run.createdId(created, chain.read);
-  if (id === undefined)
+  if (id === undefined) {
+    run.missingId(chain.create, chain.read, created.reply);
     throw new Stop(`${chain.create.tool.name} answered no id ${chain.read.tool.name} could take`);
+  }
   run.remember(chain.read.subjects[0] ?? "", id);
   const first = await run.read(chain.read, id);
   run.readBack(chain.create, chain.read, first, id, "made");

@@ -48,7 +48,6 @@ const VERBS: Record<Exclude<Role, "other">, readonly string[]> = {
     "upload",
     "save",
     "store",
-    "generate",
     "issue",
     "schedule",
     "record",
@@ -176,7 +175,7 @@ export function profileOf(tool: ListedTool, effects: readonly DeclaredEffect[]):
 function effectReading(tool: ListedTool, effects: readonly DeclaredEffect[]): Profile | undefined {
   const targeted = effects
     .filter((e) => typeof e.target === "string" && typeof e.kind === "string")
-    .map((e) => ({ kind: e.kind as string, ...split(e.target as string, tool) }));
+    .map((e) => ({ kind: e.kind as string, ...split(e.target as string, tool, e.kind) }));
   if (targeted.length === 0) return undefined;
   const verb = verbOf(tool);
   // a tool that adds an entity creates it, whatever else it updates on the way (a parent's counters)
@@ -193,7 +192,7 @@ function effectReading(tool: ListedTool, effects: readonly DeclaredEffect[]): Pr
     tool,
     role,
     keys: {},
-    subjects: [singular(chosen.collection)],
+    subjects: [singular(chosen.collection.split("/").at(-1) ?? chosen.collection)],
     collection: chosen.collection,
     via: "effects",
   };
@@ -201,12 +200,19 @@ function effectReading(tool: ListedTool, effects: readonly DeclaredEffect[]): Pr
   return profile;
 }
 
-/** "orders/{order_id}" → collection orders, key argument order_id (when it is a plain argument). */
-function split(target: string, tool: ListedTool): { collection: string; keyArg?: string } {
-  const [collection = "", key] = target.split("/");
+/**
+ * "orders/{order_id}" → collection orders, key argument order_id (when it is a plain
+ * argument). A create inside an entity ("users/{user_id}/payment_methods") makes a thing of
+ * its own kind: its collection is the whole path, keys elided.
+ */
+function split(target: string, tool: ListedTool, kind?: string): { collection: string; keyArg?: string } {
+  const parts = target.split("/");
+  const [first = "", key] = parts;
   const arg = key?.match(/^\{([A-Za-z0-9_]+)\}$/)?.[1];
   const properties = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
-  return arg && arg in properties ? { collection, keyArg: arg } : { collection };
+  if (kind === "create" && parts.length > 2)
+    return { collection: parts.map((p) => (p.startsWith("{") ? "*" : p)).join("/") };
+  return arg && arg in properties ? { collection: first, keyArg: arg } : { collection: first };
 }
 
 function nameReading(tool: ListedTool): Profile {
@@ -222,12 +228,19 @@ function nameReading(tool: ListedTool): Profile {
   if (nouns.length > 0) subjects.push(nouns.join("_"), nouns.at(-1) as string, nouns[0] as string);
   if (role === "read" || role === "list") subjects.push(...answeredNouns(tool));
   if (role === "create") subjects.push(...createdNouns(tool));
+  // files and folders are entries of one tree: a tool addressed by a path acts on "a path"
+  if (addressedByPath(tool)) subjects.push("path");
   const profile: Profile = { tool, role, keys: {}, subjects: unique(subjects), via: "names" };
   if (identifier && (role === "read" || role === "update" || role === "delete")) {
     profile.idArg = identifier.name;
     profile.idList = identifier.list;
   }
   return profile;
+}
+
+function addressedByPath(tool: ListedTool): boolean {
+  const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.map(String) : [];
+  return required.some((name) => /^(path|paths|source|file_?path|directory)$/i.test(name));
 }
 
 function roleOf(tool: ListedTool): Role {
@@ -278,7 +291,10 @@ function identifierOf(
     candidates.find((name) => /^(id|uuid|key|slug|path|name|symbol)$/i.test(name)) ??
     candidates.find((name) => stemOfIdentifier(name) !== undefined) ??
     candidates[0] ??
-    (required.length === 1 && isObject(properties[required[0] as string]) && nouns.length > 0
+    (required.length === 1 &&
+    isObject(properties[required[0] as string]) &&
+    scalarOrList(properties[required[0] as string] as Record<string, unknown>) &&
+    nouns.length > 0
       ? required[0]
       : undefined);
   if (!named) return undefined;
@@ -302,18 +318,13 @@ function answeredNouns(tool: ListedTool): string[] {
     .map(([name]) => wordsOf(name).map(singular).join("_"));
 }
 
-/** The nouns a create takes a list or object of (`entities: [{...}]`), and the ids its output names. */
+/** The ids a create's output names at its top level (`{"pet_id": …}`): the thing it made. */
 function createdNouns(tool: ListedTool): string[] {
-  const input = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
-  const nouns = Object.entries(input)
-    .filter(([, schema]) => isObject(schema) && (schema.type === "array" || schema.type === "object"))
-    .map(([name]) => wordsOf(name).map(singular).join("_"));
   const output = isObject(tool.outputSchema?.properties) ? tool.outputSchema.properties : {};
-  for (const name of Object.keys(output)) {
+  return Object.keys(output).flatMap((name) => {
     const stem = stemOfIdentifier(name);
-    if (stem) nouns.push(stem);
-  }
-  return nouns;
+    return stem && /(_id|Id|ID)$/.test(name) ? [stem] : [];
+  });
 }
 
 /** How well two tools name the same thing: 0 for nothing in common, higher for stronger readings. */
@@ -343,6 +354,20 @@ export function partnersOf(profile: Profile, profiles: readonly Profile[], role:
     .filter(({ score }) => score > 0)
     .sort((x, y) => y.score - x.score)
     .map(({ p }) => p);
+}
+
+/**
+ * The tools among `candidates` that act on `profile`'s own noun: those matched by its
+ * strongest subject (a file's reads, not every read of a path).
+ */
+export function closestPartners(profile: Profile, candidates: readonly Profile[]): Profile[] {
+  const rank = (other: Profile) => {
+    if (profile.collection && other.collection) return profile.collection === other.collection ? 0 : -1;
+    return profile.subjects.findIndex((s) => other.subjects.includes(s));
+  };
+  const ranked = candidates.map((c) => ({ c, r: rank(c) })).filter(({ r }) => r >= 0);
+  const best = Math.min(...ranked.map(({ r }) => r));
+  return ranked.filter(({ r }) => r === best).map(({ c }) => c);
 }
 
 function unique(values: readonly string[]): string[] {
