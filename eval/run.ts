@@ -76,7 +76,10 @@ async function main(): Promise<number> {
   if (values.bfcl) report.bfcl = bfclSection(values.bfcl);
   if (values.tau) report.tau = tauSection(values.tau);
   if (values.toolalpaca) report.toolalpaca = await toolAlpacaSection(values.toolalpaca);
-  if (values.synthtools) report.coherence = coherenceSection(values.synthtools);
+  if (values.synthtools)
+    report.coherence = await coherenceSection(values.synthtools, (line) =>
+      process.stderr.write(`eval: ${line}\n`),
+    );
   if (values.bfcl || values.tau || values.synthtools)
     report.computation = await computationSection(values.bfcl, values.tau, values.synthtools);
   const replay = values["tau-bench"]

@@ -206,22 +206,35 @@ export async function runOnToolsim(
     join(work, "toolsim.db"),
   ]);
   try {
-    const first = await McpConnection.open({ url: server.url });
-    const tools = await first.tools();
-    const state = (await first.state()) ?? {};
-    await first.close();
-    const profiles = profileTools(tools, declaredEffects(dir));
-    const world: World = { profiles, state, known: scalarsOf(state) };
-    const plans = sample(plansFor(world, options.kinds), options.limit);
-    const runs: SequenceRun[] = [];
-    for (const [i, plan] of plans.entries()) {
-      if (options.log && i % 250 === 0) options.log(`${name}: sequence ${i + 1} of ${plans.length}`);
-      runs.push(await runFresh(plan, world, i + 1, () => McpConnection.open({ url: server.url })));
-    }
-    return reportOf(name, profiles, plans, runs);
+    return await sequencesAt(name, server.url, dir, options);
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The sequences of a catalog served at `url` (its files in `dir`, for the effects they
+ * declare), each in a fresh MCP session.
+ */
+export async function sequencesAt(
+  name: string,
+  url: string,
+  dir: string,
+  options: RunOptions,
+): Promise<CatalogReport> {
+  const first = await McpConnection.open({ url });
+  const tools = await first.tools();
+  const state = (await first.state()) ?? {};
+  await first.close();
+  const profiles = profileTools(tools, declaredEffects(dir));
+  const world: World = { profiles, state, known: scalarsOf(state) };
+  const plans = sample(plansFor(world, options.kinds), options.limit);
+  const runs: SequenceRun[] = [];
+  for (const [i, plan] of plans.entries()) {
+    if (options.log && i % 250 === 0) options.log(`${name}: sequence ${i + 1} of ${plans.length}`);
+    runs.push(await runFresh(plan, world, i + 1, () => McpConnection.open({ url })));
+  }
+  return reportOf(name, profiles, plans, runs);
 }
 
 /** One sequence in a fresh connection (a fresh session, a fresh world). */
