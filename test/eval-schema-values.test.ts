@@ -94,10 +94,12 @@ describe("argument values from input schemas", () => {
       allOf: [
         {
           if: { properties: { order_type: { const: "limit" } }, required: ["order_type"] },
+          // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here, not a promise's
           then: { required: ["limit_price"] },
         },
         {
           if: { properties: { order_type: { const: "market" } }, required: ["order_type"] },
+          // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here, not a promise's
           then: {
             properties: { time_in_force: { enum: ["day", "ioc"] } },
             not: { required: ["limit_price"] },
