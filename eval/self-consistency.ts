@@ -151,9 +151,13 @@ export function toolAlpacaSpecs(dir: string): Array<{ name: string; slug: string
   return specs;
 }
 
-/** Effects declared in the catalog files of a folder, by tool name. */
-export function declaredEffects(dir: string): Map<string, DeclaredEffect[]> {
+/** What the catalog files of a folder declare: each tool's effects, and its toolset. */
+export function declaredEffects(dir: string): {
+  effects: Map<string, DeclaredEffect[]>;
+  groups: Map<string, string>;
+} {
   const effects = new Map<string, DeclaredEffect[]>();
+  const groups = new Map<string, string>();
   for (const file of toolsetFiles(dir)) {
     let toolset: unknown;
     try {
@@ -161,13 +165,15 @@ export function declaredEffects(dir: string): Map<string, DeclaredEffect[]> {
     } catch {
       continue;
     }
-    const tools = (toolset as { tools?: unknown }).tools;
+    const { tools, id } = toolset as { tools?: unknown; id?: unknown };
     if (!Array.isArray(tools)) continue;
-    for (const tool of tools as Array<{ name?: unknown; effects?: unknown }>)
-      if (typeof tool.name === "string" && Array.isArray(tool.effects))
-        effects.set(tool.name, tool.effects as DeclaredEffect[]);
+    for (const tool of tools as Array<{ name?: unknown; effects?: unknown }>) {
+      if (typeof tool.name !== "string") continue;
+      if (typeof id === "string") groups.set(tool.name, id);
+      if (Array.isArray(tool.effects)) effects.set(tool.name, tool.effects as DeclaredEffect[]);
+    }
   }
-  return effects;
+  return { effects, groups };
 }
 
 function toolsetFiles(path: string): string[] {
@@ -226,9 +232,10 @@ export async function sequencesAt(
   const tools = await first.tools();
   const state = (await first.state()) ?? {};
   await first.close();
-  const profiles = profileTools(tools, declaredEffects(dir));
+  const declared = declaredEffects(dir);
+  const profiles = profileTools(tools, declared.effects, declared.groups);
   const world: World = { profiles, state, known: scalarsOf(state) };
-  const plans = sample(plansFor(world, options.kinds), options.limit);
+  const plans = repeated(sample(plansFor(world, options.kinds), options.limit));
   const runs: SequenceRun[] = [];
   for (const [i, plan] of plans.entries()) {
     if (options.log && i % 250 === 0) options.log(`${name}: sequence ${i + 1} of ${plans.length}`);
@@ -250,6 +257,17 @@ export async function runFresh(
   } finally {
     await connection.close().catch(() => {});
   }
+}
+
+/**
+ * A small catalog's plans run several times, each with other arguments (other seeds), so
+ * that a catalog of a few dozen tools is measured on a few hundred sequences; a large one
+ * runs once.
+ */
+export function repeated<T>(plans: readonly T[], target = 300, most = 5): T[] {
+  if (plans.length === 0) return [];
+  const rounds = Math.min(most, Math.max(1, Math.ceil(target / plans.length)));
+  return Array.from({ length: rounds }, () => plans).flat();
 }
 
 /** Every n-th plan, so a limited run still covers every kind and every part of the catalog. */

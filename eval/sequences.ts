@@ -97,8 +97,20 @@ export type Caller = (tool: string, args: Record<string, unknown>) => Promise<Re
 
 /** The sequences a catalog's tools call for. */
 export function plansFor(world: World, kinds: ReadonlySet<Kind>): Plan[] {
+  // tools pair only within their toolset: two catalogs' get_item act on different things
+  const groups = new Map<string, Profile[]>();
+  for (const profile of world.profiles) {
+    const members = groups.get(profile.group ?? "") ?? [];
+    members.push(profile);
+    groups.set(profile.group ?? "", members);
+  }
+  return [...groups.values()].flatMap((profiles) => groupPlans(profiles, kinds));
+}
+
+function groupPlans(profiles: readonly Profile[], kinds: ReadonlySet<Kind>): Plan[] {
   const plans: Plan[] = [];
-  const { profiles } = world;
+  const plan = (kind: Kind, profile: Profile, body: (run: Runner) => Promise<void>) =>
+    planOf(kind, profile, profiles, body);
   const readers = profiles.filter(isPureRead);
   for (const profile of profiles) {
     const reads = partnersOf(profile, readers, "read");
@@ -130,13 +142,19 @@ export function plansFor(world: World, kinds: ReadonlySet<Kind>): Plan[] {
   return plans;
 }
 
-function plan(kind: Kind, profile: Profile, body: (run: Runner) => Promise<void>): Plan {
+/** A plan whose sequences see only the tools of its own toolset. */
+function planOf(
+  kind: Kind,
+  profile: Profile,
+  scope: readonly Profile[],
+  body: (run: Runner) => Promise<void>,
+): Plan {
   const label = `${kind} ${profile.tool.name}`;
   return {
     kind,
     label,
     async run(call, world, seed) {
-      const runner = new Runner(call, world, seed, kind, label);
+      const runner = new Runner(call, { ...world, profiles: scope }, seed, kind, label);
       try {
         await body(runner);
       } catch (error) {

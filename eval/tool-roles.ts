@@ -23,6 +23,8 @@ export interface Profile {
   collection?: string;
   /** Arguments the effects use as keys of a collection (`orders/{order_id}` → order_id: orders). */
   keys: Record<string, string>;
+  /** The toolset the tool belongs to, where the catalog files say: tools pair only within one. */
+  group?: string;
   via: "effects" | "names";
 }
 
@@ -149,8 +151,13 @@ function isIdentifierName(name: string): boolean {
 export function profileTools(
   tools: readonly ListedTool[],
   effects: ReadonlyMap<string, readonly DeclaredEffect[]> = new Map(),
+  groups: ReadonlyMap<string, string> = new Map(),
 ): Profile[] {
-  return tools.map((tool) => profileOf(tool, effects.get(tool.name) ?? []));
+  return tools.map((tool) => {
+    const profile = profileOf(tool, effects.get(tool.name) ?? []);
+    const group = groups.get(tool.name);
+    return group === undefined ? profile : { ...profile, group };
+  });
 }
 
 export function profileOf(tool: ListedTool, effects: readonly DeclaredEffect[]): Profile {
@@ -259,9 +266,49 @@ function roleOf(tool: ListedTool): Role {
   return "other";
 }
 
+/**
+ * Words that are nouns as often as verbs ("campaign_schedule_builder", "order_record"): a
+ * verb only as a name's first word.
+ */
+const AMBIGUOUS = new Set([
+  "schedule",
+  "record",
+  "log",
+  "book",
+  "place",
+  "issue",
+  "post",
+  "check",
+  "set",
+  "list",
+  "search",
+  "filter",
+  "query",
+  "store",
+  "save",
+  "open",
+  "start",
+  "change",
+  "patch",
+  "mark",
+  "close",
+  "lookup",
+  "view",
+  "show",
+  "new",
+  "all",
+  "make",
+  "load",
+  "drop",
+  "submit",
+  "write",
+  "read",
+]);
+
 function verbOf(tool: ListedTool): Role | "open" | "check" | "lookup" | "read" | undefined {
   const words = wordsOf(tool.name);
-  for (const word of words.slice(0, 3)) {
+  for (const [i, word] of words.slice(0, 3).entries()) {
+    if (i > 0 && AMBIGUOUS.has(word)) continue;
     if (word === "open" || word === "check" || word === "lookup") return word;
     if (word === "read") return "read";
     for (const role of ["delete", "update", "list", "create", "read"] as const)

@@ -60,8 +60,10 @@ describe("OpenAPI specs imported as they are: the pet store", () => {
 
   it("calls every operation, checks each answer against its output schema, and runs the chain", () => {
     expect(report.tools).toBe(5);
-    expect(report.sequences["single-call"]?.planned).toBe(5);
-    expect(report.sequences["crud-chain"]?.planned).toBe(1);
+    // a small catalog's plans run in several rounds, each with other arguments
+    const rounds = report.sequences["crud-chain"]?.planned ?? 0;
+    expect(rounds).toBeGreaterThanOrEqual(1);
+    expect(report.sequences["single-call"]?.planned).toBe(5 * rounds);
     expect(report.rejected.calls).toBe(0);
     // four operations declare an output schema; every successful answer of theirs is checked
     expect(report.contradictions["outside-output-schema"].checked).toBeGreaterThanOrEqual(4);
