@@ -7,6 +7,7 @@ import {
   idIn,
   mentions,
   namedIds,
+  placedObjects,
   scalarsOf,
   shows,
 } from "./answers.js";
@@ -487,10 +488,11 @@ async function listAfterCreate(run: Runner, create: Profile, list: Profile): Pro
   const reply = await run.call(list, args);
   if (reply.rejected) return;
   if (paged(reply.value, args)) return;
-  const written = record(created.args);
+  const written = listedFields(scalarFields(record(created.args)), list, reply.value);
+  // without an id, the list is judged by the fields of the record its items show or declare
+  if (id === undefined && Object.keys(written).length === 0) return;
   const ok =
-    !reply.isError &&
-    (id !== undefined ? mentions(reply.value, id) : containsRecord(reply.value, scalarFields(written)));
+    !reply.isError && (id !== undefined ? mentions(reply.value, id) : containsRecord(reply.value, written));
   run.check(
     "list-misses-create",
     list.tool.name,
@@ -578,6 +580,27 @@ function scalarFields(record: Record<string, unknown>): Record<string, unknown> 
   return Object.fromEntries(
     Object.entries(record).filter(([, v]) => typeof v === "string" || typeof v === "number"),
   );
+}
+
+/** The fields of a written record that a list's items carry (in its answer, or in its output schema). */
+function listedFields(
+  record: Record<string, unknown>,
+  list: Profile,
+  answer: unknown,
+): Record<string, unknown> {
+  const names = new Set<string>();
+  for (const object of placedObjects(answer)) for (const key of Object.keys(object.object)) names.add(key);
+  const visit = (node: unknown, depth: number) => {
+    if (!isObject(node) || depth > 8) return;
+    if (isObject(node.properties))
+      for (const [key, child] of Object.entries(node.properties)) {
+        names.add(key);
+        visit(child, depth + 1);
+      }
+    visit(node.items, depth + 1);
+  };
+  visit(list.tool.outputSchema, 0);
+  return Object.fromEntries(Object.entries(record).filter(([key]) => names.has(key)));
 }
 
 function containsRecord(value: unknown, wanted: Record<string, unknown>): boolean {
