@@ -375,6 +375,22 @@ class Runner {
     );
   }
 
+  /**
+   * An update or a delete of an id a create just answered must find it: a not-found answer
+   * (status 404, a `…NOT_FOUND` code, "not found") says the id names nothing. Other errors
+   * (a guard, another argument) say nothing about the id.
+   */
+  foundBy(create: Profile, tool: Profile, reply: Reply, id: Id): void {
+    if (reply.rejected) return;
+    const lost = reply.isError && notFound(reply);
+    this.check(
+      "unreadable-id",
+      tool.tool.name,
+      !lost,
+      `${create.tool.name} made ${short(id)}; ${tool.tool.name} answered ${lost ? `not found: ${errorOf(reply)}` : "for it"}`,
+    );
+  }
+
   /** The thing a write made or changed is found by a read of its id. */
   readBack(writer: Profile, read: Profile, reply: Reply, id: Id, did: string): void {
     const found = this.found(read, reply, id);
@@ -717,54 +733,57 @@ function sharedRecords(remove: Profile, create: Profile): string | undefined {
 
 interface Chain {
   create: Profile;
-  read: Profile;
+  read?: Profile;
   update?: Profile;
   list?: Profile;
   remove?: Profile;
 }
 
+/** The tools of one thing's life: its create and whichever read, update, list and delete act on it. */
 function chainOf(create: Profile, profiles: readonly Profile[]): Chain | undefined {
+  const byId = profiles.filter((p) => p.idArg);
+  const chain: Chain = { create };
   const read = partnersOf(create, profiles.filter(isPureRead), "read")[0];
-  if (!read) return undefined;
-  const chain: Chain = { create, read };
-  const update = partnersOf(
-    create,
-    profiles.filter((p) => p.idArg),
-    "update",
-  )[0];
+  const update = partnersOf(create, byId, "update")[0];
   const list = partnersOf(create, profiles, "list").find((l) => listable(l, create));
-  const remove = partnersOf(
-    create,
-    profiles.filter((p) => p.idArg),
-    "delete",
-  )[0];
+  const remove = partnersOf(create, byId, "delete")[0];
+  if (read) chain.read = read;
   if (update) chain.update = update;
   if (list) chain.list = list;
   if (remove) chain.remove = remove;
-  return chain;
+  return read || update || remove ? chain : undefined;
 }
 
-/** create → read → update → read → list → delete → read, on one thing. */
+/**
+ * create → read → update → read → list → delete → read, on one thing. Where an API has no
+ * read by id, the update and the delete are what must find the id the create answered: a
+ * not-found answer from them is that id unreadable.
+ */
 async function crudChain(run: Runner, chain: Chain): Promise<void> {
   const created = await run.create(chain.create);
-  const id = run.createdId(created, chain.read);
+  const taker = (chain.read ?? chain.update ?? chain.remove) as Profile;
+  const id = run.createdId(created, taker);
   if (id === undefined) {
-    run.missingId(chain.create, chain.read, created.reply);
-    throw new Stop(`${chain.create.tool.name} answered no id ${chain.read.tool.name} could take`);
+    run.missingId(chain.create, taker, created.reply);
+    throw new Stop(`${chain.create.tool.name} answered no id ${taker.tool.name} could take`);
   }
-  run.remember(chain.read.subjects[0] ?? "", id);
-  const first = await run.read(chain.read, id);
-  run.readBack(chain.create, chain.read, first, id, "made");
-  run.compareWritten(created.args, chain.read, first, id, chain.create.tool.name);
+  run.remember(taker.subjects[0] ?? "", id);
+  const { read } = chain;
+  if (read) {
+    const first = await run.read(read, id);
+    run.readBack(chain.create, read, first, id, "made");
+    run.compareWritten(created.args, read, first, id, chain.create.tool.name);
+  }
   if (chain.update) {
     const update = chain.update;
     const args = run.argumentsFor(update, { [update.idArg as string]: update.idList ? [id] : id }, true);
     const reply = await run.call(update, args);
-    if (!reply.isError) {
-      const after = await run.read(chain.read, id);
+    run.foundBy(chain.create, update, reply, id);
+    if (!reply.isError && read) {
+      const after = await run.read(read, id);
       const written = { ...args };
       delete written[update.idArg as string];
-      run.compareWritten(written, chain.read, after, id, update.tool.name);
+      run.compareWritten(written, read, after, id, update.tool.name);
     }
   }
   if (chain.list) {
@@ -784,14 +803,15 @@ async function crudChain(run: Runner, chain: Chain): Promise<void> {
       remove,
       run.argumentsFor(remove, { [remove.idArg as string]: remove.idList ? [id] : id }),
     );
-    if (!reply.isError) {
-      const after = await run.read(chain.read, id);
+    run.foundBy(chain.create, remove, reply, id);
+    if (!reply.isError && read) {
+      const after = await run.read(read, id);
       if (!after.rejected)
         run.check(
           "delete-still-reads",
-          chain.read.tool.name,
-          !run.found(chain.read, after, id),
-          `${remove.tool.name} deleted ${short(id)}; ${chain.read.tool.name} still answered ${short(after.value)}`,
+          read.tool.name,
+          !run.found(read, after, id),
+          `${remove.tool.name} deleted ${short(id)}; ${read.tool.name} still answered ${short(after.value)}`,
         );
     }
   }
@@ -809,6 +829,14 @@ function typed(id: Id, type: unknown): Id {
     return Number(id);
   if (type === "string" && typeof id === "number") return String(id);
   return id;
+}
+
+/** An error answer that says the thing does not exist. */
+export function notFound(reply: Reply): boolean {
+  const value = reply.value;
+  const error = isObject(value) && isObject(value.error) ? value.error : undefined;
+  if (error && (error.status === 404 || /NOT_FOUND/i.test(String(error.code ?? "")))) return true;
+  return /not found|no such|does not exist|doesn't exist|unknown id/i.test(reply.text);
 }
 
 /** An error answer in a few words: its code where it has one (`{"error": {"code": …}}`), else its text. */

@@ -289,6 +289,21 @@ describe("self-consistency sequences", () => {
     expect(report.contradictions["unreadable-id"].examples.join("\n")).toContain("answered no pet_id");
   });
 
+  it("without a read by id, an update that cannot find the id the create answered", async () => {
+    const withoutRead = TOOLS.filter((t) => t.name !== "get_pet");
+    const run = async (fault: Fault) => {
+      const { caller, state } = register(fault);
+      const world: World = { profiles: profileTools(withoutRead), state };
+      const plans = plansFor(world, new Set(["crud-chain"]));
+      expect(plans.map((p) => p.label)).toEqual(["crud-chain create_pet"]);
+      const runs = [await (plans[0] as (typeof plans)[number]).run(caller, world, 1)];
+      return reportOf("pets", world.profiles, plans, runs).contradictions["unreadable-id"];
+    };
+    expect(await run("none")).toMatchObject({ contradicted: 0 });
+    expect((await run("none")).checked).toBeGreaterThan(0);
+    expect(await run("invented-id")).toMatchObject({ contradicted: 2 });
+  });
+
   it("arguments name entities the state holds, and calls are never refused as invalid", async () => {
     const { caller, state } = register("none");
     const seen: Array<[string, Record<string, unknown>]> = [];
