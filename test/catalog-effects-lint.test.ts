@@ -84,7 +84,7 @@ describe("lint of the effects language v2", () => {
     const toolset = storefront();
     toolset.tools[0].effects[0].kind = "fetch";
     expect(problemsOf(toolset)).toEqual([
-      'error tools[0].effects[0].kind: unknown effect kind "fetch"; expected read, list, create, update, delete, check, respond or let',
+      'error tools[0].effects[0].kind: unknown effect kind "fetch"; expected read, list, create, update, delete, check, respond, let or tree',
     ]);
   });
 });

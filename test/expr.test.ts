@@ -332,7 +332,8 @@ describe("expressions: toolsim's functions", () => {
     expect(entity).toEqual({
       ok: false,
       kind: "runtime",
-      error: "failed: $entity(collection, key) takes a collection name and a key (position 8)",
+      error:
+        "failed: $entity(collection, key, ...) takes a collection name, then keys (strings or numbers) (position 8)",
     });
     const badKey = await evaluateExpression('$entity("users", true)', { ...scope({}), entity: () => ({}) });
     expect(badKey).toMatchObject({ ok: false, kind: "runtime" });

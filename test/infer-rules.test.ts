@@ -88,31 +88,23 @@ describe("inference of effects, drafted in the effects language version 2", () =
   });
 
   it("takes the target status from the description and the guard from the name and the errors", () => {
-    const [read, update] = draftsOf("cancel_open_rental");
-    expect(read).toEqual({
-      kind: "read",
-      target: "rentals/{rental_id}",
-      missing: "RENTAL_NOT_FOUND",
-      require: [{ field: "status", in: ["open"], error: "NON_OPEN_RENTAL_CANNOT_BE_CANCELLED" }],
-      as: "rental",
-    });
+    const [update] = draftsOf("cancel_open_rental");
     expect(update).toMatchObject({
       kind: "update",
       target: "rentals/{rental_id}",
+      missing: "RENTAL_NOT_FOUND",
+      require: [{ field: "status", in: ["open"], error: "NON_OPEN_RENTAL_CANNOT_BE_CANCELLED" }],
       set: { status: "cancelled", cancel_reason: "{reason}" },
+      as: "rental",
     });
   });
 
-  it("learns what a status change does from the entities already in that status", () => {
-    const [, update] = draftsOf("cancel_open_rental");
-    expect(update?.set).toMatchObject({
-      cancelled_at: "{$now}",
-      deposits: {
-        $expr: '$append($rental.deposits, $rental.deposits[kind = "hold"].$merge([$, {"kind": "release"}]))',
-      },
-    });
-    // returned rentals hold released deposits too, but no tool returns a rental: nothing is learned for others
-    expect(draftsOf("update_rider_address")[0]?.set).not.toHaveProperty("deposits");
+  it("learns the fields a status change adds from the records already in that status", () => {
+    const [update] = draftsOf("cancel_open_rental");
+    expect(update?.set).toMatchObject({ cancelled_at: "{$now}" });
+    // a list the records in that status hold changed is not copied from them: no public convention says how
+    expect(update?.set).not.toHaveProperty("deposits");
+    expect(draftsOf("update_rider_address")[0]?.set).not.toHaveProperty("cancelled_at");
   });
 
   it("creates with an id like the collection's keys and appends it to the list the referenced entity keeps", () => {
@@ -140,7 +132,7 @@ describe("inference of effects, drafted in the effects language version 2", () =
   it("says why a tool that names nothing of the state gets no effects", () => {
     const bell = entry(inferred.report, "ring_bell");
     expect(bell.verdict).toBe("not inferred");
-    expect(bell.notes.join(" ")).toContain("names no collection of the state");
+    expect(bell.notes.join(" ")).toMatch(/says nothing toolsim knows|names no part of the state/);
   });
 });
 
@@ -190,81 +182,6 @@ describe("emission in effects language version 1", () => {
     // a second run over its own output re-infers the marked tools to the same effects
     const again = inferToolset(result.toolset, { level: 1 });
     expect(again.toolset.tools).toEqual(result.toolset.tools);
-  });
-});
-
-describe("replacing the elements two parallel lists of ids name", () => {
-  const state = {
-    shelves: {
-      S1: {
-        shelf_id: "S1",
-        books: [
-          { book_id: "b1", edition_id: "E1", title: "Tides", price: 12 },
-          { book_id: "b7", edition_id: "E2", title: "Ferns", price: 9 },
-        ],
-      },
-      S2: {
-        shelf_id: "S2",
-        books: [{ book_id: "b2", edition_id: "E1", title: "Tides (large print)", price: 15 }],
-      },
-    },
-    editions: {
-      E1: {
-        edition_id: "E1",
-        variants: {
-          b1: { book_id: "b1", title: "Tides", price: 12 },
-          b2: { book_id: "b2", title: "Tides (large print)", price: 15 },
-          b3: { book_id: "b3", title: "Tides (audio)", price: 20 },
-        },
-      },
-      E2: { edition_id: "E2", variants: { b7: { book_id: "b7", title: "Ferns", price: 9 } } },
-    },
-  };
-  const toolset: Toolset = {
-    id: "library",
-    field: "Libraries",
-    subdomain: "Shelves",
-    description: "Shelves of books.",
-    state,
-    tasks: [],
-    tools: [
-      {
-        name: "modify_shelf_books",
-        description: "Modify books on a shelf to other books of the same edition.",
-        inputSchema: {
-          type: "object",
-          properties: {
-            shelf_id: { type: "string", description: "The shelf id, such as 'S1'." },
-            book_ids: { type: "array", items: { type: "string" }, description: "Books to replace." },
-            new_book_ids: { type: "array", items: { type: "string" }, description: "Books to put instead." },
-          },
-          required: ["shelf_id", "book_ids", "new_book_ids"],
-        },
-        errors: [],
-        effects: [],
-      },
-    ],
-  };
-
-  it("replaces each named element by the one at the same position, with the new one's fields", async () => {
-    const [read, update] = entry(inferToolset(toolset, { level: 2 }).report, "modify_shelf_books").drafts;
-    expect(read).toMatchObject({ kind: "read", target: "shelves/{shelf_id}", as: "shelf" });
-    const set = (update?.set ?? {}) as Record<string, { $expr: string }>;
-    const expression = set.books?.$expr ?? "";
-    // the expression, evaluated as the effects language would (JSONata with $args, the binding and $entity)
-    const entities = state as unknown as Record<string, Record<string, unknown>>;
-    const books = await jsonata(expression).evaluate(
-      {},
-      {
-        args: { shelf_id: "S1", book_ids: ["b1"], new_book_ids: ["b3"] },
-        shelf: state.shelves.S1,
-        entity: (collection: string, key: string) => entities[collection]?.[key],
-      },
-    );
-    expect(books).toEqual([
-      { book_id: "b3", edition_id: "E1", title: "Tides (audio)", price: 20 },
-      { book_id: "b7", edition_id: "E2", title: "Ferns", price: 9 },
-    ]);
   });
 });
 

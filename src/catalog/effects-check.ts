@@ -21,6 +21,8 @@ const RESERVED = new Set([
   ...Object.keys(TOOLSIM_FUNCTIONS),
 ]);
 const JSONATA_NAMES = new Set(JSONATA_FUNCTIONS);
+/** The values of a tree effect that are templates or expressions. */
+const TREE_VALUES = ["path", "to", "content", "all", "name", "parents"] as const;
 
 interface Walk {
   tool: Tool;
@@ -76,6 +78,8 @@ function checkCodes(walk: Walk, effect: Effect, at: PropertyKey[]): void {
   const named: Array<[PropertyKey[], string | undefined]> = [[["computeError"], effect.computeError]];
   if ("missing" in effect) named.push([["missing"], effect.missing]);
   if ("exists" in effect) named.push([["exists"], effect.exists]);
+  if (effect.kind === "tree")
+    for (const [kind, code] of Object.entries(effect.errors)) named.push([["errors", kind], code]);
   guardsOf(effect).forEach((guard, i) => {
     named.push([["require", i, "error"], guard.error]);
   });
@@ -110,6 +114,7 @@ function templateValues(effect: Effect): unknown[] {
   if (effect.kind === "create") values.push(effect.set);
   if (effect.kind === "update") values.push(effect.set, effect.inc, effect.append);
   if (effect.kind === "respond" || effect.kind === "let") values.push(effect.value);
+  if (effect.kind === "tree") for (const key of TREE_VALUES) values.push(effect[key]);
   for (const guard of guardsOf(effect))
     if ("field" in guard) values.push(guard.in, guard.notIn, guard.equals, guard.gte, guard.lte);
   return values;
@@ -164,6 +169,7 @@ function expressions(effect: Effect): Array<[PropertyKey[], string, Place]> {
     values(["append"], effect.append, "change");
   }
   if (effect.kind === "respond" || effect.kind === "let") values(["value"], effect.value, "value");
+  if (effect.kind === "tree") for (const key of TREE_VALUES) values([key], effect[key], "value");
   guardsOf(effect).forEach((guard, i) => {
     if ("expr" in guard) found.push([["require", i, "expr"], guard.expr, "guard"]);
     else

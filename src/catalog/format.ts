@@ -97,16 +97,21 @@ export type ExpressionGuard = z.infer<typeof ExpressionGuard>;
 export const Guard = z.union([FieldGuard, ExpressionGuard]).meta({ id: "Guard" });
 export type Guard = z.infer<typeof Guard>;
 
-/** A target segment: a literal or a whole template ("{order_id}", "{$ret.order_id}"). */
-const TARGET_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\/(\{[^{}/]+\}|[A-Za-z0-9_.:-]+))*$/;
+/**
+ * A target: "." (the whole state, as one record), or a first segment followed by more, each
+ * a literal, a whole template ("{order_id}", "{$ret.order_id}") or, inside an array of
+ * records, a selector of the element whose field equals a value ("[id={ticket_id}]").
+ */
+const TARGET_PATTERN =
+  /^(\.|[A-Za-z_][A-Za-z0-9_]*(\/(\{[^{}/]+\}|[A-Za-z0-9_.:-]+|\[[A-Za-z_][A-Za-z0-9_.]*=(\{[^{}/\]]+\}|[^{}/\]]+)\]))*)$/;
 const target = z
   .string()
   .regex(
     TARGET_PATTERN,
-    'a target is "collection", "collection/{key}" or a longer path such as "users/{user_id}/payment_methods/{method_id}"',
+    'a target is ".", "collection", "collection/{key}" or a longer path such as "members/{member_id}/cards/{card_id}" or "desk/tickets/[id={ticket_id}]"',
   )
   .describe(
-    '"collection/{argument}": the state collection and the key of the entity, filled from the call. More segments reach inside the entity ("orders/{order_id}/items/0"); each is a literal, an array index or a template.',
+    '"collection/{argument}": the state collection and the key of the entity, filled from the call. More segments reach inside the entity ("orders/{order_id}/items/0"); each is a literal, an array index, a template, or a selector of the array element whose field equals a value ("[id={ticket_id}]"). "." is the whole state as one record (its top-level values as fields).',
   );
 const binding = z
   .string()
@@ -157,7 +162,9 @@ export const ReadEffect = z
 export const ListEffect = z
   .object({
     kind: z.literal("list"),
-    target: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+    target: target.describe(
+      'The collection: a top-level map of entities ("orders"), or a map or array of records deeper in the state ("desk/tickets", "users/{user_id}/cards").',
+    ),
     as: binding.optional(),
     output: outputPath.optional(),
     where: fieldValues
@@ -182,10 +189,29 @@ export const CreateEffect = z
         prefix: z.string().default(""),
         width: z.number().int().min(1).max(12).default(4),
         field: z.string().optional().describe("Entity field that also holds the new id."),
+        counter: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*(\/[A-Za-z0-9_.:-]+)*$/)
+          .optional()
+          .describe(
+            'State path of a number that mints ids ("desk/ticket_counter"): the id is taken from it and it moves on by one.',
+          ),
+        counterHolds: z
+          .enum(["next", "last"])
+          .default("next")
+          .describe(
+            '"next": the counter holds the next id to give; "last": the last id given (it is raised first).',
+          ),
+        numeric: z
+          .boolean()
+          .default(false)
+          .describe('The id is a number (an entity\'s id field holds 7, its key is "7").'),
       })
       .strict()
       .optional()
-      .describe('How "{$id}" is minted: prefix + next number, from the keys already in the collection.'),
+      .describe(
+        'How "{$id}" is minted: prefix + next number, from a counter in the state or the keys already in the collection.',
+      ),
     set: fieldValues.default({}),
     exists: z.string().optional().describe("Error code answered when the key is already taken."),
     missing: missing("the entity a nested target creates inside does not exist"),
@@ -244,6 +270,91 @@ export const LetEffect = z
   })
   .strict();
 
+/** What a tree effect does, as a shell would: list, cd, read, write, move, copy, remove, find. */
+export const TREE_OPERATIONS = [
+  "pwd",
+  "list",
+  "cd",
+  "read",
+  "info",
+  "size",
+  "find",
+  "mkdir",
+  "touch",
+  "write",
+  "move",
+  "copy",
+  "remove",
+] as const;
+export const TREE_ERROR_KINDS = [
+  "missing",
+  "exists",
+  "not-folder",
+  "is-folder",
+  "not-empty",
+  "invalid",
+] as const;
+
+const treeValue = (what: string) =>
+  z.unknown().optional().describe(`A template or {"$expr": "..."}: ${what}`);
+
+/**
+ * A tree of folders and files at `target` (a map of names to nodes), changed or read by
+ * paths the way a shell reads them, relative to a current folder kept in the state.
+ */
+export const TreeEffect = z
+  .object({
+    kind: z.literal("tree"),
+    op: z.enum(TREE_OPERATIONS),
+    target,
+    cwd: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*(\/[A-Za-z0-9_.:-]+)*$/)
+      .optional()
+      .describe(
+        'State path where the current folder is kept ("runtime/cwd"); without one, relative paths start at the home folder.',
+      ),
+    nodes: z
+      .object({
+        children: z.string().optional().describe("Field of a folder holding its children by name."),
+        kind: z
+          .object({ field: z.string(), folder: z.string(), file: z.string() })
+          .strict()
+          .optional()
+          .describe("Field saying what a node is, with its value for folders and files."),
+        content: z.string().optional().describe("Field of a file holding its text."),
+      })
+      .strict()
+      .default({})
+      .describe("How nodes are written: without fields, folders are objects and files are their text."),
+    path: treeValue(
+      "the path the operation is about (list, find, size and info default to the current folder).",
+    ),
+    to: treeValue("where a move or copy goes: into it when it is a folder, else to it."),
+    content: treeValue("the text a write puts in the file."),
+    all: treeValue("list: also names starting with a dot."),
+    name: treeValue("find: the name to look for."),
+    match: z
+      .enum(["glob", "contains"])
+      .default("glob")
+      .describe("find: whole names with wildcards, or containing the name."),
+    type: z.enum(["folder", "file"]).optional().describe("find: only folders or only files."),
+    kinds: z.enum(["file", "folder", "any"]).default("any").describe("remove: what may be removed."),
+    emptyOnly: z.boolean().default(false).describe("remove: a folder must be empty."),
+    parents: treeValue("mkdir: make missing folders above it too."),
+    create: z.boolean().default(false).describe("write: make the file when it does not exist."),
+    append: z.boolean().default(false).describe("write: add to the end instead of replacing."),
+    refuseExisting: z.boolean().default(false).describe("touch: a name already taken is an error."),
+    errors: z
+      .partialRecord(z.enum(TREE_ERROR_KINDS), errorCode)
+      .default({})
+      .describe("The documented error answered for each kind of failure."),
+    as: binding.optional(),
+    output: outputPath.optional(),
+    ...EffectControl,
+  })
+  .strict();
+
 export const Effect = z.discriminatedUnion("kind", [
   ReadEffect,
   ListEffect,
@@ -253,8 +364,10 @@ export const Effect = z.discriminatedUnion("kind", [
   CheckEffect,
   RespondEffect,
   LetEffect,
+  TreeEffect,
 ]);
 export type Effect = z.infer<typeof Effect>;
+export type TreeEffect = z.infer<typeof TreeEffect>;
 export type ReadEffect = z.infer<typeof ReadEffect>;
 export type ListEffect = z.infer<typeof ListEffect>;
 export type CreateEffect = z.infer<typeof CreateEffect>;
@@ -273,6 +386,7 @@ export const EFFECT_KINDS = [
   "check",
   "respond",
   "let",
+  "tree",
 ] as const;
 
 /**

@@ -60,7 +60,8 @@ export function collectRefs(value: unknown, out: TemplateRef[] = []): TemplateRe
 export interface TemplateScope {
   args: Record<string, unknown>;
   now: string;
-  id?: string;
+  /** The id the latest create minted: a string key, or a number where the ids are numbers. */
+  id?: string | number;
   runtime: Record<string, unknown>;
   bindings: Record<string, unknown>;
 }

@@ -86,7 +86,9 @@ export const auditCommand: Command = {
     const runtime = await createRuntime({
       catalog,
       db: ":memory:",
-      llm: resolved.config ? { config: resolved.config, passes: resolved.passes } : undefined,
+      llm: resolved.config
+        ? { config: resolved.config, passes: resolved.passes, onlyGuessed: resolved.onlyGuessed }
+        : undefined,
     });
     const judge = values["no-judge"] ? undefined : judgeFor(values, resolved);
     let report: AuditReport;

@@ -7,6 +7,7 @@ import {
   toolsetSchemaProblems,
 } from "../catalog/index.js";
 import { inferLoaded, type ToolReport, tallyLine } from "../infer/index.js";
+import { grounded } from "../simulate/index.js";
 import { UsageError } from "./command.js";
 import { DEFAULT_TOOLSETS } from "./paths.js";
 
@@ -100,4 +101,20 @@ export function checkSchemasInBackground(
 export function inferenceLine(report: readonly ToolReport[] | undefined): string | undefined {
   if (!report) return undefined;
   return `${tallyLine(report)} (in memory; toolsim infer PATH shows why, --write keeps them, --no-infer skips)`;
+}
+
+/**
+ * How the catalog's answers are grounded, in one line for start-up logs: tools whose effects
+ * answer everything, tools whose answers are partly synthesized, tools with no effects at
+ * all (answered by synthesis alone), and who answers the guesses.
+ */
+export function groundingLine(catalog: Catalog, modelForGuesses: boolean): string {
+  const tools = catalog.allTools();
+  const whole = tools.filter((t) => t.effects.length === 0).length;
+  const partly = tools.filter((t) => t.effects.length > 0 && !grounded(t)).length;
+  const full = tools.length - whole - partly;
+  const who = modelForGuesses
+    ? "the model answers the guessed ones"
+    : "guessed values are synthesized offline and listed in each result's _meta (toolsim/call.guessed); configure a model to answer them";
+  return `answers: ${full} tool(s) grounded by effects, ${partly} partly guessed, ${whole} guessed entirely (no effects); ${who}`;
 }

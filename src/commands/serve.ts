@@ -17,6 +17,7 @@ import {
   CATALOG_HELP,
   CATALOG_OPTIONS,
   checkSchemasInBackground,
+  groundingLine,
   INFER_HELP,
   INFER_OPTIONS,
   inferenceLine,
@@ -118,6 +119,7 @@ export const serveCommand: Command = {
     if (!loaded) return 1;
     const inferred = inferenceLine(loaded.inference);
     if (inferred) log(inferred);
+    log(groundingLine(loaded.catalog, engineChoice.engine === "llm"));
     const taskMode = planTaskMode(loaded.catalog, values);
     const hybrid = await startUpstreams(values, loaded.catalog, log);
     if (typeof hybrid === "number") return hybrid;
@@ -129,7 +131,9 @@ export const serveCommand: Command = {
       pageSize,
       schemaProfile,
       deadlineMs: engineChoice.deadlineMs,
-      llm: engineChoice.config ? { config: engineChoice.config, passes: engineChoice.passes } : undefined,
+      llm: engineChoice.config
+        ? { config: engineChoice.config, passes: engineChoice.passes, onlyGuessed: engineChoice.onlyGuessed }
+        : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
     });
     // the store says where it is without credentials: a URL's password is never shown

@@ -25,7 +25,7 @@ import type {
 } from "../store/index.js";
 import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
-import { applyEffects } from "./effects.js";
+import { applyEffects } from "./effects/apply.js";
 import type { Finding } from "./findings.js";
 import { type LiveSession, Sessions } from "./sessions.js";
 import { validateArguments } from "./validate.js";
@@ -89,6 +89,8 @@ export interface CallOutcome {
   findings: Finding[];
   engine: string;
   fallback?: string;
+  /** Paths of the result no effect, argument or state grounded: synthesized or made up by a model. */
+  guessed?: string[];
   usage?: Usage;
   versionBefore: number;
   versionAfter: number;
@@ -107,6 +109,7 @@ interface Draft {
   failure?: ToolFailure;
   engine: string;
   fallback?: string;
+  guessed?: string[];
   usage?: Usage;
   change?: StateChange;
   started: number;
@@ -427,6 +430,7 @@ export class Engine {
       failure: outcome.kind === "failure" ? outcome.failure : undefined,
       engine: outcome.engine,
       fallback: outcome.fallback,
+      ...(outcome.kind === "success" && outcome.guessed ? { guessed: outcome.guessed } : {}),
       usage: addUsage(checkUsage, outcome.usage),
       change: change.kind === "change" ? change.change : undefined,
       started,
@@ -503,6 +507,7 @@ export class Engine {
       findings: draft.findings,
       engine: draft.engine,
       fallback: draft.fallback,
+      ...(draft.guessed ? { guessed: draft.guessed } : {}),
       usage: draft.usage,
       versionBefore: call.versionBefore,
       versionAfter: call.versionAfter,

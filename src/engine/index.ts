@@ -1,6 +1,7 @@
 export { clockOf, DEFAULT_NOW } from "./clock.js";
 export { type DescribedTool, parameterSummary, rejectionText } from "./describe.js";
-export { describeFailure, runEffects } from "./effects.js";
+export { runEffects } from "./effects/apply.js";
+export { describeFailure } from "./effects/failures.js";
 export {
   type CallOutcome,
   type CallStatus,

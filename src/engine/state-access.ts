@@ -19,6 +19,12 @@ export function valueAt(state: State, path: readonly string[]): unknown {
   );
 }
 
+/** The whole state as one record: every top-level value but the `runtime` context. */
+export function rootRecord(state: State): Record<string, unknown> {
+  const { runtime: _runtime, ...world } = state.toJSON();
+  return world;
+}
+
 /** One step into plain JSON: an object's own key, or an array's index. */
 export function childOf(value: unknown, segment: string): unknown {
   if (Array.isArray(value)) return isIndex(segment) ? value[Number(segment)] : undefined;
@@ -68,7 +74,8 @@ export function mintKey(state: State, collection: string, prefix: string, width:
 /** prefix + the next number after the largest one already used with that prefix, zero-padded (small containers inside an entity). */
 export function nextKey(keys: Iterable<unknown>, prefix: string, width: number): string {
   let highest = 0;
-  for (const key of keys) {
+  for (const raw of keys) {
+    const key = typeof raw === "number" && Number.isInteger(raw) ? String(raw) : raw;
     if (typeof key !== "string" || !key.startsWith(prefix)) continue;
     const digits = /^[0-9]+$/.test(key.slice(prefix.length)) ? Number(key.slice(prefix.length)) : Number.NaN;
     if (digits > highest) highest = digits;

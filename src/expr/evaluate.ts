@@ -11,8 +11,8 @@ export interface ExpressionScope {
   variables: Readonly<Record<string, unknown>>;
   /** The simulated clock (ISO 8601): `$now()` and `$millis()` read it, never the wall clock. */
   now: string;
-  /** `$entity(collection, key)`: an entity of the state as the earlier effects left it. */
-  entity?: (collection: string, key: string) => unknown;
+  /** `$entity(collection, key, ...)`: a value of the state as the earlier effects left it. */
+  entity?: (...path: string[]) => unknown;
   /** The state's exchange rates for `$convert`, read only when a conversion between currencies needs them. */
   rates?: () => RateTable | undefined;
 }

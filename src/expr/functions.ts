@@ -15,7 +15,8 @@ export class ComputeFailure extends Error {}
 export const TOOLSIM_FUNCTIONS = {
   now: "$now(): the simulated clock, ISO 8601",
   millis: "$millis(): the simulated clock in milliseconds since 1970",
-  entity: "$entity(collection, key): an entity of the state as the earlier effects of the call left it",
+  entity:
+    "$entity(collection, key, ...steps): an entity of the state (or a value deeper in it, or a whole top-level value) as the earlier effects of the call left it",
   calc: '$calc(text, variables?): evaluates arithmetic given as text ("(2 + 3) * 4", "sqrt(16)", "x * 2")',
   convert: '$convert(value, from, to): converts a quantity ("km" to "mile") or money ("USD" to "EUR")',
   math: '$math(name, ...args): a named math function ("sqrt", "power", "mean", "loan_payment", ...)',
@@ -99,7 +100,8 @@ export const CONTEXT_BINDING = " context";
 export interface EvaluationContext {
   now: string;
   clock: Date;
-  entity?: (collection: string, key: string) => unknown;
+  /** The value at a path of the state: a top-level value, an entity, or deeper. */
+  entity?: (...path: string[]) => unknown;
   /** The state's exchange rates, read when a currency conversion asks for them. */
   rates?: () => RateTable | undefined;
 }
@@ -130,10 +132,16 @@ export function registerToolsimFunctions(expression: jsonata.Expression): void {
   define("millis", function (this: Focus) {
     return contextOf(this).clock.getTime();
   });
-  define("entity", function (this: Focus, collection: unknown, key: unknown) {
-    if (typeof collection !== "string" || (typeof key !== "string" && typeof key !== "number"))
-      throw new Error("$entity(collection, key) takes a collection name and a key");
-    return contextOf(this).entity?.(collection, String(key));
+  define("entity", function (this: Focus, ...path: unknown[]) {
+    if (
+      path.length === 0 ||
+      typeof path[0] !== "string" ||
+      !path.every((step) => typeof step === "string" || typeof step === "number")
+    )
+      throw new Error(
+        "$entity(collection, key, ...) takes a collection name, then keys (strings or numbers)",
+      );
+    return contextOf(this).entity?.(...path.map(String));
   });
   define("calc", (text: unknown, scope?: unknown) => {
     if (typeof text !== "string") throw new ComputeFailure("$calc takes the arithmetic as text");

@@ -1,6 +1,6 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
 import { isPlainObject } from "../patch/index.js";
-import { type Action, isIdentifierName, nameWords, singular, verbOf } from "./words.js";
+import { type Action, isIdentifierName, nameWords, singular, verbOf, verbWords } from "./words.js";
 
 /** What a tool says about itself, read once: its verb, its parameters, its documented errors. */
 
@@ -26,34 +26,68 @@ export interface ErrorFact {
   kind: ErrorKind;
   /** The message and the `when`, lowercased, for matching. */
   text: string;
-  /** For not-found errors: the noun that was not found (`order`, `payment_method`, `item`). */
+  /** For not-found errors: the noun that was not found (`order`, `delivery_slot`, `item`). */
   noun?: string;
+}
+
+export interface OutputFact {
+  name: string;
+  words: readonly string[];
+  type?: string;
+  itemType?: string;
+  description: string;
 }
 
 export interface ToolFacts {
   tool: Tool;
+  /** The words of the name, two-word verbs joined (`log_in` → login). */
   words: readonly string[];
+  /** The words of the name after its verb, without small words: what it is about. */
+  nouns: readonly string[];
   verb?: string;
   /** What the name's verb says; undefined when the name has no known verb. */
   verbAction?: Action;
   readOnly?: boolean;
   destructive?: boolean;
   params: Param[];
+  /** The properties of the output schema, at its top. */
+  outputs: OutputFact[];
   errors: ErrorFact[];
   /** Description and usage, as written. */
   text: string;
 }
 
+const SMALL_WORDS = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "for",
+  "from",
+  "of",
+  "by",
+  "with",
+  "in",
+  "on",
+  "at",
+  "new",
+  "all",
+  "my",
+]);
+
 export function factsOf(tool: Tool): ToolFacts {
   const verb = verbOf(tool.name);
+  const words = verbWords(tool.name);
   return {
     tool,
-    words: nameWords(tool.name),
+    words,
+    nouns: words.filter((w) => w !== verb?.verb && !SMALL_WORDS.has(w)),
     verb: verb?.verb,
     verbAction: verb?.action,
     readOnly: tool.annotations?.readOnlyHint,
     destructive: tool.annotations?.destructiveHint,
     params: paramsOf(tool.inputSchema),
+    outputs: outputsOf(tool.outputSchema),
     errors: tool.errors.map((e) => errorFact(e.code, `${e.message} ${e.when}`)),
     text: [tool.description, tool.usage ?? ""].join(" ").trim(),
   };
@@ -77,6 +111,21 @@ function paramsOf(schema: JsonSchema): Param[] {
       description,
       examples: examplesIn(description),
       identifier: isIdentifierName(name),
+    };
+  });
+}
+
+function outputsOf(schema: JsonSchema | undefined): OutputFact[] {
+  const properties = schema && isPlainObject(schema.properties) ? schema.properties : {};
+  return Object.entries(properties).map(([name, raw]) => {
+    const property = (isPlainObject(raw) ? raw : {}) as JsonSchema;
+    const items = isPlainObject(property.items) ? (property.items as JsonSchema) : undefined;
+    return {
+      name,
+      words: nameWords(name),
+      type: typeName(property),
+      itemType: items ? typeName(items) : undefined,
+      description: typeof property.description === "string" ? property.description : "",
     };
   });
 }
@@ -116,7 +165,7 @@ function errorFact(code: string, raw: string): ErrorFact {
   };
 }
 
-/** "order not found" → order; "{item_id} not found" → item; "payment method not found" → payment_method. */
+/** "order not found" → order; "{item_id} not found" → item; "delivery slot not found" → delivery_slot. */
 function notFoundNoun(text: string, codeWords: readonly string[]): string | undefined {
   const head = text.replace(/^error:\s*/, "");
   const placeholder = /\{([a-z_]+?)(_ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);

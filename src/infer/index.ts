@@ -9,11 +9,12 @@ export {
   type Inferred,
   inferLoaded,
   inferToolset,
+  inferToolsets,
   type ToolReport,
   type Verdict,
 } from "./infer.js";
 export { renderReport, type Tally, tally, tallyLine } from "./report.js";
-export { type CollectionShape, type StateShape, shapeOf } from "./shape.js";
+export { type CollectionShape, type Part, type StateShape, shapeOf } from "./shape.js";
 export {
   type Action,
   actionOf,

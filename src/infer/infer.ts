@@ -4,11 +4,24 @@ import { isPlainObject } from "../patch/index.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type ToolFacts } from "./facts.js";
+import { groundingOf } from "./grounding.js";
+import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
+import { pairsList, pairsRule } from "./pairs.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
-import { namedCollection, type Reference, referenceOf } from "./resolve.js";
-import { type CollectionShape, type StateShape, shapeOf } from "./shape.js";
+import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
+import { namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
+import { schemaWorld } from "./schema-world.js";
+import {
+  type CollectionShape,
+  reindexed,
+  type StateShape,
+  shapeOf,
+  shapeOfCollections,
+  type ValuesShape,
+} from "./shape.js";
+import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
-import { createRule, deleteRule, nestedKindCollection, updateRule } from "./writes.js";
+import { createRule, deleteRule, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -28,6 +41,10 @@ export interface ToolReport {
   notes: string[];
   /** Parts the effects language of this build cannot say yet, or documented errors no effect answers. */
   gaps: string[];
+  /** Output properties the effects answer from the state, the arguments or a computation. */
+  grounded?: string[];
+  /** Output properties left to synthesis: guesses. */
+  guessed?: string[];
   /** The effects as drafted in the effects language version 2, before emission in the build's version. */
   drafts: Draft[];
 }
@@ -37,6 +54,8 @@ export interface InferOptions {
   level?: Level;
   /** Effects for a computation tool (a calculator, a converter), or undefined when the tool is none. */
   computation?: (tool: Tool) => readonly unknown[] | undefined;
+  /** More example states of the toolset's world: those of tasks of other toolsets that use it. */
+  states?: readonly StateDocument[];
 }
 
 export interface Inferred {
@@ -51,14 +70,20 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   // computation tools (calculators, converters) compute unless the caller says otherwise
   const options: InferOptions = { computation: computationEffects, ...given };
   const level = options.level ?? languageLevel();
-  const states = [toolset.state, ...toolset.tasks.map((t) => t.state)];
-  const shape = shapeOf(states);
-  let facts: ToolFacts[] | undefined;
+  const examples = statesOf(toolset, options.states ?? []);
+  const found = shapeOf(examples);
+  // a catalog without a state (or with empty collections) gets its records' shapes from its schemas
+  const empty = found.parts.length <= 1 && found.root.fields.size === 0;
+  const bare = [...found.collections.values()].some((c) => c.size === 0 && c.fields.size === 0);
   // the other tools are read only by the rules that look at a toolset's conventions
+  let facts: ToolFacts[] | undefined;
   const siblings = () => {
     facts ??= toolset.tools.map(factsOf);
     return facts;
   };
+  const derived = empty || bare ? schemaWorld(toolset, siblings()) : undefined;
+  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
+  const states = derived && empty ? [derived.state] : examples;
   const keyFields = new Map<string, string>();
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
@@ -88,7 +113,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       return tool;
     }
     const base = withoutInference(tool);
-    if (shape.collections.size === 0 && !options.computation) {
+    if (shape.parts.length <= 1 && shape.root.fields.size === 0 && !options.computation) {
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
       return base;
     }
@@ -118,8 +143,13 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return base;
     }
-    const { effects, dropped } = emit(outcome.drafts, level);
-    const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts: outcome.drafts };
+    const drafts = [
+      ...signedInGuard(ctx, outcome.drafts),
+      ...outcome.drafts,
+      ...successFlags(ctx.facts, outcome.drafts),
+    ];
+    const { effects, dropped } = emit(drafts, level);
+    const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
     const produced = new Set([...ctx.usedErrors].filter((code) => named.has(code)));
     const silent = base.errors
@@ -130,8 +160,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...entry, verdict: "not inferred", gaps });
       return base;
     }
+    const grounding = groundingOf(ctx.facts, shape, drafts);
+    if (grounding.guessed.length > 0) gaps.push(`guessed (synthesized): ${grounding.guessed.join(", ")}`);
     const verdict: "inferred" | "partly" = gaps.length > 0 ? "partly" : "inferred";
-    report.push({ ...entry, verdict, gaps });
+    report.push({ ...entry, verdict, gaps, ...grounding });
     const added = ctx.addedErrors.filter((e) => named.has(e.code));
     const errors: ToolError[] = [...base.errors, ...added];
     const inferred = {
@@ -139,10 +171,55 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       status: verdict,
       notes: [...ctx.notes, ...gaps],
       added: added.map((e) => e.code),
+      ...(grounding.guessed.length > 0 ? { guessed: grounding.guessed } : {}),
     };
     return { ...base, errors, effects, inferred };
   });
-  return { toolset: withKeyFields({ ...toolset, tools }, keyFields), report };
+  const world = derived ? { ...derived.state, ...toolset.state } : toolset.state;
+  return { toolset: withKeyFields({ ...toolset, state: world, tools }, keyFields), report };
+}
+
+/**
+ * The shape with the collections a catalog's schemas describe: in place of empty ones of
+ * the same name (a state of `{"pets": {}}`), and as the whole world when the state has none.
+ */
+function withSchemaCollections(
+  found: StateShape,
+  schema: readonly CollectionShape[],
+  empty: boolean,
+): StateShape {
+  if (empty) return shapeOfCollections(schema);
+  const byName = new Map(schema.map((c) => [c.name, c]));
+  const parts = found.parts.map((part) =>
+    part.kind === "collection" && part.size === 0 && part.fields.size === 0 && byName.has(part.name)
+      ? { ...(byName.get(part.name) as CollectionShape), path: part.path }
+      : part,
+  );
+  return reindexed(parts, found.root);
+}
+
+/**
+ * The example states of a toolset's world: its own state and its tasks' states. Where the
+ * toolset has a state of its own, a task's top-level values it lacks belong to the other
+ * toolsets the task uses, and are left out.
+ */
+function statesOf(toolset: Toolset, extra: readonly StateDocument[]): StateDocument[] {
+  const own = Object.keys(toolset.state).filter((key) => key !== "runtime");
+  const restrict = (state: StateDocument): StateDocument =>
+    own.length === 0 ? state : Object.fromEntries(Object.entries(state).filter(([key]) => own.includes(key)));
+  return [toolset.state, ...toolset.tasks.map((task) => restrict(task.state)), ...extra.map(restrict)];
+}
+
+/** Every toolset, inferred, each seeing the states of the tasks of other toolsets that use it. */
+export function inferToolsets(toolsets: readonly Toolset[], options: InferOptions = {}): Inferred[] {
+  return toolsets.map((toolset) => {
+    const states = toolsets.flatMap((other) =>
+      other === toolset
+        ? []
+        : other.tasks.filter((t) => t.toolsets?.includes(toolset.id)).map((t) => t.state),
+    );
+    return inferToolset(toolset, { ...options, states: [...(options.states ?? []), ...states] });
+  });
 }
 
 /** Every toolset of a loaded catalog, inferred (for serving a catalog nobody ran `toolsim infer` on). */
@@ -150,13 +227,15 @@ export function inferLoaded(
   loaded: readonly LoadedToolset[],
   options: InferOptions = {},
 ): { loaded: LoadedToolset[]; report: ToolReport[] } {
-  const report: ToolReport[] = [];
-  const out = loaded.map(({ file, toolset }) => {
-    const inferred = inferToolset(toolset, options);
-    report.push(...inferred.report);
-    return { file, toolset: inferred.toolset };
-  });
-  return { loaded: out, report };
+  const inferred = inferToolsets(
+    loaded.map((l) => l.toolset),
+    options,
+  );
+  const report = inferred.flatMap((i) => i.report);
+  return {
+    loaded: loaded.map(({ file }, i) => ({ file, toolset: (inferred[i] as Inferred).toolset })),
+    report,
+  };
 }
 
 function emptyReport(toolset: string, tool: string): ToolReport {
@@ -186,6 +265,13 @@ function errorCodesOf(effects: readonly Effect[]): Set<string> {
 
 type Outcome = { drafts: Draft[] } | { reason: string };
 
+/**
+ * What a tool does, read from the shape of the world it acts on, in this order: a file-system
+ * tool on a tree; a tool whose argument names a record of a collection (by its key); a tool
+ * named after a list or a map of values; a tool named after a collection (create, list,
+ * lookup); a tool on a record's fields. A verb toolsim does not know is never taken for a
+ * read: it is said so, and nothing is inferred.
+ */
 function inferTool(ctx: Context, options: InferOptions): Outcome {
   const computed = options.computation?.(ctx.facts.tool);
   if (computed && computed.length > 0) {
@@ -193,30 +279,129 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     return { drafts: computed.filter(isPlainObject) as Draft[] };
   }
   const { facts, shape } = ctx;
-  if (shape.collections.size === 0) return { reason: "the toolset has no state to act on" };
-  const named = namedCollection(facts, shape);
-  const subject = subjectOf(ctx, named);
-  const action = actionFor(facts, subject);
-  if (action === "read") {
-    if (subject) return found(readRule(ctx, subject), "its key's entity cannot be reached");
-    if (!named) return { reason: "names no collection of the state and no argument names an entity" };
-    if (named.parent) return { reason: `${named.name} live inside ${named.parent}; nothing names which one` };
-    const lookup = lookupRule(ctx, named);
-    if (lookup) return { drafts: lookup };
-    if (facts.params.every((p) => !p.required)) return { drafts: listRule(ctx, named) };
-    return { reason: `no argument matches a field of ${named.name}` };
+  if (shape.parts.length <= 1 && shape.root.fields.size === 0)
+    return { reason: "the toolset has no state to act on" };
+  const tree = treeFor(ctx);
+  if (tree) {
+    const drafts = treeRule(ctx, tree);
+    if (drafts) return found(drafts, "a file-system tool whose arguments name no path");
   }
-  if (action === "update" || action === "delete") {
-    if (!subject) return { reason: `changes something, but no argument names an entity of the state` };
+  // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
+  const head = namedPart(facts, shape, ["collection", "list", "values", "record"]);
+  const action = actionFor(facts, undefined);
+  if (head?.kind === "list") {
+    const intent = memberIntent(ctx);
+    if (intent)
+      return found(
+        listMembersRule(ctx, head, intent),
+        `it names the list ${head.name}, but no argument says what to do with it`,
+      );
+  }
+  if (head?.kind === "values") {
+    const intent = valuesIntent(ctx, head);
+    if (intent)
+      return found(
+        valuesRule(ctx, head, intent),
+        `it names ${head.name}, but its arguments do not say which key`,
+      );
+  }
+  if (head?.kind === "collection" && head.pairs)
     return found(
-      action === "update" ? updateRule(ctx, subject) : deleteRule(ctx, subject),
-      "its entity cannot be reached",
+      pairsRule(ctx, head) ?? [],
+      `it names the pairs of ${head.name}, but not what to do with them`,
     );
+  const byParam = head ? undefined : valuesNamedByParam(ctx);
+  if (byParam) {
+    const intent = valuesIntent(ctx, byParam);
+    const drafts = intent === "put" || intent === "remove" ? valuesRule(ctx, byParam, intent) : [];
+    if (drafts.length > 0) return { drafts };
   }
-  const noun = createdNoun(facts, named);
-  if (!noun) return { reason: "creates something, but its name names nothing" };
-  const collection = named ?? nestedKindCollection(shape, noun);
-  return found(createRule(ctx, collection, noun), "nothing to create");
+  const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
+  const subject = subjectOf(ctx, named);
+  const acting = actionFor(facts, subject);
+  if (subject && acting !== "unknown" && acting !== "create")
+    return found(collectionRule(ctx, subject, acting), "its record cannot be reached");
+  if (named && acting !== "unknown") {
+    const drafts = namedCollectionRule(ctx, named, acting);
+    if ("drafts" in drafts && drafts.drafts.length > 0) return drafts;
+  }
+  const pairs = !named ? pairsList(ctx) : undefined;
+  if (pairs) {
+    const drafts = pairsRule(ctx, pairs);
+    if (drafts && drafts.length > 0) return { drafts };
+  }
+  const intent = recordIntent(ctx);
+  if (intent) {
+    const record = recordFor(ctx, intent);
+    if (record) {
+      const drafts = recordRule(ctx, record, intent);
+      if (drafts.length > 0) return { drafts };
+    }
+  }
+  if (acting === "create" && !named && shape.parts.length <= 1) {
+    const noun = createdNoun(facts, named);
+    if (noun) return found(createRule(ctx, undefined, noun), "nothing to create");
+  }
+  if (action === "unknown")
+    return {
+      reason: `its verb (${facts.words[0] ?? facts.tool.name}) says nothing toolsim knows, and no part of the state fits its arguments; an unknown verb is never taken for a read`,
+    };
+  if (!named) return { reason: "names no part of the state and no argument names a record" };
+  return { reason: `no argument matches a field of ${named.name}` };
+}
+
+const CHANGES = new Set(["create", "update", "delete", "tree"]);
+
+/**
+ * A boolean output that reports the call went through (`success`, `sent_status`,
+ * `deleted_status`) is true in every answer the effects let through: a failed call answers
+ * an error instead.
+ */
+function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
+  if (!drafts.some((d) => CHANGES.has(d.kind))) return [];
+  const answered = new Set(drafts.map((d) => (typeof d.output === "string" ? d.output : "")));
+  return facts.outputs
+    .filter(
+      (o) =>
+        o.type === "boolean" &&
+        !answered.has(o.name) &&
+        /^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name),
+    )
+    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
+}
+
+/**
+ * A map of values named by the noun of a required argument (`register_guest(guest_name)` and
+ * `guest_index`): the tool names what it adds by the argument rather than by its own name.
+ */
+function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
+  const maps = ctx.shape.parts.filter((p): p is ValuesShape => p.kind === "values");
+  for (const param of ctx.facts.params.filter((p) => p.required && p.type === "string" && !p.identifier)) {
+    const words = param.words.filter((w) => !/^(name|id|key)$/.test(w)).map(singular);
+    if (words.length === 0) continue;
+    const found = maps.find((m) => partNoun(m.name) === words.join("_"));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function collectionRule(ctx: Context, subject: Reference, action: Exclude<Action, "create">): Draft[] {
+  if (action === "read") return readRule(ctx, subject);
+  return action === "update" ? updateRule(ctx, subject) : deleteRule(ctx, subject);
+}
+
+/** A tool named after a collection, with no argument that names one of its records. */
+function namedCollectionRule(ctx: Context, named: CollectionShape, action: Action): Outcome {
+  if (action === "create") {
+    const noun = createdNoun(ctx.facts, named);
+    if (!noun) return { reason: "creates something, but its name names nothing" };
+    return found(createRule(ctx, named, noun), "nothing to create");
+  }
+  if (action !== "read") return { reason: `changes ${named.name}, but no argument names which record` };
+  const lookup = lookupRule(ctx, named);
+  if (lookup) return { drafts: lookup };
+  if (ctx.facts.params.every((p) => !p.required)) return { drafts: listRule(ctx, named) };
+  return { reason: `no argument matches a field of ${named.name}` };
 }
 
 function found(drafts: Draft[], reason: string): Outcome {
@@ -224,9 +409,11 @@ function found(drafts: Draft[], reason: string): Outcome {
 }
 
 /**
- * The entity a read, update or delete acts on: named by a required argument, preferably of
- * the collection the name names, unless that one lives inside entities no argument names
- * (`change_booking_wallet(booking_id, wallet_id)` changes the booking).
+ * The record a read, update or delete acts on: named by a required argument, preferably of
+ * the collection the name names, unless that one lives inside records no argument names
+ * (`change_booking_wallet(booking_id, wallet_id)` changes the booking). A tool named after
+ * a map of records whose one required argument is no field of them takes it as the key
+ * (`get_fund(ticker)`, as `GET /funds/{ticker}`).
  */
 function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
   const single = ctx.references.filter((r) => !r.many);
@@ -237,45 +424,50 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
     ...single.filter((r) => r.collection === named && r.param.required && reachable(r)),
     ...single.filter((r) => r.collection === named && reachable(r)),
     ...single.filter((r) => !r.collection.parent && r.param.required && r.strength === "strong"),
-    ...single.filter((r) => r.collection.parent && r.param.required),
+    ...single.filter((r) => r.collection.parent && r.param.required && reachable(r)),
   ];
-  return ranked[0];
+  return ranked[0] ?? keyByPosition(ctx, named);
 }
 
-/** What the tool does: its read-only hint first, then its verb, then what its arguments name. */
-function actionFor(facts: ToolFacts, subject: Reference | undefined): Action {
+/** Last words of arguments that name a thing rather than describe it: a key when nothing else is. */
+const KEY_WORDS = /^(symbol|ticker|name|username|handle|code|slug|key|id|title|path|email|login|sku|isbn)$/;
+
+function keyByPosition(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
+  if (!named || named.parent || named.container !== "map") return undefined;
+  const required = ctx.facts.params.filter((p) => p.required);
+  if (required.length !== 1) return undefined;
+  const param = required[0] as Reference["param"];
+  if (param.type !== "string" && param.type !== "integer") return undefined;
+  if (!KEY_WORDS.test(param.words.at(-1) ?? "")) return undefined;
+  if (named.fields.has(param.name) || ctx.references.some((r) => r.param === param)) return undefined;
+  ctx.notes.push(`${param.name} is the key of ${named.name} (the one argument of a tool named after it)`);
+  return { param, collection: named, many: false, strength: "weak" };
+}
+
+/** What the tool does: its read-only hint first, then its verb; an unknown verb stays unknown. */
+function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "unknown" {
   if (facts.readOnly === true) return "read";
   const verb = facts.verbAction;
   if (verb && !(verb === "read" && facts.readOnly === false)) return verb;
   if (facts.destructive === true) return "delete";
   if (facts.readOnly === false) return subject ? "update" : "create";
-  return "read";
+  return "unknown";
 }
 
 /** What a create makes: the collection its name names, else the noun after its verb (`book_reservation` → reservation). */
 function createdNoun(facts: ToolFacts, named: CollectionShape | undefined): string | undefined {
   if (named) return nameWords(singular(named.name)).join("_");
-  const words = facts.words.filter(
-    (w) => w !== facts.verb && !["a", "an", "the", "new", "to", "for"].includes(w),
-  );
+  const words = facts.nouns;
   const noun = words.slice(0, 2).join("_");
   return noun ? singular(noun) : undefined;
 }
 
-/** Entities of collections an effect answers the key of keep it as a field (as the format's convention has it). */
+/** Records of collections an effect answers the key of keep it as a field (as the format's convention has it). */
 function withKeyFields(toolset: Toolset, keyFields: ReadonlyMap<string, string>): Toolset {
   if (keyFields.size === 0) return toolset;
   const fill = (state: StateDocument): StateDocument => {
     let out = state;
-    for (const [collection, field] of keyFields) {
-      const entities = out[collection];
-      if (!isPlainObject(entities)) continue;
-      const filled: Record<string, unknown> = {};
-      for (const [key, entity] of Object.entries(entities))
-        filled[key] =
-          isPlainObject(entity) && entity[field] === undefined ? { [field]: key, ...entity } : entity;
-      out = { ...out, [collection]: filled };
-    }
+    for (const [path, field] of keyFields) out = fillKeys(out, path.split("/"), field) as StateDocument;
     return out;
   };
   return {
@@ -283,6 +475,21 @@ function withKeyFields(toolset: Toolset, keyFields: ReadonlyMap<string, string>)
     state: fill(toolset.state),
     tasks: toolset.tasks.map((task) => ({ ...task, state: fill(task.state) })),
   };
+}
+
+/** A copy of the value with every record of the map at `path` holding its key in `field`. */
+function fillKeys(value: unknown, path: readonly string[], field: string): unknown {
+  if (!isPlainObject(value)) return value;
+  const [head, ...rest] = path;
+  if (head === undefined) {
+    const filled: Record<string, unknown> = {};
+    for (const [key, entity] of Object.entries(value))
+      filled[key] =
+        isPlainObject(entity) && entity[field] === undefined ? { [field]: key, ...entity } : entity;
+    return filled;
+  }
+  if (!(head in value)) return value;
+  return { ...value, [head]: fillKeys(value[head], rest, field) };
 }
 
 export type { StateShape };

@@ -1,63 +1,169 @@
 import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
-import type { Param } from "./facts.js";
+import type { OutputFact, Param } from "./facts.js";
 import { fieldFor } from "./fields.js";
 import type { Reference } from "./resolve.js";
-import { type CollectionShape, outline } from "./shape.js";
-import { referenceTarget } from "./targets.js";
-import { nameWords, singular } from "./words.js";
+import type { CollectionShape, FieldShape } from "./shape.js";
+import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
+import { nameWords, sameNoun, singular } from "./words.js";
 
-/** Reads by key, lookups by other fields, and lists. */
+/** Reads of collections: by key, lookups by other fields, and lists. */
 
 export function readRule(ctx: Context, subject: Reference): Draft[] {
   const target = referenceTarget(ctx, subject);
   if (!target) return [];
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   ctx.notes.push(`reads ${describeTarget(target)} by ${subject.param.name}`);
+  const binding = bindingName(subject.collection);
+  const placed = wrapperOutput(ctx, subject.collection);
   return [
     ...parentChecks(ctx, subject),
     {
       kind: "read",
       target,
       ...(missing ? { missing } : {}),
-      as: bindingName(subject.collection),
-      output: "",
+      as: binding,
+      output: placed ?? "",
     },
   ];
 }
 
-/** The entity a nested one lives in must exist first, answered by its own not-found error. */
+/**
+ * Where a record goes in the answer: merged into it, unless the output schema keeps it under
+ * one property named for it (`{"order": {...}}`) or has a single object property.
+ */
+export function wrapperOutput(ctx: Context, collection: CollectionShape): string | undefined {
+  const outputs = ctx.facts.outputs;
+  if (outputs.length === 0) return undefined;
+  const noun = nameWords(singular(collection.name)).join("_");
+  const named = outputs.find((o) => o.type === "object" && nameWords(singular(o.name)).join("_") === noun);
+  if (named) return named.name;
+  const fields = new Set(collection.fields.keys());
+  if (outputs.some((o) => fields.has(o.name))) return undefined;
+  const objects = outputs.filter((o) => o.type === "object");
+  return outputs.length === 1 && objects.length === 1 ? objects[0]?.name : undefined;
+}
+
+/** The record a nested one lives in must exist first, answered by its own not-found error. */
 export function parentChecks(ctx: Context, subject: Reference): Draft[] {
   const parent = subject.collection.parent;
   const named = parent ? ctx.references.find((r) => r.collection.name === parent && !r.many) : undefined;
   if (!named) return [];
+  const target = recordTarget(ctx, named.collection, `{${named.param.name}}`);
+  if (!target) return [];
   const missing = notFoundError(ctx, named.collection, named.param.name, { add: false });
-  return [{ kind: "read", target: `${parent}/{${named.param.name}}`, ...(missing ? { missing } : {}) }];
+  return [{ kind: "read", target, ...(missing ? { missing } : {}) }];
+}
+
+/** How an argument selects records: equal to a field, a bound of a range, or words a field contains. */
+interface Selection {
+  where: Record<string, string>;
+  filters: string[];
+  described: string[];
+  unmatched: string[];
 }
 
 /**
- * A read whose arguments are fields of the entities rather than their key: `find_member_id_by_phone`,
+ * Arguments read as a selection of records: same-named fields match by equality;
+ * `min_price`/`max_price`, `start_date`/`end_date`, `from`/`to`, `after`/`before` bound a
+ * field of that noun; `keyword`/`query`/`q`/`text` must be contained in a text field.
+ * These are the filter parameters of list endpoints across public APIs (GitHub's `since`,
+ * Stripe's `created[gte]`, e-commerce `min_price`/`max_price`, full-text `q`).
+ */
+function selectionOf(
+  ctx: Context,
+  collection: CollectionShape,
+  skip: ReadonlySet<string> = new Set(),
+): Selection {
+  const selection: Selection = { where: {}, filters: [], described: [], unmatched: [] };
+  for (const param of ctx.facts.params) {
+    if (skip.has(param.name)) continue;
+    const field = fieldFor(param, collection);
+    if (field) {
+      selection.where[field] = `{${param.name}}`;
+      selection.described.push(field);
+      continue;
+    }
+    const range = rangeFor(param, collection);
+    if (range) {
+      selection.filters.push(
+        `($not($exists($args.${identifier(param.name)})) or ${fieldExpression(range.field)} ${range.op} $args.${identifier(param.name)})`,
+      );
+      selection.described.push(`${range.field} ${range.op} ${param.name}`);
+      continue;
+    }
+    if (param.type === "array" && sameNoun(param.name, collection.name)) {
+      // a list named after the collection holds keys of its records: only those are looked at
+      const key = keyFieldFor(ctx, collection);
+      selection.filters.push(
+        `($not($exists($args.${identifier(param.name)})) or ${fieldExpression(key)} in $args.${identifier(param.name)})`,
+      );
+      selection.described.push(`${key} in ${param.name}`);
+      continue;
+    }
+    const text = textFieldFor(param, collection);
+    if (text) {
+      selection.filters.push(
+        `($not($exists($args.${identifier(param.name)})) or $contains($lowercase($string(${fieldExpression(text)})), $lowercase($args.${identifier(param.name)})))`,
+      );
+      selection.described.push(`${text} contains ${param.name}`);
+      continue;
+    }
+    selection.unmatched.push(param.name);
+  }
+  return selection;
+}
+
+const LOWER = /^(min|minimum|from|start|since|after|low|lower|earliest)$/;
+const UPPER = /^(max|maximum|to|end|until|before|high|upper|latest)$/;
+
+/** `min_price` → price ≥; `end_date` → a date field ≤; `since` → the record's time ≥. */
+function rangeFor(param: Param, collection: CollectionShape): { field: string; op: ">=" | "<=" } | undefined {
+  if (param.type === "array" || param.type === "object" || param.type === "boolean") return undefined;
+  const words = param.words;
+  const bound = words.find((w) => LOWER.test(w) || UPPER.test(w));
+  if (!bound) return undefined;
+  const op = LOWER.test(bound) ? ">=" : "<=";
+  const rest = words.filter((w) => w !== bound).join("_");
+  const fields = [...collection.fields.values()].filter((f) => !f.path.includes("."));
+  const numeric = (f: FieldShape) => f.types.has("number");
+  const dated = (f: FieldShape) => [...f.values.keys()].some((v) => /^\d{4}-\d{2}-\d{2}/.test(v));
+  const byName = fields.find((f) => rest !== "" && (f.path === rest || nameWords(f.path).includes(rest)));
+  if (byName && (numeric(byName) || dated(byName))) return { field: byName.path, op };
+  // `start_date`, `since`: the one date field the records have
+  if (rest === "date" || rest === "time" || rest === "") {
+    const dates = fields.filter(dated);
+    if (dates.length === 1) return { field: dates[0]?.path as string, op };
+  }
+  return undefined;
+}
+
+/** `keyword`, `query`, `q`, `search`, `text`: contained in the records' one long text field. */
+function textFieldFor(param: Param, collection: CollectionShape): string | undefined {
+  if (param.type !== "string" || !/^(keyword|keywords|query|q|search|text|term|phrase)$/.test(param.name))
+    return undefined;
+  const texts = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("string") &&
+      (f.open || /content|text|body|message|description|title|name/.test(f.path)),
+  );
+  const preferred = texts.find((f) => /content|text|body|message/.test(f.path)) ?? texts[0];
+  return preferred?.path;
+}
+
+/**
+ * A read whose arguments are fields of the records rather than their key: `find_member_id_by_phone`,
  * `search_rooms(city, check_in, nights)`. It lists what matches; a tool that says it finds
  * an id answers the id, and its documented not-found error answers when nothing matches.
  */
 export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
-  const where: Record<string, string> = {};
-  const filters: string[] = [];
-  const unmatched: string[] = [];
-  for (const param of ctx.facts.params) {
-    const field = fieldFor(param, collection);
-    if (field) {
-      where[field] = `{${param.name}}`;
-      continue;
-    }
-    const map = mapFieldFor(param, collection);
-    if (map) filters.push(`$exists($lookup(${pathExpression(map)}, $args.${identifierOf(param.name)}))`);
-    else unmatched.push(param.name);
-  }
-  if (Object.keys(where).length === 0 && filters.length === 0 && ctx.facts.params.length > 0)
-    return undefined;
-  if (unmatched.length > 0)
-    ctx.notes.push(`argument(s) ${unmatched.join(", ")} match no field of ${collection.name}`);
+  const selection = selectionOf(ctx, collection);
+  if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required)) return undefined;
+  if (selection.unmatched.length > 0)
+    ctx.notes.push(`argument(s) ${selection.unmatched.join(", ")} match no field of ${collection.name}`);
+  const target = containerTarget(ctx, collection);
+  if (!target) return undefined;
   const answersId = answersAnId(ctx, collection);
   const missing =
     answersId || ctx.facts.errors.some((e) => e.kind === "not-found")
@@ -66,30 +172,33 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   const binding = "matches";
   const list: Draft = {
     kind: "list",
-    target: collection.name,
-    ...(Object.keys(where).length > 0 ? { where } : {}),
-    ...(filters.length > 0 ? { filter: filters.join(" and ") } : {}),
+    target,
+    ...(Object.keys(selection.where).length > 0 ? { where: selection.where } : {}),
+    ...(selection.filters.length > 0 ? { filter: selection.filters.join(" and ") } : {}),
     ...(missing ? { missing } : {}),
     as: binding,
   };
-  const described = Object.keys(where).concat(filters.length > 0 ? ["a key of a map field"] : []);
   ctx.notes.push(
-    `lists ${collection.name}${described.length > 0 ? ` where ${described.join(", ")}` : ""}${missing ? `; none: ${missing}` : ""}`,
+    `lists ${collection.name}${selection.described.length > 0 ? ` where ${selection.described.join(", ")}` : ""}${missing ? `; none: ${missing}` : ""}`,
   );
   if (answersId) {
-    const keyField = collection.keyField ?? keyFieldName(ctx, collection);
-    if (!collection.keyField) ctx.keyFields.set(collection.name, keyField);
+    const keyField = keyFieldFor(ctx, collection);
     const plural = ctx.facts.words.includes("ids");
     ctx.notes.push(`answers the ${plural ? "ids" : "id"} (${keyField}) of what matches`);
+    const value = plural ? `[$${binding}.${identifier(keyField)}]` : `$${binding}[0].${identifier(keyField)}`;
+    const output = idOutput(ctx, keyField);
     return [
       { ...list, ...(plural ? {} : { limit: 1 }) },
-      {
-        kind: "respond",
-        value: { $expr: plural ? `$${binding}.${keyField}` : `$${binding}[0].${keyField}` },
-      },
+      { kind: "respond", ...(output ? { output } : {}), value: { $expr: value } },
     ];
   }
-  return [list, { kind: "respond", value: { $expr: listAnswer(ctx, collection, binding) } }];
+  return [list, listAnswer(ctx, collection, binding)];
+}
+
+/** The output property an id goes to, when the output schema has one for it. */
+function idOutput(ctx: Context, keyField: string): string | undefined {
+  const outputs = ctx.facts.outputs;
+  return (outputs.find((o) => o.name === keyField) ?? (outputs.length === 1 ? outputs[0] : undefined))?.name;
 }
 
 /** The tool's name or description says it finds an id (`find_member_id_by_phone`, "returns the customer id"). */
@@ -104,69 +213,94 @@ function answersAnId(ctx: Context, collection: CollectionShape): boolean {
   ).test(ctx.facts.text);
 }
 
-/** The name a key field takes when entities lack one: the argument other tools name this collection by. */
+/**
+ * The field of each record that holds its key. Where the records of a map lack one, the
+ * toolset's states get it (named after the argument other tools name them by), as the
+ * format's convention has it: records keep their own key.
+ */
+export function keyFieldFor(ctx: Context, collection: CollectionShape): string {
+  if (collection.keyField) return collection.keyField;
+  const name = keyFieldName(ctx, collection);
+  if (collection.container === "map") ctx.keyFields.set(collection.path.join("/"), name);
+  return name;
+}
+
+/** The name a key field takes when records lack one: the argument other tools name this collection by. */
 function keyFieldName(ctx: Context, collection: CollectionShape): string {
   const noun = nameWords(singular(collection.name)).join("_");
   for (const sibling of ctx.siblings())
     for (const param of sibling.params)
       if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === noun)
         return param.name;
+  // the one argument of a sibling named after the collection (`get_fund(ticker)`) is its key
+  for (const sibling of ctx.siblings()) {
+    const required = sibling.params.filter((p) => p.required);
+    const names = sibling.nouns.map(singular).join("_");
+    if (
+      required.length === 1 &&
+      names.includes(noun) &&
+      /^(symbol|ticker|name|username|handle|code|slug|key|title|email|sku)$/.test(required[0]?.name ?? "")
+    )
+      return required[0]?.name as string;
+  }
   return `${noun}_id`;
 }
 
-/** An object field keyed by values shaped like the argument's examples (a flight's `dates` for a `date`). */
-function mapFieldFor(param: Param, collection: CollectionShape): string | undefined {
-  const examples = param.examples.map(outline);
-  for (const field of collection.fields.values()) {
-    if (!field.mapKeys || field.mapKeys.size === 0) continue;
-    const keys = [...field.mapKeys].map(outline);
-    if (examples.some((e) => keys.includes(e)) || (sameWordStem(param.name, field.path) && keys.length > 0))
-      return field.path;
-  }
-  return undefined;
-}
-
-function sameWordStem(a: string, b: string): boolean {
-  return singular(nameWords(a).join("_")) === singular(nameWords(b).join("_"));
-}
-
-/** A list of everything in the collection (`list_all_products`), filtered by any argument that is a field. */
+/** A list of everything in the collection (`list_all_products`), filtered by the arguments that select. */
 export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
-  const where: Record<string, string> = {};
-  let limit: string | undefined;
-  for (const param of ctx.facts.params) {
-    const field = fieldFor(param, collection);
-    if (field) where[field] = `{${param.name}}`;
-    else if (/^(limit|max|max_results|page_size|count|top|n)$/.test(param.name) && param.type === "integer")
-      limit = `{${param.name}}`;
-  }
+  const limitParam = ctx.facts.params.find(
+    (p) => /^(limit|max|max_results|page_size|count|top|n|size)$/.test(p.name) && p.type === "integer",
+  );
+  const selection = selectionOf(ctx, collection, new Set(limitParam ? [limitParam.name] : []));
+  const target = containerTarget(ctx, collection);
+  if (!target) return [];
   ctx.notes.push(
-    `lists ${collection.name}${Object.keys(where).length > 0 ? ` where ${Object.keys(where).join(", ")}` : ""}`,
+    `lists ${collection.name}${selection.described.length > 0 ? ` where ${selection.described.join(", ")}` : ""}`,
   );
   return [
     {
       kind: "list",
-      target: collection.name,
-      ...(Object.keys(where).length > 0 ? { where } : {}),
-      ...(limit ? { limit } : {}),
+      target,
+      ...(Object.keys(selection.where).length > 0 ? { where: selection.where } : {}),
+      ...(selection.filters.length > 0 ? { filter: selection.filters.join(" and ") } : {}),
+      ...(limitParam ? { limit: `{${limitParam.name}}` } : {}),
       as: "matches",
-      output: collection.name,
     },
-    { kind: "respond", value: { $expr: listAnswer(ctx, collection, "matches") } },
+    listAnswer(ctx, collection, "matches"),
   ];
 }
 
-/** The matches, or only the fields of each the description names. */
-function listAnswer(ctx: Context, collection: CollectionShape, binding: string): string {
+/**
+ * The answer of a list: where the output schema has one array property, the matches go
+ * there — as keys when it holds plain values (a list of ids), as records otherwise — else
+ * the fields the description names of each, else the records.
+ */
+function listAnswer(ctx: Context, collection: CollectionShape, binding: string): Draft {
+  const array = singleArrayOutput(ctx.facts.outputs);
   const fields = statedFields(ctx.facts.text, collection);
-  if (!fields) return `$${binding}`;
-  ctx.notes.push(`answers only ${fields.join(", ")} of each (the description says so)`);
-  return `[$${binding}.{${fields.map((f) => `${JSON.stringify(f)}: \`${f}\``).join(", ")}}]`;
+  const records = fields
+    ? `[$${binding}.{${fields.map((f) => `${JSON.stringify(f)}: \`${f}\``).join(", ")}}]`
+    : `[$${binding}]`;
+  if (fields) ctx.notes.push(`answers only ${fields.join(", ")} of each (the description says so)`);
+  if (array && array.itemType && array.itemType !== "object" && array.itemType !== "array") {
+    const key = keyFieldFor(ctx, collection);
+    ctx.notes.push(`answers the ${key} of what matches under ${array.name}`);
+    return { kind: "respond", output: array.name, value: { $expr: `[$${binding}.${identifier(key)}]` } };
+  }
+  if (array) return { kind: "respond", output: array.name, value: { $expr: records } };
+  if (ctx.facts.outputs.length > 0)
+    return { kind: "respond", output: collection.name, value: { $expr: records } };
+  return { kind: "respond", value: { $expr: records } };
+}
+
+export function singleArrayOutput(outputs: readonly OutputFact[]): OutputFact | undefined {
+  const arrays = outputs.filter((o) => o.type === "array");
+  return arrays.length === 1 ? arrays[0] : undefined;
 }
 
 /**
  * "List the name and product id of all product types": the fields a list answers, when the
- * description names them and each is a field of the entities.
+ * description names them and each is a field of the records.
  */
 function statedFields(text: string, collection: CollectionShape): string[] | undefined {
   const said =
@@ -189,20 +323,37 @@ export function bindingName(collection: CollectionShape): string {
   const fromKey =
     collection.keyField && /_id$/.test(collection.keyField) ? collection.keyField.slice(0, -3) : undefined;
   const name = fromKey ?? nameWords(singular(collection.name)).join("_");
-  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : "entity";
+  return /^[a-z_][a-z0-9_]*$/.test(name) && !RESERVED_BINDINGS.has(name) ? name : "entity";
 }
+
+/** Names effects already use for themselves: a binding must take another. */
+const RESERVED_BINDINGS = new Set([
+  "args",
+  "runtime",
+  "id",
+  "item",
+  "index",
+  "subject",
+  "now",
+  "millis",
+  "entity",
+  "calc",
+  "convert",
+  "math",
+]);
 
 function describeTarget(target: string): string {
   return target.replace(/\{[^}]+\}/g, "…");
 }
 
-function identifierOf(name: string): string {
+/** A name as JSONata reads it: plain, or in backquotes. */
+export function identifier(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name}\``;
 }
 
-function pathExpression(path: string): string {
+function fieldExpression(path: string): string {
   return path
     .split(".")
-    .map((p) => identifierOf(p))
+    .map((p) => identifier(p))
     .join(".");
 }

@@ -1,12 +1,14 @@
 import type { Param, ToolFacts } from "./facts.js";
-import { type CollectionShape, outline, type StateShape } from "./shape.js";
+import { type CollectionShape, outline, type Part, type StateShape } from "./shape.js";
 import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./words.js";
 
 /**
- * Which collection of the state an argument names: by its noun (`order_id` → `orders`), by
- * the field entities keep their key in (`order_id`), or by the examples its description
- * gives matching the collection's keys ('#W0000000'). Nested collections (a user's
- * `payment_methods`) are found the same way.
+ * What the arguments and the name of a tool point at in the world. An argument names a
+ * collection by its noun (`order_id` → `orders`), by the field records keep their key in
+ * (`order_id`), or by the examples its description gives matching the collection's keys
+ * ('#K0000000'). A name points at the part its nouns name, container words aside
+ * (`get_playlist` → `play_list`, `list_guests` → `guest_index`, `get_profile_info` →
+ * `profile_info`).
  */
 
 export interface Reference {
@@ -28,14 +30,17 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   const noun = nounOfIdentifier(keyName);
   const byNoun = noun ? nounMatches(shape, noun) : [];
   const strong = pick([...byKeyField.filter((c) => byNoun.includes(c)), ...byNoun, ...byKeyField]);
-  if (strong && param.identifier) return { param, collection: strong, many, strength: "strong" };
+  if (strong && (param.identifier || byKeyField.includes(strong)))
+    return { param, collection: strong, many, strength: "strong" };
   if (!param.identifier && !/^(id|ids|key|uuid)$/.test(param.name)) return undefined;
   const all = [...shape.collections.values(), ...shape.nested.values()];
   const byExample = all.filter((c) => param.examples.some((example) => matchesKeys(example, c)));
   if (param.identifier && byExample.length > 0)
     return { param, collection: pick(byExample) as CollectionShape, many, strength: "weak" };
   if (/^(id|ids|key|uuid)$/.test(nameWords(param.name).join("_"))) {
-    const named = all.filter((c) => facts.words.some((w) => sameNoun(w, c.name)));
+    const named = all.filter((c) =>
+      facts.nouns.some((w) => sameNoun(w, c.name) || sameNoun(w, partNoun(c.name))),
+    );
     if (named.length > 0)
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
@@ -51,7 +56,10 @@ function pick(candidates: readonly CollectionShape[]): CollectionShape | undefin
 function nounMatches(shape: StateShape, noun: string): CollectionShape[] {
   const exact = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
   const longer = shape.bySuffix.get(nameWords(noun).map(singular).join("_")) ?? [];
-  return [...exact, ...longer];
+  const contained = [...shape.collections.values(), ...shape.nested.values()].filter(
+    (c) => partNoun(c.name) === nameWords(noun).map(singular).join("_"),
+  );
+  return [...exact, ...longer, ...contained];
 }
 
 function singularName(name: string): string {
@@ -60,7 +68,7 @@ function singularName(name: string): string {
   return [...words.slice(0, -1), singular(last)].join("_");
 }
 
-/** An example is a key of the collection, or has the outline of its keys (`#W0000000` for `#W2611340`). */
+/** An example is a key of the collection, or has the outline of its keys (`#K0000000` for `#K4810273`). */
 function matchesKeys(example: string, collection: CollectionShape): boolean {
   if (collection.keys.includes(example)) return true;
   const wanted = outline(example);
@@ -68,22 +76,77 @@ function matchesKeys(example: string, collection: CollectionShape): boolean {
 }
 
 /**
- * The collection the tool's name is about (`get_order_details` → orders), if the state has it:
- * the head noun, which English puts last (`get_rider_card` is about a card), before any `by`,
- * `for` or `with` that introduces what the tool selects by.
+ * Words that say how a part keeps things rather than what it keeps (`guest_index`,
+ * `voucher_list`, `profile_info`, `job_queue`): dropped when names are compared.
  */
-export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
+const CONTAINER_WORDS = new Set([
+  "map",
+  "list",
+  "info",
+  "information",
+  "record",
+  "records",
+  "history",
+  "queue",
+  "data",
+  "details",
+  "table",
+  "store",
+  "registry",
+  "collection",
+  "set",
+  "index",
+  "dict",
+  "array",
+  "book",
+  "log",
+]);
+
+/** A part's name as the noun of what it keeps: singular words, container words dropped (`guest_index` → guest). */
+export function partNoun(name: string): string {
+  const words = nameWords(name).map(singular);
+  const kept = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0));
+  return kept.join("_");
+}
+
+/** The same noun, with words run together or apart (`playlist` and `play_list`). */
+function sameRun(a: string, b: string): boolean {
+  return a === b || a.replace(/_/g, "") === b.replace(/_/g, "");
+}
+
+/**
+ * The part of the world a tool's name is about, if the world has it: the longest run of the
+ * name's nouns (before any `by`, `for`, `with`, `from` that introduces what it selects by) that
+ * names a part, container words aside; the head noun (English puts it last) wins a tie.
+ */
+export function namedPart<K extends Part["kind"]>(
+  facts: ToolFacts,
+  shape: StateShape,
+  kinds: readonly K[],
+): Extract<Part, { kind: K }> | undefined {
   const all = facts.words.filter((w) => w !== facts.verb);
-  const cut = all.findIndex((w) => ["by", "for", "with", "from", "using", "via"].includes(w));
-  const words = cut > 0 ? all.slice(0, cut) : all;
-  // the longest run of name words that names a collection wins (`payment_method` over `method`)
+  const cut = all.findIndex((w) => ["by", "for", "with", "using", "via"].includes(w));
+  const words = (cut > 0 ? all.slice(0, cut) : all).filter(
+    (w) => !["a", "an", "the", "to", "from", "of", "all", "my", "new"].includes(w),
+  );
+  const candidates = shape.parts.filter(
+    (p): p is Extract<Part, { kind: K }> => (kinds as readonly string[]).includes(p.kind) && p.name !== "",
+  );
   for (let size = Math.min(3, words.length); size >= 1; size--)
     for (let start = words.length - size; start >= 0; start--) {
-      const noun = words.slice(start, start + size).join("_");
-      const found = nounKeys(noun)
-        .map((key) => shape.byNoun.get(key)?.[0])
-        .find((c) => c !== undefined);
+      const run = words
+        .slice(start, start + size)
+        .map(singular)
+        .join("_");
+      const found = candidates.find(
+        (p) => sameRun(partNoun(p.name), run) || nounKeys(p.name).some((k) => sameRun(k, run)),
+      );
       if (found) return found;
     }
   return undefined;
+}
+
+/** The collection the tool's name is about (`get_order_details` → orders), if the state has it. */
+export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
+  return namedPart(facts, shape, ["collection"]);
 }

@@ -3,15 +3,20 @@ import { isPlainObject } from "../patch/index.js";
 import { nameWords, nounKeys, singular } from "./words.js";
 
 /**
- * The shape of a state, as inference needs it: its collections (top-level maps of entities
- * keyed by id, and maps of entities nested inside entities, such as a user's payment
- * methods), how their keys look, which field of an entity repeats its key, the fields of
- * their entities (nested objects as dotted paths), the values a status-like field takes, and
- * which fields refer to entities of another collection.
+ * The shape of a world, read from example states at any depth: what each part is, not what
+ * domain it comes from. A part is one of
+ * - a record: one object with named fields (a device's settings, an account, an API's state);
+ * - a collection: records keyed by data (ids, names, symbols) in a map, or kept in an array;
+ *   collections may live inside the records of another (a user's payment methods);
+ * - a map of values: data keys to plain values (names to ids);
+ * - a list: an array of plain values (a playlist, tags);
+ * - a tree: folders and files under names, each folder holding children of the same kind.
+ * Scalars are fields of records; counters are integer fields whose value tracks the ids of a
+ * collection beside them.
  */
 
 export interface KeyFormat {
-  /** Characters every key starts with (`#W`, `CUST-`). */
+  /** Characters every key starts with (`#K`, `CUST-`). */
   prefix: string;
   /** Digits after the prefix, when every key is prefix + digits. */
   digits?: number;
@@ -31,97 +36,441 @@ export interface FieldShape {
   refersTo?: string;
   /** Field names of the objects inside an array field. */
   itemFields?: Set<string>;
-  /** Sample keys of an object field that is a map keyed by ids or dates (a flight's `dates`). */
-  mapKeys?: Set<string>;
+  /** Sample values of a scalar field (numbers and strings), for counters and defaults. */
+  samples: unknown[];
+  /** Strings seen inside array values (a user's list of order ids), for references. */
+  elements: Set<string>;
 }
 
-export interface CollectionShape {
-  /** `orders`, or for nested ones the field name (`payment_methods`). */
+interface PartBase {
+  /** The part's place: segments from the root; "*" stands for the key of an entity of the collection above. */
+  path: string[];
+  /** Its name: the last named segment (`funds`, `play_list`, `profile_info`). */
   name: string;
-  /** Top-level collection holding the entities this one is nested in (`users`), if nested. */
+}
+
+export interface RecordShape extends PartBase {
+  kind: "record";
+  fields: Map<string, FieldShape>;
+}
+
+export interface CollectionShape extends PartBase {
+  kind: "collection";
+  /** Records keyed in a map, or kept in an array (and told apart by `keyField`). */
+  container: "map" | "array";
+  /** Name of the collection whose records hold this one, if nested. */
   parent?: string;
   keys: string[];
   keyFormat?: KeyFormat;
-  /** Field of each entity that holds its own key (`order_id`). */
+  /** Field of each record that holds its own key (`order_id`; for arrays, the field that tells records apart). */
   keyField?: string;
+  /** Whether keys (or the key field) are numbers. */
+  numericKeys: boolean;
   fields: Map<string, FieldShape>;
   size: number;
+  /** A number beside the collection that mints its ids. */
+  counter?: CounterShape;
+  /**
+   * Records that are each one key and one value, the key data (`[{"USR2": "hello"}, …]`):
+   * a list of pairs, kept in order. `keyRefersTo` names the part whose keys or values the
+   * pairs' keys are.
+   */
+  pairs?: { keyRefersTo?: string };
 }
+
+export interface CounterShape {
+  /** State path of the number. */
+  path: string[];
+  /** Whether it holds the next id to give or the last one given. */
+  holds: "next" | "last";
+}
+
+export interface ValuesShape extends PartBase {
+  kind: "values";
+  keys: string[];
+  /** JSON type of the values. */
+  valueType: string;
+  values: unknown[];
+}
+
+export interface ListShape extends PartBase {
+  kind: "list";
+  itemType: string;
+  items: unknown[];
+}
+
+export interface TreeShape extends PartBase {
+  kind: "tree";
+  nodes: { children?: string; kind?: { field: string; folder: string; file: string }; content?: string };
+}
+
+export type Part = RecordShape | CollectionShape | ValuesShape | ListShape | TreeShape;
 
 export interface StateShape {
+  /** Every part, outermost first. */
+  parts: Part[];
+  /** Collections by name (the first of a name wins), and the ones nested in another's records. */
   collections: Map<string, CollectionShape>;
-  /** Nested collections by their field name (several parents may share one). */
   nested: Map<string, CollectionShape>;
-  /** Every collection (top-level first) by its noun (`payment_method`), and by the field that holds its keys. */
+  /** Every collection by its noun (`delivery_slot`), by the field that holds its keys, and by suffix. */
   byNoun: Map<string, CollectionShape[]>;
   byKeyField: Map<string, CollectionShape[]>;
-  /** Collections of several words by the nouns their names end with (`customer_orders` under `order`). */
   bySuffix: Map<string, CollectionShape[]>;
+  /** The part a namespace's state lives in: the root record, or the only record at the top. */
+  root: RecordShape;
 }
 
-/** How many entities of a collection are looked at, and how many distinct values make a field open. */
+/** How many records of a collection are looked at, and how many distinct values make a field open. */
 const SAMPLE = 400;
 const ENUM_LIMIT = 24;
+/** How deep the walk goes: deeper values are fields of what holds them. */
+const MAX_DEPTH = 8;
 
 export function shapeOf(states: readonly StateDocument[]): StateShape {
+  const parts: Part[] = [];
+  const worlds = states.map((state) => {
+    const { runtime: _runtime, ...world } = state;
+    return world;
+  });
+  const root = walkRecord(worlds, [], "", parts, 0);
+  linkReferences(parts, worlds);
+  attachCounters(parts);
+  return indexed(parts, root);
+}
+
+/** A shape of collections known from elsewhere (the schemas of a catalog without a state). */
+export function shapeOfCollections(collections: readonly CollectionShape[]): StateShape {
+  const root: RecordShape = { kind: "record", path: [], name: "", fields: new Map() };
+  return indexed([root, ...collections], root);
+}
+
+/** The indexes of a shape, rebuilt after some of its parts were replaced. */
+export function reindexed(parts: Part[], root: RecordShape): StateShape {
+  return indexed(parts, root);
+}
+
+function indexed(parts: Part[], root: RecordShape): StateShape {
   const collections = new Map<string, CollectionShape>();
   const nested = new Map<string, CollectionShape>();
-  const entitiesOf = new Map<string, Array<[string, Record<string, unknown>]>>();
-  for (const state of states)
-    for (const [name, value] of Object.entries(state)) {
-      if (name === "runtime" || !isKeyedMap(value)) continue;
-      const list = entitiesOf.get(name) ?? [];
-      for (const [key, entity] of Object.entries(value)) if (isPlainObject(entity)) list.push([key, entity]);
-      entitiesOf.set(name, list);
-    }
-  for (const [name, entities] of entitiesOf) collections.set(name, describe(name, entities));
-  for (const [parent, entities] of entitiesOf)
-    for (const field of nestedMapFields(entities)) {
-      const inner: Array<[string, Record<string, unknown>]> = [];
-      for (const [, entity] of entities.slice(0, SAMPLE)) {
-        const map = entity[field];
-        if (isPlainObject(map))
-          for (const [key, value] of Object.entries(map)) if (isPlainObject(value)) inner.push([key, value]);
-      }
-      if (!nested.has(field)) nested.set(field, { ...describe(field, inner), parent });
-    }
-  const keySets = new Map<string, Set<string>>();
-  for (const [name, shape] of [...collections, ...nested]) keySets.set(name, new Set(shape.keys));
-  for (const shape of [...collections.values(), ...nested.values()])
-    linkReferences(shape, entitiesOf, keySets);
+  for (const part of parts) {
+    if (part.kind !== "collection") continue;
+    const index = part.parent ? nested : collections;
+    if (!index.has(part.name)) index.set(part.name, part);
+  }
   const byNoun = new Map<string, CollectionShape[]>();
   const byKeyField = new Map<string, CollectionShape[]>();
+  const bySuffix = new Map<string, CollectionShape[]>();
   const add = (index: Map<string, CollectionShape[]>, key: string, shape: CollectionShape) =>
     index.set(key, [...(index.get(key) ?? []), shape]);
-  const bySuffix = new Map<string, CollectionShape[]>();
   for (const shape of [...collections.values(), ...nested.values()]) {
     for (const key of nounKeys(shape.name)) add(byNoun, key, shape);
     if (shape.keyField) add(byKeyField, shape.keyField, shape);
     const words = nameWords(shape.name).map(singular);
     for (let size = 1; size < words.length; size++) add(bySuffix, words.slice(-size).join("_"), shape);
   }
-  return { collections, nested, byNoun, byKeyField, bySuffix };
+  return { parts, collections, nested, byNoun, byKeyField, bySuffix, root };
 }
 
-function describe(name: string, entities: ReadonlyArray<[string, Record<string, unknown>]>): CollectionShape {
+// ── the walk ──────────────────────────────────────────────────────────────────
+
+/** Objects seen at one place of the states, read as one record: its fields, and the parts below it. */
+function walkRecord(
+  samples: ReadonlyArray<Record<string, unknown>>,
+  path: string[],
+  name: string,
+  parts: Part[],
+  depth: number,
+): RecordShape {
+  const record: RecordShape = { kind: "record", path, name, fields: new Map() };
+  parts.push(record);
+  const names = new Set(samples.flatMap((s) => Object.keys(s)));
+  for (const field of names) {
+    const values = samples.map((s) => s[field]).filter((v) => v !== undefined);
+    collectField(record.fields, field, values);
+    if (depth < MAX_DEPTH) walkValue(values, [...path, field], field, parts, depth + 1);
+  }
+  return record;
+}
+
+/** Whatever lives at one place: a part of its own (record, collection, values, list, tree), or a scalar. */
+function walkValue(
+  values: readonly unknown[],
+  path: string[],
+  name: string,
+  parts: Part[],
+  depth: number,
+): void {
+  const objects = values.filter(isPlainObject);
+  const arrays = values.filter(Array.isArray);
+  if (arrays.length > 0 && arrays.length >= objects.length) {
+    const items = arrays.flat();
+    const records = items.filter(isPlainObject);
+    if (records.length > 0 && records.length >= items.length / 2)
+      parts.push(
+        ...collectionParts(
+          records.map((r, i) => [String(i), r]),
+          path,
+          name,
+          "array",
+          depth,
+        ),
+      );
+    else if (items.length > 0 || arrays.length > 0)
+      parts.push({
+        kind: "list",
+        path,
+        name,
+        itemType: typeOf(items.find((i) => i !== null) ?? ""),
+        items: items.slice(0, 50),
+      });
+    return;
+  }
+  if (objects.length === 0) return;
+  const tree = treeNodesOf(objects);
+  if (tree) {
+    parts.push({ kind: "tree", path, name, nodes: tree });
+    return;
+  }
+  const entries = objects.flatMap((o) => Object.entries(o));
+  if (entries.length === 0) {
+    // empty everywhere: a collection waiting for its first record (an empty world's `{"pets": {}}`)
+    if (depth === 1 || path.length === 1) parts.push(...collectionParts([], path, name, "map", depth));
+    return;
+  }
+  if (isMapOfRecords(objects)) {
+    const records = entries.filter(([, v]) => isPlainObject(v)) as Array<[string, Record<string, unknown>]>;
+    const keyed = records.filter(([k]) => dataKey(k));
+    parts.push(...collectionParts(keyed.length > 0 ? keyed : records, path, name, "map", depth));
+    return;
+  }
+  if (isMapOfValues(objects)) {
+    parts.push({
+      kind: "values",
+      path,
+      name,
+      keys: entries.map(([k]) => k).slice(0, 200),
+      valueType: typeOf(entries[0]?.[1]),
+      values: entries.map(([, v]) => v).slice(0, 200),
+    });
+    return;
+  }
+  walkRecord(objects, path, name, parts, depth);
+}
+
+/** A collection and the collections its records hold (a user's payment methods), below "*". */
+function collectionParts(
+  entities: ReadonlyArray<[string, Record<string, unknown>]>,
+  path: string[],
+  name: string,
+  container: "map" | "array",
+  depth: number,
+): Part[] {
   const sample = spread(entities, SAMPLE);
   const fields = new Map<string, FieldShape>();
   for (const [, entity] of sample) collectFields(entity, "", fields);
-  return {
+  const keyField = container === "map" ? keyFieldOf(sample) : distinctField(sample);
+  const keys =
+    container === "map"
+      ? entities.map(([key]) => key)
+      : keyField
+        ? entities.map(([, e]) => String(e[keyField]))
+        : [];
+  const numericKeys =
+    keys.length > 0 &&
+    (container === "map"
+      ? keys.every((k) => /^(0|[1-9][0-9]*)$/.test(k))
+      : sample.every(([, e]) => typeof e[keyField ?? ""] === "number"));
+  const pairs =
+    container === "array" &&
+    sample.length > 0 &&
+    sample.every(([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string));
+  const collection: CollectionShape = {
+    kind: "collection",
+    path,
     name,
-    keys: entities.map(([key]) => key),
-    keyFormat: keyFormatOf(entities.map(([key]) => key)),
-    keyField: keyFieldOf(sample),
-    fields,
+    container,
+    keys,
+    keyFormat: keyFormatOf(keys),
+    keyField,
+    numericKeys,
+    fields: pairs ? new Map() : fields,
     size: entities.length,
+    ...(pairs ? { pairs: {} } : {}),
   };
+  const inner: Part[] = [];
+  if (depth < MAX_DEPTH)
+    for (const field of new Set(sample.flatMap(([, e]) => Object.keys(e)))) {
+      const values = sample.map(([, e]) => e[field]).filter((v) => v !== undefined);
+      const found: Part[] = [];
+      walkValue(values, [...path, "*", field], field, found, depth + 2);
+      // only what holds records of its own is a part: plain fields stay fields of the collection
+      for (const part of found)
+        if (part.kind === "collection" && part.path.length === path.length + 2)
+          inner.push({ ...part, parent: name });
+        else if (part.kind === "collection" && part.parent) inner.push(part);
+    }
+  return [collection, ...inner];
 }
 
-/** Evenly spaced entities, so a sample sees the whole collection, not only its first keys. */
-function spread<T>(items: readonly T[], limit: number): T[] {
-  if (items.length <= limit) return [...items];
-  const step = items.length / limit;
-  return Array.from({ length: limit }, (_, i) => items[Math.floor(i * step)] as T);
+// ── classification ──────────────────────────────────────────────────────────
+
+/** Keys that are data (ids, names, symbols, dates, file names), not the names of fields. */
+function dataKey(key: string): boolean {
+  return !/^[a-z][a-zA-Z]*(_[a-zA-Z]+)*$/.test(key);
+}
+
+/**
+ * An object whose values are records of one kind: keyed by data, or several alike. A stray
+ * named value beside records under data keys (`{"12345": {...}, "kind": "buy"}`) does not
+ * stop the records from being a map.
+ */
+function isMapOfRecords(objects: ReadonlyArray<Record<string, unknown>>): boolean {
+  const entries = objects.flatMap((o) => Object.entries(o));
+  const keyed = entries.filter(([k, v]) => dataKey(k) && isPlainObject(v));
+  if (keyed.length > 0 && keyed.length >= entries.length / 2) return true;
+  if (!entries.every(([, v]) => isPlainObject(v))) return false;
+  const keys = entries.map(([k]) => k);
+  if (keys.some(dataKey)) return true;
+  const shapes = entries.map(([, v]) => new Set(Object.keys(v as object)));
+  if (shapes.length < 2) return false;
+  // several records sharing most of their fields are entries of one map, even under word keys
+  const union = new Set(shapes.flatMap((s) => [...s]));
+  return union.size > 0 && shapes.every((s) => s.size >= union.size * 0.6);
+}
+
+/** An object whose values are plain values of one type, keyed by data (a map of names to ids). */
+function isMapOfValues(objects: ReadonlyArray<Record<string, unknown>>): boolean {
+  const entries = objects.flatMap((o) => Object.entries(o));
+  if (entries.length === 0) return false;
+  const types = new Set(entries.map(([, v]) => typeOf(v)));
+  if (types.size !== 1 || types.has("object")) return false;
+  const keys = entries.map(([k]) => k);
+  // lists under data keys (comments per post) are values too; under field names they are a record's fields
+  if (types.has("array")) return keys.every(dataKey);
+  return keys.every(dataKey) || new Set(keys).size > 12;
+}
+
+/**
+ * The conventions of a tree, when the objects are one: nodes under names whose folders keep
+ * their children in one field, each child a node of the same kind (telling folders and
+ * files apart by a field both have, when there is one), or nested objects whose leaves are
+ * text under file names.
+ */
+function treeNodesOf(objects: ReadonlyArray<Record<string, unknown>>): TreeShape["nodes"] | undefined {
+  const tops = objects.flatMap((o) => Object.values(o)).filter(isPlainObject);
+  for (const top of tops)
+    for (const [children, inner] of Object.entries(top)) {
+      if (!isPlainObject(inner)) continue;
+      const found = nodeConventions(tops, children);
+      if (found) return found;
+    }
+  return plainTree(objects) ? {} : undefined;
+}
+
+/**
+ * Nodes form a tree through `children` when every top node and every node below it shares
+ * a string field (`type`) whose value is one for the nodes holding children (folders) and
+ * another for those that do not (files); the files' other string field is their content.
+ */
+function nodeConventions(
+  tops: ReadonlyArray<Record<string, unknown>>,
+  children: string,
+): TreeShape["nodes"] | undefined {
+  const nodes = collectNodes(tops, children);
+  const below = nodes.slice(tops.length);
+  const sample = tops.find((t) => isPlainObject(t[children]));
+  if (!sample) return undefined;
+  for (const [field, value] of Object.entries(sample)) {
+    if (typeof value !== "string" || field === children) continue;
+    if (!nodes.every((n) => typeof n[field] === "string")) continue;
+    const folders = nodes.filter((n) => isPlainObject(n[children]));
+    const files = nodes.filter((n) => !isPlainObject(n[children]));
+    const folderValues = new Set(folders.map((n) => n[field]));
+    const fileValues = new Set(files.map((n) => n[field]));
+    if (folderValues.size !== 1 || fileValues.size > 1) continue;
+    const folder = [...folderValues][0] as string;
+    const file = [...fileValues][0] as string | undefined;
+    if (file === folder) continue;
+    // nothing below the top: a lone empty folder only counts under a name that says so
+    if (below.length === 0 && !/^(contents|children|entries|files|items|nodes)$/.test(children)) continue;
+    const content = files.length > 0 ? contentFieldOf(files, field) : undefined;
+    return { children, kind: { field, folder, file: file ?? "file" }, ...(content ? { content } : {}) };
+  }
+  return undefined;
+}
+
+/** Every node reachable through the children field, breadth first, up to a bound. */
+function collectNodes(
+  tops: ReadonlyArray<Record<string, unknown>>,
+  children: string,
+): Array<Record<string, unknown>> {
+  const seen: Array<Record<string, unknown>> = [];
+  const queue = [...tops];
+  while (queue.length > 0 && seen.length < 500) {
+    const node = queue.shift() as Record<string, unknown>;
+    seen.push(node);
+    const inner = node[children];
+    if (isPlainObject(inner))
+      for (const child of Object.values(inner)) if (isPlainObject(child)) queue.push(child);
+  }
+  return seen;
+}
+
+function contentFieldOf(
+  files: ReadonlyArray<Record<string, unknown>>,
+  kindField: string,
+): string | undefined {
+  const candidates = new Set(files.flatMap((f) => Object.keys(f)).filter((k) => k !== kindField));
+  return [...candidates].find((field) =>
+    files.every((f) => typeof f[field] === "string" || f[field] === undefined),
+  );
+}
+
+/** Nested objects with text under names that look like files (`notes.txt`), at least two levels deep. */
+function plainTree(objects: ReadonlyArray<Record<string, unknown>>): boolean {
+  let files = 0;
+  let folders = 0;
+  const visit = (value: Record<string, unknown>, depth: number) => {
+    for (const [name, child] of Object.entries(value)) {
+      if (typeof child === "string" && /^[^/]+\.[A-Za-z0-9]{1,8}$/.test(name)) files++;
+      else if (isPlainObject(child) && depth < 6) {
+        folders++;
+        visit(child, depth + 1);
+      } else if (typeof child !== "string") folders -= 100;
+    }
+  };
+  for (const object of objects) visit(object, 0);
+  return files > 0 && folders > 0;
+}
+
+// ── fields ───────────────────────────────────────────────────────────────────
+
+function collectField(fields: Map<string, FieldShape>, path: string, values: readonly unknown[]): void {
+  const field: FieldShape = fields.get(path) ?? {
+    path,
+    types: new Set<string>(),
+    values: new Map(),
+    open: false,
+    samples: [],
+    elements: new Set(),
+  };
+  fields.set(path, field);
+  for (const item of values) {
+    field.types.add(typeOf(item));
+    if ((typeof item === "string" || typeof item === "number") && field.samples.length < 20)
+      field.samples.push(item);
+    if (typeof item === "string" && !field.open) {
+      field.values.set(item, (field.values.get(item) ?? 0) + 1);
+      if (field.values.size > ENUM_LIMIT) field.open = true;
+    }
+    if (Array.isArray(item))
+      for (const element of item.slice(0, 20)) {
+        if (isPlainObject(element)) {
+          field.itemFields ??= new Set();
+          for (const k of Object.keys(element)) field.itemFields.add(k);
+        } else if (typeof element === "string" && field.elements.size < 200) field.elements.add(element);
+      }
+  }
 }
 
 function collectFields(
@@ -131,35 +480,20 @@ function collectFields(
 ): void {
   for (const [key, item] of Object.entries(value)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    const field: FieldShape = fields.get(path) ?? {
-      path,
-      types: new Set<string>(),
-      values: new Map(),
-      open: false,
-    };
-    fields.set(path, field);
-    field.types.add(typeOf(item));
-    if (typeof item === "string" && !field.open) {
-      field.values.set(item, (field.values.get(item) ?? 0) + 1);
-      if (field.values.size > ENUM_LIMIT) field.open = true;
-    }
-    if (Array.isArray(item)) {
-      for (const element of item.slice(0, 20))
-        if (isPlainObject(element)) {
-          field.itemFields ??= new Set();
-          for (const k of Object.keys(element)) field.itemFields.add(k);
-        }
-    }
-    if (isPlainObject(item) && looksKeyed(item)) {
-      field.mapKeys ??= new Set();
-      for (const k of Object.keys(item).slice(0, 20)) if (field.mapKeys.size < 50) field.mapKeys.add(k);
-    }
-    // nested objects with the same fields in every entity (an address, a name) are part of the entity
-    else if (isPlainObject(item) && prefix.split(".").length < 3) collectFields(item, path, fields);
+    collectField(fields, path, [item]);
+    // nested objects with the same fields in every record (an address, a name) are part of the record
+    if (isPlainObject(item) && !looksKeyed(item) && prefix.split(".").length < 3)
+      collectFields(item, path, fields);
   }
 }
 
-/** A field of most entities whose value is the entity's own key. */
+/** A map keyed by ids rather than a record with named fields: its values are all objects of one kind. */
+function looksKeyed(value: Record<string, unknown>): boolean {
+  const values = Object.values(value);
+  return values.length > 0 && values.every(isPlainObject) && Object.keys(value).some(dataKey);
+}
+
+/** A field of most records whose value is the record's own key. */
 function keyFieldOf(sample: ReadonlyArray<[string, Record<string, unknown>]>): string | undefined {
   if (sample.length === 0) return undefined;
   const counts = new Map<string, number>();
@@ -169,6 +503,20 @@ function keyFieldOf(sample: ReadonlyArray<[string, Record<string, unknown>]>): s
         counts.set(field, (counts.get(field) ?? 0) + 1);
   const [best] = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return best && best[1] >= sample.length * 0.9 ? best[0] : undefined;
+}
+
+/** The field that tells the records of an array apart: named like an id, with a value unique to each. */
+function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>): string | undefined {
+  if (sample.length === 0) return undefined;
+  const fields = Object.keys(sample[0]?.[1] ?? {});
+  const unique = fields.filter((field) => {
+    const values = sample.map(([, e]) => e[field]);
+    return (
+      values.every((v) => typeof v === "string" || typeof v === "number") &&
+      new Set(values.map(String)).size === values.length
+    );
+  });
+  return unique.find((f) => /^(id|key|uuid)$/i.test(f)) ?? unique.find((f) => /(_id|Id|_key|_uuid)$/.test(f));
 }
 
 function keyFormatOf(keys: readonly string[]): KeyFormat | undefined {
@@ -183,64 +531,79 @@ function keyFormatOf(keys: readonly string[]): KeyFormat | undefined {
   return numeric ? { prefix, digits: Math.max(...rest.map((r) => r.length)), length } : { prefix, length };
 }
 
-/** Object fields whose keys differ from entity to entity and whose values are objects: maps of entities. */
-function nestedMapFields(entities: ReadonlyArray<[string, Record<string, unknown>]>): string[] {
-  const seen = new Map<string, { union: Set<string>; total: number; objects: number }>();
-  for (const [, entity] of entities.slice(0, SAMPLE))
-    for (const [field, value] of Object.entries(entity)) {
-      if (!isPlainObject(value)) continue;
-      const entry = seen.get(field) ?? { union: new Set<string>(), total: 0, objects: 0 };
-      seen.set(field, entry);
-      for (const [key, item] of Object.entries(value)) {
-        entry.union.add(key);
-        entry.total++;
-        if (isPlainObject(item)) entry.objects++;
-      }
-    }
-  return [...seen]
-    .filter(([, e]) => e.total > 0 && e.objects === e.total && e.union.size > Math.max(3, e.total * 0.5))
-    .map(([field]) => field);
-}
-
-/** A map keyed by ids rather than a record with named fields: its values are all objects of one kind. */
-function looksKeyed(value: Record<string, unknown>): boolean {
-  const values = Object.values(value);
-  return values.length > 0 && values.every(isPlainObject) && Object.keys(value).some((k) => /[0-9]/.test(k));
-}
-
-function isKeyedMap(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value)) return false;
-  const values = Object.values(value);
-  return values.length > 0 && values.every(isPlainObject);
-}
+// ── references and counters ────────────────────────────────────────────────
 
 /** Which fields hold keys of another collection (a user's `orders`, an order's `user_id`). */
-function linkReferences(
-  shape: CollectionShape,
-  entitiesOf: ReadonlyMap<string, Array<[string, Record<string, unknown>]>>,
-  keySets: ReadonlyMap<string, Set<string>>,
-): void {
-  const entities = shape.parent ? [] : (entitiesOf.get(shape.name) ?? []);
-  const sample = spread(entities, 100);
-  for (const field of shape.fields.values()) {
-    if (field.path === shape.keyField) continue;
-    const values: string[] = [];
-    for (const [, entity] of sample) {
-      const value = dig(entity, field.path);
-      if (typeof value === "string") values.push(value);
-      else if (Array.isArray(value)) for (const v of value) if (typeof v === "string") values.push(v);
-    }
-    if (!shape.parent && values.length === 0) for (const value of field.values.keys()) values.push(value); // nested: the sampled strings
-    if (values.length === 0) continue;
-    for (const [name, keys] of keySets) {
-      if (name === shape.name) continue;
-      const hits = values.filter((v) => keys.has(v)).length;
-      if (hits >= values.length * 0.8) {
-        field.refersTo = name;
-        break;
+function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): void {
+  const collections = parts.filter((p): p is CollectionShape => p.kind === "collection");
+  const keySets = new Map(collections.map((c) => [c.name, new Set(c.keys)] as const));
+  for (const shape of collections)
+    for (const field of shape.fields.values()) {
+      if (field.path === shape.keyField) continue;
+      const values = [...field.values.keys(), ...field.elements];
+      if (values.length === 0) continue;
+      for (const [name, keys] of keySets) {
+        if (name === shape.name || keys.size === 0) continue;
+        const hits = values.filter((v) => keys.has(v)).length;
+        if (hits >= values.length * 0.8) {
+          field.refersTo = name;
+          break;
+        }
       }
     }
+}
+
+/**
+ * A counter beside a collection mints its ids: an integer field of the record holding the
+ * collection, named after it (`crate_counter` for `crates`, `member_count` for `member_index`)
+ * or a bare `next_id`/`counter`, whose value is the largest id (it holds the last one given)
+ * or one more (the next one to give).
+ */
+function attachCounters(parts: readonly Part[]): void {
+  const records = parts.filter((p): p is RecordShape => p.kind === "record");
+  for (const part of parts) {
+    if (part.kind !== "collection" || part.parent) continue;
+    const holder = records.find(
+      (r) => r.path.length === part.path.length - 1 && r.path.every((s, i) => part.path[i] === s),
+    );
+    if (!holder) continue;
+    const noun = nameWords(singular(part.name))[0] ?? "";
+    for (const field of holder.fields.values()) {
+      const words = nameWords(field.path);
+      const counterWord =
+        words.some((w) => ["counter", "count", "seq", "sequence"].includes(w)) ||
+        words[0] === "next" ||
+        words[0] === "last";
+      if (!counterWord || !field.types.has("number") || field.types.size !== 1) continue;
+      const named =
+        words.some((w) => singular(w) === noun) ||
+        ["counter", "next_id", "last_id", "id_counter"].includes(field.path);
+      if (!named) continue;
+      const value = field.samples.find((s) => typeof s === "number") as number | undefined;
+      const highest = highestNumber(part.keys);
+      if (value === undefined) continue;
+      const holds = highest === undefined ? "next" : value > highest ? "next" : "last";
+      part.counter = { path: [...holder.path, field.path], holds };
+      break;
+    }
   }
+}
+
+function highestNumber(keys: readonly string[]): number | undefined {
+  const numbers = keys
+    .map((k) => /([0-9]+)$/.exec(k)?.[1])
+    .filter((d): d is string => d !== undefined)
+    .map(Number);
+  return numbers.length > 0 ? Math.max(...numbers) : undefined;
+}
+
+// ── helpers ──────────────────────────────────────────────────────────────────
+
+/** Evenly spaced items, so a sample sees the whole collection, not only its first keys. */
+function spread<T>(items: readonly T[], limit: number): T[] {
+  if (items.length <= limit) return [...items];
+  const step = items.length / limit;
+  return Array.from({ length: limit }, (_, i) => items[Math.floor(i * step)] as T);
 }
 
 /** The outline of a value: digits become 9 and letters a (`INV-000123` → `aaa-999999`). */
@@ -261,4 +624,10 @@ function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;
+}
+
+/** The target of a part's records: its path with the entity keys filled in (`users/{user_id}/cards`). */
+export function partTarget(part: Pick<PartBase, "path">, keys: readonly string[] = []): string {
+  let next = 0;
+  return part.path.map((segment) => (segment === "*" ? (keys[next++] ?? "*") : segment)).join("/") || ".";
 }

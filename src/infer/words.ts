@@ -66,6 +66,21 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "is",
     "has",
     "can",
+    "display",
+    "print",
+    "measure",
+    "ls",
+    "cat",
+    "pwd",
+    "grep",
+    "tail",
+    "head",
+    "wc",
+    "du",
+    "diff",
+    "filter",
+    "sort",
+    "stat",
   ],
   create: [
     "create",
@@ -92,6 +107,13 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "reserve",
     "file",
     "insert",
+    "compose",
+    "publish",
+    "reply",
+    "comment",
+    "invite",
+    "mkdir",
+    "touch",
   ],
   update: [
     "update",
@@ -141,8 +163,59 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "unlock",
     "pause",
     "resume",
+    "adjust",
+    "configure",
+    "toggle",
+    "switch",
+    "turn",
+    "press",
+    "release",
+    "fill",
+    "refill",
+    "login",
+    "logout",
+    "authenticate",
+    "cd",
+    "mv",
+    "cp",
+    "copy",
+    "echo",
+    "write",
+    // amounts moved into or out of a stored number
+    "deposit",
+    "fund",
+    "topup",
+    "credit",
+    "increase",
+    "increment",
+    "withdraw",
+    "debit",
+    "spend",
+    "deduct",
+    "decrease",
+    "decrement",
+    "recharge",
+    // membership of a set the state keeps
+    "follow",
+    "unfollow",
+    "subscribe",
+    "unsubscribe",
+    "watch",
+    "unwatch",
+    "pin",
+    "unpin",
+    "star",
+    "unstar",
+    "like",
+    "unlike",
+    "join",
+    "leave",
+    "bookmark",
+    "favorite",
+    "signin",
+    "signout",
   ],
-  delete: REMOVE_VERBS,
+  delete: [...REMOVE_VERBS, "rmdir"],
 };
 
 /** Verbs that only change fields: their arguments are the new values, not a record of an action. */
@@ -156,17 +229,83 @@ export const PLAIN_UPDATE_VERBS: ReadonlySet<string> = new Set([
   "rename",
   "replace",
   "patch",
+  "adjust",
+  "configure",
 ]);
 
 /**
- * Words for the two directions money moves: stems a transaction kind's value starts with
- * (`payment`, `charge`; `refund`, `credit`), and verbs saying a refund goes back into a
- * stored value.
+ * Verbs that put a value into a set the state keeps (a playlist, the people one follows),
+ * and their opposites, which take it out: the membership endpoints of social and market
+ * APIs (follow/unfollow, star/unstar, subscribe/unsubscribe, watch/unwatch).
  */
-export const PAYMENT_STEMS: readonly string[] = ["pay", "charg", "debit", "purchas"];
-export const REFUND_STEMS: readonly string[] = ["refund", "credit", "reimburs", "return"];
-export const CREDITED =
-  /\b(?:added|credited|returned|restored|put back|paid back|goes back|go back|deposited)\b/;
+export const JOIN_VERBS: ReadonlySet<string> = new Set([
+  "add",
+  "follow",
+  "subscribe",
+  "watch",
+  "pin",
+  "star",
+  "like",
+  "join",
+  "tag",
+  "bookmark",
+  "favorite",
+  "favourite",
+  "save",
+  "include",
+  "append",
+]);
+export const LEAVE_VERBS: ReadonlySet<string> = new Set([
+  "remove",
+  "unfollow",
+  "unsubscribe",
+  "unwatch",
+  "unpin",
+  "unstar",
+  "unlike",
+  "leave",
+  "untag",
+  "unbookmark",
+  "unfavorite",
+  "unfavourite",
+  "unsave",
+  "exclude",
+  "delete",
+  "drop",
+]);
+
+/** Verbs that add an amount to a stored number (a balance), and verbs that take one from it. */
+export const INCREASE_VERBS: ReadonlySet<string> = new Set([
+  "deposit",
+  "fund",
+  "topup",
+  "top",
+  "credit",
+  "increase",
+  "increment",
+  "raise",
+  "load",
+  "add",
+  "refill",
+  "fill",
+  "recharge",
+]);
+export const DECREASE_VERBS: ReadonlySet<string> = new Set([
+  "withdraw",
+  "debit",
+  "spend",
+  "deduct",
+  "decrease",
+  "decrement",
+  "reduce",
+  "lower",
+  "use",
+  "consume",
+]);
+
+/** Verbs that open and close a session with the API, and the ones that only ask about it. */
+export const LOGIN_VERBS: ReadonlySet<string> = new Set(["login", "signin", "authenticate", "logon"]);
+export const LOGOUT_VERBS: ReadonlySet<string> = new Set(["logout", "signout", "logoff"]);
 
 /** Verbs that put an entity into a status: the stem the state's spelling starts with, and the default. */
 export const STATUS_VERBS: Readonly<Record<string, readonly [stem: string, status: string]>> = {
@@ -232,7 +371,7 @@ export function plural(word: string): string {
   return `${word}s`;
 }
 
-/** The same noun, whatever its number and casing: `Orders`, `order`, `payment_methods`, `paymentMethod`. */
+/** The same noun, whatever its number and casing: `Orders`, `order`, `delivery_slots`, `deliverySlot`. */
 export function sameNoun(a: string, b: string): boolean {
   const keys = nounKeys(b);
   return nounKeys(a).some((key) => key !== "" && keys.includes(key));
@@ -241,7 +380,7 @@ export function sameNoun(a: string, b: string): boolean {
 const nounCache = new Map<string, readonly string[]>();
 
 /**
- * A noun in one form whatever its number and casing (`Payment_Methods` → `payment_method`).
+ * A noun in one form whatever its number and casing (`Delivery_Slots` → `delivery_slot`).
  * A plural in -ves has two readings (`shelves` → shelve, shelf; `curves` → curve, curf): both
  * are keys, so either singular finds it.
  */
@@ -269,7 +408,7 @@ export function isIdentifierName(name: string): boolean {
   return ID_SUFFIX.test(snake) && !/phone|zip|postal|street|card_number|account_number/.test(snake);
 }
 
-/** `order_id` → `order`, `payment_method_id` → `payment_method`, `item_ids` → `item`; undefined for a bare `id`. */
+/** `order_id` → `order`, `delivery_slot_id` → `delivery_slot`, `item_ids` → `item`; undefined for a bare `id`. */
 export function nounOfIdentifier(name: string): string | undefined {
   const words = nameWords(name);
   if (words.length < 2 || !ID_SUFFIX.test(words.join("_"))) return undefined;
@@ -278,10 +417,27 @@ export function nounOfIdentifier(name: string): string | undefined {
 
 /** The first verb of a tool's name (among its first two words), and what it does. */
 export function verbOf(name: string): { verb: string; action: Action } | undefined {
-  for (const word of nameWords(name).slice(0, 2))
+  for (const word of verbWords(name).slice(0, 2))
     for (const action of ["delete", "update", "create", "read"] as const)
       if (VERBS[action].includes(word)) return { verb: word, action };
   return undefined;
+}
+
+/**
+ * The words of a name with two-word verbs joined (`log_in` → login, `sign_out` → signout,
+ * `top_up` → topup), so a verb is one word whatever the naming style.
+ */
+export function verbWords(name: string): string[] {
+  const words = [...nameWords(name)];
+  const joined: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const pair = `${words[i]}${words[i + 1] ?? ""}`;
+    if (["login", "logout", "logon", "logoff", "signin", "signout", "topup"].includes(pair)) {
+      joined.push(pair);
+      i++;
+    } else joined.push(words[i] as string);
+  }
+  return joined;
 }
 
 /** Whether a tool reads, creates, updates or deletes, from its read-only hint and its verb. */

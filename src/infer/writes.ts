@@ -1,5 +1,5 @@
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
-import { type Draft, isExpression } from "./drafts.js";
+import type { Draft } from "./drafts.js";
 import {
   fieldFor,
   recordFieldFor,
@@ -8,17 +8,14 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { describeSwap, jsonataName, type Swap, swapExpression, swapsOf } from "./items.js";
-import { payerChange, priceDifference, refundsToBalance } from "./money.js";
-import { onceOnly } from "./once.js";
-import { bindingName } from "./reads.js";
+import { bindingName, identifier, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
-import type { CollectionShape, StateShape } from "./shape.js";
-import { type Bound, referenceTarget } from "./targets.js";
-import { type Transition, transitionsOf } from "./transitions.js";
-import { nameWords, PLAIN_UPDATE_VERBS, plural, sameNoun, singular } from "./words.js";
+import type { CollectionShape, RecordShape, StateShape } from "./shape.js";
+import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
+import { transitionsOf } from "./transitions.js";
+import { nameWords, plural, singular } from "./words.js";
 
-/** Updates, deletes and creates, with the guards and reference checks their texts state. */
+/** Updates, deletes and creates of records in collections, with the guards and checks their texts state. */
 
 export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const target = referenceTarget(ctx, subject);
@@ -26,54 +23,38 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const collection = subject.collection;
   const binding = bindingName(collection);
   const bound = { collection, binding };
-  const swaps = swapsOf(ctx, collection);
-  // a plain update swaps the items itself; any other verb files a request that records them
-  const settles = ctx.facts.verb !== undefined && PLAIN_UPDATE_VERBS.has(ctx.facts.verb);
-  const set = argumentFields(ctx, subject, settles ? swaps : []);
+  const set = argumentFields(ctx, subject);
   const status = statusAfter(ctx, collection);
   if (status && set[status.field] === undefined) {
     set[status.field] = status.value;
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
   }
-  const once = onceOnly(ctx, collection, status?.value);
-  if (once) set[once.field] ??= "{$now}";
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
-  const require = [...statusGuards(ctx, collection), ...(once ? [once.guard] : [])];
-  const learned = status
-    ? learnedChanges(ctx, collection, status.field, status.value, binding)
-    : { set: {}, transitions: [] };
-  for (const swap of settles ? swaps : []) {
-    set[swap.list.path] ??= { $expr: swapExpression(swap, binding) };
-    ctx.notes.push(describeSwap(swap));
-  }
-  for (const [field, value] of Object.entries(learned.set)) set[field] ??= value;
+  const require = statusGuards(ctx, collection);
+  if (status)
+    for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
+      set[field] ??= value;
   const checks = referenceChecks(ctx, subject, [bound]);
-  const write = { subject: bound, swaps, settles, payerReads: checks };
-  const money = swaps.length > 0 ? priceDifference(ctx, write) : payerChange(ctx, write);
-  for (const [field, value] of Object.entries(money.set)) set[field] ??= value;
-  const after = [...money.after, ...refundsToBalance(ctx, bound, learned.transitions)];
-  if (!Object.values(set).some(isExpression) && money.before.length === 0 && after.length === 0)
-    return [
-      { kind: "update", target, ...(missing ? { missing } : {}), require, set, as: binding, output: "" },
-      ...checks,
-    ];
-  // values computed from the entity as it was: read it first, under the name they use
   return [
-    { kind: "read", target, ...(missing ? { missing } : {}), require, as: binding },
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require,
+      set,
+      as: binding,
+      output: wrapperOutput(ctx, collection) ?? "",
+    },
     ...checks,
-    ...money.before,
-    { kind: "update", target, set, as: binding, output: "" },
-    ...after,
   ];
 }
 
-/** The fields the arguments set: the entity's own, else the action's record of them; swapped lists set none. */
-function argumentFields(ctx: Context, subject: Reference, swaps: readonly Swap[]): Record<string, unknown> {
-  const swapped = new Set(swaps.flatMap((s) => [s.old, s.replacement]));
+/** The fields the arguments set: the record's own, else the action's record of them. */
+function argumentFields(ctx: Context, subject: Reference): Record<string, unknown> {
   const set: Record<string, unknown> = {};
   const unmapped: string[] = [];
   for (const param of ctx.facts.params) {
-    if (param.name === subject.param.name || swapped.has(param)) continue;
+    if (param.name === subject.param.name) continue;
     const field = fieldFor(param, subject.collection) ?? recordFieldFor(ctx, param);
     if (field) set[field] = `{${param.name}}`;
     else if (!ctx.references.some((r) => r.param === param)) unmapped.push(param.name);
@@ -94,32 +75,23 @@ function learnedChanges(
   collection: CollectionShape,
   statusPath: string,
   status: string,
-  binding: string,
-): { set: Record<string, unknown>; transitions: Transition[] } {
+): Record<string, unknown> {
   const { values } = requiredStatuses(ctx, collection);
   const set: Record<string, unknown> = {};
-  const transitions = transitionsOf(ctx.states, collection.name, statusPath, values, status);
-  for (const change of transitions) {
-    if (change.kind === "timestamp") set[change.field] = "{$now}";
-    else if (change.kind === "constant") set[change.field] = change.value;
-    else {
-      const items = `$${binding}.${jsonataName(change.field)}`;
-      const key = jsonataName(change.key);
-      set[change.field] = {
-        $expr: `$append(${items}, ${items}[${key} = ${JSON.stringify(change.from)}].$merge([$, {${JSON.stringify(change.key)}: ${JSON.stringify(change.to)}}]))`,
-      };
+  for (const change of transitionsOf(ctx.states, collection.path, statusPath, values, status)) {
+    if (change.kind === "timestamp") {
+      set[change.field] = "{$now}";
+      ctx.notes.push(
+        `sets ${change.field} to the time of the change (as the ${humanNoun(collection.name)}s already '${status}' show)`,
+      );
+    } else {
+      set[change.field] = change.value;
+      ctx.notes.push(
+        `sets ${change.field} to ${JSON.stringify(change.value)} (as the ${humanNoun(collection.name)}s already '${status}' show)`,
+      );
     }
-    ctx.notes.push(
-      `${describeTransition(change)} (as the ${humanNoun(collection.name)}s already '${status}' show)`,
-    );
   }
-  return { set, transitions };
-}
-
-function describeTransition(change: Transition): string {
-  if (change.kind === "timestamp") return `sets ${change.field} to the time of the change`;
-  if (change.kind === "constant") return `sets ${change.field} to ${JSON.stringify(change.value)}`;
-  return `adds to ${change.field} a copy of each element with ${change.key} '${change.from}', as '${change.to}'`;
+  return set;
 }
 
 export function deleteRule(ctx: Context, subject: Reference): Draft[] {
@@ -134,14 +106,14 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
       ...(missing ? { missing } : {}),
       require: statusGuards(ctx, subject.collection),
       as: bindingName(subject.collection),
-      output: "",
+      output: wrapperOutput(ctx, subject.collection) ?? "",
     },
     ...referenceChecks(ctx, subject, []),
   ];
 }
 
 /**
- * A write names other entities too (the payment method to use, the items to return): each
+ * A write names other records too (the payment method to use, the items to return): each
  * must exist, answered by the tool's documented not-found error for it. Items named inside
  * the subject (`item_ids` of an order's `items`) must be among them.
  */
@@ -158,7 +130,7 @@ function referenceChecks(ctx: Context, subject: Reference | undefined, bound: re
         kind: "check",
         require: [
           {
-            expr: `$count($args.${reference.param.name}[$not($ in $${binding}.${inside.array}.${inside.key})]) = 0`,
+            expr: `$count($args.${identifier(reference.param.name)}[$not($ in $${binding}.${identifier(inside.array)}.${identifier(inside.key)})]) = 0`,
             error,
           },
         ],
@@ -175,63 +147,8 @@ function referenceChecks(ctx: Context, subject: Reference | undefined, bound: re
     const as = bound.some((b) => b.binding === named) ? `${named}_given` : named;
     checks.push({ kind: "read", target, missing, as });
     ctx.notes.push(`checks ${reference.param.name} exists (${missing})`);
-    const either = bound[0] ? eitherCheck(ctx, reference, bound[0], as) : undefined;
-    if (either) checks.push(either);
   }
   return checks;
-}
-
-/**
- * "the card must be either the one on file or a prepaid card": the entity an
- * argument names must be the one the subject already holds (the first, when it holds a list)
- * or of the kind named, read from the field whose values name kinds (`kind: prepaid_card`).
- */
-function eitherCheck(ctx: Context, reference: Reference, subject: Bound, as: string): Draft | undefined {
-  for (const error of ctx.facts.errors) {
-    const said =
-      /\b(?:should|must) be (?:either )?(?:the )?(?:original|current|same|existing) ([a-z ]+?) or (?:a |an |the )?([a-z ]+?)(?:[.,;]|$)/.exec(
-        error.text,
-      );
-    if (!said?.[1] || !said[2] || !sameNoun(said[1].trim().replace(/ /g, "_"), reference.collection.name))
-      continue;
-    const held = heldReference(subject.collection, reference);
-    const kind = kindValue(reference.collection, said[2].trim());
-    if (!held || !kind) continue;
-    const param = jsonataName(reference.param.name);
-    ctx.notes.push(
-      `checks ${reference.param.name} is the one the ${subject.binding} holds or a ${said[2].trim()} (${use(ctx, error)})`,
-    );
-    return {
-      kind: "check",
-      require: [
-        {
-          expr: `$args.${param} = $${subject.binding}.${held} or $${as}.${jsonataName(kind.field)} = ${JSON.stringify(kind.value)}`,
-          error: error.code,
-        },
-      ],
-    };
-  }
-  return undefined;
-}
-
-/** Where the subject keeps the key of the entity an argument names: a field of that name, or the first of a list. */
-function heldReference(subject: CollectionShape, reference: Reference): string | undefined {
-  const name = reference.param.name;
-  const direct =
-    subject.fields.get(name) ??
-    [...subject.fields.values()].find((f) => f.refersTo === reference.collection.name);
-  if (direct && !direct.types.has("array")) return jsonataName(direct.path);
-  const list = [...subject.fields.values()].find((f) => !f.path.includes(".") && f.itemFields?.has(name));
-  return list ? `${jsonataName(list.path)}[0].${jsonataName(name)}` : undefined;
-}
-
-/** The field of a collection whose values include the kind a text names (`prepaid card` → kind: prepaid_card). */
-function kindValue(collection: CollectionShape, kind: string): { field: string; value: string } | undefined {
-  const wanted = nameWords(kind).join("_");
-  for (const field of collection.fields.values())
-    for (const value of field.values.keys())
-      if (nameWords(value).join("_") === wanted) return { field: field.path, value };
-  return undefined;
 }
 
 /** The array of the subject whose elements carry the keys an array argument lists (`items` for `item_ids`). */
@@ -291,10 +208,11 @@ function statusError(
 }
 
 /**
- * A create files a new entity in the collection the tool's name names (or a new one), under
- * an id minted like the collection's keys, with the arguments that are its fields, the
- * clock in its creation timestamp, and its id appended to the list that the entity it
- * references keeps of them (a user's `reservations`).
+ * A create files a new record in the collection the tool's name names (or a new one), under
+ * an id minted the way the collection's ids are (a counter beside it, or the next after the
+ * largest, in the keys' format), with the arguments that are its fields, the clock in its
+ * creation timestamp, and its id appended to the list that the record it references keeps
+ * of them (a user's `reservations`); counts of the same noun beside it move by one.
  */
 export function createRule(ctx: Context, collection: CollectionShape | undefined, noun: string): Draft[] {
   if (collection?.parent) return nestedCreate(ctx, collection, noun);
@@ -310,84 +228,111 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   if (stated) set[statusPath ?? "status"] = stated;
   const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
+  const target = collection ? containerTarget(ctx, collection) : name;
+  if (!target) return [];
   const drafts: Draft[] = [
-    { kind: "create", target: name, id: mintOf(collection, name, keyField), set, as: binding, output: "" },
+    {
+      kind: "create",
+      target,
+      id: mintOf(collection, name, keyField),
+      set,
+      as: binding,
+      output: (collection && wrapperOutput(ctx, collection)) ?? "",
+    },
   ];
   ctx.notes.push(
-    `creates a ${humanNoun(name)} in ${name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}`,
+    `creates a ${humanNoun(name)} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
   );
+  const idOutput = ctx.facts.outputs.find(
+    (o) =>
+      (o.name === keyField || o.name === "id" || o.name === `${nameWords(singular(name)).join("_")}_id`) &&
+      !(collection?.fields.has(o.name) ?? false),
+  );
+  if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
+  if (collection) drafts.push(...countsMoving(ctx, collection, noun));
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent) continue;
     const list = [...reference.collection.fields.values()].find(
       (f) => f.refersTo === name && f.types.has("array"),
     );
     const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
-    const target = `${reference.collection.name}/{${reference.param.name}}`;
+    const referenced = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
+    if (!referenced) continue;
     const named = missing ? { missing } : {};
-    // the entity that keeps a list of these gets the new id; any other must merely exist
+    // the record that keeps a list of these gets the new id; any other must merely exist
     drafts.push(
       list
-        ? { kind: "update", target, ...named, append: { [list.path]: "{$id}" } }
-        : { kind: "read", target, ...named },
+        ? { kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } }
+        : { kind: "read", target: referenced, ...named },
     );
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
 }
 
-/** A create of something kept inside another entity (a certificate among a user's payment methods). */
+/**
+ * Numbers beside a collection that count its records of one noun (`note_count`,
+ * `open_issues_count`), other than its id counter: one more with each record made.
+ */
+function countsMoving(ctx: Context, collection: CollectionShape, noun: string): Draft[] {
+  const holder = holderOf(ctx.shape, collection);
+  if (!holder) return [];
+  const wanted = new Set([singular(noun), ...nameWords(singular(collection.name)).map(singular)]);
+  const drafts: Draft[] = [];
+  for (const field of holder.fields.values()) {
+    const words = nameWords(field.path);
+    if (!words.includes("count") || !field.types.has("number") || field.types.size !== 1) continue;
+    if (collection.counter && collection.counter.path.at(-1) === field.path) continue;
+    if (!words.some((w) => wanted.has(singular(w)))) continue;
+    drafts.push({ kind: "update", target: holder.path.join("/") || ".", inc: { [field.path]: 1 } });
+    ctx.notes.push(`adds one to ${field.path}`);
+  }
+  return drafts;
+}
+
+/** The record a collection is a field of (an API's state, or the whole state). */
+export function holderOf(shape: StateShape, part: { path: readonly string[] }): RecordShape | undefined {
+  return shape.parts.find(
+    (p): p is RecordShape =>
+      p.kind === "record" &&
+      p.path.length === part.path.length - 1 &&
+      p.path.every((s, i) => part.path[i] === s),
+  );
+}
+
+/** A create of something kept inside another record (a card among a user's payment methods). */
 function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): Draft[] {
   const parent = ctx.references.find((r) => r.collection.name === collection.parent && !r.many);
   if (!parent) {
     ctx.notes.push(
-      `a ${noun} lives inside ${collection.parent}, but no argument names the ${collection.parent} entity`,
+      `a ${noun} lives inside ${collection.parent}, but no argument names the ${collection.parent} record`,
     );
     return [];
   }
-  const kinds = kindFields(collection, noun);
   const set: Record<string, unknown> = {};
   for (const param of ctx.facts.params) {
     if (param === parent.param) continue;
     const field = fieldFor(param, collection);
     if (field) set[field] = `{${param.name}}`;
   }
-  for (const field of kinds) set[field] = noun;
-  const prefixed = collection.keys.filter((k) => k.startsWith(`${noun}_`));
-  const digits = prefixed.map((k) => k.slice(noun.length + 1)).filter((rest) => /^[0-9]+$/.test(rest));
-  const id = {
-    prefix: prefixed.length > 0 ? `${noun}_` : "",
-    width: Math.max(4, ...digits.map((d) => d.length)),
-    ...(collection.keyField ? { field: collection.keyField } : {}),
-  };
+  const container = containerTarget(ctx, collection);
+  const parentTarget = recordTarget(ctx, parent.collection, `{${parent.param.name}}`);
+  if (!container || !parentTarget) return [];
   const missing = notFoundError(ctx, parent.collection, parent.param.name, { add: true });
   ctx.notes.push(
     `creates a ${noun} in ${collection.parent}.${collection.name} of the ${humanNoun(collection.parent ?? "")} ${parent.param.name} names`,
   );
   return [
-    { kind: "read", target: `${collection.parent}/{${parent.param.name}}`, ...(missing ? { missing } : {}) },
+    { kind: "read", target: parentTarget, ...(missing ? { missing } : {}) },
     {
       kind: "create",
-      target: `${collection.parent}/{${parent.param.name}}/${collection.name}`,
-      id,
+      target: container,
+      id: mintOf(collection, collection.name, collection.keyField ?? `${nameWords(noun).join("_")}_id`),
       set,
       as: nameWords(noun).join("_"),
-      output: "",
+      output: wrapperOutput(ctx, collection) ?? "",
     },
   ];
-}
-
-/** Fields of a nested collection whose value says what kind an entry is, where the noun is one of them. */
-function kindFields(collection: CollectionShape, noun: string): string[] {
-  return [...collection.fields.values()]
-    .filter((f) => !f.open && [...f.values.keys()].some((v) => sameNoun(v, noun)))
-    .map((f) => f.path);
-}
-
-/** A nested collection whose entries include the noun as their kind (`source: certificate`) or key prefix. */
-export function nestedKindCollection(shape: StateShape, noun: string): CollectionShape | undefined {
-  return [...shape.nested.values()].find(
-    (c) => kindFields(c, noun).length > 0 || c.keys.some((k) => k.startsWith(`${noun}_`)),
-  );
 }
 
 function createdAtFields(collection: CollectionShape): string[] {
@@ -395,29 +340,43 @@ function createdAtFields(collection: CollectionShape): string[] {
     .filter(
       (f) =>
         !f.path.includes(".") &&
-        /^(created|creation|booked|placed|submitted|opened|requested)(_at|_on|_date|_time)?$/.test(f.path) &&
+        /^(created|creation|booked|placed|submitted|opened|requested|sent|posted)(_at|_on|_date|_time)?$/.test(
+          f.path,
+        ) &&
         [...f.values.keys()].some((v) => /^\d{4}-\d{2}-\d{2}/.test(v)),
     )
     .map((f) => f.path);
 }
 
-/** Ids like the collection's keys: its prefix and digit count, else a 3-letter prefix from the noun. */
+/**
+ * Ids like the collection's: from its counter, else the next after the largest; numbers
+ * where its ids are numbers, else its keys' prefix and digit count, else a 3-letter prefix
+ * from the noun for a new collection.
+ */
 function mintOf(collection: CollectionShape | undefined, name: string, keyField: string) {
+  const numeric = collection?.numericKeys ?? false;
+  const counter = collection?.counter
+    ? { counter: collection.counter.path.join("/"), counterHolds: collection.counter.holds }
+    : {};
+  if (numeric) return { prefix: "", width: 1, numeric: true, field: keyField, ...counter };
   const format = collection?.keyFormat;
-  if (format?.digits !== undefined) return { prefix: format.prefix, width: format.digits, field: keyField };
+  if (format?.digits !== undefined)
+    return { prefix: format.prefix, width: Math.max(1, format.digits), field: keyField, ...counter };
   if (format) {
     const width = Math.min(12, Math.max(4, format.length - format.prefix.length));
-    return { prefix: format.prefix, width, field: keyField };
+    return { prefix: format.prefix, width, field: keyField, ...counter };
   }
+  if (collection && collection.size === 0)
+    return { prefix: "", width: 1, numeric: true, field: keyField, ...counter };
   const letters = nameWords(singular(name))
     .join("")
     .replace(/[^a-z]/g, "")
     .slice(0, 3)
     .toUpperCase();
-  return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField };
+  return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField, ...counter };
 }
 
-/** `booking` → `bookings`, `payment_method` → `payment_methods`. */
+/** `booking` → `bookings`, `delivery_slot` → `delivery_slots`. */
 export function pluralNoun(noun: string): string {
   const words = nameWords(noun);
   return [...words.slice(0, -1), plural(words.at(-1) ?? noun)].join("_");

@@ -42,6 +42,11 @@ export interface ResolvedLlm {
   /** Present when the LLM engine answers calls. */
   config?: LlmConfig;
   engine: "offline" | "llm";
+  /**
+   * The model answers only the tools whose answers the rules would guess; the offline engine
+   * answers the rest (auto). False when the model was chosen for every tool (--engine llm).
+   */
+  onlyGuessed?: boolean;
   /** One line saying which engine and why, for the startup banner. */
   reason: string;
   passes: LlmPasses;
@@ -157,11 +162,21 @@ export function resolveLlmConfig(input: {
     temperature: file.temperature,
   };
   const where = baseURL ?? "api.openai.com";
-  const why =
-    engine === "llm"
-      ? "chosen with --engine llm"
-      : `auto: ${baseURL ? "a base URL" : "an API key"} is configured`;
-  return { ...base, engine: "llm", config, reason: `llm (${simulateModel} at ${where}; ${why})` };
+  if (engine === "llm")
+    return {
+      ...base,
+      engine: "llm",
+      config,
+      reason: `llm (${simulateModel} at ${where}; chosen with --engine llm)`,
+    };
+  const why = `auto: ${baseURL ? "a base URL" : "an API key"} is configured`;
+  return {
+    ...base,
+    engine: "llm",
+    onlyGuessed: true,
+    config,
+    reason: `llm for the tools whose answers the rules would guess, offline for the rest (${simulateModel} at ${where}; ${why})`,
+  };
 }
 
 /** OpenAI's own endpoint has a sensible default model; a local server's models are the user's to name. */

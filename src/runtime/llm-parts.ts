@@ -1,5 +1,5 @@
 import { LlmClient, type LlmConfig, type LlmPasses } from "../llm/index.js";
-import { LlmArgumentChecker, LlmSimulator, type OfflineSimulator } from "../simulate/index.js";
+import { GuessRouter, LlmArgumentChecker, LlmSimulator, type OfflineSimulator } from "../simulate/index.js";
 import type { Store } from "../store/index.js";
 
 /** What the runtime needs to build the LLM engine. */
@@ -8,6 +8,8 @@ export interface LlmSetup {
   passes: LlmPasses;
   /** First backoff after a 429/5xx (ms); tests shorten it. */
   retryBaseMs?: number;
+  /** The model answers only tools whose answers the rules would guess (see GuessRouter). */
+  onlyGuessed?: boolean;
 }
 
 /** The LLM simulator and, when asked for, the semantic argument check, sharing one client and the store's cache. */
@@ -16,7 +18,8 @@ export function llmParts(setup: LlmSetup, store: Store, offline: OfflineSimulato
     cache: setup.passes.cache ? store : undefined,
     retryBaseMs: setup.retryBaseMs,
   });
-  const simulator = new LlmSimulator({ client, fallback: offline, audit: setup.passes.audit });
+  const model = new LlmSimulator({ client, fallback: offline, audit: setup.passes.audit });
+  const simulator = setup.onlyGuessed ? new GuessRouter(model, offline) : model;
   const argumentChecker = setup.passes.semanticCheck
     ? new LlmArgumentChecker(client, setup.config.timeoutMs)
     : undefined;

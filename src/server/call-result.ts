@@ -14,6 +14,8 @@ export function toCallToolResult(outcome: CallOutcome): CallToolResult {
       engine: outcome.engine,
       stateVersion: outcome.versionAfter,
       ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
+      // what of the answer is a guess rather than read from the state, the arguments or a computation
+      ...(outcome.status === "ok" ? { guessed: outcome.guessed ?? [] } : {}),
     },
   };
   const notes = outcome.findings.filter((f) => f.severity === "note");

@@ -14,12 +14,81 @@ export type Fallback = () => unknown;
  * coherent with the known ones (coherence.ts).
  */
 export function conform(schema: JsonSchema, known: unknown, fallback: Fallback): unknown {
-  return fitValue(schema, known, fallback, true);
+  return fitValue(schema, known, fallback, true, { path: "", guessed: [], root: schema });
 }
 
-function fitValue(schema: JsonSchema, known: unknown, fallback: Fallback, top: boolean): unknown {
-  if (known === undefined) return fallback();
-  if (isObjectSchema(schema) && isPlainObject(known)) return fitObject(schema, known, fallback, top);
+/** conform, and the paths of the result that came from the fallback (synthesized: guessed) rather than known values. */
+export function conformTracked(
+  schema: JsonSchema,
+  known: unknown,
+  fallback: Fallback,
+): { value: unknown; guessed: string[] } {
+  const track: Track = { path: "", guessed: [], root: schema };
+  const value = fitValue(schema, known, fallback, true, track);
+  return { value, guessed: track.guessed };
+}
+
+/** Where in the result a value is being fitted, and where synthesis filled in. */
+interface Track {
+  path: string;
+  guessed: string[];
+  /** The whole output schema, whose `$defs` the `$ref`s inside it name. */
+  root: JsonSchema;
+}
+
+function at(track: Track, key: string | number): Track {
+  return {
+    path: track.path === "" ? String(key) : `${track.path}.${key}`,
+    guessed: track.guessed,
+    root: track.root,
+  };
+}
+
+/** Resolved sub-schemas, made once per schema and root: validators are compiled per schema object. */
+const resolvedOnce = new WeakMap<JsonSchema, WeakMap<JsonSchema, JsonSchema>>();
+
+/**
+ * A sub-schema as it validates on its own: a local `$ref` ("#/$defs/Pet") read as the schema
+ * it names, and the root's `$defs` kept beside it for the refs inside.
+ */
+function resolved(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  if (schema === root || !isPlainObject(root.$defs)) return schema;
+  let byRoot = resolvedOnce.get(schema);
+  const known = byRoot?.get(root);
+  if (known) return known;
+  const ref = schema.$ref;
+  const target =
+    typeof ref === "string" && ref.startsWith("#/$defs/")
+      ? root.$defs[ref.slice("#/$defs/".length)]
+      : undefined;
+  const { $ref: _ref, ...rest } = schema;
+  const out: JsonSchema = isPlainObject(target)
+    ? { ...rest, ...(target as JsonSchema), $defs: root.$defs }
+    : { ...schema, $defs: root.$defs };
+  if (!byRoot) {
+    byRoot = new WeakMap();
+    resolvedOnce.set(schema, byRoot);
+  }
+  byRoot.set(root, out);
+  return out;
+}
+
+function guess(track: Track, fallback: Fallback): unknown {
+  const value = fallback();
+  if (value !== undefined) track.guessed.push(track.path === "" ? "(answer)" : track.path);
+  return value;
+}
+
+function fitValue(
+  given: JsonSchema,
+  known: unknown,
+  fallback: Fallback,
+  top: boolean,
+  track: Track,
+): unknown {
+  const schema = resolved(given, track.root);
+  if (known === undefined) return guess(track, fallback);
+  if (isObjectSchema(schema) && isPlainObject(known)) return fitObject(schema, known, fallback, top, track);
   if (schema.type === "array" && Array.isArray(known) && isPlainObject(schema.items)) {
     const items = schema.items as JsonSchema;
     const max = typeof schema.maxItems === "number" ? schema.maxItems : known.length;
@@ -34,10 +103,11 @@ function fitValue(schema: JsonSchema, known: unknown, fallback: Fallback, top: b
             : undefined;
         },
         false,
+        at(track, i),
       ),
     );
   }
-  return fits(schema, known) ? known : fallback();
+  return fits(schema, known) ? known : guess(track, fallback);
 }
 
 function fitObject(
@@ -45,6 +115,7 @@ function fitObject(
   known: Record<string, unknown>,
   fallback: Fallback,
   top: boolean,
+  track: Track,
 ): unknown {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -56,9 +127,9 @@ function fitObject(
     };
   const out: Record<string, unknown> = {};
   for (const [name, propertySchema] of Object.entries(properties)) {
-    if (name in known) out[name] = fitValue(propertySchema, known[name], field(name), false);
+    if (name in known) out[name] = fitValue(propertySchema, known[name], field(name), false, at(track, name));
     else if (top || required.has(name)) {
-      const value = field(name)();
+      const value = guess(at(track, name), field(name));
       if (value !== undefined) out[name] = value;
     }
   }

@@ -1,4 +1,5 @@
 export { conform } from "./conform.js";
+export { GuessRouter, grounded } from "./guess-router.js";
 export { type Action, actionOf, wordsOf } from "./infer.js";
 export { LlmSimulator, type LlmSimulatorOptions } from "./llm.js";
 export { type CheckedAnswer, checkAnswer, type ModelAnswer } from "./llm-answer.js";

@@ -93,7 +93,7 @@ export class LlmSimulator implements Simulator {
       }
     }
 
-    let outcome = this.outcomeOf(accepted.checked, usage);
+    let outcome = this.outcomeOf(accepted.checked, usage, request);
     if (this.audit) {
       outcome = await this.audited(request, accepted.answer, raw ?? "", outcome, ask);
     }
@@ -104,10 +104,24 @@ export class LlmSimulator implements Simulator {
     return { answer: attempt.value, checked: checkAnswer(attempt.value, request) };
   }
 
-  private outcomeOf(checked: Extract<CheckedAnswer, { ok: true }>, usage: Usage): SimulationOutcome {
+  private outcomeOf(
+    checked: Extract<CheckedAnswer, { ok: true }>,
+    usage: Usage,
+    request: SimulationRequest,
+  ): SimulationOutcome {
     if (checked.kind === "failure")
       return { kind: "failure", failure: checked.failure, engine: this.name, usage };
-    return { kind: "success", result: checked.result, patch: checked.patch, engine: this.name, usage };
+    // what the effects decided is grounded; what the model wrote around it is its guess
+    const decided = request.effects.status === "applied" ? request.effects.output : {};
+    const guessed = Object.keys(checked.result).filter((key) => !(key in decided) && !(key in request.args));
+    return {
+      kind: "success",
+      result: checked.result,
+      patch: checked.patch,
+      engine: this.name,
+      usage,
+      guessed,
+    };
   }
 
   /** The judge reviews the accepted answer; judged wrong, the model answers once more with the judge's notes. */
@@ -129,7 +143,7 @@ export class LlmSimulator implements Simulator {
     const checked = again.ok ? checkAnswer(again.value, request) : undefined;
     // a regeneration that is itself unusable leaves the first accepted answer standing
     if (!checked?.ok) return { ...outcome, usage };
-    return this.outcomeOf(checked, usage ?? outcome.usage ?? again.usage);
+    return this.outcomeOf(checked, usage ?? outcome.usage ?? again.usage, request);
   }
 
   private fallBack(

@@ -1,7 +1,7 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
 import { canonicalJson, hashOf, isPlainObject, type Patch, pointerSegments } from "../patch/index.js";
 import type { State } from "../state/index.js";
-import { conform } from "./conform.js";
+import { conformTracked } from "./conform.js";
 import {
   type Action,
   actionOf,
@@ -33,12 +33,19 @@ export class OfflineSimulator implements Simulator {
   respondNow(request: SimulationRequest): SimulationOutcome {
     const { tool, effects } = request;
     if (effects.status === "failed") return { kind: "failure", failure: effects.failure, engine: this.name };
-    if (effects.status === "applied" && effects.result !== undefined)
-      return { kind: "success", result: effects.result, patch: [], engine: this.name };
-    const { result, patch } = tool.outputSchema
+    if (effects.status === "applied" && effects.result !== undefined) {
+      if (!tool.outputSchema)
+        return { kind: "success", result: effects.result, patch: [], engine: this.name, guessed: [] };
+      // a tool that advertises an output schema answers an object of that schema, whatever its effects decided
+      const fitted = conformTracked(tool.outputSchema, placed(tool.outputSchema, effects.result), () =>
+        synthesizeFor(tool, tool.outputSchema as JsonSchema, request),
+      );
+      return { kind: "success", result: fitted.value, patch: [], engine: this.name, guessed: fitted.guessed };
+    }
+    const { result, patch, guessed } = tool.outputSchema
       ? shapedResult(tool, tool.outputSchema, request)
       : dataResult(tool, request);
-    return { kind: "success", result, patch, engine: this.name };
+    return { kind: "success", result, patch, engine: this.name, guessed };
   }
 }
 
@@ -47,7 +54,7 @@ function shapedResult(
   tool: Tool,
   schema: JsonSchema,
   request: SimulationRequest,
-): { result: Record<string, unknown>; patch: Patch } {
+): { result: Record<string, unknown>; patch: Patch; guessed: string[] } {
   const { args, effects } = request;
   // synthesis costs more than the rest of a call: it runs only when the known values leave a gap
   const synthesized = once(() => synthesizeFor(tool, schema, request));
@@ -73,7 +80,8 @@ function shapedResult(
       overlayEntities(known, [{ ...target, entity: write.entity }], schema);
     if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
   }
-  return { result: conform(schema, known, synthesized) as Record<string, unknown>, patch };
+  const fitted = conformTracked(schema, known, synthesized);
+  return { result: fitted.value as Record<string, unknown>, patch, guessed: fitted.guessed };
 }
 
 /**
@@ -84,15 +92,16 @@ function shapedResult(
 function dataResult(
   tool: Tool,
   request: SimulationRequest,
-): { result: Record<string, unknown>; patch: Patch } {
+): { result: Record<string, unknown>; patch: Patch; guessed: string[] } {
   const { args, effects, state } = request;
-  if (effects.status === "applied") return { result: effectsAnswer(effects, state), patch: [] };
+  if (effects.status === "applied") return { result: effectsAnswer(effects, state), patch: [], guessed: [] };
   const action = actionOf(tool);
   const refs: EntityRef[] = referencedEntities(args, state);
   const target = refs[0];
-  if (action === "create" || !target) return { result: {}, patch: [] };
+  // nothing known to answer from: the empty answer is itself a guess
+  if (action === "create" || !target) return { result: {}, patch: [], guessed: ["(answer)"] };
   const write = inferWrite(tool, action, args, {}, refs, state);
-  return { result: { ...(write.entity ?? target.entity) }, patch: write.patch };
+  return { result: { ...(write.entity ?? target.entity) }, patch: write.patch, guessed: [] };
 }
 
 function effectsAnswer(effects: Extract<EffectsResult, { status: "applied" }>, state: State) {
@@ -105,6 +114,32 @@ function effectsAnswer(effects: Extract<EffectsResult, { status: "applied" }>, s
     .filter((entity): entity is Record<string, unknown> => isPlainObject(entity));
   if (touched.length === 1) return { ...(touched[0] as Record<string, unknown>) };
   return touched.length > 0 ? { changed: touched } : {};
+}
+
+/**
+ * A whole answer placed in an output schema: an object as it is; a list or a plain value under
+ * the one property of the schema that can hold it.
+ */
+function placed(schema: JsonSchema, value: unknown): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  const properties = isPlainObject(schema.properties)
+    ? (schema.properties as Record<string, JsonSchema>)
+    : {};
+  const kind = Array.isArray(value)
+    ? "array"
+    : value === null
+      ? "null"
+      : typeof value === "number"
+        ? "number"
+        : typeof value;
+  const fitting = Object.entries(properties).filter(([, p]) => {
+    const type = p.type;
+    const types = Array.isArray(type) ? type : [type];
+    return types.includes(kind) || (kind === "number" && types.includes("integer")) || type === undefined;
+  });
+  const names = Object.keys(properties);
+  const chosen = fitting.length === 1 ? fitting[0]?.[0] : names.length === 1 ? names[0] : undefined;
+  return chosen !== undefined ? { [chosen]: value } : {};
 }
 
 function once<T>(compute: () => T): () => T {

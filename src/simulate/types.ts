@@ -62,6 +62,11 @@ export type SimulationOutcome =
       usage?: Usage;
       /** Why another engine answered instead of the one asked (e.g. the model's output was unusable). */
       fallback?: string;
+      /**
+       * Paths of the result that no effect, argument or state grounded: synthesized (offline) or
+       * made up by a model. Empty when every value was read, echoed or computed.
+       */
+      guessed?: string[];
     }
   | { kind: "failure"; failure: ToolFailure; engine: string; usage?: Usage; fallback?: string };
 

@@ -1,0 +1,130 @@
+import { ABSENT, renderString } from "../../catalog/index.js";
+import { isPlainObject } from "../../patch/index.js";
+import { looselyEqual, type State } from "../../state/index.js";
+import { isIndex, valueAt } from "../state-access.js";
+import type { Run } from "./run.js";
+
+/**
+ * Where effects act: a target's segments rendered from the call (templates filled, array
+ * elements selected by a field), and the plain-JSON steps inside a value (dotted paths).
+ */
+
+/** A step of a target: a key (or array index), or the array element whose field equals a value. */
+export type Step = string | { field: string; equals: unknown };
+
+const segmentsOf = new Map<string, string[]>();
+
+export function targetSegments(target: string): string[] {
+  let segments = segmentsOf.get(target);
+  if (!segments) {
+    segments = target === "." ? [] : target.split("/");
+    segmentsOf.set(target, segments);
+  }
+  return segments;
+}
+
+export function isTemplate(segment: string): boolean {
+  return segment.startsWith("{") && segment.endsWith("}");
+}
+
+const SELECTOR = /^\[([A-Za-z_][A-Za-z0-9_.]*)=(.+)\]$/;
+
+/** The target's steps with templates filled; undefined when one renders to nothing (an absent argument). */
+export function targetSteps(run: Run, target: string): Step[] | undefined {
+  const steps: Step[] = [];
+  for (const segment of targetSegments(target)) {
+    const selector = SELECTOR.exec(segment);
+    if (selector) {
+      const [, field = "", raw = ""] = selector;
+      const equals = isTemplate(raw) ? renderString(raw, run.scope) : raw;
+      if (equals === ABSENT || equals === null || equals === "") return undefined;
+      steps.push({ field, equals });
+      continue;
+    }
+    if (!isTemplate(segment)) {
+      steps.push(segment);
+      continue;
+    }
+    const value = renderString(segment, run.scope);
+    if (value === ABSENT || value === null || value === "") return undefined;
+    steps.push(typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return steps;
+}
+
+/** The steps as keys and indexes of the state: a selector becomes the index of the element it picks. */
+export function concretePath(state: State, steps: readonly Step[]): string[] | undefined {
+  const path: string[] = [];
+  for (const step of steps) {
+    if (typeof step === "string") {
+      path.push(step);
+      continue;
+    }
+    const container = valueAt(state, path);
+    if (!Array.isArray(container)) return undefined;
+    const index = container.findIndex((element) => looselyEqual(dig(element, step.field), step.equals));
+    if (index < 0) return undefined;
+    path.push(String(index));
+  }
+  return path;
+}
+
+/** The target's concrete path in the current state; undefined when an argument is absent or a selector finds nothing. */
+export function targetPath(run: Run, target: string): string[] | undefined {
+  const steps = targetSteps(run, target);
+  return steps ? concretePath(run.state, steps) : undefined;
+}
+
+/** Puts a value into the result: "" merges an object's fields, "a.b" nests it. */
+export function place(output: Record<string, unknown>, path: string, value: unknown): void {
+  if (path === "" || path === ".") {
+    if (isPlainObject(value)) Object.assign(output, value);
+    return;
+  }
+  const keys = path.split(".");
+  let cursor = output;
+  for (const key of keys.slice(0, -1)) {
+    if (!isPlainObject(cursor[key])) cursor[key] = {};
+    cursor = cursor[key] as Record<string, unknown>;
+  }
+  cursor[keys[keys.length - 1] as string] = value;
+}
+
+/** A copy of `value` with the dotted path set; array elements by index, missing objects created. */
+export function assign(value: unknown, path: string, newValue: unknown): unknown {
+  const [head = "", ...rest] = path.split(".");
+  const inner = (current: unknown) =>
+    rest.length === 0 ? newValue : assign(current, rest.join("."), newValue);
+  if (Array.isArray(value) && isIndex(head)) {
+    const copy = [...value];
+    copy[Number(head)] = inner(value[Number(head)]);
+    return copy;
+  }
+  const entity = isPlainObject(value) ? value : {};
+  return { ...entity, [head]: inner(entity[head]) };
+}
+
+/** The value at a dotted path: object fields and array indexes. */
+export function dig(value: unknown, path: string): unknown {
+  let current = value;
+  for (const key of path.split(".")) {
+    if (Array.isArray(current)) {
+      if (!isIndex(key)) return undefined;
+      current = current[Number(key)];
+    } else if (isPlainObject(current)) current = current[key];
+    else return undefined;
+  }
+  return current;
+}
+
+export function toNumber(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
+    return Number(value);
+  return undefined;
+}
+
+/** Keeps sums of money free of binary noise (0.1 + 0.2). */
+export function roundMoney(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

@@ -1,0 +1,67 @@
+import type { Draft } from "./drafts.js";
+import type { ToolFacts } from "./facts.js";
+import type { Part, StateShape } from "./shape.js";
+
+/**
+ * Which properties of a tool's answer its effects ground (read from the state, echoed from
+ * the arguments, or computed), and which are left to synthesis: a guess. A tool whose
+ * every output property is grounded is inferred; one with guesses is only partly inferred,
+ * whatever else its effects do.
+ */
+
+export interface Grounding {
+  grounded: string[];
+  guessed: string[];
+}
+
+export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonly Draft[]): Grounding {
+  const outputs = facts.outputs.map((o) => o.name);
+  const covered = new Set<string>();
+  let whole = false;
+  for (const draft of drafts) {
+    const output = typeof draft.output === "string" ? draft.output : undefined;
+    if (draft.kind === "respond") {
+      if (output && output !== "" && output !== ".") covered.add(output.split(".")[0] as string);
+      else whole = true;
+      continue;
+    }
+    if (output === undefined) continue;
+    if (output !== "" && output !== ".") {
+      covered.add(output.split(".")[0] as string);
+      continue;
+    }
+    for (const field of fieldsAt(shape, String(draft.target ?? ""))) covered.add(field);
+    if (outputs.length === 0) whole = true;
+  }
+  for (const param of facts.params) if (outputs.includes(param.name)) covered.add(param.name);
+  if (outputs.length === 0) {
+    // without an output schema the answer is what the effects read or did
+    const answers = whole || covered.size > 0 || drafts.some((d) => d.kind !== "check" && d.kind !== "let");
+    return answers ? { grounded: ["(answer)"], guessed: [] } : { grounded: [], guessed: ["(answer)"] };
+  }
+  return {
+    grounded: outputs.filter((o) => covered.has(o) || whole),
+    guessed: outputs.filter((o) => !covered.has(o) && !whole),
+  };
+}
+
+/** The fields a merged answer gets from the part a target reaches. */
+function fieldsAt(shape: StateShape, target: string): string[] {
+  const wildcard = (target === "." ? [] : target.split("/")).map((s) =>
+    /^\{.*\}$|^\[.*\]$/.test(s) ? "*" : s,
+  );
+  const part = shape.parts.find(
+    (p) => same(p.path, wildcard) || (p.kind === "collection" && same([...p.path, "*"], wildcard)),
+  );
+  return part ? fieldNames(part) : [];
+}
+
+function same(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i] || s === "*" || b[i] === "*");
+}
+
+function fieldNames(part: Part): string[] {
+  if (part.kind === "record" || part.kind === "collection")
+    return [...part.fields.keys()].filter((f) => !f.includes("."));
+  return [];
+}

@@ -1,0 +1,341 @@
+import { addError, type Context, humanNoun, use } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
+import { identifier, singleArrayOutput } from "./reads.js";
+import type { ListShape, ValuesShape } from "./shape.js";
+import { JOIN_VERBS, LEAVE_VERBS, nameWords, singular, VERBS } from "./words.js";
+import { holderOf } from "./writes.js";
+
+/**
+ * Lists of plain values (a playlist, the people one follows, tags) and maps of plain values
+ * (names to ids): what set-membership and key-value endpoints do to them. A list gains a
+ * value it lacks (adding twice keeps one), loses a value, is read, or is asked whether it
+ * holds one; a map is read by key, given a new key, or loses one. These follow the
+ * membership endpoints of social and market APIs (GitHub's star/unstar, X's follow/unfollow,
+ * a music service's playlist add/remove) and key-value stores (Redis HGET/HSET/HDEL, etcd).
+ */
+
+export type MemberIntent = "add" | "remove" | "read" | "contains";
+
+export function memberIntent(ctx: Context): MemberIntent | undefined {
+  const verb = ctx.facts.verb;
+  if (!verb) return undefined;
+  if (ctx.facts.tool.annotations?.readOnlyHint === true)
+    return ctx.facts.outputs.some((o) => o.type === "boolean") ? "contains" : "read";
+  if (JOIN_VERBS.has(verb) || VERBS.create.includes(verb)) return "add";
+  if (LEAVE_VERBS.has(verb)) return "remove";
+  if (
+    ["is", "has", "contains", "check"].includes(verb) &&
+    ctx.facts.outputs.some((o) => o.type === "boolean")
+  )
+    return "contains";
+  if (VERBS.read.includes(verb)) return "read";
+  return undefined;
+}
+
+/** The one scalar argument a membership change is about (`symbol`, `username_to_follow`). */
+function valueParam(ctx: Context): Param | undefined {
+  const scalars = ctx.facts.params.filter(
+    (p) => p.type === "string" || p.type === "integer" || p.type === "number",
+  );
+  const required = scalars.filter((p) => p.required);
+  return required.length === 1 ? required[0] : scalars.length === 1 ? scalars[0] : undefined;
+}
+
+export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): Draft[] {
+  const target = list.path.join("/");
+  const output = listOutput(ctx, list);
+  const answer: Draft[] = output ? [{ kind: "respond", output, value: { $expr: `[$list]` } }] : [];
+  if (intent === "read") {
+    ctx.notes.push(`reads the list ${target}`);
+    return [
+      readList(target),
+      ...(output ? answer : [{ kind: "respond", output: list.name, value: { $expr: "[$list]" } }]),
+    ];
+  }
+  const param = valueParam(ctx);
+  if (!param) {
+    ctx.notes.push(
+      `no one argument names the value to ${intent === "contains" ? "look for in" : intent === "add" ? "add to" : "remove from"} ${target}`,
+    );
+    return [];
+  }
+  const value = `$args.${identifier(param.name)}`;
+  if (intent === "contains") {
+    const yes = ctx.facts.outputs.find((o) => o.type === "boolean");
+    ctx.notes.push(`answers whether ${target} holds ${param.name}`);
+    return [
+      readList(target),
+      { kind: "respond", ...(yes ? { output: yes.name } : {}), value: { $expr: `${value} in $list` } },
+    ];
+  }
+  const holder = holderOf(ctx.shape, list);
+  const field = list.path.at(-1) as string;
+  const holderTarget = holder ? holder.path.join("/") || "." : undefined;
+  if (!holderTarget) return [];
+  const current = `$subject.${identifier(field)}`;
+  const changed =
+    intent === "add"
+      ? `${value} in ${current} ? ${current} : $append(${current} ? ${current} : [], ${value})`
+      : `[${current}[$ != ${value}]]`;
+  const guard = intent === "remove" ? absentGuard(ctx, param, field, list) : [];
+  ctx.notes.push(
+    intent === "add"
+      ? `adds ${param.name} to ${target}, once`
+      : `removes ${param.name} from ${target}${guard.length > 0 ? " (it must be there)" : ""}`,
+  );
+  return [
+    {
+      kind: "update",
+      target: holderTarget,
+      require: guard,
+      set: { [field]: { $expr: changed } },
+      as: "holder",
+    },
+    ...(output ? [{ kind: "respond", output, value: { $expr: `[$holder.${identifier(field)}]` } }] : []),
+  ];
+}
+
+function readList(target: string): Draft {
+  return { kind: "read", target, as: "list" };
+}
+
+/** A documented error for taking out what is not there makes removing an absent value an error. */
+function absentGuard(
+  ctx: Context,
+  param: Param,
+  field: string,
+  list: ListShape,
+): Array<Record<string, unknown>> {
+  const error = ctx.facts.errors.find(
+    (e) => e.kind === "not-found" || /not in|not (found|present)|isn't in/.test(e.text),
+  );
+  if (!error) return [];
+  void list;
+  return [
+    { expr: `$args.${identifier(param.name)} in $subject.${identifier(field)}`, error: use(ctx, error) },
+  ];
+}
+
+/** The output property a list goes to: one named for it, else the only array output. */
+function listOutput(ctx: Context, list: ListShape): string | undefined {
+  const key = nameWords(list.name).join("");
+  const named = ctx.facts.outputs.find((o) => o.type === "array" && nameWords(o.name).join("") === key);
+  return (named ?? singleArrayOutput(ctx.facts.outputs))?.name;
+}
+
+// ── maps of values ────────────────────────────────────────────────────────────
+
+export type ValuesIntent = "get" | "put" | "remove" | "list" | "lookup";
+
+export function valuesIntent(ctx: Context, values: ValuesShape): ValuesIntent | undefined {
+  const verb = ctx.facts.verb;
+  if (!verb) return undefined;
+  if (LEAVE_VERBS.has(verb) || VERBS.delete.includes(verb)) return "remove";
+  if (JOIN_VERBS.has(verb) || VERBS.create.includes(verb) || VERBS.update.includes(verb)) return "put";
+  if (!VERBS.read.includes(verb) && ctx.facts.tool.annotations?.readOnlyHint !== true) return undefined;
+  if (ctx.facts.params.filter((p) => p.required).length === 0) return "list";
+  return keyParam(ctx, values) ? "get" : valueReference(ctx, values) ? "lookup" : "get";
+}
+
+/** The argument that is a key of the map (`user` of `names → ids`): required, a string, not a value of it. */
+function keyParam(ctx: Context, values: ValuesShape): Param | undefined {
+  const required = ctx.facts.params.filter(
+    (p) => p.required && (p.type === "string" || p.type === "integer"),
+  );
+  const notValues = required.filter((p) => !valueReferenceParam(p, values));
+  return notValues.length === 1 ? notValues[0] : undefined;
+}
+
+/** An argument whose values are the map's values (a `user_id` where the map holds ids). */
+export function valueReference(ctx: Context, values: ValuesShape): Param | undefined {
+  return ctx.facts.params.find((p) => valueReferenceParam(p, values));
+}
+
+function valueReferenceParam(param: Param, values: ValuesShape): boolean {
+  if (!param.identifier) return false;
+  const noun = nameWords(param.name).slice(0, -1).map(singular).join("_");
+  const mapNoun = nameWords(values.name).map(singular)[0] ?? "";
+  return noun === mapNoun && values.valueType === "string";
+}
+
+export function valuesRule(ctx: Context, values: ValuesShape, intent: ValuesIntent): Draft[] {
+  const target = values.path.join("/");
+  const noun = humanNoun(values.name.replace(/_(map|dict|index|table)$/, ""));
+  switch (intent) {
+    case "list": {
+      const output = singleArrayOutput(ctx.facts.outputs);
+      ctx.notes.push(`lists the keys of ${target}`);
+      return [
+        { kind: "read", target, as: "map" },
+        { kind: "respond", ...(output ? { output: output.name } : {}), value: { $expr: "[$keys($map)]" } },
+      ];
+    }
+    case "get": {
+      const key = keyParam(ctx, values);
+      if (!key) return [];
+      const missing = notFoundFor(ctx, noun, key);
+      const output = ctx.facts.outputs.length === 1 ? ctx.facts.outputs[0]?.name : undefined;
+      ctx.notes.push(`reads ${target} at ${key.name} (${missing})`);
+      return [
+        { kind: "read", target: `${target}/{${key.name}}`, missing, as: "value", output: output ?? "value" },
+      ];
+    }
+    case "lookup": {
+      const param = valueReference(ctx, values) as Param;
+      const missing = notFoundFor(ctx, noun, param);
+      const output = ctx.facts.outputs.length === 1 ? ctx.facts.outputs[0]?.name : undefined;
+      ctx.notes.push(`finds the key of ${target} holding ${param.name} (${missing})`);
+      const found = `$keys($map)[$lookup($map, $) = $args.${identifier(param.name)}][0]`;
+      return [
+        { kind: "read", target, as: "map" },
+        {
+          kind: "check",
+          require: [
+            { expr: `$args.${identifier(param.name)} in $each($map, function($v) { $v })`, error: missing },
+          ],
+        },
+        { kind: "respond", ...(output ? { output } : {}), value: { $expr: found } },
+      ];
+    }
+    case "remove": {
+      const key = keyParam(ctx, values);
+      if (!key) return [];
+      const missing = notFoundFor(ctx, noun, key);
+      ctx.notes.push(`removes ${key.name} from ${target} (${missing})`);
+      return [{ kind: "delete", target: `${target}/{${key.name}}`, missing }];
+    }
+    case "put":
+      return putValue(ctx, values, target, noun);
+  }
+}
+
+/**
+ * A new key: given a value argument, it maps to it; given only the key, the value is a new
+ * id in the format the map's values have, from the counter beside the map when there is one.
+ */
+function putValue(ctx: Context, values: ValuesShape, target: string, noun: string): Draft[] {
+  const key = keyParam(ctx, values);
+  if (!key) return [];
+  const value = ctx.facts.params.find((p) => p !== key && p.type === values.valueType);
+  const taken = ctx.facts.errors.find((e) => /already|exists|taken|duplicate/.test(e.text));
+  const exists =
+    taken?.code ??
+    addError(ctx, {
+      code: `${nameWords(noun).join("_").toUpperCase()}_ALREADY_EXISTS`,
+      status: 409,
+      message: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} {${key.name}} already exists.`,
+      when: `The ${noun} is already in ${values.name} (inferred).`,
+    });
+  if (taken) use(ctx, taken);
+  const guard = {
+    expr: `$not($exists($lookup($entity(${target
+      .split("/")
+      .map((s) => JSON.stringify(s))
+      .join(", ")}), $args.${identifier(key.name)})))`,
+    error: exists,
+  };
+  if (value) {
+    ctx.notes.push(`maps ${key.name} to ${value.name} in ${target}`);
+    return [{ kind: "check", require: [guard] }, ...putPlain(target, key, value)];
+  }
+  const minted = mintedValue(ctx, values);
+  if (!minted) return [];
+  ctx.notes.push(`gives ${key.name} a new id in ${target} (${minted.note})`);
+  const id = ctx.facts.outputs.find((o) => /id$/.test(o.name) || o.name === "id");
+  return [
+    { kind: "check", require: [guard] },
+    ...minted.drafts,
+    {
+      kind: "update",
+      target: parentOf(target),
+      set: {
+        [values.name]: {
+          $expr: `$merge([$subject.${identifier(values.name)}, {$args.${identifier(key.name)}: $new_value}])`,
+        },
+      },
+    },
+    ...(id ? [{ kind: "respond", output: id.name, value: { $expr: "$new_value" } }] : []),
+  ];
+}
+
+function putPlain(target: string, key: Param, value: Param): Draft[] {
+  const field = target.split("/").at(-1) as string;
+  return [
+    {
+      kind: "update",
+      target: parentOf(target),
+      set: {
+        [field]: {
+          $expr: `$merge([$subject.${identifier(field)}, {$args.${identifier(key.name)}: $args.${identifier(value.name)}}])`,
+        },
+      },
+    },
+  ];
+}
+
+/**
+ * The next id for a map whose values are ids (`MEM-07` → `MEM-08`): prefix and width from the
+ * values, the number from the counter beside the map (raised first when it holds the last),
+ * else one more than the largest value.
+ */
+function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note: string } | undefined {
+  const strings = values.values.filter((v): v is string => typeof v === "string");
+  const parsed = strings
+    .map((v) => /^(.*?)([0-9]+)$/.exec(v))
+    .filter((m): m is RegExpExecArray => m !== null);
+  if (parsed.length === 0 || parsed.length < strings.length) return undefined;
+  const prefix = parsed[0]?.[1] ?? "";
+  if (!parsed.every((m) => m[1] === prefix)) return undefined;
+  const width = Math.max(...parsed.map((m) => (m[2] as string).length));
+  const holder = holderOf(ctx.shape, values);
+  const counter = holder ? counterFor(holder.fields, values) : undefined;
+  const highest = `$max([$each($entity(${values.path.map((s) => JSON.stringify(s)).join(", ")}), function($v) { $number($substring($v, ${prefix.length})) })])`;
+  const next = counter
+    ? `$entity(${[...(holder?.path ?? []), counter].map((s) => JSON.stringify(s)).join(", ")}) + 1`
+    : `${highest} + 1`;
+  const drafts: Draft[] = [
+    {
+      kind: "let",
+      as: "new_value",
+      value: { $expr: `${JSON.stringify(prefix)} & $pad($string(${next}), -${width}, "0")` },
+    },
+  ];
+  if (counter && holder)
+    drafts.push({ kind: "update", target: holder.path.join("/") || ".", inc: { [counter]: 1 } });
+  return { drafts, note: counter ? `from ${counter}` : "the next after the largest" };
+}
+
+/** A count beside a map named after what it maps (`member_count` beside `member_index`). */
+function counterFor(
+  fields: ReadonlyMap<string, { path: string; types: Set<string> }>,
+  values: ValuesShape,
+): string | undefined {
+  const noun = nameWords(values.name).map(singular)[0] ?? "";
+  for (const field of fields.values()) {
+    const words = nameWords(field.path).map(singular);
+    if (
+      field.types.has("number") &&
+      words.includes(noun) &&
+      words.some((w) => ["count", "counter", "seq"].includes(w))
+    )
+      return field.path;
+  }
+  return undefined;
+}
+
+function parentOf(target: string): string {
+  const segments = target.split("/");
+  return segments.length > 1 ? segments.slice(0, -1).join("/") : ".";
+}
+
+function notFoundFor(ctx: Context, noun: string, param: Param): string {
+  const documented = ctx.facts.errors.find((e) => e.kind === "not-found");
+  if (documented) return use(ctx, documented);
+  return addError(ctx, {
+    code: `${nameWords(noun).join("_").toUpperCase()}_NOT_FOUND`,
+    status: 404,
+    message: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} {${param.name}} not found.`,
+    when: `No ${noun} has the given ${param.name} (inferred from the state).`,
+  });
+}

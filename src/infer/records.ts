@@ -1,0 +1,400 @@
+import { addError, type Context } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { OutputFact, Param } from "./facts.js";
+import { identifier } from "./reads.js";
+import { namedPart } from "./resolve.js";
+import type { FieldShape, RecordShape } from "./shape.js";
+import {
+  DECREASE_VERBS,
+  INCREASE_VERBS,
+  isIdentifierName,
+  LOGIN_VERBS,
+  LOGOUT_VERBS,
+  nameWords,
+  PLAIN_UPDATE_VERBS,
+  singular,
+  VERBS,
+} from "./words.js";
+
+/**
+ * Records: one object's fields and scalars (a device, an account, the settings of an API).
+ * Reads answer the fields the output names; arguments named like fields set them; an amount
+ * is added to or taken from a stored number by the verbs that say so (deposit, withdraw);
+ * logging in and out sets the fields that say who is signed in. These are the shapes of the
+ * singleton resources of public APIs: GitHub's `/user`, Stripe's `/v1/balance`, a smart
+ * home device's state, Firebase's current user.
+ */
+
+/** Words that say a field holds a state rather than what it is a state of (`fanStatus`, `inkLevel`). */
+const STATE_WORDS = new Set([
+  "status",
+  "state",
+  "level",
+  "mode",
+  "setting",
+  "value",
+  "current",
+  "is",
+  "amount",
+  "new",
+  "updated",
+  "remaining",
+]);
+
+/** A name as the thing it is about: words singular, run together, state words aside (`fan_speeds` ~ `fanSpeedStatus`). */
+function fieldKey(name: string): string {
+  const words = nameWords(name).map(singular);
+  const kept = words.filter((w) => !STATE_WORDS.has(w));
+  return (kept.length > 0 ? kept : words).join("");
+}
+
+/** The field of a record an argument or an output names: same name, else the same thing. */
+export function recordField(record: RecordShape, name: string): FieldShape | undefined {
+  const exact = record.fields.get(name);
+  if (exact) return exact;
+  const key = fieldKey(name);
+  const same = [...record.fields.values()].filter(
+    (f) =>
+      fieldKey(f.path) === key ||
+      f.path.replace(/_/g, "").toLowerCase() === name.replace(/_/g, "").toLowerCase(),
+  );
+  return same.length === 1 ? same[0] : undefined;
+}
+
+/** Scalar-ish fields only: nested records, collections and trees are parts of their own. */
+function plainField(field: FieldShape): boolean {
+  return !field.types.has("object") || field.types.size > 1;
+}
+
+export type RecordIntent = "read" | "set" | "increase" | "decrease" | "login" | "logout";
+
+/** What a tool does to a record, from its verb: read, set, add, take away, log in or out. */
+export function recordIntent(ctx: Context): RecordIntent | undefined {
+  const verb = ctx.facts.verb;
+  if (ctx.facts.tool.annotations?.readOnlyHint === true) return "read";
+  const words = ctx.facts.words;
+  if (words.some((w) => LOGIN_VERBS.has(w))) return words.some((w) => w === "status") ? "read" : "login";
+  if (words.some((w) => LOGOUT_VERBS.has(w))) return "logout";
+  if (!verb) return undefined;
+  const amount = amountParam(ctx);
+  if (amount && INCREASE_VERBS.has(verb)) return "increase";
+  if (amount && DECREASE_VERBS.has(verb)) return "decrease";
+  if (VERBS.read.includes(verb)) return "read";
+  if (PLAIN_UPDATE_VERBS.has(verb) || VERBS.update.includes(verb)) return "set";
+  return undefined;
+}
+
+/** The one number argument an increase or decrease moves by. */
+function amountParam(ctx: Context): Param | undefined {
+  const numbers = ctx.facts.params.filter((p) => p.type === "number" || p.type === "integer");
+  return numbers.length === 1
+    ? numbers[0]
+    : numbers.find((p) => /amount|quantity|value|sum|delta/.test(p.name));
+}
+
+/** The record a tool acts on: the one its name names, else the one whose fields its arguments and outputs name most. */
+export function recordFor(ctx: Context, intent: RecordIntent): RecordShape | undefined {
+  const named = namedPart(ctx.facts, ctx.shape, ["record"]);
+  if (named && named.fields.size > 0) return named;
+  const records = ctx.shape.parts.filter((p): p is RecordShape => p.kind === "record" && p.fields.size > 0);
+  const score = (record: RecordShape) => {
+    const names =
+      intent === "read" ? ctx.facts.outputs.map((o) => o.name) : ctx.facts.params.map((p) => p.name);
+    const byName = names.filter((n) => {
+      const field = recordField(record, n);
+      return field !== undefined && plainField(field);
+    }).length;
+    const byNoun = ctx.facts.nouns.filter((n) =>
+      [...record.fields.keys()].some((f) => fieldKey(f).startsWith(singular(n))),
+    ).length;
+    return byName * 2 + byNoun;
+  };
+  const asksWhoIsIn = ctx.facts.outputs.some(
+    (o) => o.type === "boolean" && /status|logged|authenticated|signed|login/.test(o.name),
+  );
+  if (
+    intent === "login" ||
+    intent === "logout" ||
+    (intent === "read" && asksWhoIsIn && ctx.facts.words.some((w) => /login|logged|auth|signed/.test(w)))
+  )
+    return records.find((r) => authFields(r).length > 0);
+  if (intent === "increase" || intent === "decrease") {
+    const candidates = records.filter((r) => amountField(ctx, r) !== undefined);
+    return candidates.sort((a, b) => score(b) - score(a))[0];
+  }
+  const ranked = records
+    .map((r) => ({ r, s: score(r) }))
+    .filter((x) => x.s >= 2)
+    .sort((a, b) => b.s - a.s);
+  return ranked[0]?.r;
+}
+
+export function recordRule(ctx: Context, record: RecordShape, intent: RecordIntent): Draft[] {
+  const target = record.path.join("/") || ".";
+  switch (intent) {
+    case "read":
+      return readRecord(ctx, record, target);
+    case "set":
+      return setRecord(ctx, record, target);
+    case "increase":
+    case "decrease":
+      return moveAmount(ctx, record, target, intent);
+    case "login":
+    case "logout":
+      return signInOrOut(ctx, record, target, intent);
+  }
+}
+
+/** Reads the record; each output property the record has a field for is answered from it. */
+function readRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
+  const answers = answersFrom(ctx, record, "record");
+  const auth = authFields(record);
+  // "is anyone signed in?": a boolean output answered from the fields that say who is
+  for (const output of ctx.facts.outputs) {
+    if (answers.some((a) => a.output === output.name) || output.type !== "boolean" || auth.length === 0)
+      continue;
+    if (!/status|logged|authenticated|signed|login/.test(output.name)) continue;
+    const field = auth[0] as FieldShape;
+    answers.push({
+      kind: "respond",
+      output: output.name,
+      value: { $expr: `$boolean($record.${identifier(field.path)})` },
+    });
+  }
+  if (answers.length === 0 && ctx.facts.outputs.length > 0) {
+    ctx.notes.push(`no output of ${ctx.facts.tool.name} is a field of ${target}`);
+    return [];
+  }
+  ctx.notes.push(
+    `reads ${target}${answers.length > 0 ? `, answering ${answers.map((a) => a.output).join(", ")}` : ""}`,
+  );
+  return [
+    { kind: "read", target, as: "record", ...(answers.length === 0 ? { output: "" } : {}) },
+    ...answers,
+  ];
+}
+
+/** `respond` drafts for the output properties the record has fields for. */
+function answersFrom(ctx: Context, record: RecordShape, binding: string): Array<Draft & { output: string }> {
+  const answers: Array<Draft & { output: string }> = [];
+  for (const output of ctx.facts.outputs) {
+    const field = outputField(ctx, record, output);
+    if (field)
+      answers.push({
+        kind: "respond",
+        output: output.name,
+        value: { $expr: `$${binding}.${identifier(field.path)}` },
+      });
+  }
+  return answers;
+}
+
+function outputField(ctx: Context, record: RecordShape, output: OutputFact): FieldShape | undefined {
+  const direct = recordField(record, output.name);
+  if (direct) return direct;
+  // a lone output of a tool named after one field (`get_ink_level` → `{level}`)
+  if (ctx.facts.outputs.length !== 1) return undefined;
+  const named = namedField(ctx, record);
+  return named && plainField(named) ? named : undefined;
+}
+
+/** The field the tool's name names (`setFanSpeed` → `fanSpeedStatus`, `get_spend_cap` → `spend_cap`). */
+function namedField(ctx: Context, record: RecordShape): FieldShape | undefined {
+  const own = new Set(nameWords(record.name).map(singular));
+  const nouns = ctx.facts.nouns.map(singular).filter((n) => !own.has(n));
+  for (let size = Math.min(3, nouns.length); size >= 1; size--)
+    for (let start = nouns.length - size; start >= 0; start--) {
+      const run = nouns.slice(start, start + size).join("");
+      const found = [...record.fields.values()].filter(
+        (f) => fieldKey(f.path) === run || fieldKey(f.path).startsWith(run),
+      );
+      if (found.length === 1) return found[0];
+    }
+  return undefined;
+}
+
+/** Arguments named like fields set them; one argument of a tool named after a field sets that field. */
+function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
+  const set: Record<string, string> = {};
+  for (const param of ctx.facts.params) {
+    const field = recordField(record, param.name);
+    if (field && plainField(field)) set[field.path] = `{${param.name}}`;
+  }
+  if (Object.keys(set).length === 0 && ctx.facts.params.length === 1) {
+    const field = namedField(ctx, record);
+    const param = ctx.facts.params[0] as Param;
+    if (field && plainField(field)) set[field.path] = `{${param.name}}`;
+  }
+  if (Object.keys(set).length === 0) return [];
+  ctx.notes.push(
+    `sets ${Object.entries(set)
+      .map(([f, v]) => `${f} from ${v.slice(1, -1)}`)
+      .join(", ")} of ${target}`,
+  );
+  return [{ kind: "update", target, set, as: "record" }, ...answersFrom(ctx, record, "record")];
+}
+
+/** The number an amount moves: named by the tool (`refillInkTank` → `inkLevel`), else the record's one balance. */
+function amountField(ctx: Context, record: RecordShape): FieldShape | undefined {
+  const numeric = [...record.fields.values()].filter(
+    (f) => f.types.has("number") && f.types.size === 1 && !isIdentifierName(f.path),
+  );
+  const named = namedField(ctx, record);
+  if (named && numeric.includes(named)) return named;
+  const money = numeric.filter((f) => /balance|funds|credit|cash|wallet/.test(f.path.toLowerCase()));
+  return money.length === 1 ? money[0] : undefined;
+}
+
+/**
+ * Adds the amount to the number, or takes it away; taking more than there is answers the
+ * documented "insufficient" error (or one added), as payment and wallet APIs do.
+ */
+function moveAmount(
+  ctx: Context,
+  record: RecordShape,
+  target: string,
+  intent: "increase" | "decrease",
+): Draft[] {
+  const field = amountField(ctx, record);
+  const amount = amountParam(ctx);
+  if (!field || !amount) return [];
+  const name = `{${amount.name}}`;
+  if (intent === "increase") {
+    ctx.notes.push(`adds ${amount.name} to ${target}.${field.path}`);
+    return [
+      { kind: "update", target, inc: { [field.path]: name }, as: "record" },
+      ...answersFrom(ctx, record, "record"),
+    ];
+  }
+  const documented = ctx.facts.errors.find((e) =>
+    /insufficient|not enough|exceeds|too (low|little)/.test(e.text),
+  );
+  const error =
+    documented?.code ??
+    addError(ctx, {
+      code: `INSUFFICIENT_${nameWords(field.path).join("_").toUpperCase()}`,
+      status: 409,
+      message: `Not enough ${nameWords(field.path).join(" ")} for {${amount.name}}.`,
+      when: `The ${nameWords(field.path).join(" ")} is less than the amount taken (inferred from the tool's verb).`,
+    });
+  if (documented) ctx.usedErrors.add(documented.code);
+  ctx.notes.push(`takes ${amount.name} from ${target}.${field.path}, refusing more than there is (${error})`);
+  return [
+    {
+      kind: "update",
+      target,
+      require: [{ field: field.path, gte: name, error }],
+      inc: { [field.path]: { $expr: `-$args.${identifier(amount.name)}` } },
+      as: "record",
+    },
+    ...answersFrom(ctx, record, "record"),
+  ];
+}
+
+/** Fields that say whether, or who, someone is signed in: `authenticated`, `logged_in`, `current_user`. */
+export function authFields(record: RecordShape): FieldShape[] {
+  return [...record.fields.values()].filter((f) => {
+    const words = nameWords(f.path);
+    const flag =
+      f.types.has("boolean") && words.some((w) => /^(authenticated|logged|login|signed|authorized)$/.test(w));
+    const who = words.includes("current") && words.some((w) => /^(user|account|member|id)$/.test(w));
+    return flag || who;
+  });
+}
+
+/** Logging in sets the flag and who; logging out clears them. */
+function signInOrOut(ctx: Context, record: RecordShape, target: string, intent: "login" | "logout"): Draft[] {
+  const fields = authFields(record);
+  if (fields.length === 0) return [];
+  const set: Record<string, unknown> = {};
+  const who = ctx.facts.params.find(
+    (p) => /user|account|member|name|id/.test(p.name) && p.type !== "boolean",
+  );
+  for (const field of fields) {
+    if (field.types.has("boolean")) set[field.path] = intent === "login";
+    else set[field.path] = intent === "login" ? (who ? `{${who.name}}` : undefined) : null;
+  }
+  for (const [key, value] of Object.entries(set)) if (value === undefined) delete set[key];
+  ctx.notes.push(
+    `${intent === "login" ? "signs in" : "signs out"}: sets ${Object.keys(set).join(", ")} of ${target}`,
+  );
+  const answers: Draft[] = ctx.facts.outputs
+    .filter((o) => o.type === "boolean" && /status|success|authenticated|logged|login|logout/.test(o.name))
+    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
+  const known = intent === "login" && who ? knownUser(ctx, who) : [];
+  return [...known, { kind: "update", target, set, as: "record" }, ...answers];
+}
+
+/**
+ * Who signs in must be someone the world knows: an id among the values of a map of names to
+ * ids.
+ */
+function knownUser(ctx: Context, who: Param): Draft[] {
+  if (!who.identifier) return [];
+  const noun = nameWords(who.name).slice(0, -1).map(singular).join("_");
+  const map = ctx.shape.parts.find(
+    (p) => p.kind === "values" && nameWords(p.name).map(singular)[0] === noun && p.valueType === "string",
+  );
+  if (!map) return [];
+  const documented = ctx.facts.errors.find((e) => e.kind === "not-found");
+  const error =
+    documented?.code ??
+    addError(ctx, {
+      code: `${noun.toUpperCase()}_NOT_FOUND`,
+      status: 404,
+      message: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} {${who.name}} not found.`,
+      when: `No ${noun} has the given ${who.name} (inferred from the state).`,
+    });
+  if (documented) ctx.usedErrors.add(documented.code);
+  ctx.notes.push(`checks ${who.name} is a known ${noun} (${error})`);
+  const path = map.path.map((s) => JSON.stringify(s)).join(", ");
+  return [
+    {
+      kind: "check",
+      require: [
+        { expr: `$args.${identifier(who.name)} in $each($entity(${path}), function($v) { $v })`, error },
+      ],
+    },
+  ];
+}
+
+/**
+ * In a world that keeps who is signed in, a change needs someone signed in: the write
+ * endpoints of public APIs answer 401 without a session (GitHub, X, Reddit), while reads of
+ * public data do not. The guard reads the flag (or who) beside the part the write changes.
+ */
+export function signedInGuard(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const words = ctx.facts.words;
+  if (words.some((w) => LOGIN_VERBS.has(w) || LOGOUT_VERBS.has(w))) return [];
+  // only where the API has a way to sign in: otherwise a world that starts signed out could change nothing
+  if (!ctx.siblings().some((s) => s.words.some((w) => LOGIN_VERBS.has(w)))) return [];
+  const changed = drafts
+    .filter((d) => d.kind === "create" || d.kind === "update" || d.kind === "delete")
+    .map((d) => String(d.target ?? ""));
+  if (changed.length === 0) return [];
+  const holders = ctx.shape.parts.filter(
+    (p): p is RecordShape => p.kind === "record" && authFields(p).length > 0,
+  );
+  const holder = holders.find((r) =>
+    changed.some(
+      (t) => r.path.length === 0 || t === r.path.join("/") || t.startsWith(`${r.path.join("/")}/`),
+    ),
+  );
+  if (!holder) return [];
+  const field = authFields(holder)[0] as FieldShape;
+  const documented = ctx.facts.errors.find((e) =>
+    /log(ged)? ?in|sign(ed)? ?in|authenticat|unauthori/.test(e.text),
+  );
+  const error =
+    documented?.code ??
+    addError(ctx, {
+      code: "NOT_AUTHENTICATED",
+      status: 401,
+      message: "No one is signed in; sign in first.",
+      when: "The change needs someone signed in, and the state says no one is (inferred from the state's sign-in fields).",
+    });
+  if (documented) ctx.usedErrors.add(documented.code);
+  ctx.notes.push(`requires someone signed in (${field.path}; ${error})`);
+  const path = [...holder.path, field.path].map((s) => JSON.stringify(s)).join(", ");
+  return [{ kind: "check", require: [{ expr: `$boolean($entity(${path}))`, error }] }];
+}

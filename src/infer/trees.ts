@@ -1,0 +1,487 @@
+import { addError, type Context, use } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { OutputFact, Param } from "./facts.js";
+import { identifier } from "./reads.js";
+import { namedPart } from "./resolve.js";
+import type { TreeShape } from "./shape.js";
+import { nameWords } from "./words.js";
+
+/**
+ * File systems: tools that list, change folder, make, read, write, move, copy, remove and
+ * find files and folders by path, in the tree the state keeps. The operations and their
+ * names are POSIX's (ls, cd, pwd, mkdir, touch, cat, echo, mv, cp, rm, rmdir, find, du,
+ * grep, sort, head, tail, wc), which shells, SFTP, WebDAV and the file-system MCP servers
+ * all follow; a tool is read by its name's verbs and the path its arguments give.
+ */
+
+type TreeOp =
+  | "pwd"
+  | "list"
+  | "cd"
+  | "read"
+  | "info"
+  | "size"
+  | "find"
+  | "mkdir"
+  | "touch"
+  | "write"
+  | "move"
+  | "copy"
+  | "remove"
+  | "grep"
+  | "sort"
+  | "head"
+  | "tail"
+  | "wc"
+  | "diff";
+
+const FOLDER_NOUNS = /^(dir|dirs|directory|directories|folder|folders)$/;
+const FILE_NOUNS = /^(file|files|path|paths|content|contents|document|documents)$/;
+
+/** The tree a tool works on: the one its name names, else the world's only tree. */
+export function treeFor(ctx: Context): TreeShape | undefined {
+  const trees = ctx.shape.parts.filter((p): p is TreeShape => p.kind === "tree");
+  if (trees.length === 0) return undefined;
+  return namedPart(ctx.facts, ctx.shape, ["tree"]) ?? (trees.length === 1 ? trees[0] : undefined);
+}
+
+/** What a tool does to a tree, by its name's words; undefined when it is not a file-system tool. */
+function opOf(ctx: Context): TreeOp | undefined {
+  const words = ctx.facts.words;
+  const has = (...w: string[]) => words.some((x) => w.includes(x));
+  const folder = words.some((w) => FOLDER_NOUNS.test(w));
+  const file = words.some((w) => FILE_NOUNS.test(w));
+  const about = folder || file || pathParams(ctx).length > 0;
+  if (has("pwd")) return "pwd";
+  if (has("cd") || (has("change") && folder)) return "cd";
+  if (has("ls") || (has("list") && about)) return "list";
+  if (has("mkdir") || (has("make", "create", "new", "add") && folder)) return "mkdir";
+  if (has("touch") || (has("create", "new", "make") && file)) return "touch";
+  if (has("rmdir") || (has("remove", "delete", "rm") && folder && !file)) return "remove";
+  if (has("rm") || (has("remove", "delete", "unlink") && about)) return "remove";
+  if (has("mv", "move", "rename") && about) return "move";
+  if (has("cp", "copy") && about) return "copy";
+  if (has("grep")) return "grep";
+  if (has("sort") && about) return "sort";
+  if (has("head") && about) return "head";
+  if (has("tail") && about) return "tail";
+  if (has("wc")) return "wc";
+  if (has("diff", "compare") && about) return "diff";
+  if (has("du") || (has("disk") && has("usage"))) return "size";
+  if (has("stat", "info") && about) return "info";
+  if (has("find", "search", "locate") && about) return "find";
+  if (has("echo", "write", "append", "save", "put") && about) return "write";
+  if (has("cat") || (has("read", "view", "show", "display", "get", "open") && file)) return "read";
+  return undefined;
+}
+
+/** Arguments that hold a path or a name in the tree, in their order. */
+function pathParams(ctx: Context): Param[] {
+  return ctx.facts.params.filter((p) => {
+    if (p.type !== "string") return false;
+    const words = p.words;
+    return (
+      words.some((w) =>
+        /^(path|file|filename|files|dir|directory|folder|source|src|destination|dest|dst|target)$/.test(w),
+      ) || /^(name|to|from)$/.test(p.name)
+    );
+  });
+}
+
+const DESTINATION = /^(destination|dest|dst|to|target|new|new_name|new_path|newpath)/;
+
+export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
+  const op = opOf(ctx);
+  if (!op) return undefined;
+  const paths = pathParams(ctx);
+  const to = paths.find((p) => DESTINATION.test(p.name));
+  const primary = paths.find((p) => p !== to && p.required) ?? paths.find((p) => p !== to);
+  const base = {
+    kind: "tree",
+    target: tree.path.join("/"),
+    cwd: cwdPath(ctx),
+    ...(Object.keys(tree.nodes).length > 0 ? { nodes: tree.nodes } : {}),
+  };
+  const value = (p: Param | undefined) => (p ? `{${p.name}}` : undefined);
+  switch (op) {
+    case "pwd":
+      return answer(ctx, op, [{ ...base, op: "pwd", as: "value" }], "string");
+    case "cd":
+      if (!primary) return undefined;
+      return answer(
+        ctx,
+        op,
+        [
+          {
+            ...base,
+            op: "cd",
+            path: value(primary),
+            errors: errorsFor(ctx, ["missing", "not-folder"]),
+            as: "value",
+          },
+        ],
+        "string",
+      );
+    case "list": {
+      const all = ctx.facts.params.find(
+        (p) => p.type === "boolean" && /^(a|all|show_hidden|hidden|include_hidden)$/.test(p.name),
+      );
+      return answer(
+        ctx,
+        op,
+        [
+          {
+            ...base,
+            op: "list",
+            ...(primary ? { path: value(primary) } : {}),
+            ...(all ? { all: `{${all.name}}` } : {}),
+            errors: errorsFor(ctx, ["missing"]),
+            as: "value",
+          },
+        ],
+        "array",
+      );
+    }
+    case "read":
+      if (!primary) return undefined;
+      return answer(
+        ctx,
+        op,
+        [
+          {
+            ...base,
+            op: "read",
+            path: value(primary),
+            errors: errorsFor(ctx, ["missing", "is-folder"]),
+            as: "value",
+          },
+        ],
+        "string",
+      );
+    case "info":
+    case "size":
+      return answer(
+        ctx,
+        op,
+        [
+          {
+            ...base,
+            op,
+            ...(primary ? { path: value(primary) } : {}),
+            errors: errorsFor(ctx, ["missing"]),
+            as: "value",
+          },
+        ],
+        op === "size" ? "number" : "object",
+      );
+    case "find": {
+      const name = ctx.facts.params.find(
+        (p) =>
+          p.type === "string" && p !== primary && /^(name|pattern|query|filename|file_name)$/.test(p.name),
+      );
+      const contains = /\bcontain/i.test(ctx.facts.text);
+      const where = paths.find(
+        (p) => p.name === "path" || p.words.includes("dir") || p.words.includes("directory"),
+      );
+      return answer(
+        ctx,
+        op,
+        [
+          {
+            ...base,
+            op: "find",
+            ...(where ? { path: value(where) } : {}),
+            ...(name ? { name: value(name) } : {}),
+            match: contains ? "contains" : "glob",
+            errors: errorsFor(ctx, ["missing"]),
+            as: "value",
+          },
+        ],
+        "array",
+      );
+    }
+    case "mkdir": {
+      if (!primary) return undefined;
+      const parents = ctx.facts.params.find(
+        (p) => p.type === "boolean" && /^(p|parents|recursive)$/.test(p.name),
+      );
+      return changed(ctx, op, [
+        {
+          ...base,
+          op: "mkdir",
+          path: value(primary),
+          ...(parents ? { parents: `{${parents.name}}` } : {}),
+          errors: errorsFor(ctx, ["missing", "exists", "not-folder"]),
+          as: "value",
+        },
+      ]);
+    }
+    case "touch": {
+      if (!primary) return undefined;
+      const refuses = ctx.facts.errors.some((e) => /exist/.test(e.text));
+      return changed(ctx, op, [
+        {
+          ...base,
+          op: "touch",
+          path: value(primary),
+          refuseExisting: refuses,
+          errors: errorsFor(ctx, ["missing", "exists"]),
+          as: "value",
+        },
+      ]);
+    }
+    case "write":
+      return writeRule(ctx, base, primary);
+    case "move":
+    case "copy":
+      if (!primary || !to) return undefined;
+      return changed(ctx, op, [
+        {
+          ...base,
+          op,
+          path: value(primary),
+          to: value(to),
+          errors: errorsFor(ctx, ["missing", "exists", "not-folder"]),
+          as: "value",
+        },
+      ]);
+    case "remove": {
+      if (!primary) return undefined;
+      const words = ctx.facts.words;
+      const folderOnly =
+        words.includes("rmdir") ||
+        (words.some((w) => FOLDER_NOUNS.test(w)) && !words.some((w) => FILE_NOUNS.test(w)));
+      const either =
+        /\bfiles?\s+or\s+(director|folder)/i.test(ctx.facts.text) ||
+        /\b(director(y|ies)|folders?)\s+or\s+files?/i.test(ctx.facts.text);
+      const kinds = folderOnly ? "folder" : either || words.includes("rm") ? "any" : "any";
+      return changed(ctx, op, [
+        {
+          ...base,
+          op: "remove",
+          path: value(primary),
+          kinds,
+          emptyOnly: folderOnly,
+          errors: errorsFor(ctx, ["missing", "not-empty", "not-folder", "is-folder"]),
+          as: "value",
+        },
+      ]);
+    }
+    case "grep":
+    case "sort":
+    case "head":
+    case "tail":
+    case "wc":
+      return textRule(ctx, base, op, primary);
+    case "diff": {
+      // both files must be there; how the differences are written is each tool's own
+      const files = paths.length >= 2 ? paths.slice(0, 2) : [];
+      if (files.length < 2) return undefined;
+      ctx.notes.push(
+        `reads ${files.map((f) => f.name).join(" and ")}; how it writes their differences is not inferred`,
+      );
+      return files.map((f, i) => ({
+        ...base,
+        kind: "tree",
+        op: "read",
+        path: `{${f.name}}`,
+        errors: errorsFor(ctx, ["missing", "is-folder"]),
+        as: `text${i + 1}`,
+      }));
+    }
+  }
+}
+
+/** Where the current folder is kept: `runtime/cwd`, or one per tree when the world has several. */
+function cwdPath(ctx: Context): string {
+  const trees = ctx.shape.parts.filter((p) => p.kind === "tree");
+  return trees.length > 1
+    ? `runtime/cwd_${(treeFor(ctx)?.name ?? "tree").replace(/[^A-Za-z0-9_]/g, "_")}`
+    : "runtime/cwd";
+}
+
+/**
+ * `echo`-like tools write text to a file; without a file they only answer the text (the
+ * file argument is optional: the text goes to the terminal).
+ */
+function writeRule(
+  ctx: Context,
+  base: Record<string, unknown>,
+  file: Param | undefined,
+): Draft[] | undefined {
+  const content = ctx.facts.params.find(
+    (p) => p.type === "string" && /^(content|contents|text|data|body|message|line|lines)$/.test(p.name),
+  );
+  if (!content || !file) return undefined;
+  const append = ctx.facts.words.includes("append") || /\bappend/i.test(ctx.facts.tool.description);
+  const creates = /\bcreat(e|es|ing)\b.*\bif\b|\bif\b[^.]*\bnot exist/i.test(ctx.facts.text);
+  const drafts: Draft[] = [
+    {
+      ...base,
+      kind: "tree",
+      op: "write",
+      path: `{${file.name}}`,
+      content: `{${content.name}}`,
+      append,
+      create: creates,
+      errors: errorsFor(ctx, ["missing", "is-folder"]),
+      as: "value",
+      ...(file.required ? {} : { when: `$exists($args.${identifier(file.name)})` }),
+    },
+  ];
+  if (!file.required) {
+    const text = ctx.facts.outputs.find((o) => o.type === "string");
+    if (text)
+      drafts.push({
+        kind: "respond",
+        when: `$not($exists($args.${identifier(file.name)}))`,
+        output: text.name,
+        value: `{${content.name}}`,
+      });
+    ctx.notes.push(`writes ${content.name} to ${file.name}, or answers it when no file is given`);
+  } else ctx.notes.push(`${append ? "appends" : "writes"} ${content.name} to ${file.name}`);
+  return drafts;
+}
+
+/**
+ * POSIX text utilities on a file's content: grep (lines containing a pattern), sort (lines
+ * in order), head and tail (the first or last lines, ten by default), wc (lines, words or
+ * characters).
+ */
+function textRule(
+  ctx: Context,
+  base: Record<string, unknown>,
+  op: "grep" | "sort" | "head" | "tail" | "wc",
+  file: Param | undefined,
+): Draft[] | undefined {
+  if (!file) return undefined;
+  const read: Draft = {
+    ...base,
+    kind: "tree",
+    op: "read",
+    path: `{${file.name}}`,
+    errors: errorsFor(ctx, ["missing", "is-folder"]),
+    as: "text",
+  };
+  // the text's lines, a trailing newline ending the last rather than starting an empty one
+  const split = `$filter($split($text, "\\n"), function($v, $i, $a) { $i < $count($a) - 1 or $v != "" })`;
+  const count = ctx.facts.params.find(
+    (p) => (p.type === "integer" || p.type === "number") && /^(n|lines|count|num|number)$/.test(p.name),
+  );
+  const n = count
+    ? `($exists($args.${identifier(count.name)}) ? $args.${identifier(count.name)} : 10)`
+    : "10";
+  let expr: string;
+  let type: "array" | "string" | "number";
+  switch (op) {
+    case "grep": {
+      const pattern = ctx.facts.params.find((p) => p !== file && p.type === "string");
+      if (!pattern) return undefined;
+      expr = `[${split}[$contains($, $args.${identifier(pattern.name)})]]`;
+      type = "array";
+      break;
+    }
+    case "sort":
+      expr = `$join($sort(${split}), "\\n")`;
+      type = "string";
+      break;
+    case "head":
+      expr = `($all := ${split}; $join($filter($all, function($v, $i) { $i < ${n} }), "\\n"))`;
+      type = "string";
+      break;
+    case "tail":
+      expr = `($all := ${split}; $join($filter($all, function($v, $i) { $i >= $count($all) - ${n} }), "\\n"))`;
+      type = "string";
+      break;
+    case "wc": {
+      const mode = ctx.facts.params.find((p) => p !== file && p.type === "string");
+      const m = mode ? `$args.${identifier(mode.name)}` : `"l"`;
+      expr = `(${m} = "w" or ${m} = "words") ? $count($split($trim($text), /\\s+/)[$ != ""]) : (${m} = "c" or ${m} = "m" or ${m} = "chars" or ${m} = "characters") ? $length($text) : $count(${split})`;
+      type = "number";
+      break;
+    }
+  }
+  ctx.notes.push(`reads ${file.name} and answers ${op}'s result on its text`);
+  const output = outputFor(ctx.facts.outputs, type);
+  return [read, { kind: "respond", ...(output ? { output: output.name } : {}), value: { $expr: expr } }];
+}
+
+/** The value of a reading operation goes to the output property of its type (the only one, or the only one of that type). */
+function answer(ctx: Context, op: TreeOp, drafts: Draft[], type: string): Draft[] {
+  const output = outputFor(ctx.facts.outputs, type);
+  ctx.notes.push(`${op} in the tree${output ? `, answered under ${output.name}` : ""}`);
+  // a size asked for as text is written the way du and ls -l write one: in bytes
+  const value = type === "number" && output?.type === "string" ? `$string($value) & " bytes"` : "$value";
+  return [
+    ...drafts,
+    { kind: "respond", ...(output ? { output: output.name } : {}), value: { $expr: value } },
+  ];
+}
+
+/** A change answers nothing of its own (a real tool says what it did in its own words), unless an output holds a path. */
+function changed(ctx: Context, op: TreeOp, drafts: Draft[]): Draft[] {
+  const path = ctx.facts.outputs.find((o) => o.type === "string" && /path|location|destination/.test(o.name));
+  ctx.notes.push(`${op} in the tree`);
+  return path ? [...drafts, { kind: "respond", output: path.name, value: { $expr: "$value" } }] : drafts;
+}
+
+function outputFor(outputs: readonly OutputFact[], type: string): OutputFact | undefined {
+  if (outputs.length === 1) return outputs[0];
+  const typed = outputs.filter((o) =>
+    type === "number" ? o.type === "number" || o.type === "integer" : o.type === type,
+  );
+  return typed.length === 1 ? typed[0] : undefined;
+}
+
+type Failure = "missing" | "exists" | "not-folder" | "is-folder" | "not-empty";
+
+const SHELL: Record<Failure, { pattern: RegExp; code: string; status: number; message: string }> = {
+  missing: {
+    pattern: /no such|not found|does ?n[o']t exist|not exist/,
+    code: "NO_SUCH_FILE_OR_DIRECTORY",
+    status: 404,
+    message: "No such file or directory.",
+  },
+  exists: {
+    pattern: /already exists|file exists|exists/,
+    code: "FILE_EXISTS",
+    status: 409,
+    message: "File exists.",
+  },
+  "not-folder": {
+    pattern: /not a director|not a folder/,
+    code: "NOT_A_DIRECTORY",
+    status: 400,
+    message: "Not a directory.",
+  },
+  "is-folder": {
+    pattern: /is a director|is a folder/,
+    code: "IS_A_DIRECTORY",
+    status: 400,
+    message: "Is a directory.",
+  },
+  "not-empty": {
+    pattern: /not empty/,
+    code: "DIRECTORY_NOT_EMPTY",
+    status: 409,
+    message: "Directory not empty.",
+  },
+};
+
+/** The documented error for each kind of failure, or a shell's, added to the tool's errors. */
+function errorsFor(ctx: Context, kinds: readonly Failure[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const kind of kinds) {
+    const documented = ctx.facts.errors.find((e) => SHELL[kind].pattern.test(e.text));
+    const shell = SHELL[kind];
+    errors[kind] = documented
+      ? use(ctx, documented)
+      : addError(ctx, {
+          code: shell.code,
+          status: shell.status,
+          message: shell.message,
+          when: `The path does not suit the operation (${nameWords(kind).join(" ")}), as a shell would say.`,
+        });
+  }
+  return errors;
+}
