@@ -419,6 +419,8 @@ function impliedRange(words: readonly string[], description: string): [number, n
   if (words.some((w) => ["percent", "percentage", "pct"].includes(w))) return [0, 100];
   if (
     words.some((w) => ["probability", "likelihood", "confidence"].includes(w)) &&
+    // a count of low-confidence items or a confidence interval's end is not a probability
+    !words.some((w) => ["count", "num", "number", "interval", "total"].includes(w)) &&
     !/%|percent/.test(description)
   )
     return [0, 1];

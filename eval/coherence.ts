@@ -127,45 +127,60 @@ async function judge(
     rules: Object.fromEntries(RULES.map((r) => [r, { checked: 0, violated: 0 }])) as CoherenceReport["rules"],
     examples: [],
   };
-  for (const [i, tool] of tools.entries()) {
-    if (log && i % 1000 === 0) log(`coherence: tool ${i + 1} of ${tools.length}`);
+  // one session per toolset: its tools share the state the catalog file gave it
+  const byToolset = new Map<Record<string, unknown>, typeof tools>();
+  for (const tool of tools) {
     const state = states.get(tool.name) ?? {};
-    // a session per tool: what one tool's calls change is not another's starting state
+    byToolset.set(state, [...(byToolset.get(state) ?? []), tool]);
+  }
+  let done = 0;
+  for (const [state, members] of byToolset) {
     const session = await McpConnection.open({ url });
-    let violated = false;
     try {
-      for (let seed = 1; seed <= CALLS_PER_TOOL; seed++) {
-        report.calls++;
-        const args = argumentsFor(tool.inputSchema as Schema, {
-          seed,
-          hint: (name) => existingId(name, state),
-        });
-        const reply = await session.call(tool.name, args.value as Record<string, unknown>);
-        if (reply.isError) {
-          report.unanswered++;
-          continue;
-        }
-        for (const finding of await findingsOf(session, reply.value, tool.outputSchema, state)) {
-          const tally = report.rules[finding.rule];
-          tally.checked++;
-          if (finding.held) continue;
-          tally.violated++;
-          violated = true;
-          if (report.examples.filter((e) => e.rule === finding.rule).length < EXAMPLES_PER_RULE)
-            report.examples.push({
-              tool: tool.name,
-              rule: finding.rule,
-              field: finding.field,
-              detail: finding.detail,
-            });
-        }
+      for (const tool of members) {
+        if (log && done % 1000 === 0) log(`coherence: tool ${done + 1} of ${tools.length}`);
+        done++;
+        if (await judgeTool(session, tool, state, report)) report.toolsWithViolations++;
       }
     } finally {
       await session.close();
     }
-    if (violated) report.toolsWithViolations++;
   }
   return report;
+}
+
+/** A few calls of one tool, each answer checked; whether any broke a rule. */
+async function judgeTool(
+  session: McpConnection,
+  tool: { name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> },
+  state: Record<string, unknown>,
+  report: CoherenceReport,
+): Promise<boolean> {
+  let violated = false;
+  for (let seed = 1; seed <= CALLS_PER_TOOL; seed++) {
+    report.calls++;
+    const args = argumentsFor(tool.inputSchema as Schema, { seed, hint: (name) => existingId(name, state) });
+    const reply = await session.call(tool.name, args.value as Record<string, unknown>);
+    if (reply.isError) {
+      report.unanswered++;
+      continue;
+    }
+    for (const finding of await findingsOf(session, reply.value, tool.outputSchema, state)) {
+      const tally = report.rules[finding.rule];
+      tally.checked++;
+      if (finding.held) continue;
+      tally.violated++;
+      violated = true;
+      if (report.examples.filter((e) => e.rule === finding.rule).length < EXAMPLES_PER_RULE)
+        report.examples.push({
+          tool: tool.name,
+          rule: finding.rule,
+          field: finding.field,
+          detail: finding.detail,
+        });
+    }
+  }
+  return violated;
 }
 
 /** An id the state holds, for an argument named `<noun>_id`. */

@@ -156,6 +156,16 @@ describe("coherence rules: look-alikes that must not be flagged", () => {
     expect(violated(findings, "range")).toEqual([]);
   });
 
+  it("a count of low-confidence items and a confidence interval's ends are not probabilities", () => {
+    const findings = check({
+      low_confidence_count: 4,
+      confidence_interval_low: 208.5,
+      confidence_interval_high: 590,
+    });
+    expect(violated(findings, "range")).toEqual([]);
+    expect(violated(check({ confidence: 1.3 }), "range")).toHaveLength(1);
+  });
+
   it("a number whose schema states its own bounds is left to the schema", () => {
     const findings = check(
       { rating: 9 },
