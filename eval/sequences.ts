@@ -11,7 +11,7 @@ import {
   scalarsOf,
   shows,
 } from "./answers.js";
-import type { ListedTool, Reply } from "./mcp-client.js";
+import type { Reply } from "./mcp-client.js";
 import { schemaViolation } from "./schema-check.js";
 import { argumentsFor, isObject, type Schema, singular } from "./schema-values.js";
 import {
@@ -852,4 +852,3 @@ export function short(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-export type { ListedTool };
