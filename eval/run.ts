@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+// BFCL multi-turn against the real classes (its own block, below)
+import { bfclMultiTurnSection, classList, renderBfclMultiTurn } from "./bfcl-multiturn.js";
 import { coherenceSection } from "./coherence.js";
 import { computationSection } from "./computation.js";
 import { mcpServersSection, renderMcpServers } from "./mcp-servers.js";
@@ -22,7 +24,8 @@ const TAU_BENCH_MODES: readonly Mode[] = [
  * `npm run eval -- --synthtools DIR --bfcl DIR --tau DIR --toolalpaca DIR [--json]`:
  * imports external tool data given by path and prints what came through.
  * `--tau-bench DIR [--tau-splits test,dev,train]` replays τ-bench's golden actions over MCP
- * and compares the answers with the real implementation. Reads only the paths it is given;
+ * and compares the answers with the real implementation; `--bfcl-multiturn DIR
+ * [--bfcl-classes A,B]` does the same for BFCL's multi-turn entries and real classes. Reads only the paths it is given;
  * writes nothing but temporary files.
  */
 async function main(): Promise<number> {
@@ -35,6 +38,8 @@ async function main(): Promise<number> {
       "tau-bench": { type: "string" },
       "tau-splits": { type: "string", default: "test" },
       "tau-modes": { type: "string", default: "both" },
+      "bfcl-multiturn": { type: "string" },
+      "bfcl-classes": { type: "string" },
       consistency: { type: "boolean" },
       "consistency-limit": { type: "string", default: "0" },
       "openapi-crud": { type: "string", multiple: true },
@@ -58,6 +63,7 @@ async function main(): Promise<number> {
     !values.tau &&
     !values.toolalpaca &&
     !values["tau-bench"] &&
+    !values["bfcl-multiturn"] &&
     !values.consistency &&
     !values["mcp-servers"] &&
     openApiPaths.length === 0
@@ -65,6 +71,7 @@ async function main(): Promise<number> {
     process.stderr.write(
       "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
         "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
+        "                       [--bfcl-multiturn DIR [--bfcl-classes A,B,C]]\n" +
         "                       [--consistency [--consistency-limit N]]\n" +
         "                       [--mcp-servers [--mcp-rounds N]] [--openapi-crud DIR…]\n" +
         "                       [--json] [--verbose]\n",
@@ -90,6 +97,11 @@ async function main(): Promise<number> {
         ),
       })
     : undefined;
+  // ── BFCL multi-turn replayed against the real classes ──
+  const multiTurn = values["bfcl-multiturn"]
+    ? await bfclMultiTurnSection(values["bfcl-multiturn"], { classes: classList(values["bfcl-classes"]) })
+    : undefined;
+  // ──
   // self-consistency: the data folders given, imported with the CLI, and the shipped toolsets
   const consistency = values.consistency
     ? await consistencySection(consistencySources(values), {
@@ -116,11 +128,16 @@ async function main(): Promise<number> {
       : undefined;
   if (values.json)
     process.stdout.write(
-      `${JSON.stringify({ ...report, tauBench: replay, consistency, mcpServers, openApiCrud }, null, 2)}\n`,
+      `${JSON.stringify(
+        { ...report, tauBench: replay, bfclMultiTurn: multiTurn, consistency, mcpServers, openApiCrud },
+        null,
+        2,
+      )}\n`,
     );
   else {
     if (Object.keys(report).length > 0) process.stdout.write(summarize(report, Boolean(values.verbose)));
     if (replay) process.stdout.write(renderTauBench(replay, Boolean(values.verbose)));
+    if (multiTurn) process.stdout.write(renderBfclMultiTurn(multiTurn, Boolean(values.verbose)));
     if (consistency) process.stdout.write(renderConsistency("self-consistency", consistency));
     if (mcpServers) process.stdout.write(renderMcpServers(mcpServers));
     if (openApiCrud) process.stdout.write(renderOpenApiCrud(openApiCrud));

@@ -209,6 +209,57 @@ for (const backend of storeBackends) {
       });
     });
 
+    it("numbers runs, keeps their status and attempts, and replaces an attempt recorded again", async () => {
+      const plan = { tasks: ["a", "b"], k: 2 };
+      const first = await store.createRun({ seed: "7", plan });
+      // another process (another store on the same database) numbers its runs after these
+      const other = await database.open();
+      const [second, third] = await Promise.all([
+        other.createRun({ seed: "8", plan: {} }),
+        store.createRun({ seed: "9", plan: {} }),
+      ]);
+      await other.close();
+      expect(first).toMatchObject({ id: "run-1", number: 1, seed: "7", status: "running", plan, note: null });
+      expect([second.number, third.number].sort()).toEqual([2, 3]);
+      expect((await store.runs()).map((r) => r.id)).toEqual(["run-1", "run-2", "run-3"]);
+      expect(await store.run("run-9")).toBeUndefined();
+
+      await store.setRunStatus("run-1", "failed", "the endpoint refused the key (401)");
+      expect(await store.run("run-1")).toMatchObject({
+        status: "failed",
+        note: "the endpoint refused the key (401)",
+        plan,
+      });
+
+      const attempt = {
+        runId: "run-1",
+        taskId: "b",
+        attempt: 1,
+        sessionId: "s-1",
+        sessionName: "run-1/b/1",
+        outcome: "error" as const,
+        result: { error: "timed out", tokens: { prompt: 10 } },
+      };
+      await store.recordAttempt(attempt);
+      await store.recordAttempt({ ...attempt, taskId: "a", sessionName: "run-1/a/1", outcome: "passed" });
+      await store.recordAttempt({ ...attempt, attempt: 2, outcome: "failed", result: { calls: 3 } });
+      // resumed: the attempt that ended in an error is run again in a new session and replaces its row
+      await store.recordAttempt({
+        ...attempt,
+        sessionId: "s-2",
+        sessionName: "run-1/b/1#2",
+        outcome: "passed",
+      });
+      const attempts = await store.runAttempts("run-1");
+      expect(attempts.map((a) => [a.taskId, a.attempt, a.outcome, a.sessionName])).toEqual([
+        ["a", 1, "passed", "run-1/a/1"],
+        ["b", 1, "passed", "run-1/b/1#2"],
+        ["b", 2, "failed", "run-1/b/1"],
+      ]);
+      expect(attempts[2]?.result).toEqual({ calls: 3 });
+      expect(await store.runAttempts("run-2")).toEqual([]);
+    });
+
     it("serializes writers of one session in separate stores: every call recorded once, each on the head it saw", async () => {
       const session = await store.createSession({ seed: "1", state: initial() });
       const others = await Promise.all([database.open(), database.open()]);

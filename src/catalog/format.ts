@@ -342,8 +342,17 @@ export const TreeEffect = z
     kinds: z.enum(["file", "folder", "any"]).default("any").describe("remove: what may be removed."),
     emptyOnly: z.boolean().default(false).describe("remove: a folder must be empty."),
     parents: treeValue("mkdir: make missing folders above it too."),
+    existOk: treeValue("mkdir: a folder already there is no error (defaults to `parents`, as mkdir -p)."),
+    absolute: z.boolean().default(false).describe("find: answer absolute paths."),
     create: z.boolean().default(false).describe("write: make the file when it does not exist."),
-    append: z.boolean().default(false).describe("write: add to the end instead of replacing."),
+    append: z
+      .union([z.boolean(), z.string(), ExpressionValue])
+      .default(false)
+      .describe("write: add to the end instead of replacing (a template or expression may decide per call)."),
+    foldersOnly: z
+      .boolean()
+      .default(false)
+      .describe("list: a file is not a folder to list (an error), not itself."),
     refuseExisting: z.boolean().default(false).describe("touch: a name already taken is an error."),
     errors: z
       .partialRecord(z.enum(TREE_ERROR_KINDS), errorCode)

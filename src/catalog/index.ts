@@ -1,3 +1,4 @@
+export { type EffectHints, effectHints } from "./annotations.js";
 export { Catalog, type CatalogTask, type CatalogTool } from "./catalog.js";
 export * from "./format.js";
 export * from "./importers/index.js";
@@ -24,6 +25,15 @@ export {
 } from "./patterns.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
 export { proseChoices, qualityProblems } from "./quality.js";
+export {
+  CONTROL_TOOLS,
+  controlToolNames,
+  DEFAULT_CONTROL_PREFIX,
+  describeReserved,
+  isReservedName,
+  type ReservedNames,
+  reservedNameProblems,
+} from "./reserved-names.js";
 export { toolsetJsonSchema } from "./schema-export.js";
 export {
   acceptsNull,

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import {
   Catalog,
   type CatalogProblem,
@@ -46,6 +47,13 @@ export function loadCatalog(
   options: { checkSchemas?: boolean; infer?: boolean } = {},
 ): LoadedCatalog | undefined {
   const paths = selection.toolsets?.length ? selection.toolsets : [DEFAULT_TOOLSETS];
+  const missing = paths.filter((path) => !existsSync(path));
+  if (missing.length > 0) {
+    // nothing to lint: the path itself is wrong
+    throw new UsageError(
+      `--toolsets: ${missing.map((path) => `"${path}"`).join(", ")} ${missing.length === 1 ? "does" : "do"} not exist (no such file or folder, from ${process.cwd()})`,
+    );
+  }
   const loaded = loadToolsets(paths, { checkSchemas: options.checkSchemas });
   const errors = loaded.problems.filter((p) => p.severity === "error");
   if (errors.length > 0) {

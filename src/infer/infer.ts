@@ -256,6 +256,9 @@ function errorCodesOf(effects: readonly Effect[]): Set<string> {
   for (const effect of effects as ReadonlyArray<Record<string, unknown>>) {
     for (const key of ["missing", "exists", "computeError"])
       if (typeof effect[key] === "string") codes.add(effect[key] as string);
+    // a tree effect names an error per kind of failure
+    if (isPlainObject(effect.errors))
+      for (const code of Object.values(effect.errors)) if (typeof code === "string") codes.add(code);
     if (Array.isArray(effect.require))
       for (const guard of effect.require)
         if (isPlainObject(guard) && typeof guard.error === "string") codes.add(guard.error);

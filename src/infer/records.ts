@@ -42,10 +42,18 @@ const STATE_WORDS = new Set([
 ]);
 
 /** A name as the thing it is about: words singular, run together, state words aside (`fan_speeds` ~ `fanSpeedStatus`). */
+const fieldKeys = new Map<string, string>();
+
 function fieldKey(name: string): string {
-  const words = nameWords(name).map(singular);
-  const kept = words.filter((w) => !STATE_WORDS.has(w));
-  return (kept.length > 0 ? kept : words).join("");
+  let key = fieldKeys.get(name);
+  if (key === undefined) {
+    const words = nameWords(name).map(singular);
+    const kept = words.filter((w) => !STATE_WORDS.has(w));
+    key = (kept.length > 0 ? kept : words).join("");
+    if (fieldKeys.size > 50_000) fieldKeys.clear();
+    fieldKeys.set(name, key);
+  }
+  return key;
 }
 
 /** The field of a record an argument or an output names: same name, else the same thing. */

@@ -102,16 +102,30 @@ const CONTAINER_WORDS = new Set([
   "log",
 ]);
 
+const partNouns = new Map<string, string>();
+
 /** A part's name as the noun of what it keeps: singular words, container words dropped (`guest_index` → guest). */
 export function partNoun(name: string): string {
-  const words = nameWords(name).map(singular);
-  const kept = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0));
-  return kept.join("_");
+  let noun = partNouns.get(name);
+  if (noun === undefined) {
+    const words = nameWords(name).map(singular);
+    noun = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0)).join("_");
+    if (partNouns.size > 50_000) partNouns.clear();
+    partNouns.set(name, noun);
+  }
+  return noun;
 }
 
-/** The same noun, with words run together or apart (`playlist` and `play_list`). */
-function sameRun(a: string, b: string): boolean {
-  return a === b || a.replace(/_/g, "") === b.replace(/_/g, "");
+/** The forms a part's name is compared in, run together: its noun and its noun keys (computed once per part). */
+const partForms = new WeakMap<Part, Set<string>>();
+
+function formsOf(part: Part): Set<string> {
+  let forms = partForms.get(part);
+  if (!forms) {
+    forms = new Set([partNoun(part.name), ...nounKeys(part.name)].map((f) => f.replace(/_/g, "")));
+    partForms.set(part, forms);
+  }
+  return forms;
 }
 
 /**
@@ -132,15 +146,12 @@ export function namedPart<K extends Part["kind"]>(
   const candidates = shape.parts.filter(
     (p): p is Extract<Part, { kind: K }> => (kinds as readonly string[]).includes(p.kind) && p.name !== "",
   );
+  if (candidates.length === 0) return undefined;
+  const singulars = words.map(singular);
   for (let size = Math.min(3, words.length); size >= 1; size--)
     for (let start = words.length - size; start >= 0; start--) {
-      const run = words
-        .slice(start, start + size)
-        .map(singular)
-        .join("_");
-      const found = candidates.find(
-        (p) => sameRun(partNoun(p.name), run) || nounKeys(p.name).some((k) => sameRun(k, run)),
-      );
+      const run = singulars.slice(start, start + size).join("");
+      const found = candidates.find((p) => formsOf(p).has(run));
       if (found) return found;
     }
   return undefined;

@@ -356,7 +356,19 @@ export function nameWords(name: string): readonly string[] {
   return words;
 }
 
+const singularCache = new Map<string, string>();
+
 export function singular(word: string): string {
+  let found = singularCache.get(word);
+  if (found === undefined) {
+    found = singularOf(word);
+    if (singularCache.size > 50_000) singularCache.clear();
+    singularCache.set(word, found);
+  }
+  return found;
+}
+
+function singularOf(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(word)) return word;
   if (/(ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);

@@ -80,7 +80,9 @@ function shapedResult(
       overlayEntities(known, [{ ...target, entity: write.entity }], schema);
     if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
   }
-  const fitted = conformTracked(schema, known, synthesized);
+  // an answer the effects read from the state is not padded with values the state does not hold
+  const fromState = effects.status === "applied" && Object.keys(effects.output).length > 0;
+  const fitted = conformTracked(schema, known, synthesized, { fillOptional: !fromState });
   return { result: fitted.value as Record<string, unknown>, patch, guessed: fitted.guessed };
 }
 

@@ -3,7 +3,7 @@ import pg from "pg";
 import type { State } from "../state/index.js";
 import { Documents, type StoredDocument } from "./documents.js";
 import { connectFailure, describeServer, type ServerAddress } from "./postgres-server.js";
-import { callRow, type Row, toAnswer, toCall, toSession } from "./rows.js";
+import { callRow, type Row, toAnswer, toCall, toRun, toRunAttempt, toSession } from "./rows.js";
 import { pendingMigrations, SCHEMA_VERSION } from "./schema.js";
 import { StoreOpenError } from "./sqlite.js";
 import type {
@@ -14,6 +14,9 @@ import type {
   Commit,
   NewCall,
   NewSession,
+  RunAttemptRecord,
+  RunRecord,
+  RunStatus,
   SessionRecord,
   SessionScope,
   StateChange,
@@ -556,6 +559,75 @@ export class PostgresStore implements Store {
       documentBytes: Number(row?.document_bytes),
       calls: Number(row?.calls),
     };
+  }
+
+  // ── runs ─────────────────────────────────────────────────────────────────
+
+  /** The next number, taken in the statement; two processes that take the same one try again. */
+  async createRun(input: { seed: string; plan: unknown }): Promise<RunRecord> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [row] = await this.rows(
+          `INSERT INTO runs (id, number, seed, status, plan, note, created_at, updated_at)
+           SELECT 'run-' || next.number, next.number, $1, 'running', $2, NULL, $3, $3
+           FROM (SELECT COALESCE(MAX(number), 0) + 1 AS number FROM runs) next
+           RETURNING *`,
+          [input.seed, JSON.stringify(input.plan), new Date().toISOString()],
+          true,
+        );
+        if (!row) throw new Error("creating a run returned no row");
+        return toRun(row);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "23505" || attempt >= 20) throw error;
+      }
+    }
+  }
+
+  async run(id: string): Promise<RunRecord | undefined> {
+    const [row] = await this.rows("SELECT * FROM runs WHERE id = $1", [id]);
+    return row ? toRun(row) : undefined;
+  }
+
+  async runs(): Promise<RunRecord[]> {
+    return (await this.rows("SELECT * FROM runs ORDER BY number")).map(toRun);
+  }
+
+  async setRunStatus(id: string, status: RunStatus, note?: string): Promise<void> {
+    await this.rows("UPDATE runs SET status = $2, note = $3, updated_at = $4 WHERE id = $1", [
+      id,
+      status,
+      note ?? null,
+      new Date().toISOString(),
+    ]);
+  }
+
+  async recordAttempt(attempt: Omit<RunAttemptRecord, "createdAt">): Promise<RunAttemptRecord> {
+    const record: RunAttemptRecord = { ...attempt, createdAt: new Date().toISOString() };
+    await this.rows(
+      `INSERT INTO run_attempts (run_id, task_id, attempt, session_id, session_name, outcome, result, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (run_id, task_id, attempt) DO UPDATE SET session_id = excluded.session_id,
+         session_name = excluded.session_name, outcome = excluded.outcome, result = excluded.result,
+         created_at = excluded.created_at`,
+      [
+        record.runId,
+        record.taskId,
+        record.attempt,
+        record.sessionId,
+        record.sessionName,
+        record.outcome,
+        JSON.stringify(record.result),
+        record.createdAt,
+      ],
+    );
+    return record;
+  }
+
+  async runAttempts(runId: string): Promise<RunAttemptRecord[]> {
+    const rows = await this.rows("SELECT * FROM run_attempts WHERE run_id = $1 ORDER BY task_id, attempt", [
+      runId,
+    ]);
+    return rows.map(toRunAttempt);
   }
 
   // ── model answer cache ───────────────────────────────────────────────────

@@ -1,6 +1,10 @@
 import type {
+  AttemptOutcome,
   CallRecord,
   CallStatus,
+  RunAttemptRecord,
+  RunRecord,
+  RunStatus,
   SessionRecord,
   SessionScope,
   TaskAnswerRecord,
@@ -77,6 +81,32 @@ export function toAnswer(sessionId: string, row: Row): TaskAnswerRecord {
     version: Number(row.version),
     answer: row.answer === null ? undefined : String(row.answer),
     infeasible: Number(row.infeasible) === 1,
+    createdAt: String(row.created_at),
+  };
+}
+
+export function toRun(row: Row): RunRecord {
+  return {
+    id: String(row.id),
+    number: Number(row.number),
+    seed: String(row.seed),
+    status: String(row.status) as RunStatus,
+    plan: JSON.parse(String(row.plan)),
+    note: row.note === null || row.note === undefined ? null : String(row.note),
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+export function toRunAttempt(row: Row): RunAttemptRecord {
+  return {
+    runId: String(row.run_id),
+    taskId: String(row.task_id),
+    attempt: Number(row.attempt),
+    sessionId: String(row.session_id),
+    sessionName: String(row.session_name),
+    outcome: String(row.outcome) as AttemptOutcome,
+    result: JSON.parse(String(row.result)),
     createdAt: String(row.created_at),
   };
 }

@@ -138,7 +138,11 @@ export async function buildReport(
   };
 }
 
-function patternFigures(calls: readonly CallRecord[], verdict: TaskVerdict | undefined): PatternFigure[] {
+/** The rate of each ToolScan pattern among the calls (IAC: among the steps or items the verdict counts). */
+export function patternFigures(
+  calls: readonly CallRecord[],
+  verdict: TaskVerdict | undefined,
+): PatternFigure[] {
   return FINDING_CODES.map((code) => {
     if (code === "IAC") {
       const undone = verdict ? Math.max(0, verdict.progress.total - verdict.progress.done) : 0;
