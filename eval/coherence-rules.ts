@@ -415,6 +415,8 @@ export function statedRange(description: string): [number, number] | undefined {
 
 function impliedRange(words: readonly string[], description: string): [number, number] | undefined {
   if (words.some((w) => SIGNED.has(w))) return undefined;
+  // "Number of predictions above the confidence threshold" counts; its name may say confidence
+  if (/\b(number|count) of\b/.test(description)) return [0, Number.POSITIVE_INFINITY];
   if (words.some((w) => ["rating", "ratings", "stars"].includes(w))) return [0, 5];
   if (words.some((w) => ["percent", "percentage", "pct"].includes(w))) return [0, 100];
   if (

@@ -164,6 +164,15 @@ describe("coherence rules: look-alikes that must not be flagged", () => {
     });
     expect(violated(findings, "range")).toEqual([]);
     expect(violated(check({ confidence: 1.3 }), "range")).toHaveLength(1);
+    const counted = check(
+      { high_confidence: 534 },
+      {
+        properties: {
+          high_confidence: { type: "integer", description: "Number of predictions above the threshold" },
+        },
+      },
+    );
+    expect(violated(counted, "range")).toEqual([]);
   });
 
   it("a number whose schema states its own bounds is left to the schema", () => {
