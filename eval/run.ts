@@ -3,7 +3,15 @@ import { parseArgs } from "node:util";
 import { bfclMultiTurnSection, classList, renderBfclMultiTurn } from "./bfcl-multiturn.js";
 import { coherenceSection } from "./coherence.js";
 import { computationSection } from "./computation.js";
+import { mcpServersSection, renderMcpServers } from "./mcp-servers.js";
+import { openApiCrudSection, renderOpenApiCrud } from "./openapi-crud.js";
 import { bfclSection, synthToolsSection, tauSection, toolAlpacaSection } from "./sections.js";
+import {
+  CONSISTENCY_KINDS,
+  consistencySection,
+  consistencySources,
+  renderConsistency,
+} from "./self-consistency.js";
 import { type Mode, renderTauBench, tauBenchSection } from "./tau-bench.js";
 
 /** The τ-bench replay compares toolsim as imported with toolsim as imported and inferred. */
@@ -21,7 +29,7 @@ const TAU_BENCH_MODES: readonly Mode[] = [
  * writes nothing but temporary files.
  */
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       synthtools: { type: "string" },
       bfcl: { type: "string" },
@@ -32,23 +40,40 @@ async function main(): Promise<number> {
       "tau-modes": { type: "string", default: "both" },
       "bfcl-multiturn": { type: "string" },
       "bfcl-classes": { type: "string" },
+      consistency: { type: "boolean" },
+      "consistency-limit": { type: "string", default: "0" },
+      "openapi-crud": { type: "string", multiple: true },
+      "mcp-servers": { type: "boolean" },
+      "mcp-rounds": { type: "string", default: "3" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
     },
     strict: true,
+    // `--openapi-crud DIR…`: the folders after the first are positionals
+    allowPositionals: true,
   });
+  const openApiPaths = values["openapi-crud"] ? [...values["openapi-crud"], ...positionals] : [];
+  if (positionals.length > 0 && openApiPaths.length === 0) {
+    process.stderr.write(`eval: unexpected ${positionals.join(" ")}\n`);
+    return 2;
+  }
   if (
     !values.synthtools &&
     !values.bfcl &&
     !values.tau &&
     !values.toolalpaca &&
     !values["tau-bench"] &&
-    !values["bfcl-multiturn"]
+    !values["bfcl-multiturn"] &&
+    !values.consistency &&
+    !values["mcp-servers"] &&
+    openApiPaths.length === 0
   ) {
     process.stderr.write(
       "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
         "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
         "                       [--bfcl-multiturn DIR [--bfcl-classes A,B,C]]\n" +
+        "                       [--consistency [--consistency-limit N]]\n" +
+        "                       [--mcp-servers [--mcp-rounds N]] [--openapi-crud DIR…]\n" +
         "                       [--json] [--verbose]\n",
     );
     return 2;
@@ -58,7 +83,10 @@ async function main(): Promise<number> {
   if (values.bfcl) report.bfcl = bfclSection(values.bfcl);
   if (values.tau) report.tau = tauSection(values.tau);
   if (values.toolalpaca) report.toolalpaca = await toolAlpacaSection(values.toolalpaca);
-  if (values.synthtools) report.coherence = coherenceSection(values.synthtools);
+  if (values.synthtools)
+    report.coherence = await coherenceSection(values.synthtools, (line) =>
+      process.stderr.write(`eval: ${line}\n`),
+    );
   if (values.bfcl || values.tau || values.synthtools)
     report.computation = await computationSection(values.bfcl, values.tau, values.synthtools);
   const replay = values["tau-bench"]
@@ -74,14 +102,45 @@ async function main(): Promise<number> {
     ? await bfclMultiTurnSection(values["bfcl-multiturn"], { classes: classList(values["bfcl-classes"]) })
     : undefined;
   // ──
+  // self-consistency: the data folders given, imported with the CLI, and the shipped toolsets
+  const consistency = values.consistency
+    ? await consistencySection(consistencySources(values), {
+        kinds: CONSISTENCY_KINDS,
+        limit: Number(values["consistency-limit"]),
+        log: (line) => process.stderr.write(`eval: ${line}\n`),
+      })
+    : undefined;
+  // the real MCP servers the project installs, against toolsim serving their imported toolsets
+  const mcpServers = values["mcp-servers"]
+    ? await mcpServersSection({
+        rounds: Number(values["mcp-rounds"]),
+        limit: 0,
+        log: (line) => process.stderr.write(`eval: ${line}\n`),
+      })
+    : undefined;
+  // OpenAPI documents imported as they are, driven through create → read → update → list → delete
+  const openApiCrud =
+    openApiPaths.length > 0
+      ? await openApiCrudSection(openApiPaths, {
+          limit: 0,
+          log: (line) => process.stderr.write(`eval: ${line}\n`),
+        })
+      : undefined;
   if (values.json)
     process.stdout.write(
-      `${JSON.stringify({ ...report, tauBench: replay, bfclMultiTurn: multiTurn }, null, 2)}\n`,
+      `${JSON.stringify(
+        { ...report, tauBench: replay, bfclMultiTurn: multiTurn, consistency, mcpServers, openApiCrud },
+        null,
+        2,
+      )}\n`,
     );
   else {
     if (Object.keys(report).length > 0) process.stdout.write(summarize(report, Boolean(values.verbose)));
     if (replay) process.stdout.write(renderTauBench(replay, Boolean(values.verbose)));
     if (multiTurn) process.stdout.write(renderBfclMultiTurn(multiTurn, Boolean(values.verbose)));
+    if (consistency) process.stdout.write(renderConsistency("self-consistency", consistency));
+    if (mcpServers) process.stdout.write(renderMcpServers(mcpServers));
+    if (openApiCrud) process.stdout.write(renderOpenApiCrud(openApiCrud));
   }
   return 0;
 }
