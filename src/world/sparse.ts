@@ -144,19 +144,26 @@ function realAt(sparse: SparseTree, target: string, real: Segments, role: Role):
   if (real.length === 0) return { type: "folder", path: target, real: "/" };
   const realText = pathText(real);
   // a folder that could be listed is there
-  if (sparse.real.folders?.[realText]) return { type: "folder", path: target, real: realText };
+  const own = sparse.real.folders?.[realText];
+  if (own) return { type: "folder", path: target, real: realText };
   const parent = pathText(real.slice(0, -1));
   const listed = sparse.real.folders?.[parent];
-  if (listed === undefined) {
-    if (sparse.unknown !== "assume") return { ok: false, needs: [{ ask: "list", path: parent }] };
-    if (role === "target") return { type: "absent", path: target };
-    return role === "parent"
-      ? { type: "folder", path: target, real: realText }
-      : { type: "file", path: target, real: realText };
+  if (listed) {
+    const kind = listed[baseName(real)];
+    return kind === undefined
+      ? { type: "absent", path: target }
+      : { type: kind, path: target, real: realText };
   }
-  const kind = listed?.[baseName(real)];
-  if (kind === undefined) return { type: "absent", path: target };
-  return { type: kind, path: target, real: realText };
+  // a folder that cannot be listed may still hold this one (a server may keep its callers out
+  // of the folders above the ones it serves): the target is there if it can be listed itself
+  if (listed === null && own === null) return { type: "absent", path: target };
+  if (sparse.unknown !== "assume") {
+    return { ok: false, needs: [{ ask: "list", path: listed === null ? realText : parent }] };
+  }
+  if (role === "target") return { type: "absent", path: target };
+  return role === "parent"
+    ? { type: "folder", path: target, real: realText }
+    : { type: "file", path: target, real: realText };
 }
 
 // ── changing ────────────────────────────────────────────────────────────────
