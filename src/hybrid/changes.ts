@@ -2,7 +2,7 @@ import { REMOVE_VERBS, wordsOf } from "../infer/index.js";
 import { isPlainObject } from "../patch/index.js";
 import type { ToolFailure } from "../simulate/index.js";
 import { applyEdits } from "../world/index.js";
-import { textEdits } from "./files.js";
+import { editSummary, textEdits } from "./files.js";
 import {
   type ArgumentIdentifier,
   collectionFor,
@@ -198,17 +198,6 @@ function planMove(
     puts,
     message: `${pair.from.key} ${verb} to ${destination} in simulation; the real system is unchanged.`,
   };
-}
-
-/** A short unified-style diff of the edited lines, one hunk per edit. */
-function editSummary(path: string, hunks: ReadonlyArray<{ before: string; after: string }>): string {
-  const lines = [`--- ${path}`, `+++ ${path}`];
-  for (const [index, hunk] of hunks.entries()) {
-    lines.push(`@@ edit ${index + 1} @@`);
-    for (const line of hunk.before.split("\n")) lines.push(`-${line}`);
-    for (const line of hunk.after.split("\n")) lines.push(`+${line}`);
-  }
-  return lines.join("\n");
 }
 
 function failure(message: string): PlannedChange {

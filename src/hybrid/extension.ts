@@ -19,7 +19,7 @@ import {
   realReadRecords,
   unreflectedChanges,
 } from "./overlay.js";
-import type { Reality } from "./reality.js";
+import { type Reality, textOf } from "./reality.js";
 import { filteredRead, mergeWhole, touchesLists } from "./records.js";
 
 /**
@@ -343,11 +343,4 @@ function withMeta(result: CallToolResult, outcome: CallOutcome, route: "pass" | 
       "toolsim/route": route,
     },
   };
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content
-    .filter((c): c is { type: "text"; text: string } => c.type === "text")
-    .map((c) => c.text)
-    .join("\n");
 }

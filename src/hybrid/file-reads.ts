@@ -14,7 +14,7 @@ import {
   renderTree,
   treeTypes,
 } from "./listing.js";
-import { metaOf, type Overlay } from "./overlay.js";
+import { lineWindow, metaOf, type Overlay } from "./overlay.js";
 import { type Reality, textOf } from "./reality.js";
 
 /**
@@ -820,15 +820,6 @@ function stringsOf(args: Record<string, unknown>, name: RegExp): string[] {
   return Object.entries(args)
     .filter(([n, v]) => name.test(n) && Array.isArray(v))
     .flatMap(([, v]) => (v as unknown[]).filter((x): x is string => typeof x === "string"));
-}
-
-/** The `head`/`tail` arguments of file readers: the first or last N lines. */
-function lineWindow(text: string, args: Record<string, unknown>): string {
-  const head = typeof args.head === "number" ? args.head : undefined;
-  const tail = typeof args.tail === "number" ? args.tail : undefined;
-  if (head === undefined && tail === undefined) return text;
-  const lines = text.split("\n");
-  return (head !== undefined ? lines.slice(0, head) : lines.slice(-(tail ?? 0))).join("\n");
 }
 
 function singleTextField(binding: UpstreamBinding): string | undefined {

@@ -354,7 +354,7 @@ function failed(failure: ToolFailure): FileChange {
 }
 
 /** A short unified-style diff of the edited lines, one hunk per edit. */
-function editSummary(path: string, hunks: ReadonlyArray<{ before: string; after: string }>): string {
+export function editSummary(path: string, hunks: ReadonlyArray<{ before: string; after: string }>): string {
   const lines = [`--- ${path}`, `+++ ${path}`];
   for (const [index, hunk] of hunks.entries()) {
     lines.push(`@@ edit ${index + 1} @@`);

@@ -158,24 +158,29 @@ function resultFromRecord(
     result = data;
   }
   if (Object.keys(result).length === 0) return undefined;
-  return lineWindow(result, args);
+  return lineWindows(result, args);
 }
 
 /** The `head`/`tail` arguments of file readers: the first or last N lines of every text field. */
-function lineWindow(result: Record<string, unknown>, args: Record<string, unknown>): Record<string, unknown> {
+function lineWindows(
+  result: Record<string, unknown>,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(result).map(([field, value]) => [
+      field,
+      typeof value === "string" ? lineWindow(value, args) : value,
+    ]),
+  );
+}
+
+/** The first `head` or last `tail` lines of a text, when the read asks for them. */
+export function lineWindow(text: string, args: Record<string, unknown>): string {
   const head = typeof args.head === "number" ? args.head : undefined;
   const tail = typeof args.tail === "number" ? args.tail : undefined;
-  if (head === undefined && tail === undefined) return result;
-  const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(result)) {
-    if (typeof value !== "string") {
-      out[field] = value;
-      continue;
-    }
-    const lines = value.split("\n");
-    out[field] = (head !== undefined ? lines.slice(0, head) : lines.slice(-(tail ?? 0))).join("\n");
-  }
-  return out;
+  if (head === undefined && tail === undefined) return text;
+  const lines = text.split("\n");
+  return (head !== undefined ? lines.slice(0, head) : lines.slice(-(tail ?? 0))).join("\n");
 }
 
 function hasObjectLists(output: JsonSchema | undefined): boolean {
