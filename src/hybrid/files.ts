@@ -292,7 +292,10 @@ export async function planFileChange(
     }
     case "edit": {
       const done = await run((t) => sparse.edit(t, op.path, op.edits));
-      if (!done.ok && "unanswered" in done) return opaque(op.path, tool, at);
+      if (!done.ok && "unanswered" in done) {
+        const unknown = opaque(op.path, tool, at);
+        return op.dryRun ? { puts: [], message: unknown.message } : unknown;
+      }
       if (done.ok) {
         const summary = editSummary(op.path, done.value.hunks);
         if (op.dryRun) return { puts: [], message: summary };

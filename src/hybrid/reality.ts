@@ -34,6 +34,8 @@ export interface UpstreamAccess {
 
 /** Folders a tree may hold before toolsim stops walking it folder by folder. */
 const MAX_FOLDERS_WALKED = 200;
+/** A tree answer bigger than this (characters) is not read for facts: a search then passes with a note. */
+const MAX_TREE_CHARS = 4_000_000;
 /** A whole store bigger than this (JSON characters) is not read again and again. */
 const MAX_WHOLE_CHARS = 1_000_000;
 
@@ -69,7 +71,9 @@ export class UpstreamReality implements Reality {
     const treeTool = this.pick(isTreeLister);
     if (treeTool) {
       const answer = await this.call(treeTool.binding.original, { [treeTool.argument]: path });
-      const parsed = answer && !answer.isError ? parseTree(textOf(answer)) : undefined;
+      const text = answer && !answer.isError ? textOf(answer) : "";
+      if (text.length > MAX_TREE_CHARS) return undefined;
+      const parsed = parseTree(text);
       if (parsed) return foldersOf(parsed, path);
     }
     // folder by folder, within a bound

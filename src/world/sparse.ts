@@ -119,12 +119,8 @@ export function entries(
   const folder = look(sparse, path);
   if ("needs" in folder) return folder;
   if (folder.type !== "folder") return undefined;
-  const names = new Set<string>();
   const segments = absolute(folder.path);
-  for (const key of Object.keys(sparse.changes)) {
-    const inner = segmentsOf(key);
-    if (inner.length === segments.length + 1 && isWithin(inner, segments)) names.add(baseName(inner));
-  }
+  const names = new Set<string>(namesInside(sparse.changes, pathText(segments)));
   if (folder.real !== undefined) {
     const listed = sparse.real.folders?.[folder.real];
     if (listed === undefined) {
@@ -419,16 +415,38 @@ function flatten(top: Record<string, unknown>, prefix: Segments = []): Map<strin
 
 /** The changes without what lies below something absent or below a file: nothing can be there. */
 function pruned(changes: Record<string, Known>): Record<string, Known> {
-  const blocking = Object.entries(changes)
-    .filter(([, known]) => known.type !== "folder")
-    .map(([path]) => segmentsOf(path));
+  const blocking = new Set(
+    Object.entries(changes)
+      .filter(([, known]) => known.type !== "folder")
+      .map(([path]) => path),
+  );
   const out: Record<string, Known> = {};
   for (const [path, known] of Object.entries(changes)) {
     const segments = segmentsOf(path);
-    if (blocking.some((block) => segments.length > block.length && isWithin(segments, block))) continue;
-    out[path] = known;
+    let blocked = false;
+    for (let depth = segments.length - 1; depth >= 1 && !blocked; depth--)
+      blocked = blocking.has(pathText(segments.slice(0, depth)));
+    if (!blocked) out[path] = known;
   }
   return out;
+}
+
+/** The names the changes hold directly inside each folder, worked out once per set of changes. */
+const childNames = new WeakMap<Changes, Map<string, string[]>>();
+
+function namesInside(changes: Changes, folder: string): readonly string[] {
+  let index = childNames.get(changes);
+  if (!index) {
+    index = new Map();
+    for (const key of Object.keys(changes)) {
+      const segments = segmentsOf(key);
+      if (segments.length === 0) continue;
+      const parent = pathText(segments.slice(0, -1));
+      index.set(parent, [...(index.get(parent) ?? []), baseName(segments)]);
+    }
+    childNames.set(changes, index);
+  }
+  return index.get(folder) ?? [];
 }
 
 function absolute(path: string): string[] {
