@@ -7,6 +7,7 @@ const TITLES: Record<string, string> = {
   llm: "LLM simulator",
   hybrid: "Hybrid mode",
   "scale-out": "Scale-out on PostgreSQL",
+  runs: "Runs (toolsim run)",
 };
 
 const start = (name: string) => `<!-- bench:${name}:start -->`;

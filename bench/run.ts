@@ -1,8 +1,9 @@
 /**
  * npm run bench: the core bench always (round trip vs a no-op server, catalog scale),
  * then the optional sections whose modules exist (bench/llm.ts → runLlmBench,
- * bench/hybrid.ts → runHybridBench, bench/scale-out.ts → runScaleOutBench). Writes
- * bench/results/latest.json and rewrites the generated parts of docs/benchmarks.md.
+ * bench/hybrid.ts → runHybridBench, bench/scale-out.ts → runScaleOutBench, bench/runs.ts →
+ * runRunsBench, bench/faults.ts → runFaultsBench). Writes bench/results/latest.json and rewrites
+ * the generated parts of docs/benchmarks.md.
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           fewer calls and starts, to check the harness
@@ -23,6 +24,8 @@ const OPTIONAL_SECTIONS = [
   { name: "hybrid", module: "./hybrid.js", entry: "runHybridBench" },
   { name: "state", module: "./state.js", entry: "runStateBench" },
   { name: "scale-out", module: "./scale-out.js", entry: "runScaleOutBench" },
+  { name: "runs", module: "./runs.js", entry: "runRunsBench" },
+  { name: "faults", module: "./faults.js", entry: "runFaultsBench" },
 ] as const;
 const SECTION_TIMEOUT_MS = 15 * 60_000;
 const WATCHDOG_MS = 45 * 60_000;

@@ -28,22 +28,32 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return deepEqual(a, b);
 }
 
+/**
+ * The leaves of a value, path → value. Paths are unambiguous: an array index is `[0]`, a key
+ * holding `.`, `[`, `]` or `"` (a file name) is quoted (`["notes.txt"]`), so `{"a.b": 1}`,
+ * `{"a": {"b": 1}}` and `{"a": [1]}` never share a path. An empty object or array is a leaf.
+ */
 export function leavesOf(value: unknown, prefix = "", out: Leaves = new Map()): Leaves {
   if (Array.isArray(value)) {
     if (value.length === 0) out.set(prefix, []);
     value.forEach((item, index) => {
-      leavesOf(item, prefix ? `${prefix}.${index}` : String(index), out);
+      leavesOf(item, `${prefix}[${index}]`, out);
     });
     return out;
   }
   if (isPlainObject(value)) {
     const entries = Object.entries(value);
     if (entries.length === 0) out.set(prefix, {});
-    for (const [key, item] of entries) leavesOf(item, prefix ? `${prefix}.${key}` : key, out);
+    for (const [key, item] of entries) leavesOf(item, childPath(prefix, key), out);
     return out;
   }
   out.set(prefix, value);
   return out;
+}
+
+function childPath(prefix: string, key: string): string {
+  if (key !== "" && !/[.[\]"]/.test(key)) return prefix ? `${prefix}.${key}` : key;
+  return `${prefix}[${JSON.stringify(key)}]`;
 }
 
 export interface Recall {
@@ -51,12 +61,26 @@ export interface Recall {
   total: number;
 }
 
-/** The fields of `truth` found with equal values in `answer` (best alignment). */
-export function fieldRecall(truth: unknown, answer: unknown): Recall {
+/**
+ * The leaves of `truth` found with equal values at the same path in `answer` (best
+ * alignment). Fields `answer` has beyond them neither help nor hurt; an empty `truth` (`{}`,
+ * `[]`, or no value at all: a function that returns nothing) has nothing to find (total 0),
+ * nor have the leaves `exclude` names (values that are random in the real implementation).
+ */
+export function fieldRecall(
+  truth: unknown,
+  answer: unknown,
+  options: { exclude?: ReadonlySet<string> } = {},
+): Recall {
+  if (truth === null || truth === undefined) return { found: 0, total: 0 };
+  if ((isPlainObject(truth) || Array.isArray(truth)) && Object.keys(truth).length === 0)
+    return { found: 0, total: 0 };
   if (!isPlainObject(truth) && !Array.isArray(truth)) {
+    if (options.exclude?.has("")) return { found: 0, total: 0 };
     return { found: scalarFound(truth, answer) ? 1 : 0, total: 1 };
   }
   const wanted = leavesOf(truth);
+  for (const path of options.exclude ?? []) wanted.delete(path);
   let best = 0;
   for (const candidate of alignments(answer)) {
     const have = leavesOf(candidate);

@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+// BFCL multi-turn against the real classes (its own block, below)
+import { bfclMultiTurnSection, classList, renderBfclMultiTurn } from "./bfcl-multiturn.js";
 import { coherenceSection } from "./coherence.js";
 import { computationSection } from "./computation.js";
 import { bfclSection, synthToolsSection, tauSection, toolAlpacaSection } from "./sections.js";
@@ -14,7 +16,8 @@ const TAU_BENCH_MODES: readonly Mode[] = [
  * `npm run eval -- --synthtools DIR --bfcl DIR --tau DIR --toolalpaca DIR [--json]`:
  * imports external tool data given by path and prints what came through.
  * `--tau-bench DIR [--tau-splits test,dev,train]` replays τ-bench's golden actions over MCP
- * and compares the answers with the real implementation. Reads only the paths it is given;
+ * and compares the answers with the real implementation; `--bfcl-multiturn DIR
+ * [--bfcl-classes A,B]` does the same for BFCL's multi-turn entries and real classes. Reads only the paths it is given;
  * writes nothing but temporary files.
  */
 async function main(): Promise<number> {
@@ -27,15 +30,25 @@ async function main(): Promise<number> {
       "tau-bench": { type: "string" },
       "tau-splits": { type: "string", default: "test" },
       "tau-modes": { type: "string", default: "both" },
+      "bfcl-multiturn": { type: "string" },
+      "bfcl-classes": { type: "string" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
     },
     strict: true,
   });
-  if (!values.synthtools && !values.bfcl && !values.tau && !values.toolalpaca && !values["tau-bench"]) {
+  if (
+    !values.synthtools &&
+    !values.bfcl &&
+    !values.tau &&
+    !values.toolalpaca &&
+    !values["tau-bench"] &&
+    !values["bfcl-multiturn"]
+  ) {
     process.stderr.write(
       "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
         "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
+        "                       [--bfcl-multiturn DIR [--bfcl-classes A,B,C]]\n" +
         "                       [--json] [--verbose]\n",
     );
     return 2;
@@ -56,10 +69,19 @@ async function main(): Promise<number> {
         ),
       })
     : undefined;
-  if (values.json) process.stdout.write(`${JSON.stringify({ ...report, tauBench: replay }, null, 2)}\n`);
+  // ── BFCL multi-turn replayed against the real classes ──
+  const multiTurn = values["bfcl-multiturn"]
+    ? await bfclMultiTurnSection(values["bfcl-multiturn"], { classes: classList(values["bfcl-classes"]) })
+    : undefined;
+  // ──
+  if (values.json)
+    process.stdout.write(
+      `${JSON.stringify({ ...report, tauBench: replay, bfclMultiTurn: multiTurn }, null, 2)}\n`,
+    );
   else {
     if (Object.keys(report).length > 0) process.stdout.write(summarize(report, Boolean(values.verbose)));
     if (replay) process.stdout.write(renderTauBench(replay, Boolean(values.verbose)));
+    if (multiTurn) process.stdout.write(renderBfclMultiTurn(multiTurn, Boolean(values.verbose)));
   }
   return 0;
 }

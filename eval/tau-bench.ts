@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deepEqual, isPlainObject } from "../src/patch/index.js";
 import { readDatabase, readDocument } from "../src/sources/index.js";
+import { absentLike } from "./absent.js";
 import { containedIn, entityIn, fieldRecall, sameValue } from "./compare.js";
-import { type RealCall, replayReal } from "./tau-real.js";
+import { type RealCall, type RealChange, replayReal } from "./tau-real.js";
 import { type Answer, runCli, type Server, Session, startServer } from "./toolsim-process.js";
 
 /**
@@ -27,8 +28,8 @@ export interface Mode {
   flags: readonly string[];
 }
 
-type Label = "read" | "write" | "other";
-type Db = Record<string, Record<string, unknown>>;
+export type Label = "read" | "write" | "other";
+export type Db = Record<string, Record<string, unknown>>;
 
 interface Domain {
   name: string;
@@ -60,7 +61,7 @@ export interface Figures {
   misses: Array<{ kind: string; task: string; step: number; detail: unknown }>;
 }
 
-function emptyFigures(): Figures {
+export function emptyFigures(): Figures {
   return {
     calls: 0,
     rejected: 0,
@@ -274,6 +275,17 @@ async function compareWithReal(
   answer: Answer,
   figures: Figures,
 ): Promise<void> {
+  scoreAnswer(figures, label, truth, answer);
+  if (truth.error) return;
+  for (const change of truth.changed)
+    scoreChange(figures, truth, change, await readBack(domain, session, change.collection, change.key));
+}
+
+/**
+ * One answer of toolsim against the real one: a real error must be an error; a real success
+ * must not be one; a read's answer is scored by the real answer's leaves it holds.
+ */
+export function scoreAnswer(figures: Figures, label: Label, truth: RealCall, answer: Answer): void {
   if (truth.error) {
     figures.errors.real++;
     if (answer.isError) figures.errors.reproduced++;
@@ -285,36 +297,36 @@ async function compareWithReal(
     figures.falseErrors.toolsimErr++;
     miss(figures, "false error", truth, { toolsim: answer.value, arguments: truth.arguments });
   }
-  if (label === "read") {
-    const recall = fieldRecall(truth.answer, answer.isError ? undefined : answer.value);
-    if (recall.found < recall.total)
-      miss(figures, "read fields missing", truth, {
-        found: recall.found,
-        of: recall.total,
-        toolsim: JSON.stringify(answer.value).slice(0, 300),
+  if (label !== "read") return;
+  const recall = fieldRecall(truth.answer, answer.isError ? undefined : answer.value);
+  if (recall.found < recall.total)
+    miss(figures, "read fields missing", truth, {
+      found: recall.found,
+      of: recall.total,
+      toolsim: JSON.stringify(answer.value).slice(0, 300),
+    });
+  figures.reads.calls++;
+  figures.reads.found += recall.found;
+  figures.reads.fields += recall.total;
+  figures.reads.recall += recall.total === 0 ? 1 : recall.found / recall.total;
+}
+
+/** One entity a real write changed, against what toolsim's read answers for it afterwards (`seen`). */
+export function scoreChange(figures: Figures, truth: RealCall, change: RealChange, seen: unknown): void {
+  const entity = entityIn(seen, change.fields);
+  for (const field of change.fields) {
+    const same = sameValue(entity?.[field], change.after[field]);
+    figures.fields.changed++;
+    if (same) figures.fields.seen++;
+    else
+      miss(figures, "changed field not seen", truth, {
+        field: `${change.collection}.${field}`,
+        real: JSON.stringify(change.after[field])?.slice(0, 200),
+        toolsim: JSON.stringify(entity?.[field])?.slice(0, 200),
       });
-    figures.reads.calls++;
-    figures.reads.found += recall.found;
-    figures.reads.fields += recall.total;
-    figures.reads.recall += recall.total === 0 ? 1 : recall.found / recall.total;
-  }
-  for (const change of truth.changed) {
-    const seen = await readBack(domain, session, change.collection, change.key);
-    const entity = entityIn(seen, change.fields);
-    for (const field of change.fields) {
-      const same = sameValue(entity?.[field], change.after[field]);
-      figures.fields.changed++;
-      if (same) figures.fields.seen++;
-      else
-        miss(figures, "changed field not seen", truth, {
-          field: `${change.collection}.${field}`,
-          real: JSON.stringify(change.after[field])?.slice(0, 200),
-          toolsim: JSON.stringify(entity?.[field])?.slice(0, 200),
-        });
-      if (field === "status") {
-        figures.status.changes++;
-        if (same) figures.status.seen++;
-      }
+    if (field === "status") {
+      figures.status.changes++;
+      if (same) figures.status.seen++;
     }
   }
 }
@@ -344,18 +356,31 @@ async function checkWithoutReal(
   if (key && named !== undefined && !answer.isError) {
     const after = await readBack(domain, session, key.collection, named);
     if (after !== undefined && !deepEqual(after, before)) figures.writes.visible++;
-    const stored = entityIn(after, Object.keys(action.arguments));
-    const entity = domain.db[key.collection]?.[named];
-    for (const [argument, value] of Object.entries(action.arguments)) {
-      // an argument of the same name and JSON type as a field of the named entity should land there
-      if (argument === key.argument || !isPlainObject(entity) || !sameKind(entity[argument], value)) continue;
-      figures.writes.argsGiven++;
-      if (containedIn(value, stored?.[argument])) figures.writes.argsSeen++;
-    }
+    scoreArguments(figures, domain.db[key.collection]?.[named], key.argument, action.arguments, after);
   }
-  for (const id of createdIds(domain, action.arguments, answer)) {
+  for (const id of createdIds(domain.db, action.arguments, answer)) {
     figures.created.ids++;
     if (await readableWithArguments(domain, session, id, action.arguments)) figures.created.readable++;
+  }
+}
+
+/**
+ * A write's arguments against the entity toolsim reads back afterwards (`after`): each
+ * argument of the same name and JSON type as a field of the named entity (before the write)
+ * should land in that field.
+ */
+export function scoreArguments(
+  figures: Figures,
+  entity: unknown,
+  keyArgument: string,
+  args: Record<string, unknown>,
+  after: unknown,
+): void {
+  const stored = entityIn(after, Object.keys(args));
+  for (const [argument, value] of Object.entries(args)) {
+    if (argument === keyArgument || !isPlainObject(entity) || !sameKind(entity[argument], value)) continue;
+    figures.writes.argsGiven++;
+    if (containedIn(value, stored?.[argument])) figures.writes.argsSeen++;
   }
 }
 
@@ -366,13 +391,13 @@ function sameKind(a: unknown, b: unknown): boolean {
 }
 
 /** Ids a write answered that no collection held before and no argument gave: entities it created. */
-function createdIds(domain: Domain, args: Record<string, unknown>, answer: Answer): string[] {
+export function createdIds(db: Db, args: Record<string, unknown>, answer: Answer): string[] {
   if (answer.isError || !isPlainObject(answer.value)) return [];
   const given = new Set(Object.values(args).map(String));
   return Object.entries(answer.value)
     .filter(([field, value]) => /(^|_)id$/i.test(field) && typeof value === "string" && !given.has(value))
     .map(([, value]) => value as string)
-    .filter((id) => !Object.values(domain.db).some((entities) => isPlainObject(entities) && id in entities));
+    .filter((id) => !Object.values(db).some((entities) => isPlainObject(entities) && id in entities));
 }
 
 /** A created entity is readable when some read tool answers it with a value of the creating call. */
@@ -411,7 +436,7 @@ async function probeMissingIds(
       const first = domain.tasks.flatMap((t) => t.actions).find((a) => a.tool === tool);
       const entities = domain.db[key.collection];
       if (!first || !isPlainObject(entities)) continue;
-      const missing = absentLike(String(first.arguments[key.argument]), entities);
+      const missing = absentLike(String(first.arguments[key.argument]), (candidate) => candidate in entities);
       const answer = await session.call(tool, { ...first.arguments, [key.argument]: missing });
       const figures = figuresOf(tool).missingId;
       figures.probed++;
@@ -423,24 +448,7 @@ async function probeMissingIds(
   }
 }
 
-/** The key with its last characters changed (digits for digits, letters for letters) until no entity has it. */
-function absentLike(key: string, entities: Record<string, unknown>): string {
-  for (let position = key.length - 1; position >= 0; position--) {
-    const char = key[position] ?? "";
-    const pool = /[0-9]/.test(char)
-      ? "0123456789"
-      : /[A-Z]/.test(char)
-        ? "ABCDEFGHJKLMNPQRSTUVWXYZ"
-        : "abcdefghijkmnpqrstuvwxyz";
-    for (const replacement of pool) {
-      const candidate = `${key.slice(0, position)}${replacement}${key.slice(position + 1)}`;
-      if (!(candidate in entities)) return candidate;
-    }
-  }
-  return `${key}0`;
-}
-
-function addInto(total: Figures, part: Figures): void {
+export function addInto(total: Figures, part: Figures): void {
   const add = (into: Record<string, number>, from: Record<string, number>) => {
     for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
   };

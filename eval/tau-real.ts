@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { join } from "node:path";
+import { ROOT } from "./toolsim-process.js";
 
 /**
  * The true answers: golden actions replayed against a domain's real implementation by
  * eval/tau_replay.py (python3), one JSON line per action.
  */
 
-const DRIVER = resolve(import.meta.dirname, "../../eval/tau_replay.py");
+const DRIVER = join(ROOT, "eval/tau_replay.py");
 
 export interface RealChange {
   collection: string;

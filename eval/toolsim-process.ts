@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 /**
@@ -7,7 +8,16 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
  * SDK client. The evaluation measures what a user would get, not an in-process shortcut.
  */
 
-const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+/** The checkout: the first folder up from here with a package.json (eval/ in tests, dist-eval/eval/ when built). */
+export const ROOT = rootOf(import.meta.dirname);
+const CLI = join(ROOT, "dist/cli.js");
+
+function rootOf(dir: string): string {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, "package.json"))) return at;
+    if (dirname(at) === at) return resolve(dir, "../..");
+  }
+}
 
 export interface CliRun {
   code: number | null;

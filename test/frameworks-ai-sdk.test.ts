@@ -11,13 +11,13 @@ describe("Vercel AI SDK (ai 6, @ai-sdk/mcp): the market-buy task to a solved ver
   const db = join(dir, "ai-sdk.db");
 
   it("over stdio, with the full profile the AI SDK passes through unchanged", async () => {
-    const toolsim = await toolsimOverStdio(process.execPath, stdio("ai-sdk-stdio", db));
-    try {
-      const text = await runAgent(toolsim, MARKET_BUY_PROMPT, model().url);
-      expect(text).toContain("4 VTI shares");
-    } finally {
-      await toolsim.close();
-    }
+    // runAgent closes the connection (the child process ends with it)
+    const text = await runAgent(
+      await toolsimOverStdio(process.execPath, stdio("ai-sdk-stdio", db)),
+      MARKET_BUY_PROMPT,
+      model().url,
+    );
+    expect(text).toContain("4 VTI shares");
     const { solved } = await verdictOf(db, "ai-sdk-stdio");
     expect(solved).toBe(true);
     // the model saw the tool as toolsim advertises it: the market-order rules intact
@@ -30,12 +30,7 @@ describe("Vercel AI SDK (ai 6, @ai-sdk/mcp): the market-buy task to a solved ver
   });
 
   it("over HTTP, in a session named by the X-Toolsim-Session header", async () => {
-    const toolsim = await toolsimOverHttp(server().url, "ai-sdk-http");
-    try {
-      await runAgent(toolsim, MARKET_BUY_PROMPT, model().url);
-    } finally {
-      await toolsim.close();
-    }
+    await runAgent(await toolsimOverHttp(server().url, "ai-sdk-http"), MARKET_BUY_PROMPT, model().url);
     const { solved } = await verdictOf(join(dir, "http.db"), "ai-sdk-http");
     expect(solved).toBe(true);
   });

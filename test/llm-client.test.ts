@@ -104,7 +104,10 @@ describe("resolveLlmConfig", () => {
     const fromEnv = resolveLlmConfig({ flags: {}, env: { OPENAI_API_KEY: "sk-test" } });
     expect(fromEnv.engine).toBe("llm");
     expect(fromEnv.config?.models.simulate).toBe("gpt-4.1-mini");
-    expect(fromEnv.reason).toBe("llm (gpt-4.1-mini at api.openai.com; auto: an API key is configured)");
+    expect(fromEnv.reason).toBe(
+      "llm for the tools whose answers the rules would guess, offline for the rest (gpt-4.1-mini at api.openai.com; auto: an API key is configured)",
+    );
+    expect(fromEnv.onlyGuessed).toBe(true);
 
     const flagged = resolveLlmConfig({
       flags: { engine: "offline" },

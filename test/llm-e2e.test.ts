@@ -140,7 +140,7 @@ describe("toolsim serve --engine llm over stdio", () => {
     expect(Object.keys(head.state.customers ?? {})).toEqual(["CUS-1"]);
   });
 
-  it("auto picks the LLM from the environment (base URL, no key) and says why", async () => {
+  it("auto picks the LLM from the environment (base URL, no key) for the tools the rules would guess, and says why", async () => {
     const fake = await fakeServer();
     const { client, stderr } = await stdio(["--db", dbFile()], {
       OPENAI_BASE_URL: fake.url,
@@ -148,12 +148,28 @@ describe("toolsim serve --engine llm over stdio", () => {
     });
     fake.script({
       kind: "json",
-      value: { outcome: "success", result: { ticket_id: "TCK-1", status: "open" }, error: null, patch: [] },
+      value: {
+        outcome: "success",
+        result: { callback_id: "CB-1", scheduled_for: "2026-03-03T10:00:00Z" },
+        error: null,
+        patch: [],
+      },
     });
-    const result = await call(client, "get_ticket", { ticket_id: "TCK-1" });
-    expect(callMeta(result).engine).toBe("llm");
+    // nothing of the state grounds a callback: the model answers it
+    const guessed = await call(client, "schedule_callback", {
+      customer_id: "CUS-1",
+      date: "2026-03-03",
+      phone: "+14155550100",
+    });
+    expect(callMeta(guessed).engine).toBe("llm");
     expect(fake.requests[0]?.model).toBe("qwen3:8b");
-    expect(stderr()).toContain("engine llm (qwen3:8b at");
+    // a read the state grounds is answered by the rules, with no request
+    const read = await call(client, "get_ticket", { ticket_id: "TCK-1" });
+    expect(callMeta(read).engine).toBe("offline");
+    expect(fake.requests).toHaveLength(1);
+    expect(stderr()).toContain(
+      "engine llm for the tools whose answers the rules would guess, offline for the rest (qwen3:8b at",
+    );
     expect(stderr()).toContain("auto: a base URL is configured");
   });
 

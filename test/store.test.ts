@@ -186,6 +186,47 @@ for (const backend of storeBackends) {
       expect(await store.repeatOf(session.id, "a", canonicalJson({ i: 0 }), 1)).toBeUndefined();
     });
 
+    it("keeps a call's injected fault, with or without a change of state; a repeat skips faulted calls", async () => {
+      const session = await store.createSession({ seed: "1", state: initial() });
+      const fault = {
+        kind: "lost-answer",
+        rule: "p/lost",
+        seed: "7",
+        error: { code: "DOWN", status: 503, message: "down" },
+      };
+      const head = await store.head(session.id);
+      const patch: Patch = [{ op: "replace", path: "/orders/ORD-0001/status", value: "shipped" }];
+      const applied = head.state.apply(patch);
+      if (!applied.ok) throw new Error(applied.error);
+      const changed = await store.recordCall(call(session.id, "ship", { id: 1 }), 0, {
+        patch,
+        state: applied.state,
+      });
+      const plain = await store.recordCall(
+        newCall(
+          session.id,
+          "read",
+          { id: 1 },
+          { fault: { kind: "latency", rule: "p/slow", seed: "0", delayMs: 120 } },
+        ),
+        1,
+      );
+      expect([changed.kind, plain.kind]).toEqual(["recorded", "recorded"]);
+      const faulted = await store.recordCall(newCall(session.id, "ship", { id: 2 }, { fault }), 1);
+      expect(faulted.kind).toBe("recorded");
+      const calls = await store.calls(session.id);
+      expect(calls.map((c) => c.fault)).toEqual([
+        undefined,
+        { kind: "latency", rule: "p/slow", seed: "0", delayMs: 120 },
+        fault,
+      ]);
+      expect((await store.recentCalls(session.id, 1))[0]?.fault).toEqual(fault);
+      // a faulted call is no answer a repeat would get again
+      expect(await store.repeatOf(session.id, "read", canonicalJson({ id: 1 }), 1)).toBeUndefined();
+      await store.recordCall(call(session.id, "read", { id: 1 }), 1);
+      expect(await store.repeatOf(session.id, "read", canonicalJson({ id: 1 }), 1)).toBe(4);
+    });
+
     it("keeps checkpoints, task answers and model answers", async () => {
       const session = await store.createSession({ seed: "1", state: initial() });
       await writeMany(store, session.id, 2);
@@ -207,6 +248,57 @@ for (const backend of storeBackends) {
         response: "{}",
         usage: { requests: 1, promptTokens: 2, completionTokens: 3, latencyMs: 4 },
       });
+    });
+
+    it("numbers runs, keeps their status and attempts, and replaces an attempt recorded again", async () => {
+      const plan = { tasks: ["a", "b"], k: 2 };
+      const first = await store.createRun({ seed: "7", plan });
+      // another process (another store on the same database) numbers its runs after these
+      const other = await database.open();
+      const [second, third] = await Promise.all([
+        other.createRun({ seed: "8", plan: {} }),
+        store.createRun({ seed: "9", plan: {} }),
+      ]);
+      await other.close();
+      expect(first).toMatchObject({ id: "run-1", number: 1, seed: "7", status: "running", plan, note: null });
+      expect([second.number, third.number].sort()).toEqual([2, 3]);
+      expect((await store.runs()).map((r) => r.id)).toEqual(["run-1", "run-2", "run-3"]);
+      expect(await store.run("run-9")).toBeUndefined();
+
+      await store.setRunStatus("run-1", "failed", "the endpoint refused the key (401)");
+      expect(await store.run("run-1")).toMatchObject({
+        status: "failed",
+        note: "the endpoint refused the key (401)",
+        plan,
+      });
+
+      const attempt = {
+        runId: "run-1",
+        taskId: "b",
+        attempt: 1,
+        sessionId: "s-1",
+        sessionName: "run-1/b/1",
+        outcome: "error" as const,
+        result: { error: "timed out", tokens: { prompt: 10 } },
+      };
+      await store.recordAttempt(attempt);
+      await store.recordAttempt({ ...attempt, taskId: "a", sessionName: "run-1/a/1", outcome: "passed" });
+      await store.recordAttempt({ ...attempt, attempt: 2, outcome: "failed", result: { calls: 3 } });
+      // resumed: the attempt that ended in an error is run again in a new session and replaces its row
+      await store.recordAttempt({
+        ...attempt,
+        sessionId: "s-2",
+        sessionName: "run-1/b/1#2",
+        outcome: "passed",
+      });
+      const attempts = await store.runAttempts("run-1");
+      expect(attempts.map((a) => [a.taskId, a.attempt, a.outcome, a.sessionName])).toEqual([
+        ["a", 1, "passed", "run-1/a/1"],
+        ["b", 1, "passed", "run-1/b/1#2"],
+        ["b", 2, "failed", "run-1/b/1"],
+      ]);
+      expect(attempts[2]?.result).toEqual({ calls: 3 });
+      expect(await store.runAttempts("run-2")).toEqual([]);
     });
 
     it("serializes writers of one session in separate stores: every call recorded once, each on the head it saw", async () => {

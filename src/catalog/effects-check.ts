@@ -22,7 +22,7 @@ const RESERVED = new Set([
 ]);
 const JSONATA_NAMES = new Set(JSONATA_FUNCTIONS);
 /** The values of a tree effect that are templates or expressions. */
-const TREE_VALUES = ["path", "to", "content", "all", "name", "parents"] as const;
+const TREE_VALUES = ["path", "to", "content", "all", "name", "parents", "existOk", "append"] as const;
 
 interface Walk {
   tool: Tool;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FaultProfile } from "./faults-format.js";
 
 /**
  * The toolset file format. One JSON file per toolset; this schema is the single source of
@@ -108,7 +109,7 @@ const target = z
   .string()
   .regex(
     TARGET_PATTERN,
-    'a target is ".", "collection", "collection/{key}" or a longer path such as "users/{user_id}/payment_methods/{method_id}" or "desk/tickets/[id={ticket_id}]"',
+    'a target is ".", "collection", "collection/{key}" or a longer path such as "members/{member_id}/cards/{card_id}" or "desk/tickets/[id={ticket_id}]"',
   )
   .describe(
     '"collection/{argument}": the state collection and the key of the entity, filled from the call. More segments reach inside the entity ("orders/{order_id}/items/0"); each is a literal, an array index, a template, or a selector of the array element whose field equals a value ("[id={ticket_id}]"). "." is the whole state as one record (its top-level values as fields).',
@@ -342,8 +343,17 @@ export const TreeEffect = z
     kinds: z.enum(["file", "folder", "any"]).default("any").describe("remove: what may be removed."),
     emptyOnly: z.boolean().default(false).describe("remove: a folder must be empty."),
     parents: treeValue("mkdir: make missing folders above it too."),
+    existOk: treeValue("mkdir: a folder already there is no error (defaults to `parents`, as mkdir -p)."),
+    absolute: z.boolean().default(false).describe("find: answer absolute paths."),
     create: z.boolean().default(false).describe("write: make the file when it does not exist."),
-    append: z.boolean().default(false).describe("write: add to the end instead of replacing."),
+    append: z
+      .union([z.boolean(), z.string(), ExpressionValue])
+      .default(false)
+      .describe("write: add to the end instead of replacing (a template or expression may decide per call)."),
+    foldersOnly: z
+      .boolean()
+      .default(false)
+      .describe("list: a file is not a folder to list (an error), not itself."),
     refuseExisting: z.boolean().default(false).describe("touch: a name already taken is an error."),
     errors: z
       .partialRecord(z.enum(TREE_ERROR_KINDS), errorCode)
@@ -469,6 +479,12 @@ export const Task = z
       .optional()
       .describe(
         "Instructions for a simulated user: who they are, what they want, what they will and will not say.",
+      ),
+    faults: z
+      .union([z.string().min(1), FaultProfile])
+      .optional()
+      .describe(
+        'Faults every session on this task meets: a built-in profile ("slow", "flaky", "hostile") or a profile written here (see docs/faults.md).',
       ),
   })
   .strict();

@@ -1,4 +1,6 @@
+export { type EffectHints, effectHints } from "./annotations.js";
 export { Catalog, type CatalogTask, type CatalogTool } from "./catalog.js";
+export * from "./faults-format.js";
 export * from "./format.js";
 export * from "./importers/index.js";
 export { type McpImport, type McpImportOptions, toolsetFromMcpTools } from "./importers/mcp.js";
@@ -24,6 +26,15 @@ export {
 } from "./patterns.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
 export { proseChoices, qualityProblems } from "./quality.js";
+export {
+  CONTROL_TOOLS,
+  controlToolNames,
+  DEFAULT_CONTROL_PREFIX,
+  describeReserved,
+  isReservedName,
+  type ReservedNames,
+  reservedNameProblems,
+} from "./reserved-names.js";
 export { toolsetJsonSchema } from "./schema-export.js";
 export {
   acceptsNull,

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative } from "node:path";
 import type { z } from "zod";
 import { checkEffects } from "./effects-check.js";
+import { describeFaultIssue, FaultProfile } from "./faults-format.js";
 import { EFFECT_KINDS, type Tool, Toolset } from "./format.js";
 import { jsonErrorOffset, lineAndColumn } from "./json-error.js";
 import { schemaProblems } from "./json-schema.js";
@@ -155,7 +156,7 @@ function describeJsonError(text: string, error: unknown): string {
 }
 
 function zodProblems(file: string, json: unknown, error: z.ZodError): CatalogProblem[] {
-  return error.issues.map((issue) => ({
+  return error.issues.flatMap(faultProfileIssues(json)).map((issue) => ({
     file,
     path: formatPath(issue.path),
     message: describeIssue(issue, json),
@@ -163,7 +164,29 @@ function zodProblems(file: string, json: unknown, error: z.ZodError): CatalogPro
   }));
 }
 
+/**
+ * A task's `faults` is a profile name or a profile: when a profile written there is wrong,
+ * zod says only that neither fits; its own problems (with their paths) say what to fix.
+ */
+function faultProfileIssues(json: unknown) {
+  return (issue: z.core.$ZodIssue): z.core.$ZodIssue[] => {
+    const value = valueAt(json, issue.path);
+    if (
+      issue.code !== "invalid_union" ||
+      issue.path.at(-1) !== "faults" ||
+      typeof value !== "object" ||
+      value === null
+    )
+      return [issue];
+    const inner = FaultProfile.safeParse(value);
+    if (inner.success) return [issue];
+    return inner.error.issues.map((found) => ({ ...found, path: [...issue.path, ...found.path] }));
+  };
+}
+
 function describeIssue(issue: z.core.$ZodIssue, json: unknown): string {
+  // a task's fault profile: its kinds are not effect kinds
+  if (issue.path.includes("faults")) return describeFaultIssue(issue, valueAt(json, issue.path));
   if (issue.code === "unrecognized_keys")
     return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   if (issue.code === "invalid_union" && "note" in issue && issue.note === "No matching discriminator") {

@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import {
   type AuditReport,
   auditToolsets,
@@ -14,6 +13,7 @@ import { createRuntime } from "../runtime/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, INFER_HELP, INFER_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { LLM_OPTIONS, type LlmSelection, resolveEngine } from "./llm-options.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim audit — stress-test every tool through the simulator and score its reliability
 

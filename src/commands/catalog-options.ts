@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import {
   Catalog,
   type CatalogProblem,
@@ -6,6 +7,7 @@ import {
   type Toolset,
   toolsetSchemaProblems,
 } from "../catalog/index.js";
+import { taskFaultProblems } from "../faults/index.js";
 import { inferLoaded, type ToolReport, tallyLine } from "../infer/index.js";
 import { grounded } from "../simulate/index.js";
 import { UsageError } from "./command.js";
@@ -46,6 +48,13 @@ export function loadCatalog(
   options: { checkSchemas?: boolean; infer?: boolean } = {},
 ): LoadedCatalog | undefined {
   const paths = selection.toolsets?.length ? selection.toolsets : [DEFAULT_TOOLSETS];
+  const missing = paths.filter((path) => !existsSync(path));
+  if (missing.length > 0) {
+    // nothing to lint: the path itself is wrong
+    throw new UsageError(
+      `--toolsets: ${missing.map((path) => `"${path}"`).join(", ")} ${missing.length === 1 ? "does" : "do"} not exist (no such file or folder, from ${process.cwd()})`,
+    );
+  }
   const loaded = loadToolsets(paths, { checkSchemas: options.checkSchemas });
   const errors = loaded.problems.filter((p) => p.severity === "error");
   if (errors.length > 0) {
@@ -64,6 +73,15 @@ export function loadCatalog(
       throw new UsageError(`unknown toolset id(s): ${unknown.join(", ")}. Loaded: ${known}`);
     }
     catalog = catalog.restrict(selection.toolset);
+  }
+  // a task's fault profile names tools and toolsets: checked against what will be served
+  const faultProblems = taskFaultProblems(catalog);
+  if (faultProblems.length > 0) {
+    for (const problem of faultProblems) process.stderr.write(`${formatProblem(problem)}\n`);
+    process.stderr.write(
+      `toolsim: the catalog has ${faultProblems.length} error(s); fix them (toolsim lint ${paths.join(" ")}) and start again.\n`,
+    );
+    return undefined;
   }
   return { catalog, paths, problems: loaded.problems, inference: inferred?.report };
 }

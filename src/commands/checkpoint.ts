@@ -1,5 +1,5 @@
-import { parseArgs } from "node:util";
 import { type Command, UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session-db.js";
 
 const HELP = `toolsim checkpoint — name a state version of a session, to restore or fork it later

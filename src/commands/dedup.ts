@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import {
   type DedupReport,
   type DedupTool,
@@ -12,6 +11,7 @@ import { LlmClient, LlmError } from "../llm/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { LLM_OPTIONS, resolveEngine } from "./llm-options.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim dedup — report near-duplicate tools and which ones would be dropped
 

@@ -1,7 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { CatalogTask, SolutionCall } from "../catalog/index.js";
@@ -9,6 +8,7 @@ import { isPostgresUrl, openStore } from "../store/index.js";
 import { buildReport, reportText } from "../tasks/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, type CatalogSelection, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 import { CLI_PATH } from "./paths.js";
 
 const HELP = `toolsim demo — watch a scripted agent work a task through MCP (no model, no key)

@@ -1,5 +1,5 @@
-import { parseArgs } from "node:util";
 import { type Command, UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session-db.js";
 
 const HELP = `toolsim fork — copy a session at a checkpoint or version into a new session

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import {
   CostLedger,
   costSummary,
@@ -11,6 +10,7 @@ import { LlmClient, type LlmConfig } from "../llm/index.js";
 import { type Command, UsageError } from "./command.js";
 import { lintPaths } from "./lint.js";
 import { LLM_OPTIONS, resolveEngine } from "./llm-options.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim generate — build a catalog of toolsets and tasks with a model
 

@@ -1,4 +1,4 @@
-import { Catalog } from "../catalog/index.js";
+import { Catalog, type ReservedNames } from "../catalog/index.js";
 // Only types here: the hybrid room (and the MCP client it brings) loads when --upstream is given.
 import type { Hybrid, RouteMode } from "../hybrid/index.js";
 import type { Runtime } from "../runtime/index.js";
@@ -42,6 +42,7 @@ export async function startUpstreams(
   values: HybridSelection,
   catalog: Catalog,
   log: (line: string) => void,
+  reserved?: ReservedNames,
 ): Promise<Hybrid | number | undefined> {
   const file = values.upstream;
   if (!file) {
@@ -75,6 +76,7 @@ export async function startUpstreams(
   const started = await Hybrid.start(config.upstreams, base, {
     mode,
     bareNames: Boolean(values["bare-names"]),
+    ...(reserved ? { reserved } : {}),
     startTimeoutMs: seconds * 1000,
     log,
   });

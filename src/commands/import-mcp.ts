@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { formatImportProblem, formatProblem, loadToolsets, toolsetFromMcpTools } from "../catalog/index.js";
 import { UpstreamConnection, type UpstreamSpec } from "../hybrid/index.js";
+import { readState } from "../sources/index.js";
 import { UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 
 export const IMPORT_MCP_HELP = `toolsim import mcp — snapshot a live MCP server's tools into a toolset file
 
@@ -17,6 +18,8 @@ Options
   --header K:V         an HTTP header for --url (repeatable), e.g. "Authorization: Bearer …"
   --env K=V            an environment variable for COMMAND (repeatable)
   --timeout S          seconds the server may take to start (default 30)
+  --state PATH         a JSON database (file, or folder of JSON files, one per collection) as
+                       the toolset's starting state
   --force              overwrite an existing file
 
 The toolset keeps each tool's inputSchema, outputSchema and annotations, so
@@ -41,6 +44,7 @@ export async function runImportMcp(argv: string[]): Promise<number> {
       header: { type: "string", multiple: true },
       env: { type: "string", multiple: true },
       timeout: { type: "string", default: "30" },
+      state: { type: "string" },
       force: { type: "boolean" },
     },
     allowPositionals: true,
@@ -55,6 +59,12 @@ export async function runImportMcp(argv: string[]): Promise<number> {
   const seconds = Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new UsageError(`--timeout takes seconds; got "${values.timeout}"`);
+  const log = (line: string) => process.stderr.write(`toolsim import mcp: ${line}\n`);
+  const state = values.state === undefined ? undefined : readState(values.state);
+  if (state?.error) {
+    log(`--state ${state.error}`);
+    return 1;
+  }
   const spec: UpstreamSpec = values.url
     ? {
         kind: "http",
@@ -72,7 +82,6 @@ export async function runImportMcp(argv: string[]): Promise<number> {
         routes: noRoutes(),
       };
 
-  const log = (line: string) => process.stderr.write(`toolsim import mcp: ${line}\n`);
   const connection = new UpstreamConnection(spec, {
     startTimeoutMs: seconds * 1000,
     log: () => {},
@@ -89,6 +98,7 @@ export async function runImportMcp(argv: string[]): Promise<number> {
   const id =
     values.id ?? slug(serverInfo?.name ?? (command ? basename(command) : new URL(values.url ?? "").hostname));
   const imported = toolsetFromMcpTools({ tools }, { id, serverInfo });
+  if (state?.value) imported.toolset.state = state.value;
   for (const problem of imported.problems) log(formatImportProblem(problem));
   if (imported.toolset.tools.length === 0) {
     log("the server lists no usable tools; nothing written");

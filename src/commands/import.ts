@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
-import { parseArgs } from "node:util";
 import {
   formatImportProblem,
   formatPath,
@@ -15,9 +14,10 @@ import {
   Toolset,
 } from "../catalog/index.js";
 import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine } from "../infer/index.js";
-import { readBfcl, readDatabase, readDocument, readSynthTools, type SourceRead } from "../sources/index.js";
+import { readBfcl, readDocument, readState, readSynthTools, type SourceRead } from "../sources/index.js";
 import { type Command, UsageError } from "./command.js";
 import { runImportMcp } from "./import-mcp.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim import — turn existing tool definitions into toolset files
 
@@ -38,7 +38,8 @@ Options
   --id ID            toolset id (openapi, openai; default from the title or file name)
   --field TEXT       field of the toolset (openapi, openai)
   --subdomain TEXT   subdomain of the toolset (openapi, openai)
-  --state PATH       openai: a JSON database (file, or folder of JSON files) as the starting state
+  --state PATH       a JSON database (file, or folder of JSON files, one per collection) as the
+                     starting state of every toolset written (and what effects are inferred from)
   --answers FILE     bfcl: ground-truth file when SOURCE is one entries file
   --no-infer         write tools as the source defines them, without inferred effects
   --quiet            print only the summary, not each problem
@@ -86,8 +87,18 @@ export const importCommand: Command = {
       process.stderr.write(`toolsim import: ${sourcePath}: no such file or folder\n`);
       return 1;
     }
-    const read = await importFrom(format, sourcePath, values);
-    if (!read) return 1;
+    let state: Record<string, unknown> | undefined;
+    if (values.state !== undefined) {
+      const read = readState(values.state);
+      if (read.error) {
+        failed(`--state ${read.error}`);
+        return 1;
+      }
+      state = read.value;
+    }
+    const imported = await importFrom(format, sourcePath, values, state);
+    if (!imported) return 1;
+    const read = state && format !== "openai" ? withState(imported, state) : imported;
     const repaired = withRepairedPatterns(read);
     const inference = values["no-infer"] ? undefined : inferAll(repaired.source);
     return writeResult(repaired, values.out, {
@@ -103,7 +114,6 @@ interface ImportFlags {
   id?: string;
   field?: string;
   subdomain?: string;
-  state?: string;
   answers?: string;
 }
 
@@ -111,6 +121,7 @@ async function importFrom(
   format: string,
   path: string,
   flags: ImportFlags,
+  state: Record<string, unknown> | undefined,
 ): Promise<SourceRead<ImportResult> | undefined> {
   if (format === "synthtools") {
     const read = readSynthTools(path);
@@ -134,12 +145,6 @@ async function importFrom(
     });
     return { source: result, unreadable: [] };
   }
-  let state: unknown;
-  if (flags.state) {
-    const database = readDatabase(flags.state);
-    if (database.error) return failed(`--state ${flags.state}: cannot read: ${database.error}`);
-    state = database.value;
-  }
   const result = importOpenAiFunctions(
     { functions: document.value, state },
     {
@@ -149,6 +154,12 @@ async function importFrom(
     },
   );
   return { source: result, unreadable: [] };
+}
+
+/** `--state` as the starting state of every toolset imported (the openai importer takes it itself). */
+function withState(read: SourceRead<ImportResult>, state: Record<string, unknown>): SourceRead<ImportResult> {
+  const toolsets = read.source.toolsets.map((toolset) => ({ ...toolset, state: structuredClone(state) }));
+  return { ...read, source: { ...read.source, toolsets } };
 }
 
 /** Infers effects for the imported toolsets in place, and returns the report. */

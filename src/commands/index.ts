@@ -58,6 +58,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./generate.js")).generateCommand,
   },
   {
+    name: "run",
+    summary: "put a model or any agent through a task set, k attempts per task; pass^k, costs, traces",
+    load: async () => (await import("./run.js")).runCommand,
+  },
+  {
     name: "sessions",
     summary: "list stored sessions: task, state version, calls, checkpoints",
     load: async () => (await import("./sessions.js")).sessionsCommand,

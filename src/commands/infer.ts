@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
-import { parseArgs } from "node:util";
 import { formatProblem, loadToolsets, type Tool, type Toolset } from "../catalog/index.js";
 import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine } from "../infer/index.js";
 import { inferEffectsWithModel } from "../infer-model/index.js";
@@ -8,6 +7,7 @@ import { addUsage, LlmClient, type LlmConfig, zeroUsage } from "../llm/index.js"
 import type { Usage } from "../store/index.js";
 import { type Command, UsageError } from "./command.js";
 import { resolveEngine } from "./llm-options.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim infer — infer effects for tools that have none, and report per tool
 

@@ -22,7 +22,23 @@ export function judgeMode(text: string | undefined): JudgeMode {
  * without one, tasks with a golden solution are still judged and the rest are reported unknown.
  */
 export function checklistJudgeFor(store: Store, resolved?: ResolvedLlm): ChecklistJudge | undefined {
-  const llm = resolved ?? resolveEngine({});
-  if (!llm.config) return undefined;
+  const llm = resolved ?? judgeEndpoint();
+  if (!llm?.config) return undefined;
   return new LlmChecklistJudge(new LlmClient(llm.config, { cache: llm.passes.cache ? store : undefined }));
+}
+
+/**
+ * The endpoint as the environment and the config file give it, for commands that judge
+ * stored sessions. One they cannot use (a base URL without a model name) leaves them without
+ * the checklist judge, said once on stderr: golden tasks need no model, and the verdict of
+ * the others says what is missing.
+ */
+function judgeEndpoint(): ResolvedLlm | undefined {
+  try {
+    return resolveEngine({});
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`toolsim: no checklist judge: ${error.message}\n`);
+    return undefined;
+  }
 }

@@ -1,15 +1,18 @@
-import { parseArgs } from "node:util";
 import {
   Catalog,
   type CatalogProblem,
+  controlToolNames,
   formatProblem,
   loadToolsets,
   qualityProblems,
+  reservedNameProblems,
 } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
+import { taskFaultProblems } from "../faults/index.js";
 import { OfflineSimulator } from "../simulate/index.js";
 import { openStore } from "../store/index.js";
 import { type Command, UsageError } from "./command.js";
+import { parseArgs } from "./options.js";
 
 const HELP = `toolsim lint — check toolset files and report every problem
 
@@ -17,8 +20,10 @@ Usage: toolsim lint PATH... [--json]
 
 Checks each file against the toolset format (naming the file, the JSON path and the
 reason), that input and output schemas are valid JSON Schema, that effects name documented
-errors and real arguments, that names are unique across files, and that every task's golden
-solution validates and runs against the task's initial state. Exits 1 when there are errors.
+errors and real arguments, that names are unique across files and leave the names of
+toolsim's control tools (sim_*) alone, that every task's fault profile names tools and
+toolsets that exist, and that every task's golden solution validates and runs against the
+task's initial state. Exits 1 when there are errors.
 
   --json               print the problems as JSON
 `;
@@ -51,9 +56,12 @@ export const lintCommand: Command = {
 
 export async function lintPaths(paths: string[]): Promise<CatalogProblem[]> {
   const loaded = loadToolsets(paths, { checkSchemas: true });
-  const problems = [...loaded.problems];
+  // the default control prefix: `serve --control-prefix P` checks its own at start
+  const problems = [...loaded.problems, ...reservedNameProblems(loaded.toolsets, controlToolNames())];
   if (problems.some((p) => p.severity === "error")) return problems;
-  problems.push(...(await replaySolutions(new Catalog(loaded.toolsets))));
+  const catalog = new Catalog(loaded.toolsets);
+  problems.push(...taskFaultProblems(catalog));
+  problems.push(...(await replaySolutions(catalog)));
   for (const { file, toolset } of loaded.toolsets) problems.push(...qualityProblems(file, toolset));
   return problems;
 }

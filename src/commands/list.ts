@@ -1,6 +1,6 @@
-import { parseArgs } from "node:util";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import type { Command } from "./command.js";
+import { parseArgs } from "./options.js";
 import { summary } from "./serve.js";
 
 const HELP = `toolsim list — show the catalog: toolsets, their tools and tasks

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { buildReport, reportHtml, reportText } from "../tasks/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
 import { checklistJudgeFor, JUDGE_HELP, JUDGE_OPTION, judgeMode } from "./judge-options.js";
+import { parseArgs } from "./options.js";
 import { DB_HELP, DB_OPTION, openExistingStore, requireSession } from "./session-db.js";
 
 const HELP = `toolsim report — what happened in a session: calls, ToolScan error patterns, the verdict

@@ -1,15 +1,16 @@
 import { createHash } from "node:crypto";
 import { readFileSync, watch } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import {
   Catalog,
   formatProblem,
   isSchemaProfile,
   loadToolsets,
+  reservedNameProblems,
   SCHEMA_PROFILES,
   type SchemaProfile,
 } from "../catalog/index.js";
+import { taskFaultProblems } from "../faults/index.js";
 import { inferLoaded } from "../infer/index.js";
 import { createRuntime, type Runtime } from "../runtime/index.js";
 import { ListenError, SESSION_HEADER, serveOverHttp, serveOverStdio } from "../server/index.js";
@@ -24,11 +25,21 @@ import {
   loadCatalog,
 } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
+import { FAULTS_HELP, FAULTS_OPTIONS, faultPlanFor } from "./faults-options.js";
 import { attachHybrid, HYBRID_HELP, HYBRID_OPTIONS, startUpstreams } from "./hybrid-options.js";
 import { describeEngine, LLM_HELP, LLM_OPTIONS, resolveEngine } from "./llm-options.js";
+import { parseArgs } from "./options.js";
 import { launchCommand } from "./paths.js";
 import { DB_HELP, dbLocation, storeOptions } from "./session-db.js";
-import { attachTaskMode, planTaskMode, TASK_HELP, TASK_OPTIONS } from "./task-options.js";
+import {
+  attachTaskMode,
+  planTaskMode,
+  reservedNames,
+  reservedToolProblems,
+  TASK_HELP,
+  TASK_OPTIONS,
+  type TaskMode,
+} from "./task-options.js";
 
 const HELP = `toolsim serve — serve the catalog's tools over MCP, simulated
 
@@ -51,7 +62,8 @@ Catalog
 ${CATALOG_HELP}
 ${INFER_HELP}
   --watch              reload toolset files when they change and tell clients (tools/list_changed)
-  --page-size N        tools per tools/list page (default 500)
+  --page-size N        tools per tools/list page (default 500; a larger catalog gets larger pages,
+                       so a listing takes at most 32 pages: MCP clients stop following at 64)
   --schema-profile P   how much of each input schema to advertise: full (default), portable (no
                        conditional keywords; rules in words) or openai-strict (what OpenAI's strict
                        mode accepts); calls are checked against the full schema (docs/frameworks.md)
@@ -61,6 +73,7 @@ ${DB_HELP}
                        PostgreSQL: any number of serve processes share one database; each keeps
                        up to TOOLSIM_PG_POOL_SIZE connections (default 10); see docs/scale-out.md
   --session NAME       stdio: resume (or create) this named session instead of starting a new one
+                       (with --task, a session that exists starts the task over: a fresh attempt)
   --seed N             seed of new sessions: same seed, same call, same state → same answer (default 0)
 
 Engine
@@ -68,6 +81,9 @@ ${LLM_HELP}
 
 Tasks
 ${TASK_HELP}
+
+Faults (on purpose; see docs/faults.md)
+${FAULTS_HELP}
 
 Hybrid (real MCP servers behind toolsim; see docs/hybrid.md)
 ${HYBRID_HELP}
@@ -85,6 +101,7 @@ export const serveCommand: Command = {
         ...LLM_OPTIONS,
         ...TASK_OPTIONS,
         ...HYBRID_OPTIONS,
+        ...FAULTS_OPTIONS,
         http: { type: "boolean" },
         stdio: { type: "boolean" },
         host: { type: "string", default: "127.0.0.1" },
@@ -121,7 +138,17 @@ export const serveCommand: Command = {
     if (inferred) log(inferred);
     log(groundingLine(loaded.catalog, engineChoice.engine === "llm"));
     const taskMode = planTaskMode(loaded.catalog, values);
-    const hybrid = await startUpstreams(values, loaded.catalog, log);
+    const reserved = reservedToolProblems(loaded.catalog, taskMode);
+    if (reserved.length > 0) {
+      for (const problem of reserved) process.stderr.write(`${formatProblem(problem)}\n`);
+      log(
+        `${reserved.length} catalog tool(s) are named like the control tools; rename them, or serve with --control-prefix P or --no-control-tools`,
+      );
+      return 1;
+    }
+    const faults = faultPlanFor(values.faults, loaded.catalog);
+    if (!faults) return 1;
+    const hybrid = await startUpstreams(values, loaded.catalog, log, reservedNames(taskMode));
     if (typeof hybrid === "number") return hybrid;
     const runtime = await createRuntime({
       catalog: hybrid?.catalog ?? loaded.catalog,
@@ -135,6 +162,7 @@ export const serveCommand: Command = {
         ? { config: engineChoice.config, passes: engineChoice.passes, onlyGuessed: engineChoice.onlyGuessed }
         : undefined,
       wrapSimulator: hybrid ? (simulator) => hybrid.wrap(simulator) : undefined,
+      faults,
     });
     // the store says where it is without credentials: a URL's password is never shown
     const db = runtime.store.location;
@@ -142,7 +170,7 @@ export const serveCommand: Command = {
     const openSession = attachTaskMode(runtime, taskMode, engineChoice);
     const compose = hybrid ? (catalog: Catalog) => hybrid.replaceBase(catalog) : undefined;
     const stopWatching = values.watch
-      ? watchCatalog(runtime, loaded.paths, values.toolset, log, compose, infer)
+      ? watchCatalog(runtime, loaded.paths, values.toolset, log, { compose, infer, taskMode })
       : () => {};
     const shutdown = onExit(Boolean(values.stdio), async () => {
       stopWatching();
@@ -151,7 +179,7 @@ export const serveCommand: Command = {
     });
 
     if (values.stdio) {
-      const session = await openSession(values.session, "");
+      const session = await openSession(values.session, "", true);
       log(
         `stdio session ${session.name ?? session.id}: ${summary(runtime.engine.catalog)}; engine ${engineLine}; state in ${db}`,
       );
@@ -169,7 +197,7 @@ export const serveCommand: Command = {
       allowedHosts: values["allowed-host"],
       idleTimeoutMs: idleSeconds * 1000,
       maxBodyBytes,
-      openSession: async (name, tenant) => (await openSession(name, tenant)).id,
+      openSession: async (name, tenant, connection) => (await openSession(name, tenant, connection)).id,
       log,
     }).catch((error: unknown) => {
       if (!(error instanceof ListenError)) throw error;
@@ -289,13 +317,15 @@ function watchCatalog(
   paths: string[],
   selection: string[] | undefined,
   log: (line: string) => void,
-  compose: (catalog: Catalog) => Catalog = (catalog) => catalog,
-  infer = true,
+  options: { compose?: (catalog: Catalog) => Catalog; infer: boolean; taskMode: TaskMode },
 ) {
+  const { compose = (catalog: Catalog) => catalog, infer, taskMode } = options;
   let timer: NodeJS.Timeout | undefined;
   const apply = () => {
     const loaded = loadToolsets(paths);
-    const errors = loaded.problems.filter((p) => p.severity === "error");
+    const names = reservedNames(taskMode);
+    const reserved = names ? reservedNameProblems(loaded.toolsets, names) : [];
+    const errors = [...loaded.problems, ...reserved].filter((p) => p.severity === "error");
     if (errors.length > 0) {
       log(`catalog change not applied (the last good catalog stays), ${errors.length} error(s):`);
       for (const problem of errors) log(`  ${formatProblem(problem)}`);
@@ -304,6 +334,12 @@ function watchCatalog(
     for (const problem of loaded.problems) log(`  ${formatProblem(problem)}`);
     let catalog = new Catalog(infer ? inferLoaded(loaded.toolsets).loaded : loaded.toolsets);
     if (selection?.length) catalog = catalog.restrict(selection);
+    const faultProblems = taskFaultProblems(catalog);
+    if (faultProblems.length > 0) {
+      log(`catalog change not applied (the last good catalog stays), ${faultProblems.length} error(s):`);
+      for (const problem of faultProblems) log(`  ${formatProblem(problem)}`);
+      return;
+    }
     runtime.engine.replaceCatalog(compose(catalog));
     runtime.hub.notifyToolsChanged();
     log(`catalog reloaded: ${summary(catalog)}`);

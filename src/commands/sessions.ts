@@ -1,5 +1,5 @@
-import { parseArgs } from "node:util";
 import type { Command } from "./command.js";
+import { parseArgs } from "./options.js";
 import { DB_HELP, DB_OPTION, openExistingStore } from "./session-db.js";
 
 const HELP = `toolsim sessions — list the sessions of a state file

@@ -1,4 +1,10 @@
-import type { Catalog } from "../catalog/index.js";
+import {
+  type Catalog,
+  type CatalogProblem,
+  controlToolNames,
+  type ReservedNames,
+  reservedNameProblems,
+} from "../catalog/index.js";
 import type { ResolvedLlm } from "../llm/index.js";
 import type { Runtime } from "../runtime/index.js";
 import { controlTools, DEFAULT_CONTROL_PREFIX } from "../server/index.js";
@@ -69,7 +75,10 @@ export function planTaskMode(catalog: Catalog, values: TaskSelection): TaskMode 
 /**
  * Puts task mode on a runtime: the control tools on the hub (unless hidden), and the way new
  * sessions open: on the task, with its tools in scope before the first tools/list, so
- * clients that ignore list_changed see the right tools. A named session that exists resumes.
+ * clients that ignore list_changed see the right tools. Under `--task` every new connection
+ * (a stdio process, a 2025-era MCP session) is a fresh attempt: a named session that exists
+ * starts the task over (its earlier calls stay in the log; judging looks at the attempt).
+ * A 2026-era request has no connection: its named session resumes.
  */
 export function attachTaskMode(runtime: Runtime, mode: TaskMode, llm?: ResolvedLlm): OpenSessionFor {
   if (mode.controlTools) {
@@ -84,13 +93,43 @@ export function attachTaskMode(runtime: Runtime, mode: TaskMode, llm?: ResolvedL
     );
   }
   const start = mode.start;
-  return async (name, tenant) => {
-    if (!start || (name && (await runtime.engine.session(name, tenant)))) {
-      return runtime.engine.openSession({ name, tenant });
-    }
-    return runtime.engine.openSession({ name, tenant, taskId: start.task.id, scope: start.scope });
+  return async (name, tenant, connection) => {
+    const existing = name ? await runtime.engine.session(name, tenant) : undefined;
+    if (!start) return runtime.engine.openSession({ name, tenant });
+    if (!existing)
+      return runtime.engine.openSession({ name, tenant, taskId: start.task.id, scope: start.scope });
+    if (!connection) return existing;
+    await runtime.engine.resetSession(existing.id, start.state, {
+      reason: `start task ${start.task.id} (a new connection)`,
+      taskId: start.task.id,
+      scope: start.scope,
+    });
+    return runtime.engine.record(existing.id);
   };
 }
 
-/** Opens (resumes or creates) a tenant's session, by name or anonymous. */
-export type OpenSessionFor = (name: string | undefined, tenant: string) => Promise<SessionRecord>;
+/**
+ * Opens (resumes or creates) a tenant's session, by name or anonymous. `connection`: a new
+ * connection opens it (under `--task`, a fresh attempt), not a request of a stateless client.
+ */
+export type OpenSessionFor = (
+  name: string | undefined,
+  tenant: string,
+  connection: boolean,
+) => Promise<SessionRecord>;
+
+/** The names the control tools take in this mode (none when they are hidden). */
+export function reservedNames(mode: TaskMode): ReservedNames | undefined {
+  return mode.controlTools ? controlToolNames(mode.prefix) : undefined;
+}
+
+/** Catalog tools named like a control tool: the control tool would answer their calls. */
+export function reservedToolProblems(catalog: Catalog, mode: TaskMode): CatalogProblem[] {
+  const reserved = reservedNames(mode);
+  if (!reserved) return [];
+  const loaded = catalog.toolsets.map((toolset) => ({
+    toolset,
+    file: catalog.files.get(toolset.id) ?? toolset.id,
+  }));
+  return reservedNameProblems(loaded, reserved);
+}

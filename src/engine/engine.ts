@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { type Catalog, compileProblem, type Tool, validatorFor } from "../catalog/index.js";
+import type { FaultPlan, FaultRecord } from "../faults/index.js";
 import { hashOf, type Patch } from "../patch/index.js";
 import type {
   ArgumentChecker,
@@ -26,6 +27,7 @@ import type {
 import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
 import { applyEffects } from "./effects/apply.js";
+import { answerWithFaults } from "./fault-seam.js";
 import type { Finding } from "./findings.js";
 import { type LiveSession, Sessions } from "./sessions.js";
 import { validateArguments } from "./validate.js";
@@ -49,6 +51,8 @@ export interface EngineOptions {
   historyLimit?: number;
   /** Optional semantic pass after schema validation; its concerns reject the call as IAV. */
   argumentChecker?: ArgumentChecker;
+  /** Which fault profile each session's calls meet (see docs/faults.md); none without it. */
+  faults?: FaultPlan;
 }
 
 /** A call answered outside the simulator (e.g. passed through to a real server), recorded like any other. */
@@ -95,10 +99,12 @@ export interface CallOutcome {
   versionBefore: number;
   versionAfter: number;
   latencyMs: number;
+  /** A fault injected on purpose (the hub enacts waits; a lost answer reaches the client as its error). */
+  fault?: FaultRecord;
 }
 
-/** A call answered but not yet recorded: what step 8 commits. */
-interface Draft {
+/** A call answered but not yet recorded: what step 9 commits. */
+export interface Draft {
   tool: string;
   definition?: Tool;
   args: unknown;
@@ -113,6 +119,7 @@ interface Draft {
   usage?: Usage;
   change?: StateChange;
   started: number;
+  fault?: FaultRecord;
 }
 
 /** What the effects and the simulator's patch do to the state, together with the clock's tick. */
@@ -132,9 +139,10 @@ type Change =
  *   5. run the tool's effects
  *   6. simulate the rest of the answer (within the deadline; the offline engine falls back)
  *   7. check the simulator's answer: its result against the output schema, its patch against the state
- *   8. commit the call and its change of state in one transaction
+ *   8. inject the fault a session's fault profile decides, if any (fault-seam.ts)
+ *   9. commit the call and its change of state in one transaction
  *
- * A call rejected at 0–3 skips 5–7. Knows nothing of MCP; every outcome is a value.
+ * A call rejected at 0–3 skips 5–8. Knows nothing of MCP; every outcome is a value.
  */
 export class Engine {
   private catalogRef: Catalog;
@@ -143,6 +151,7 @@ export class Engine {
   private readonly simulator: Simulator;
   private readonly offline: OfflineSimulator;
   private readonly argumentChecker?: ArgumentChecker;
+  private readonly faults?: FaultPlan;
   private readonly otherNames: Array<(sessionId: string) => readonly string[]> = [];
   private readonly options: Required<Pick<EngineOptions, "seed" | "deadlineMs" | "historyLimit">>;
 
@@ -153,6 +162,7 @@ export class Engine {
     this.simulator = options.simulator;
     this.offline = options.offline;
     this.argumentChecker = options.argumentChecker;
+    this.faults = options.faults;
     this.options = {
       seed: options.seed ?? "0",
       deadlineMs: options.deadlineMs ?? 25_000,
@@ -261,8 +271,17 @@ export class Engine {
 
   /** Runs one tool call through the pipeline and records it. Never throws for bad input. */
   call(sessionId: string, name: string, rawArgs: unknown, signal?: AbortSignal): Promise<CallOutcome> {
+    const answer = (session: LiveSession) => this.answer(session, name, rawArgs, signal);
+    const { faults } = this;
     return this.sessions.exclusive(sessionId, () =>
-      this.committed(sessionId, (session) => this.answer(session, name, rawArgs, signal)),
+      this.committed(
+        sessionId,
+        // the fault seam (docs/faults.md): between the answer and its commit, only when a plan exists
+        faults
+          ? (session) =>
+              answerWithFaults({ plan: faults, catalog: this.catalog, store: this.store }, session, answer)
+          : answer,
+      ),
     );
   }
 
@@ -300,7 +319,7 @@ export class Engine {
   }
 
   /**
-   * Answers a call on the session's head and commits it (steps 4 and 8 around the others).
+   * Answers a call on the session's head and commits it (steps 4 and 9 around the others).
    * When another process moved the head first, the call is answered again on the new head:
    * no call is recorded against a state it did not see.
    */
@@ -317,7 +336,7 @@ export class Engine {
       // 4 note a repeat of an identical call on the same state (made for every call, rejected ones too)
       const repeat = await this.repeatOf(session, draft);
       if (repeat !== undefined) draft.findings.push(repeatNote(repeat));
-      // 8 commit
+      // 9 commit
       const commit = await this.store.recordCall(
         toNewCall(session, draft),
         session.head.version,
@@ -481,7 +500,7 @@ export class Engine {
     return this.store.repeatOf(session.record.id, draft.tool, draft.argsHash, session.head.version);
   }
 
-  /** After step 8: moves the in-memory head and remembers the call for the repeat check. */
+  /** After step 9: moves the in-memory head and remembers the call for the repeat check. */
   private settle(session: LiveSession, draft: Draft, call: CallRecord): CallOutcome {
     const key = `${draft.tool}\u0000${draft.argsHash}`;
     if (call.seq !== session.lastSeq + 1) {
@@ -492,10 +511,10 @@ export class Engine {
     session.lastSeq = call.seq;
     if (draft.change && call.versionAfter !== call.versionBefore) {
       session.head = { version: call.versionAfter, state: draft.change.state };
-      session.callsOnHead = new Map([[key, call.seq]]);
-    } else {
-      session.callsOnHead?.set(key, call.seq);
+      session.callsOnHead = new Map();
     }
+    // a faulted call is no answer a repeat would get again (the store's lookup skips it too)
+    if (!draft.fault) session.callsOnHead?.set(key, call.seq);
     return {
       sessionId: session.record.id,
       seq: call.seq,
@@ -512,6 +531,7 @@ export class Engine {
       versionBefore: call.versionBefore,
       versionAfter: call.versionAfter,
       latencyMs: call.latencyMs,
+      ...(draft.fault ? { fault: draft.fault } : {}),
     };
   }
 
@@ -611,6 +631,7 @@ function toNewCall(session: LiveSession, draft: Draft) {
     fallback: draft.fallback,
     usage: draft.usage,
     latencyMs: performance.now() - draft.started,
+    ...(draft.fault ? { fault: { ...draft.fault } } : {}),
   };
 }
 

@@ -1,5 +1,13 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/client";
-import { type McpImport, type Tool, Toolset, toolsetFromMcpTools } from "../catalog/index.js";
+import {
+  describeReserved,
+  isReservedName,
+  type McpImport,
+  type ReservedNames,
+  type Tool,
+  Toolset,
+  toolsetFromMcpTools,
+} from "../catalog/index.js";
 import type { UpstreamSpec } from "./config.js";
 import { decideRoute, type RouteDecision, type RouteMode } from "./routes.js";
 
@@ -28,16 +36,20 @@ export interface BoundUpstreams {
 /**
  * Turns each upstream's tools/list into an in-memory toolset with names prefixed per
  * upstream (`fs.read_text_file`), or bare when asked and the bare name is unique among the
- * upstreams and the catalog.
+ * upstreams and the catalog. A name toolsim's control tools take (`sim_get_state`) is never
+ * an upstream tool's: such a tool keeps its prefixed name, and is not served when even that
+ * is reserved (a control prefix such as `fs.`).
  */
 export function bindUpstreams(
   upstreams: readonly UpstreamTools[],
-  options: { mode: RouteMode; bareNames: boolean; taken: ReadonlySet<string> },
+  options: { mode: RouteMode; bareNames: boolean; taken: ReadonlySet<string>; reserved?: ReservedNames },
 ): BoundUpstreams {
   const counts = new Map<string, number>();
   for (const upstream of upstreams)
     for (const tool of upstream.tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
-  const bare = (name: string) => options.bareNames && counts.get(name) === 1 && !options.taken.has(name);
+  const reserved = (name: string) => options.reserved !== undefined && isReservedName(name, options.reserved);
+  const bare = (name: string) =>
+    options.bareNames && counts.get(name) === 1 && !options.taken.has(name) && !reserved(name);
 
   const toolsets: Toolset[] = [];
   const bindings: UpstreamBinding[] = [];
@@ -45,10 +57,17 @@ export function bindUpstreams(
   for (const upstream of upstreams) {
     const name = upstream.spec.name;
     const originals = new Map<string, string>();
-    const renamed = upstream.tools.map((t) => {
+    const renamed = upstream.tools.flatMap((t) => {
       const exposed = bare(t.name) ? t.name : `${name}.${t.name}`;
+      const why = options.reserved ? describeReserved(options.reserved) : "";
+      if (reserved(exposed)) {
+        problems.push(`upstream ${name}: tool "${t.name}" is not served: "${exposed}" is reserved (${why})`);
+        return [];
+      }
+      if (options.bareNames && reserved(t.name))
+        problems.push(`upstream ${name}: tool "${t.name}" is served as "${exposed}": ${why}`);
       originals.set(exposed, t.name);
-      return { ...t, name: exposed };
+      return [{ ...t, name: exposed }];
     });
     const imported: McpImport = toolsetFromMcpTools(
       { tools: renamed },

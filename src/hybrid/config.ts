@@ -107,31 +107,28 @@ export function parseUpstreamConfig(json: unknown, file: string): ConfigResult {
       );
       continue;
     }
-    if (typeof raw.command === "string" && raw.command !== "") {
-      if (raw.url !== undefined) at(key, 'has both "command" and "url"; keep one');
-      upstreams.push({
-        kind: "stdio",
-        name,
-        command: raw.command,
-        args: stringArray(raw.args, `${key}.args`, at),
-        env: stringMap(raw.env, `${key}.env`, at),
-        ...(typeof raw.cwd === "string" ? { cwd: raw.cwd } : {}),
-        routes,
-      });
-    } else if (typeof raw.url === "string") {
-      if (!/^https?:\/\//.test(raw.url)) {
-        at(`${key}.url`, `"${raw.url}" is not an http(s) URL`);
+    if (raw.command === undefined && raw.url === undefined) {
+      at(key, 'needs "command" (a program to start over stdio) or "url" (a Streamable HTTP endpoint)');
+      continue;
+    }
+    if (raw.command !== undefined && raw.url !== undefined) at(key, 'has both "command" and "url"; keep one');
+    if (raw.command !== undefined) {
+      // every field of the entry is checked, so one run of serve shows every mistake
+      const command = nonEmptyString(raw.command, `${key}.command`, "the program to start", at);
+      const args = stringArray(raw.args, `${key}.args`, at);
+      const env = stringMap(raw.env, `${key}.env`, at);
+      const cwd = raw.cwd === undefined ? undefined : nonEmptyString(raw.cwd, `${key}.cwd`, "a folder", at);
+      if (command === undefined) continue;
+      upstreams.push({ kind: "stdio", name, command, args, env, ...(cwd ? { cwd } : {}), routes });
+    } else {
+      const url = nonEmptyString(raw.url, `${key}.url`, "an http(s) URL", at);
+      const headers = stringMap(raw.headers, `${key}.headers`, at);
+      if (url === undefined) continue;
+      if (!/^https?:\/\//.test(url)) {
+        at(`${key}.url`, `"${url}" is not an http(s) URL`);
         continue;
       }
-      upstreams.push({
-        kind: "http",
-        name,
-        url: raw.url,
-        headers: stringMap(raw.headers, `${key}.headers`, at),
-        routes,
-      });
-    } else {
-      at(key, 'needs "command" (a program to start over stdio) or "url" (a Streamable HTTP endpoint)');
+      upstreams.push({ kind: "http", name, url, headers, routes });
     }
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -154,10 +151,26 @@ function routeLists(raw: unknown, key: string, at: (key: string, message: string
   };
 }
 
+function nonEmptyString(
+  raw: unknown,
+  key: string,
+  what: string,
+  at: (key: string, message: string) => void,
+): string | undefined {
+  if (typeof raw === "string" && raw.trim() !== "") return raw;
+  at(key, `expected ${what} as a non-empty string; got ${shown(raw)}`);
+  return undefined;
+}
+
 function stringArray(raw: unknown, key: string, at: (key: string, message: string) => void): string[] {
   if (raw === undefined) return [];
-  if (Array.isArray(raw) && raw.every((v) => typeof v === "string")) return raw;
-  at(key, "expected an array of strings");
+  if (!Array.isArray(raw)) {
+    at(key, `expected an array of strings; got ${shown(raw)}`);
+    return [];
+  }
+  const bad = raw.findIndex((v) => typeof v !== "string");
+  if (bad === -1) return raw;
+  at(`${key}[${bad}]`, `expected an array of strings; got ${shown(raw[bad])} here`);
   return [];
 }
 
@@ -167,9 +180,22 @@ function stringMap(
   at: (key: string, message: string) => void,
 ): Record<string, string> {
   if (raw === undefined) return {};
-  if (isPlainObject(raw) && Object.values(raw).every((v) => typeof v === "string")) {
-    return raw as Record<string, string>;
+  if (!isPlainObject(raw)) {
+    at(key, `expected an object of string values; got ${shown(raw)}`);
+    return {};
   }
-  at(key, "expected an object of string values");
+  const bad = Object.entries(raw).find(([, v]) => typeof v !== "string");
+  if (!bad) return raw as Record<string, string>;
+  at(`${key}.${bad[0]}`, `expected an object of string values; got ${shown(bad[1])} here`);
   return {};
+}
+
+/** A value as a message shows it: its kind, and a short rendering. */
+function shown(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `an array (${JSON.stringify(value).slice(0, 60)})`;
+  if (typeof value === "string")
+    return value === "" ? "an empty string" : `string ${JSON.stringify(value.slice(0, 60))}`;
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${String(value)}`;
 }

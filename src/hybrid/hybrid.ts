@@ -1,4 +1,4 @@
-import { Catalog, type LoadedToolset } from "../catalog/index.js";
+import { Catalog, type LoadedToolset, type ReservedNames } from "../catalog/index.js";
 import type { Simulator } from "../simulate/index.js";
 import { bindUpstreams, type UpstreamBinding } from "./bindings.js";
 import type { UpstreamSpec } from "./config.js";
@@ -11,6 +11,8 @@ import { HybridSimulator, type UpstreamLookup } from "./simulator.js";
 export interface HybridOptions {
   mode: RouteMode;
   bareNames: boolean;
+  /** Names toolsim's control tools take: no upstream tool is served under one. */
+  reserved?: ReservedNames;
   startTimeoutMs: number;
   log: (line: string) => void;
 }
@@ -129,7 +131,7 @@ export class Hybrid implements UpstreamLookup {
     const taken = new Set(this.base.allTools().map((t) => t.name));
     const bound = bindUpstreams(
       this.connections.map((c) => ({ spec: c.spec, tools: c.tools, serverInfo: c.serverInfo })),
-      { mode: this.options.mode, bareNames: this.options.bareNames, taken },
+      { mode: this.options.mode, bareNames: this.options.bareNames, taken, reserved: this.options.reserved },
     );
     for (const problem of bound.problems) this.options.log(problem);
     this.byName = new Map(bound.bindings.map((b) => [b.exposed, b]));

@@ -19,7 +19,7 @@ Kinds (every effect is an object with "kind"):
 - let: {"kind":"let","as":"due","value":{"$expr":"..."}} (binds a computed value for later effects)
 Every kind takes "when" (JSONata; runs only when truthy) and "each" (JSONata yielding an array; runs once per element with $item and $index).
 
-Targets: "collection", "collection/{argument}", or deeper paths into an entity: "users/{user_id}/payment_methods/{payment_method_id}", "orders/{order_id}/items/0". A create into a path ending in a literal appends to an array there (or adds under a minted key in an object).
+Targets: "collection", "collection/{argument}", or deeper paths into an entity: "members/{member_id}/cards/{card_id}", "orders/{order_id}/items/0". A create into a path ending in a literal appends to an array there (or adds under a minted key in an object).
 
 Values: strings are templates: "{argument}" (keeps its type; "{address.city}" reaches inside), "{$now}", "{$id}" (minted by the latest create), "{$order.total}" (a field of a binding), "{$runtime.user_id}", "{$item.sku}". An absent argument leaves the field out. Any value may instead be {"$expr":"<JSONata>"}.
 

@@ -64,7 +64,7 @@ export function addError(ctx: Context, error: ToolError): string {
   return error.code;
 }
 
-/** `payment_method` matches `payment_methods`; `item` matches `new_item` only when nothing closer exists. */
+/** `delivery_slot` matches `delivery_slots`; `item` matches `new_item` only when nothing closer exists. */
 function nounsMatch(errorNoun: string, noun: string): boolean {
   return sameNoun(errorNoun, noun) || sameNoun(errorNoun.split("_").slice(-2).join("_"), noun);
 }

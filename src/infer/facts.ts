@@ -26,7 +26,7 @@ export interface ErrorFact {
   kind: ErrorKind;
   /** The message and the `when`, lowercased, for matching. */
   text: string;
-  /** For not-found errors: the noun that was not found (`order`, `payment_method`, `item`). */
+  /** For not-found errors: the noun that was not found (`order`, `delivery_slot`, `item`). */
   noun?: string;
 }
 
@@ -165,7 +165,7 @@ function errorFact(code: string, raw: string): ErrorFact {
   };
 }
 
-/** "order not found" → order; "{item_id} not found" → item; "payment method not found" → payment_method. */
+/** "order not found" → order; "{item_id} not found" → item; "delivery slot not found" → delivery_slot. */
 function notFoundNoun(text: string, codeWords: readonly string[]): string | undefined {
   const head = text.replace(/^error:\s*/, "");
   const placeholder = /\{([a-z_]+?)(_ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);

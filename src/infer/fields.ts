@@ -15,7 +15,7 @@ export function fieldFor(param: Param, collection: CollectionShape): string | un
     (path) => path.includes(".") && path.split(".").at(-1) === param.name,
   );
   if (nested.length === 1) return nested[0];
-  // an array of objects whose properties are the fields of an array of the entity (`payment_methods` → `payment_history`)
+  // an array of objects whose properties are the fields of an array of the entity (`cards` → `card_history`)
   if (param.type === "array" && param.itemProperties?.length) {
     const props = param.itemProperties;
     const arrays = [...collection.fields.values()].filter(

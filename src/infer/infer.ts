@@ -8,7 +8,7 @@ import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { listRule, lookupRule, readRule } from "./reads.js";
-import { recordFor, recordIntent, recordRule } from "./records.js";
+import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import { namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
 import { schemaWorld } from "./schema-world.js";
 import {
@@ -75,15 +75,15 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   // a catalog without a state (or with empty collections) gets its records' shapes from its schemas
   const empty = found.parts.length <= 1 && found.root.fields.size === 0;
   const bare = [...found.collections.values()].some((c) => c.size === 0 && c.fields.size === 0);
-  const derived = empty || bare ? schemaWorld(toolset) : undefined;
-  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
-  const states = derived && empty ? [derived.state] : examples;
-  let facts: ToolFacts[] | undefined;
   // the other tools are read only by the rules that look at a toolset's conventions
+  let facts: ToolFacts[] | undefined;
   const siblings = () => {
     facts ??= toolset.tools.map(factsOf);
     return facts;
   };
+  const derived = empty || bare ? schemaWorld(toolset, siblings()) : undefined;
+  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
+  const states = derived && empty ? [derived.state] : examples;
   const keyFields = new Map<string, string>();
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
@@ -143,7 +143,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return base;
     }
-    const drafts = [...outcome.drafts, ...successFlags(ctx.facts, outcome.drafts)];
+    const drafts = [
+      ...signedInGuard(ctx, outcome.drafts),
+      ...outcome.drafts,
+      ...successFlags(ctx.facts, outcome.drafts),
+    ];
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
@@ -252,6 +256,9 @@ function errorCodesOf(effects: readonly Effect[]): Set<string> {
   for (const effect of effects as ReadonlyArray<Record<string, unknown>>) {
     for (const key of ["missing", "exists", "computeError"])
       if (typeof effect[key] === "string") codes.add(effect[key] as string);
+    // a tree effect names an error per kind of failure
+    if (isPlainObject(effect.errors))
+      for (const code of Object.values(effect.errors)) if (typeof code === "string") codes.add(code);
     if (Array.isArray(effect.require))
       for (const guard of effect.require)
         if (isPlainObject(guard) && typeof guard.error === "string") codes.add(guard.error);
@@ -282,7 +289,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = treeRule(ctx, tree);
     if (drafts) return found(drafts, "a file-system tool whose arguments name no path");
   }
-  // the part the name is about: English puts the head noun last ("remove_stock_from_watchlist")
+  // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head = namedPart(facts, shape, ["collection", "list", "values", "record"]);
   const action = actionFor(facts, undefined);
   if (head?.kind === "list") {
@@ -367,8 +374,8 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
 }
 
 /**
- * A map of values named by the noun of a required argument (`add_contact(user_name)` and
- * `user_map`): the tool names what it adds by the argument rather than by its own name.
+ * A map of values named by the noun of a required argument (`register_guest(guest_name)` and
+ * `guest_index`): the tool names what it adds by the argument rather than by its own name.
  */
 function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
   const maps = ctx.shape.parts.filter((p): p is ValuesShape => p.kind === "values");
@@ -409,7 +416,7 @@ function found(drafts: Draft[], reason: string): Outcome {
  * the collection the name names, unless that one lives inside records no argument names
  * (`change_booking_wallet(booking_id, wallet_id)` changes the booking). A tool named after
  * a map of records whose one required argument is no field of them takes it as the key
- * (`get_stock(symbol)`, as `GET /stocks/{symbol}`).
+ * (`get_fund(ticker)`, as `GET /funds/{ticker}`).
  */
 function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
   const single = ctx.references.filter((r) => !r.many);

@@ -7,12 +7,12 @@ import { JOIN_VERBS, LEAVE_VERBS, nameWords, singular, VERBS } from "./words.js"
 import { holderOf } from "./writes.js";
 
 /**
- * Lists of plain values (a watchlist, the people one follows, tags) and maps of plain values
+ * Lists of plain values (a playlist, the people one follows, tags) and maps of plain values
  * (names to ids): what set-membership and key-value endpoints do to them. A list gains a
  * value it lacks (adding twice keeps one), loses a value, is read, or is asked whether it
  * holds one; a map is read by key, given a new key, or loses one. These follow the
  * membership endpoints of social and market APIs (GitHub's star/unstar, X's follow/unfollow,
- * a broker's watchlist add/remove) and key-value stores (Redis HGET/HSET/HDEL, etcd).
+ * a music service's playlist add/remove) and key-value stores (Redis HGET/HSET/HDEL, etcd).
  */
 
 export type MemberIntent = "add" | "remove" | "read" | "contains";
@@ -275,7 +275,7 @@ function putPlain(target: string, key: Param, value: Param): Draft[] {
 }
 
 /**
- * The next id for a map whose values are ids (`USR004` → `USR005`): prefix and width from the
+ * The next id for a map whose values are ids (`MEM-07` → `MEM-08`): prefix and width from the
  * values, the number from the counter beside the map (raised first when it holds the last),
  * else one more than the largest value.
  */
@@ -306,7 +306,7 @@ function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note
   return { drafts, note: counter ? `from ${counter}` : "the next after the largest" };
 }
 
-/** A count beside a map named after what it maps (`user_count` beside `user_map`). */
+/** A count beside a map named after what it maps (`member_count` beside `member_index`). */
 function counterFor(
   fields: ReadonlyMap<string, { path: string; types: Set<string> }>,
   values: ValuesShape,

@@ -129,7 +129,7 @@ function itemFieldsOf(ctx: Context, output: string, of: "items" | "properties" =
   return Object.keys((of === "items" ? property?.items?.properties : property?.properties) ?? {});
 }
 
-/** Counts of the pairs' noun beside the list move with each pair added (`message_count`). */
+/** Counts of the pairs' noun beside the list move with each pair added (`note_count`). */
 function countsOf(ctx: Context, holderPath: readonly string[], list: CollectionShape): Draft[] {
   const holder = ctx.shape.parts.find(
     (p) => p.kind === "record" && p.path.join("/") === holderPath.join("/"),

@@ -232,7 +232,7 @@ function keyFieldName(ctx: Context, collection: CollectionShape): string {
     for (const param of sibling.params)
       if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === noun)
         return param.name;
-  // the one argument of a sibling named after the collection (`get_stock(symbol)`) is its key
+  // the one argument of a sibling named after the collection (`get_fund(ticker)`) is its key
   for (const sibling of ctx.siblings()) {
     const required = sibling.params.filter((p) => p.required);
     const names = sibling.nouns.map(singular).join("_");

@@ -25,7 +25,7 @@ import {
  * home device's state, Firebase's current user.
  */
 
-/** Words that say a field holds a state rather than what it is a state of (`headLightStatus`, `fuelLevel`). */
+/** Words that say a field holds a state rather than what it is a state of (`fanStatus`, `inkLevel`). */
 const STATE_WORDS = new Set([
   "status",
   "state",
@@ -41,11 +41,19 @@ const STATE_WORDS = new Set([
   "remaining",
 ]);
 
-/** A name as the thing it is about: words singular, run together, state words aside (`head_lights` ~ `headLightStatus`). */
+/** A name as the thing it is about: words singular, run together, state words aside (`fan_speeds` ~ `fanSpeedStatus`). */
+const fieldKeys = new Map<string, string>();
+
 function fieldKey(name: string): string {
-  const words = nameWords(name).map(singular);
-  const kept = words.filter((w) => !STATE_WORDS.has(w));
-  return (kept.length > 0 ? kept : words).join("");
+  let key = fieldKeys.get(name);
+  if (key === undefined) {
+    const words = nameWords(name).map(singular);
+    const kept = words.filter((w) => !STATE_WORDS.has(w));
+    key = (kept.length > 0 ? kept : words).join("");
+    if (fieldKeys.size > 50_000) fieldKeys.clear();
+    fieldKeys.set(name, key);
+  }
+  return key;
 }
 
 /** The field of a record an argument or an output names: same name, else the same thing. */
@@ -192,13 +200,13 @@ function answersFrom(ctx: Context, record: RecordShape, binding: string): Array<
 function outputField(ctx: Context, record: RecordShape, output: OutputFact): FieldShape | undefined {
   const direct = recordField(record, output.name);
   if (direct) return direct;
-  // a lone output of a tool named after one field (`get_fuel_level` → `{level}`)
+  // a lone output of a tool named after one field (`get_ink_level` → `{level}`)
   if (ctx.facts.outputs.length !== 1) return undefined;
   const named = namedField(ctx, record);
   return named && plainField(named) ? named : undefined;
 }
 
-/** The field the tool's name names (`setHeadlights` → `headLightStatus`, `get_budget_limit` → `budget_limit`). */
+/** The field the tool's name names (`setFanSpeed` → `fanSpeedStatus`, `get_spend_cap` → `spend_cap`). */
 function namedField(ctx: Context, record: RecordShape): FieldShape | undefined {
   const own = new Set(nameWords(record.name).map(singular));
   const nouns = ctx.facts.nouns.map(singular).filter((n) => !own.has(n));
@@ -234,7 +242,7 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
   return [{ kind: "update", target, set, as: "record" }, ...answersFrom(ctx, record, "record")];
 }
 
-/** The number an amount moves: named by the tool (`fillFuelTank` → `fuelLevel`), else the record's one balance. */
+/** The number an amount moves: named by the tool (`refillInkTank` → `inkLevel`), else the record's one balance. */
 function amountField(ctx: Context, record: RecordShape): FieldShape | undefined {
   const numeric = [...record.fields.values()].filter(
     (f) => f.types.has("number") && f.types.size === 1 && !isIdentifierName(f.path),
@@ -292,7 +300,7 @@ function moveAmount(
 }
 
 /** Fields that say whether, or who, someone is signed in: `authenticated`, `logged_in`, `current_user`. */
-function authFields(record: RecordShape): FieldShape[] {
+export function authFields(record: RecordShape): FieldShape[] {
   return [...record.fields.values()].filter((f) => {
     const words = nameWords(f.path);
     const flag =
@@ -356,4 +364,45 @@ function knownUser(ctx: Context, who: Param): Draft[] {
       ],
     },
   ];
+}
+
+/**
+ * In a world that keeps who is signed in, a change needs someone signed in: the write
+ * endpoints of public APIs answer 401 without a session (GitHub, X, Reddit), while reads of
+ * public data do not. The guard reads the flag (or who) beside the part the write changes.
+ */
+export function signedInGuard(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const words = ctx.facts.words;
+  if (words.some((w) => LOGIN_VERBS.has(w) || LOGOUT_VERBS.has(w))) return [];
+  // only where the API has a way to sign in: otherwise a world that starts signed out could change nothing
+  if (!ctx.siblings().some((s) => s.words.some((w) => LOGIN_VERBS.has(w)))) return [];
+  const changed = drafts
+    .filter((d) => d.kind === "create" || d.kind === "update" || d.kind === "delete")
+    .map((d) => String(d.target ?? ""));
+  if (changed.length === 0) return [];
+  const holders = ctx.shape.parts.filter(
+    (p): p is RecordShape => p.kind === "record" && authFields(p).length > 0,
+  );
+  const holder = holders.find((r) =>
+    changed.some(
+      (t) => r.path.length === 0 || t === r.path.join("/") || t.startsWith(`${r.path.join("/")}/`),
+    ),
+  );
+  if (!holder) return [];
+  const field = authFields(holder)[0] as FieldShape;
+  const documented = ctx.facts.errors.find((e) =>
+    /log(ged)? ?in|sign(ed)? ?in|authenticat|unauthori/.test(e.text),
+  );
+  const error =
+    documented?.code ??
+    addError(ctx, {
+      code: "NOT_AUTHENTICATED",
+      status: 401,
+      message: "No one is signed in; sign in first.",
+      when: "The change needs someone signed in, and the state says no one is (inferred from the state's sign-in fields).",
+    });
+  if (documented) ctx.usedErrors.add(documented.code);
+  ctx.notes.push(`requires someone signed in (${field.path}; ${error})`);
+  const path = [...holder.path, field.path].map((s) => JSON.stringify(s)).join(", ");
+  return [{ kind: "check", require: [{ expr: `$boolean($entity(${path}))`, error }] }];
 }

@@ -6,9 +6,9 @@ import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./wor
  * What the arguments and the name of a tool point at in the world. An argument names a
  * collection by its noun (`order_id` → `orders`), by the field records keep their key in
  * (`order_id`), or by the examples its description gives matching the collection's keys
- * ('#W0000000'). A name points at the part its nouns name, container words aside
- * (`get_watchlist` → `watch_list`, `list_users` → `user_map`, `get_account_info` →
- * `account_info`).
+ * ('#K0000000'). A name points at the part its nouns name, container words aside
+ * (`get_playlist` → `play_list`, `list_guests` → `guest_index`, `get_profile_info` →
+ * `profile_info`).
  */
 
 export interface Reference {
@@ -68,7 +68,7 @@ function singularName(name: string): string {
   return [...words.slice(0, -1), singular(last)].join("_");
 }
 
-/** An example is a key of the collection, or has the outline of its keys (`#W0000000` for `#W2611340`). */
+/** An example is a key of the collection, or has the outline of its keys (`#K0000000` for `#K4810273`). */
 function matchesKeys(example: string, collection: CollectionShape): boolean {
   if (collection.keys.includes(example)) return true;
   const wanted = outline(example);
@@ -76,8 +76,8 @@ function matchesKeys(example: string, collection: CollectionShape): boolean {
 }
 
 /**
- * Words that say how a part keeps things rather than what it keeps (`user_map`,
- * `credit_card_list`, `account_info`, `ticket_queue`): dropped when names are compared.
+ * Words that say how a part keeps things rather than what it keeps (`guest_index`,
+ * `voucher_list`, `profile_info`, `job_queue`): dropped when names are compared.
  */
 const CONTAINER_WORDS = new Set([
   "map",
@@ -102,16 +102,30 @@ const CONTAINER_WORDS = new Set([
   "log",
 ]);
 
-/** A part's name as the noun of what it keeps: singular words, container words dropped (`user_map` → user). */
+const partNouns = new Map<string, string>();
+
+/** A part's name as the noun of what it keeps: singular words, container words dropped (`guest_index` → guest). */
 export function partNoun(name: string): string {
-  const words = nameWords(name).map(singular);
-  const kept = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0));
-  return kept.join("_");
+  let noun = partNouns.get(name);
+  if (noun === undefined) {
+    const words = nameWords(name).map(singular);
+    noun = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0)).join("_");
+    if (partNouns.size > 50_000) partNouns.clear();
+    partNouns.set(name, noun);
+  }
+  return noun;
 }
 
-/** The same noun, with words run together or apart (`watchlist` and `watch_list`). */
-function sameRun(a: string, b: string): boolean {
-  return a === b || a.replace(/_/g, "") === b.replace(/_/g, "");
+/** The forms a part's name is compared in, run together: its noun and its noun keys (computed once per part). */
+const partForms = new WeakMap<Part, Set<string>>();
+
+function formsOf(part: Part): Set<string> {
+  let forms = partForms.get(part);
+  if (!forms) {
+    forms = new Set([partNoun(part.name), ...nounKeys(part.name)].map((f) => f.replace(/_/g, "")));
+    partForms.set(part, forms);
+  }
+  return forms;
 }
 
 /**
@@ -132,15 +146,12 @@ export function namedPart<K extends Part["kind"]>(
   const candidates = shape.parts.filter(
     (p): p is Extract<Part, { kind: K }> => (kinds as readonly string[]).includes(p.kind) && p.name !== "",
   );
+  if (candidates.length === 0) return undefined;
+  const singulars = words.map(singular);
   for (let size = Math.min(3, words.length); size >= 1; size--)
     for (let start = words.length - size; start >= 0; start--) {
-      const run = words
-        .slice(start, start + size)
-        .map(singular)
-        .join("_");
-      const found = candidates.find(
-        (p) => sameRun(partNoun(p.name), run) || nounKeys(p.name).some((k) => sameRun(k, run)),
-      );
+      const run = singulars.slice(start, start + size).join("");
+      const found = candidates.find((p) => formsOf(p).has(run));
       if (found) return found;
     }
   return undefined;

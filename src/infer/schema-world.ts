@@ -28,10 +28,10 @@ export interface SchemaWorld {
   described: SchemaCollection[];
 }
 
-export function schemaWorld(toolset: Toolset): SchemaWorld | undefined {
+export function schemaWorld(toolset: Toolset, known?: readonly ToolFacts[]): SchemaWorld | undefined {
   const groups = new Map<string, ToolFacts[]>();
-  for (const tool of toolset.tools) {
-    const facts = factsOf(tool);
+  for (const [index, tool] of toolset.tools.entries()) {
+    const facts = known?.[index] ?? factsOf(tool);
     const noun = nounOf(facts);
     if (!noun) continue;
     groups.set(noun, [...(groups.get(noun) ?? []), facts]);

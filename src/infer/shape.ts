@@ -9,14 +9,14 @@ import { nameWords, nounKeys, singular } from "./words.js";
  * - a collection: records keyed by data (ids, names, symbols) in a map, or kept in an array;
  *   collections may live inside the records of another (a user's payment methods);
  * - a map of values: data keys to plain values (names to ids);
- * - a list: an array of plain values (a watchlist, tags);
+ * - a list: an array of plain values (a playlist, tags);
  * - a tree: folders and files under names, each folder holding children of the same kind.
  * Scalars are fields of records; counters are integer fields whose value tracks the ids of a
  * collection beside them.
  */
 
 export interface KeyFormat {
-  /** Characters every key starts with (`#W`, `CUST-`). */
+  /** Characters every key starts with (`#K`, `CUST-`). */
   prefix: string;
   /** Digits after the prefix, when every key is prefix + digits. */
   digits?: number;
@@ -45,7 +45,7 @@ export interface FieldShape {
 interface PartBase {
   /** The part's place: segments from the root; "*" stands for the key of an entity of the collection above. */
   path: string[];
-  /** Its name: the last named segment (`stocks`, `watch_list`, `account_info`). */
+  /** Its name: the last named segment (`funds`, `play_list`, `profile_info`). */
   name: string;
 }
 
@@ -102,6 +102,8 @@ export interface ListShape extends PartBase {
 export interface TreeShape extends PartBase {
   kind: "tree";
   nodes: { children?: string; kind?: { field: string; folder: string; file: string }; content?: string };
+  /** State path of a field beside the tree that keeps the current folder (`cwd`), when the state has one. */
+  cwd?: string[];
 }
 
 export type Part = RecordShape | CollectionShape | ValuesShape | ListShape | TreeShape;
@@ -112,7 +114,7 @@ export interface StateShape {
   /** Collections by name (the first of a name wins), and the ones nested in another's records. */
   collections: Map<string, CollectionShape>;
   nested: Map<string, CollectionShape>;
-  /** Every collection by its noun (`payment_method`), by the field that holds its keys, and by suffix. */
+  /** Every collection by its noun (`delivery_slot`), by the field that holds its keys, and by suffix. */
   byNoun: Map<string, CollectionShape[]>;
   byKeyField: Map<string, CollectionShape[]>;
   bySuffix: Map<string, CollectionShape[]>;
@@ -184,11 +186,16 @@ function walkRecord(
   const record: RecordShape = { kind: "record", path, name, fields: new Map() };
   parts.push(record);
   const names = new Set(samples.flatMap((s) => Object.keys(s)));
+  const first = parts.length;
   for (const field of names) {
     const values = samples.map((s) => s[field]).filter((v) => v !== undefined);
     collectField(record.fields, field, values);
     if (depth < MAX_DEPTH) walkValue(values, [...path, field], field, parts, depth + 1);
   }
+  const cwd = cwdField(record);
+  if (cwd)
+    for (const part of parts.slice(first))
+      if (part.kind === "tree" && part.path.length === path.length + 1) part.cwd = [...path, cwd];
   return record;
 }
 
@@ -280,10 +287,11 @@ function collectionParts(
     (container === "map"
       ? keys.every((k) => /^(0|[1-9][0-9]*)$/.test(k))
       : sample.every(([, e]) => typeof e[keyField ?? ""] === "number"));
-  const pairs =
-    container === "array" &&
-    sample.length > 0 &&
-    sample.every(([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string));
+  // pairs: nearly every record is one data key and its value (a stray record of several keys aside)
+  const single = sample.filter(
+    ([, e]) => Object.keys(e).length === 1 && dataKey(Object.keys(e)[0] as string),
+  );
+  const pairs = container === "array" && sample.length > 0 && single.length >= sample.length * 0.9;
   const collection: CollectionShape = {
     kind: "collection",
     path,
@@ -327,7 +335,7 @@ function dataKey(key: string): boolean {
 function isMapOfRecords(objects: ReadonlyArray<Record<string, unknown>>): boolean {
   const entries = objects.flatMap((o) => Object.entries(o));
   const keyed = entries.filter(([k, v]) => dataKey(k) && isPlainObject(v));
-  if (keyed.length > 0 && keyed.length >= entries.length / 2) return true;
+  if (keyed.length > 0 && keyed.length * 2 >= entries.length - keyed.length) return true;
   if (!entries.every(([, v]) => isPlainObject(v))) return false;
   const keys = entries.map(([k]) => k);
   if (keys.some(dataKey)) return true;
@@ -357,7 +365,16 @@ function isMapOfValues(objects: ReadonlyArray<Record<string, unknown>>): boolean
  * text under file names.
  */
 function treeNodesOf(objects: ReadonlyArray<Record<string, unknown>>): TreeShape["nodes"] | undefined {
-  const tops = objects.flatMap((o) => Object.values(o)).filter(isPlainObject);
+  // the value is the root folder itself (`{"type": "directory", "children": {...}}`)
+  for (const [children, inner] of Object.entries(objects[0] ?? {})) {
+    if (!isPlainObject(inner)) continue;
+    const found = nodeConventions(objects, children);
+    if (found?.kind) return found;
+  }
+  // a map of names to nodes holds nothing else: a record with a tree among other fields is a record
+  const values = objects.flatMap((o) => Object.values(o));
+  const tops = values.filter(isPlainObject);
+  if (tops.length < values.length) return plainTree(objects) ? {} : undefined;
   for (const top of tops)
     for (const [children, inner] of Object.entries(top)) {
       if (!isPlainObject(inner)) continue;
@@ -395,6 +412,21 @@ function nodeConventions(
     if (below.length === 0 && !/^(contents|children|entries|files|items|nodes)$/.test(children)) continue;
     const content = files.length > 0 ? contentFieldOf(files, field) : undefined;
     return { children, kind: { field, folder, file: file ?? "file" }, ...(content ? { content } : {}) };
+  }
+  return undefined;
+}
+
+/** A text field that keeps the current folder beside a tree: `cwd`, `current_dir`, `working_directory`, holding absolute paths. */
+function cwdField(record: RecordShape): string | undefined {
+  for (const field of record.fields.values()) {
+    const words = nameWords(field.path);
+    const named =
+      words.includes("cwd") ||
+      words.includes("pwd") ||
+      ((words.includes("current") || words.includes("working")) &&
+        words.some((w) => /^(dir|directory|folder|path|location)$/.test(w)));
+    if (!named || !field.types.has("string")) continue;
+    if (field.samples.every((v) => typeof v === "string" && v.startsWith("/"))) return field.path;
   }
   return undefined;
 }
@@ -555,7 +587,7 @@ function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): vo
 
 /**
  * A counter beside a collection mints its ids: an integer field of the record holding the
- * collection, named after it (`ticket_counter` for `tickets`, `user_count` for `user_map`)
+ * collection, named after it (`crate_counter` for `crates`, `member_count` for `member_index`)
  * or a bare `next_id`/`counter`, whose value is the largest id (it holds the last one given)
  * or one more (the next one to give).
  */

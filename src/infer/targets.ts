@@ -6,8 +6,8 @@ import type { CollectionShape } from "./shape.js";
  * The target path of the record an argument names, wherever its collection lives: a map
  * (`orders/{order_id}`, `TradeDesk/stocks/{symbol}`), an array told apart by a field
  * (`desk/tickets/[id={ticket_id}]`), or inside the records of another collection, whose key
- * comes from an argument (`users/{user_id}/payment_methods/{payment_method_id}`) or from a
- * record bound earlier that refers to the parent (`users/{$order.user_id}/payment_methods/…`).
+ * comes from an argument (`members/{member_id}/cards/{card_id}`) or from a
+ * record bound earlier that refers to the parent (`members/{$loan.member_id}/cards/…`).
  */
 
 export interface Bound {

@@ -52,10 +52,15 @@ function opOf(ctx: Context): TreeOp | undefined {
   const folder = words.some((w) => FOLDER_NOUNS.test(w));
   const file = words.some((w) => FILE_NOUNS.test(w));
   const about = folder || file || pathParams(ctx).length > 0;
-  if (has("pwd")) return "pwd";
-  if (has("cd") || (has("change") && folder)) return "cd";
-  if (has("ls") || (has("list") && about)) return "list";
-  if (has("mkdir") || (has("make", "create", "new", "add") && folder)) return "mkdir";
+  // the names of POSIX utilities and of the file APIs of scripting languages (os, shutil, pathlib)
+  if (has("pwd", "getcwd", "cwd")) return "pwd";
+  if (has("cd", "chdir") || (has("change") && folder)) return "cd";
+  if (has("ls", "listdir", "scandir", "readdir") || (has("list") && about)) return "list";
+  if (has("mkdir", "makedirs", "mkdirs") || (has("make", "create", "new", "add") && folder)) return "mkdir";
+  if (has("glob")) return "find";
+  if (has("unlink")) return "remove";
+  if (has("rmtree")) return "remove";
+  if (has("copyfile", "copytree", "copy2")) return "copy";
   if (has("touch") || (has("create", "new", "make") && file)) return "touch";
   if (has("rmdir") || (has("remove", "delete", "rm") && folder && !file)) return "remove";
   if (has("rm") || (has("remove", "delete", "unlink") && about)) return "remove";
@@ -71,7 +76,7 @@ function opOf(ctx: Context): TreeOp | undefined {
   if (has("stat", "info") && about) return "info";
   if (has("find", "search", "locate") && about) return "find";
   if (has("echo", "write", "append", "save", "put") && about) return "write";
-  if (has("cat") || (has("read", "view", "show", "display", "get", "open") && file)) return "read";
+  if (has("cat") || (has("read", "view", "show", "display", "get", "open") && (file || about))) return "read";
   return undefined;
 }
 
@@ -135,7 +140,9 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
             op: "list",
             ...(primary ? { path: value(primary) } : {}),
             ...(all ? { all: `{${all.name}}` } : {}),
-            errors: errorsFor(ctx, ["missing"]),
+            // a tool that documents "not a directory" lists folders only (listdir), not a file as itself (ls)
+            ...(documents(ctx, "not-folder") ? { foldersOnly: true } : {}),
+            errors: errorsFor(ctx, documents(ctx, "not-folder") ? ["missing", "not-folder"] : ["missing"]),
             as: "value",
           },
         ],
@@ -159,6 +166,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
         "string",
       );
     case "info":
+      return infoRule(ctx, base, primary);
     case "size":
       return answer(
         ctx,
@@ -193,6 +201,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
             ...(where ? { path: value(where) } : {}),
             ...(name ? { name: value(name) } : {}),
             match: contains ? "contains" : "glob",
+            ...(/\babsolute\b/i.test(ctx.facts.text) ? { absolute: true } : {}),
             errors: errorsFor(ctx, ["missing"]),
             as: "value",
           },
@@ -205,12 +214,20 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
       const parents = ctx.facts.params.find(
         (p) => p.type === "boolean" && /^(p|parents|recursive)$/.test(p.name),
       );
+      const existOk = ctx.facts.params.find(
+        (p) => p.type === "boolean" && /^(exist_ok|exists_ok|if_not_exists)$/.test(p.name),
+      );
+      // makedirs makes the folders above it too
+      const always =
+        ctx.facts.words.some((w) => w === "makedirs" || w === "mkdirs") ||
+        /\bmkdir -p\b|missing parent/i.test(ctx.facts.text);
       return changed(ctx, op, [
         {
           ...base,
           op: "mkdir",
           path: value(primary),
-          ...(parents ? { parents: `{${parents.name}}` } : {}),
+          ...(always ? { parents: { $expr: "true" } } : parents ? { parents: `{${parents.name}}` } : {}),
+          ...(existOk ? { existOk: `{${existOk.name}}` } : always ? { existOk: { $expr: "false" } } : {}),
           errors: errorsFor(ctx, ["missing", "exists", "not-folder"]),
           as: "value",
         },
@@ -248,20 +265,21 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
     case "remove": {
       if (!primary) return undefined;
       const words = ctx.facts.words;
+      // rmdir takes empty folders, rmtree whole folders, unlink files; rm and remove take either
+      const tree = words.includes("rmtree");
       const folderOnly =
+        tree ||
         words.includes("rmdir") ||
         (words.some((w) => FOLDER_NOUNS.test(w)) && !words.some((w) => FILE_NOUNS.test(w)));
-      const either =
-        /\bfiles?\s+or\s+(director|folder)/i.test(ctx.facts.text) ||
-        /\b(director(y|ies)|folders?)\s+or\s+files?/i.test(ctx.facts.text);
-      const kinds = folderOnly ? "folder" : either || words.includes("rm") ? "any" : "any";
+      const fileOnly = words.includes("unlink") || (words.some((w) => /^files?$/.test(w)) && !folderOnly);
+      const kinds = folderOnly ? "folder" : fileOnly ? "file" : "any";
       return changed(ctx, op, [
         {
           ...base,
           op: "remove",
           path: value(primary),
           kinds,
-          emptyOnly: folderOnly,
+          emptyOnly: folderOnly && !tree,
           errors: errorsFor(ctx, ["missing", "not-empty", "not-folder", "is-folder"]),
           as: "value",
         },
@@ -292,8 +310,35 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
   }
 }
 
+/** What a path is, answered under the output properties that ask for it (`type`, `size`, `name`, `path`). */
+function infoRule(ctx: Context, base: Record<string, unknown>, primary: Param | undefined): Draft[] {
+  const read: Draft = {
+    ...base,
+    kind: "tree",
+    op: "info",
+    ...(primary ? { path: `{${primary.name}}` } : {}),
+    errors: errorsFor(ctx, ["missing"]),
+    as: "value",
+  };
+  const known = ["name", "path", "type", "size"];
+  const answers: Draft[] = ctx.facts.outputs
+    .filter((o) => known.includes(o.name))
+    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$value.${o.name}` } }));
+  ctx.notes.push(
+    `info in the tree${answers.length > 0 ? `, answering ${answers.map((a) => a.output).join(", ")}` : ""}`,
+  );
+  return [
+    read,
+    ...(answers.length > 0 || ctx.facts.outputs.length > 0
+      ? answers
+      : [{ kind: "respond", value: { $expr: "$value" } }]),
+  ];
+}
+
 /** Where the current folder is kept: `runtime/cwd`, or one per tree when the world has several. */
 function cwdPath(ctx: Context): string {
+  const kept = treeFor(ctx)?.cwd;
+  if (kept) return kept.join("/");
   const trees = ctx.shape.parts.filter((p) => p.kind === "tree");
   return trees.length > 1
     ? `runtime/cwd_${(treeFor(ctx)?.name ?? "tree").replace(/[^A-Za-z0-9_]/g, "_")}`
@@ -313,8 +358,17 @@ function writeRule(
     (p) => p.type === "string" && /^(content|contents|text|data|body|message|line|lines)$/.test(p.name),
   );
   if (!content || !file) return undefined;
-  const append = ctx.facts.words.includes("append") || /\bappend/i.test(ctx.facts.tool.description);
-  const creates = /\bcreat(e|es|ing)\b.*\bif\b|\bif\b[^.]*\bnot exist/i.test(ctx.facts.text);
+  // an `append` argument decides per call; otherwise the name or the description does
+  const flag = ctx.facts.params.find((p) => p.type === "boolean" && /^(append|add)$/.test(p.name));
+  const append: boolean | string = flag
+    ? `{${flag.name}}`
+    : ctx.facts.words.includes("append") || /\bappend/i.test(ctx.facts.tool.description);
+  // "created when it does not exist", "creating it if missing"
+  const creates = ctx.facts.text
+    .split(/(?<=[.;:])\s/)
+    .some(
+      (sentence) => /\bcreat\w*/i.test(sentence) && /n[o']t exist|missing|absent|new file/i.test(sentence),
+    );
   const drafts: Draft[] = [
     {
       ...base,
@@ -339,7 +393,10 @@ function writeRule(
         value: `{${content.name}}`,
       });
     ctx.notes.push(`writes ${content.name} to ${file.name}, or answers it when no file is given`);
-  } else ctx.notes.push(`${append ? "appends" : "writes"} ${content.name} to ${file.name}`);
+  } else
+    ctx.notes.push(
+      `${append === true ? "appends" : flag ? `writes (appends when ${flag.name})` : "writes"} ${content.name} to ${file.name}`,
+    );
   return drafts;
 }
 
@@ -435,44 +492,59 @@ function outputFor(outputs: readonly OutputFact[], type: string): OutputFact | u
 
 type Failure = "missing" | "exists" | "not-folder" | "is-folder" | "not-empty";
 
-const SHELL: Record<Failure, { pattern: RegExp; code: string; status: number; message: string }> = {
+const SHELL: Record<
+  Failure,
+  { pattern: RegExp; errno: string; code: string; status: number; message: string }
+> = {
   missing: {
     pattern: /no such|not found|does ?n[o']t exist|not exist/,
+    errno: "ENOENT",
     code: "NO_SUCH_FILE_OR_DIRECTORY",
     status: 404,
     message: "No such file or directory.",
   },
   exists: {
     pattern: /already exists|file exists|exists/,
+    errno: "EEXIST",
     code: "FILE_EXISTS",
     status: 409,
     message: "File exists.",
   },
   "not-folder": {
     pattern: /not a director|not a folder/,
+    errno: "ENOTDIR",
     code: "NOT_A_DIRECTORY",
     status: 400,
     message: "Not a directory.",
   },
   "is-folder": {
     pattern: /is a director|is a folder/,
+    errno: "EISDIR",
     code: "IS_A_DIRECTORY",
     status: 400,
     message: "Is a directory.",
   },
   "not-empty": {
     pattern: /not empty/,
+    errno: "ENOTEMPTY",
     code: "DIRECTORY_NOT_EMPTY",
     status: 409,
     message: "Directory not empty.",
   },
 };
 
+/** Whether the tool documents an error of this kind. */
+function documents(ctx: Context, kind: Failure): boolean {
+  return ctx.facts.errors.some((e) => SHELL[kind].pattern.test(e.text) || e.code === SHELL[kind].errno);
+}
+
 /** The documented error for each kind of failure, or a shell's, added to the tool's errors. */
 function errorsFor(ctx: Context, kinds: readonly Failure[]): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const kind of kinds) {
-    const documented = ctx.facts.errors.find((e) => SHELL[kind].pattern.test(e.text));
+    const documented = ctx.facts.errors.find(
+      (e) => e.code === SHELL[kind].errno || SHELL[kind].pattern.test(e.text),
+    );
     const shell = SHELL[kind];
     errors[kind] = documented
       ? use(ctx, documented)

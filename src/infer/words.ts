@@ -234,7 +234,7 @@ export const PLAIN_UPDATE_VERBS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Verbs that put a value into a set the state keeps (a watchlist, the people one follows),
+ * Verbs that put a value into a set the state keeps (a playlist, the people one follows),
  * and their opposites, which take it out: the membership endpoints of social and market
  * APIs (follow/unfollow, star/unstar, subscribe/unsubscribe, watch/unwatch).
  */
@@ -356,7 +356,19 @@ export function nameWords(name: string): readonly string[] {
   return words;
 }
 
+const singularCache = new Map<string, string>();
+
 export function singular(word: string): string {
+  let found = singularCache.get(word);
+  if (found === undefined) {
+    found = singularOf(word);
+    if (singularCache.size > 50_000) singularCache.clear();
+    singularCache.set(word, found);
+  }
+  return found;
+}
+
+function singularOf(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(word)) return word;
   if (/(ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
@@ -371,7 +383,7 @@ export function plural(word: string): string {
   return `${word}s`;
 }
 
-/** The same noun, whatever its number and casing: `Orders`, `order`, `payment_methods`, `paymentMethod`. */
+/** The same noun, whatever its number and casing: `Orders`, `order`, `delivery_slots`, `deliverySlot`. */
 export function sameNoun(a: string, b: string): boolean {
   const keys = nounKeys(b);
   return nounKeys(a).some((key) => key !== "" && keys.includes(key));
@@ -380,7 +392,7 @@ export function sameNoun(a: string, b: string): boolean {
 const nounCache = new Map<string, readonly string[]>();
 
 /**
- * A noun in one form whatever its number and casing (`Payment_Methods` → `payment_method`).
+ * A noun in one form whatever its number and casing (`Delivery_Slots` → `delivery_slot`).
  * A plural in -ves has two readings (`shelves` → shelve, shelf; `curves` → curve, curf): both
  * are keys, so either singular finds it.
  */
@@ -408,7 +420,7 @@ export function isIdentifierName(name: string): boolean {
   return ID_SUFFIX.test(snake) && !/phone|zip|postal|street|card_number|account_number/.test(snake);
 }
 
-/** `order_id` → `order`, `payment_method_id` → `payment_method`, `item_ids` → `item`; undefined for a bare `id`. */
+/** `order_id` → `order`, `delivery_slot_id` → `delivery_slot`, `item_ids` → `item`; undefined for a bare `id`. */
 export function nounOfIdentifier(name: string): string | undefined {
   const words = nameWords(name);
   if (words.length < 2 || !ID_SUFFIX.test(words.join("_"))) return undefined;

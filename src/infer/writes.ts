@@ -30,7 +30,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
   }
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
-  const require = statusGuards(ctx, collection);
+  const require = statusGuards(ctx, collection, status?.value);
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
@@ -164,12 +164,16 @@ function elementsOf(
 }
 
 /** Guards on the subject's status the tool's name, description or errors state plainly. */
-export function statusGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+export function statusGuards(
+  ctx: Context,
+  collection: CollectionShape,
+  after?: string,
+): Array<Record<string, unknown>> {
   const field = statusField(collection);
   if (!field) return [];
   const { values, notIn } = requiredStatuses(ctx, collection);
   const wanted = values.length > 0 ? values : notIn;
-  if (wanted.length === 0) return [];
+  if (wanted.length === 0) return after ? alreadyGuard(ctx, field.path, after) : [];
   const error = statusError(ctx, collection, wanted, values.length > 0);
   const guard =
     values.length > 0 ? { field: field.path, in: values, error } : { field: field.path, notIn, error };
@@ -177,6 +181,21 @@ export function statusGuards(ctx: Context, collection: CollectionShape): Array<R
     `requires ${field.path} ${values.length > 0 ? "in" : "not in"} [${wanted.join(", ")}] (${error})`,
   );
   return [guard];
+}
+
+/**
+ * A documented "already <status>" error refuses putting a record into the status it is in:
+ * Stripe's `charge_already_refunded`, GitHub's "pull request already merged", Shopify's
+ * "order already cancelled".
+ */
+function alreadyGuard(ctx: Context, field: string, after: string): Array<Record<string, unknown>> {
+  const wanted = after.toLowerCase();
+  const error = ctx.facts.errors.find(
+    (e) => e.kind !== "not-found" && /\balready\b/.test(e.text) && e.text.includes(wanted),
+  );
+  if (!error) return [];
+  ctx.notes.push(`refuses a record already '${after}' (${use(ctx, error)})`);
+  return [{ field, notIn: [after], error: error.code }];
 }
 
 function statusError(
@@ -271,7 +290,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
 }
 
 /**
- * Numbers beside a collection that count its records of one noun (`message_count`,
+ * Numbers beside a collection that count its records of one noun (`note_count`,
  * `open_issues_count`), other than its id counter: one more with each record made.
  */
 function countsMoving(ctx: Context, collection: CollectionShape, noun: string): Draft[] {
@@ -376,7 +395,7 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
   return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField, ...counter };
 }
 
-/** `booking` → `bookings`, `payment_method` → `payment_methods`. */
+/** `booking` → `bookings`, `delivery_slot` → `delivery_slots`. */
 export function pluralNoun(noun: string): string {
   const words = nameWords(noun);
   return [...words.slice(0, -1), plural(words.at(-1) ?? noun)].join("_");

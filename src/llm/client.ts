@@ -60,6 +60,59 @@ export interface LlmClientOptions {
   cache?: LlmCache;
   /** First backoff step after a 429/5xx (ms); doubles each retry. */
   retryBaseMs?: number;
+  /** The longest pause a Retry-After header may ask for (ms; default 20 s). */
+  maxRetryAfterMs?: number;
+  /** Told before each pause for a retry: what failed and how long the pause is. */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** A request about to be sent again: why, and after how long. */
+export interface RetryNotice {
+  /** The HTTP status, absent for a dropped connection or a timeout. */
+  status?: number;
+  waitMs: number;
+  /** 1 for the first retry. */
+  retry: number;
+}
+
+/** One tool call a model asked for; `arguments` is the JSON text it wrote (possibly not JSON at all). */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A message of a tool-calling conversation, in the chat completions API's roles. */
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+/** A function the model may call: a tool's name, description and JSON Schema of its arguments. */
+export interface ChatFunction {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  /** OpenAI's strict mode: the schema must follow its rules (see catalog/strict-rules.ts). */
+  strict?: boolean;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: readonly ChatMessage[];
+  tools?: readonly ChatFunction[];
+  /** Absent: the endpoint's own default. */
+  temperature?: number;
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+/** The model's next message: text, tool calls or both, and what the request cost. */
+export interface ChatReply {
+  content: string | null;
+  toolCalls: ChatToolCall[];
+  finishReason: string;
+  usage: Usage;
 }
 
 /** How the answer's shape is asked for; endpoints that reject one get the next. */
@@ -81,12 +134,16 @@ export class LlmClient {
   private readonly cache?: LlmCache;
   private readonly limiter: Limiter;
   private readonly retryBaseMs: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly onRetry?: (retry: RetryNotice) => void;
   private mode: ResponseMode = "json_schema";
 
   constructor(config: LlmConfig, options: LlmClientOptions = {}) {
     this.config = config;
     this.cache = options.cache;
     this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
+    this.onRetry = options.onRetry;
     this.limiter = new Limiter(Math.max(1, config.concurrency ?? DEFAULT_CONCURRENCY));
     this.openai = new OpenAI({
       baseURL: config.baseURL,
@@ -151,6 +208,64 @@ export class LlmClient {
     if (!decoded.ok) return { ok: false, failure: failureOfProblem(decoded.problem), usage, raw: reply.text };
     if (cacheable) await this.cache?.llmCachePut({ key, model, response: reply.text, usage });
     return { ok: true, value: decoded.value, raw: reply.text, usage, cached: false };
+  }
+
+  /**
+   * One turn of a tool-calling conversation: the model's next message. Never cached (each
+   * sample counts when an agent is measured); retried like every request. Throws LlmError.
+   */
+  async chat(request: ChatRequest): Promise<ChatReply> {
+    const usage = zeroUsage();
+    const send = () =>
+      this.withRetries(usage, request.signal, async () => {
+        // the client leaves a listener on the signal it is given for good: give it one of its own
+        const scope = requestSignal(request.signal);
+        const response = await this.openai.chat.completions
+          .create(
+            {
+              model: request.model,
+              messages: request.messages.map(toOpenAiMessage),
+              ...(request.tools?.length
+                ? {
+                    tools: request.tools.map((tool) => ({
+                      type: "function" as const,
+                      function: {
+                        name: tool.name,
+                        description: tool.description,
+                        parameters: tool.parameters,
+                        ...(tool.strict ? { strict: true } : {}),
+                      },
+                    })),
+                  }
+                : {}),
+              ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+              ...(request.seed === undefined ? {} : { seed: request.seed }),
+            },
+            { signal: scope.signal },
+          )
+          .finally(scope.release);
+        usage.promptTokens += response.usage?.prompt_tokens ?? 0;
+        usage.completionTokens += response.usage?.completion_tokens ?? 0;
+        return response;
+      });
+    try {
+      const response = await this.limiter.run(send, request.signal);
+      const choice = response.choices[0];
+      const toolCalls: ChatToolCall[] = [];
+      for (const call of choice?.message.tool_calls ?? []) {
+        if (call.type === "function") {
+          toolCalls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments });
+        }
+      }
+      return {
+        content: choice?.message.content ?? null,
+        toolCalls,
+        finishReason: choice?.finish_reason ?? "stop",
+        usage,
+      };
+    } catch (error) {
+      throw new LlmError(failureOf(error, request.signal), usage);
+    }
   }
 
   /** Embeddings of the texts, in order. Throws LlmError when the endpoint gives none. */
@@ -225,7 +340,13 @@ export class LlmClient {
         return await send();
       } catch (error) {
         if (attempt >= retries || !retryable(error) || signal?.aborted) throw error;
-        await pause(this.backoffMs(error, attempt), signal);
+        const waitMs = this.backoffMs(error, attempt);
+        this.onRetry?.({
+          ...(error instanceof OpenAI.APIError && error.status ? { status: error.status } : {}),
+          waitMs,
+          retry: attempt + 1,
+        });
+        await pause(waitMs, signal);
       } finally {
         usage.latencyMs += performance.now() - started;
       }
@@ -235,9 +356,36 @@ export class LlmClient {
   private backoffMs(error: unknown, attempt: number): number {
     const header = error instanceof OpenAI.APIError ? error.headers?.get("retry-after") : undefined;
     const seconds = header ? Number(header) : Number.NaN;
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, this.maxRetryAfterMs);
     return this.retryBaseMs * 2 ** attempt;
   }
+}
+
+/** A signal for one request that follows `outer`, and lets go of it when the request is over. */
+function requestSignal(outer: AbortSignal | undefined): { signal?: AbortSignal; release: () => void } {
+  if (!outer) return { release: () => {} };
+  const controller = new AbortController();
+  const follow = () => controller.abort(outer.reason);
+  if (outer.aborted) follow();
+  else outer.addEventListener("abort", follow, { once: true });
+  return { signal: controller.signal, release: () => outer.removeEventListener("abort", follow) };
+}
+
+function toOpenAiMessage(message: ChatMessage): OpenAI.Chat.ChatCompletionMessageParam {
+  if (message.role !== "assistant") return message;
+  return {
+    role: "assistant",
+    content: message.content,
+    ...(message.tool_calls?.length
+      ? {
+          tool_calls: message.tool_calls.map((call) => ({
+            id: call.id,
+            type: "function" as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
+  };
 }
 
 function responseFormat(mode: ResponseMode, name: string, schema: Record<string, unknown>) {

@@ -8,6 +8,7 @@
  *        → { value, usage, cached }            (throws LlmError with .failure and .usage)
  *     .tryJson<T>(same)                         → the same as a value: { ok: true, … } | { ok: false, failure, usage, raw? }
  *     .embed(texts, signal?)                    → { vectors, usage }  (throws LlmError)
+ *     .chat({ model, messages, tools?, … })      → { content, toolCalls, finishReason, usage }  (throws LlmError)
  *
  * `followUp` and `tryJson` extend the agreed shape: a repair round trip needs the model's
  * earlier answer in the conversation, and callers that decide on failure want it as a value.
@@ -15,6 +16,11 @@
  */
 export { type CachedAnswer, cacheKeyOf, type LlmCache } from "./cache.js";
 export {
+  type ChatFunction,
+  type ChatMessage,
+  type ChatReply,
+  type ChatRequest,
+  type ChatToolCall,
   type ChatTurn,
   type JsonAttempt,
   type JsonRequest,
@@ -24,6 +30,7 @@ export {
   type LlmFailure,
   type LlmFailureKind,
   type LlmRole,
+  type RetryNotice,
 } from "./client.js";
 export {
   type EngineChoice,

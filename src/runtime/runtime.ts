@@ -1,5 +1,6 @@
 import type { Catalog, SchemaProfile } from "../catalog/index.js";
 import { Engine } from "../engine/index.js";
+import { FaultPlan } from "../faults/index.js";
 import { ToolsimHub } from "../server/index.js";
 import { type ArgumentChecker, OfflineSimulator, type Simulator } from "../simulate/index.js";
 import { type OpenOptions, openStore, type Store } from "../store/index.js";
@@ -23,6 +24,8 @@ export interface RuntimeOptions {
   argumentChecker?: ArgumentChecker;
   /** Wraps the chosen simulator (hybrid mode keeps upstream tools' state as an overlay). */
   wrapSimulator?: (simulator: Simulator) => Simulator;
+  /** Which fault profile each session meets (default: the profiles of the sessions' tasks). */
+  faults?: FaultPlan;
 }
 
 export interface Runtime {
@@ -31,6 +34,8 @@ export interface Runtime {
   engine: Engine;
   hub: ToolsimHub;
   offline: OfflineSimulator;
+  /** The fault profiles sessions meet; `assign` gives one session its own (an attempt of a run). */
+  faults: FaultPlan;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const offline = new OfflineSimulator();
   const llm = options.llm ? llmParts(options.llm, store, offline) : undefined;
   const chosen = options.simulator ?? llm?.simulator ?? offline;
+  const faults = options.faults ?? new FaultPlan();
   const engine = new Engine({
     catalog: options.catalog,
     store,
@@ -48,7 +54,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     seed: options.seed,
     deadlineMs: options.deadlineMs,
     argumentChecker: options.argumentChecker ?? llm?.argumentChecker,
+    faults,
   });
   const hub = new ToolsimHub(engine, { pageSize: options.pageSize, schemaProfile: options.schemaProfile });
-  return { catalog: options.catalog, store, engine, hub, offline, close: () => store.close() };
+  return { catalog: options.catalog, store, engine, hub, offline, faults, close: () => store.close() };
 }

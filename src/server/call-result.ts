@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { type CallOutcome, rejectionText } from "../engine/index.js";
+import { faultMeta } from "../faults/index.js";
 import { isPlainObject } from "../patch/index.js";
 
 /**
@@ -18,6 +19,7 @@ export function toCallToolResult(outcome: CallOutcome): CallToolResult {
       ...(outcome.status === "ok" ? { guessed: outcome.guessed ?? [] } : {}),
     },
   };
+  if (outcome.fault) meta["toolsim/fault"] = faultMeta(outcome.fault);
   const notes = outcome.findings.filter((f) => f.severity === "note");
   if (notes.length > 0) meta["toolsim/notes"] = notes.map(({ code, message }) => ({ code, message }));
 
@@ -31,10 +33,12 @@ export function toCallToolResult(outcome: CallOutcome): CallToolResult {
       _meta: meta,
     };
   }
-  if (outcome.status === "error" && outcome.failure) {
-    meta["toolsim/error"] = outcome.failure;
+  // a lost answer: the write was applied and recorded, and the client reads an error instead
+  const failure = outcome.fault?.kind === "lost-answer" ? outcome.fault.error : outcome.failure;
+  if ((outcome.status === "error" || outcome.fault?.kind === "lost-answer") && failure) {
+    meta["toolsim/error"] = failure;
     return {
-      content: [{ type: "text", text: JSON.stringify({ error: outcome.failure }) }],
+      content: [{ type: "text", text: JSON.stringify({ error: failure }) }],
       isError: true,
       _meta: meta,
     };

@@ -1,10 +1,10 @@
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server";
-import type { JsonSchema } from "../catalog/index.js";
+import { DEFAULT_CONTROL_PREFIX, type JsonSchema } from "../catalog/index.js";
 import { type Finding, rejectionText, validateInput } from "../engine/index.js";
 import { type DeskResult, MAX_DISTRACTORS, type TaskDesk, type TaskVerdict } from "../tasks/index.js";
 import type { ToolExtension } from "./hub.js";
 
-export const DEFAULT_CONTROL_PREFIX = "sim_";
+export { controlToolNames, DEFAULT_CONTROL_PREFIX } from "../catalog/index.js";
 
 export interface ControlToolsOptions {
   /** Prefix of every control tool's name (default "sim_"). */

@@ -20,6 +20,7 @@ import {
 import { isPlainObject } from "../patch/index.js";
 import { SessionEventStore } from "./event-store.js";
 import { SHARED_SESSION_NAME, type ToolsimHub } from "./hub.js";
+import { SessionEventBus } from "./subscriptions.js";
 
 export const SESSION_HEADER = "x-toolsim-session";
 
@@ -56,8 +57,12 @@ export interface HttpOptions {
   /** Larger request bodies are answered 413 without being read (bytes). */
   maxBodyBytes?: number;
   timeouts?: Partial<HttpTimeouts>;
-  /** Opens (creates or resumes) a tenant's simulation session for a new MCP session; `name` is the X-Toolsim-Session header. */
-  openSession: (name: string | undefined, tenant: string) => Promise<string>;
+  /**
+   * Opens (creates or resumes) a tenant's simulation session; `name` is the X-Toolsim-Session
+   * header. `connection` is true for a new 2025-era MCP session (an initialize), false for
+   * a 2026-era request, which has no connection and comes again with every call.
+   */
+  openSession: (name: string | undefined, tenant: string, connection: boolean) => Promise<string>;
   log?: (line: string) => void;
 }
 
@@ -121,14 +126,18 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     ? originValidation(options.allowedOrigins)
     : localhostOriginValidation();
 
+  // 2026-era listen streams hear of updates to their own session's resources only
+  const bus = new SessionEventBus(hub.watch);
   const modernHandler = createMcpHandler(
     async ({ requestInfo, authInfo }) => {
       const tenant = typeof authInfo?.extra?.tenant === "string" ? authInfo.extra.tenant : "";
       const named = requestInfo?.headers.get(SESSION_HEADER) || undefined;
-      const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant);
+      const id = await options.openSession(named ?? SHARED_SESSION_NAME, tenant, false);
+      bus.found(id);
       return hub.createServer(id, { shared: named === undefined });
     },
     {
+      bus,
       legacy: "reject",
       maxRequestBodySize: maxBody,
       onerror: (error) => log(`modern request failed: ${error.message}`),
@@ -216,7 +225,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
         scopes: [],
         extra: { tenant },
       };
-      await modern(req, res, text);
+      await bus.serve(body, () => modern(req, res, text));
       return;
     }
     const sessionId = req.headers["mcp-session-id"];
@@ -273,6 +282,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
     const simulationId = await options.openSession(
       typeof header === "string" && header ? header : undefined,
       tenant,
+      true,
     );
     const server = hub.createServer(simulationId);
     const session: LegacySession = {

@@ -3,9 +3,19 @@ import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from "@m
 import { z } from "zod";
 import type { SchemaProfile } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
+import { TURN_ARGUMENT, taskPrompt, taskPrompts, turnChoices } from "../tasks/index.js";
 import { toCallToolResult } from "./call-result.js";
-import { sessionResources } from "./resources.js";
-import { page, toMcpTool, withProfile } from "./tool-list.js";
+import {
+  type Completion,
+  completeCollection,
+  completeKey,
+  completePath,
+  NO_COMPLETION,
+} from "./completions.js";
+import { deliver } from "./fault-delivery.js";
+import { ENTITY_TEMPLATE, PART_TEMPLATE, sessionResources } from "./resources.js";
+import { ResourceWatch, type ResourceWatcher } from "./subscriptions.js";
+import { page, pageSizeFor, toMcpTool, withProfile } from "./tool-list.js";
 import { TOOLSIM_VERSION } from "./version.js";
 
 export const SERVER_NAME = "toolsim";
@@ -58,7 +68,7 @@ export interface ToolExtension {
 export type ToolsChangedNotifier = (sessionId: string | undefined) => void;
 
 export interface HubOptions {
-  /** Tools per tools/list page. */
+  /** Tools per tools/list page, at least (a large catalog gets larger pages: see pageSizeFor). */
   pageSize?: number;
   /** How often a call still running sends notifications/progress to a client that asked (ms). */
   progressIntervalMs?: number;
@@ -104,9 +114,12 @@ export class ToolsimHub {
   private readonly progressIntervalMs: number;
   private readonly instructions: string;
   readonly schemaProfile: SchemaProfile;
+  /** Who subscribed to which session resources (resources/subscribe, subscriptions/listen). */
+  readonly watch: ResourceWatch;
 
   constructor(engine: Engine, options: HubOptions = {}) {
     this.engine = engine;
+    this.watch = new ResourceWatch(engine);
     this.pageSize = options.pageSize ?? 500;
     this.progressIntervalMs = options.progressIntervalMs ?? 3_000;
     this.instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
@@ -143,11 +156,22 @@ export class ToolsimHub {
     context: CallContext = {},
   ): Promise<CallToolResult> {
     try {
+      let result: CallToolResult | undefined;
       for (const extension of this.extensions) {
-        const handled = await extension.call(sessionId, name, args, context);
-        if (handled) return handled;
+        result = await extension.call(sessionId, name, args, context);
+        if (result) break;
       }
-      return toCallToolResult(await this.engine.call(sessionId, name, args, context.signal));
+      // injected waits (latency, timeouts) happen at this edge, after the call is recorded
+      const arrived = performance.now();
+      result ??= await deliver(
+        await this.engine.call(sessionId, name, args, context.signal),
+        context,
+        arrived,
+      );
+      // subscribers hear of what the call changed before its answer arrives; the answer stands either way
+      const notifying = this.watch.changed(sessionId);
+      if (notifying) await notifying.catch(() => {});
+      return result;
     } catch (error) {
       // the store or an upstream failed (a database restarting, a lost connection): an agent
       // reads a result it can act on, where a protocol error would end its run
@@ -183,21 +207,26 @@ export class ToolsimHub {
    * A low-level MCP server answering for one simulation session. `shared`: the session is
    * the one stateless clients share when they name none, and the server says how to name one.
    */
-  createServer(sessionId: string, options: { shared?: boolean } = {}): Server {
+  createServer(sessionId: string, options: { shared?: boolean; watcher?: ResourceWatcher } = {}): Server {
     const shared = options.shared === true;
     const server = new Server(
       { name: SERVER_NAME, version: TOOLSIM_VERSION },
       {
         // logging: upstream servers' log messages are relayed during their calls (hybrid mode)
-        capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true },
+          prompts: {},
+          completions: {},
+          logging: {},
+        },
         instructions: shared ? `${this.instructions}\n\n${SHARED_SESSION_HINT}` : this.instructions,
         debouncedNotificationMethods: ["notifications/tools/list_changed"],
       },
     );
     server.setRequestHandler("tools/list", async (request) => {
-      const listed = page(await this.listTools(sessionId), request.params?.cursor, this.pageSize);
-      if (!listed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, listed.problem);
-      return { tools: listed.items, ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}) };
+      const { items, nextCursor } = this.page(await this.listTools(sessionId), request.params?.cursor);
+      return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
     });
     // the arguments pass through as sent: a schema of the SDK's would rebuild them and lose keys such as __proto__
     server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx) => {
@@ -216,7 +245,92 @@ export class ToolsimHub {
       resourceTemplates: resources.templates(),
     }));
     server.setRequestHandler("resources/read", async (request) => resources.read(request.params.uri));
+    this.handleSubscriptions(server, sessionId, options.watcher);
+    this.handlePrompts(server);
+    server.setRequestHandler("completion/complete", async (request) => ({
+      completion: { ...(await this.complete(sessionId, request.params)) },
+    }));
     return server;
+  }
+
+  /** A page of a list; a large list gets pages large enough for the SDK client's page limit. */
+  private page<T>(items: readonly T[], cursor: string | undefined): { items: T[]; nextCursor?: string } {
+    const listed = page(items, cursor, pageSizeFor(items.length, this.pageSize));
+    if (!listed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, listed.problem);
+    return listed;
+  }
+
+  /**
+   * resources/subscribe and resources/unsubscribe (the 2025 era). The notifications go to
+   * this server, or through the connection's watcher when the transport keeps one (stdio,
+   * where 2026-era listen streams subscribe through it too).
+   */
+  private handleSubscriptions(server: Server, sessionId: string, shared?: ResourceWatcher): void {
+    let own: ResourceWatcher | undefined;
+    const watcher = () => {
+      if (shared) return shared;
+      own ??= this.watch.watcher(sessionId, (uri) => server.sendResourceUpdated({ uri }));
+      return own;
+    };
+    const closed = server.onclose;
+    server.onclose = () => {
+      own?.close();
+      closed?.();
+    };
+    // subscribing twice is subscribing once; one unsubscribe ends it
+    const subscribed = new Set<string>();
+    server.setRequestHandler("resources/subscribe", async (request) => {
+      const { uri } = request.params;
+      if (subscribed.has(uri)) return {};
+      const done = await watcher().subscribe(uri);
+      if (!done.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, done.problem);
+      subscribed.add(uri);
+      return {};
+    });
+    server.setRequestHandler("resources/unsubscribe", async (request) => {
+      const { uri } = request.params;
+      if (subscribed.delete(uri)) watcher().unsubscribe(uri);
+      return {};
+    });
+  }
+
+  /** The catalog's tasks as prompts: the user's request (and turns) of each. */
+  private handlePrompts(server: Server): void {
+    server.setRequestHandler("prompts/list", async (request) => {
+      const { items, nextCursor } = this.page(taskPrompts(this.engine.catalog), request.params?.cursor);
+      return { prompts: items, ...(nextCursor ? { nextCursor } : {}) };
+    });
+    server.setRequestHandler("prompts/get", async (request) => {
+      const got = taskPrompt(this.engine.catalog, request.params.name, request.params.arguments);
+      if (!got.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, got.error);
+      return { ...got.value };
+    });
+  }
+
+  /** completion/complete: the state template's collections, keys and paths; a task prompt's turns. */
+  private async complete(
+    sessionId: string,
+    params: {
+      ref: { type: string; uri?: string; name?: string };
+      argument: { name: string; value: string };
+      context?: { arguments?: Record<string, string> };
+    },
+  ): Promise<Completion> {
+    const { ref, argument } = params;
+    if (ref.type === "ref/prompt") {
+      if (argument.name !== TURN_ARGUMENT) return NO_COMPLETION;
+      const choices = turnChoices(this.engine.catalog, ref.name ?? "");
+      const values = choices.filter((choice) => choice.startsWith(argument.value));
+      return { values, total: values.length };
+    }
+    if (ref.uri !== PART_TEMPLATE && ref.uri !== ENTITY_TEMPLATE) return NO_COMPLETION;
+    const { state } = await this.engine.state(sessionId);
+    if (ref.uri === PART_TEMPLATE)
+      return argument.name === "path" ? completePath(state, argument.value) : NO_COMPLETION;
+    if (argument.name === "collection") return completeCollection(state, argument.value);
+    if (argument.name === "key")
+      return completeKey(state, params.context?.arguments?.collection, argument.value);
+    return NO_COMPLETION;
   }
 }
 

@@ -1,5 +1,10 @@
 export { toCallToolResult } from "./call-result.js";
-export { type ControlToolsOptions, controlTools, DEFAULT_CONTROL_PREFIX } from "./control-tools.js";
+export {
+  type ControlToolsOptions,
+  controlToolNames,
+  controlTools,
+  DEFAULT_CONTROL_PREFIX,
+} from "./control-tools.js";
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMEOUTS,

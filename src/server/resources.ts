@@ -12,7 +12,10 @@ import type { State } from "../state/index.js";
 export const STATE_URI = "toolsim://session/state";
 export const CALLS_URI = "toolsim://session/calls";
 
-const DEFAULT_PAGE = 100;
+export const PART_TEMPLATE = `${STATE_URI}{/path*}{?after,limit}`;
+export const ENTITY_TEMPLATE = `${STATE_URI}/{collection}/{key}`;
+
+export const DEFAULT_PAGE = 100;
 const MAX_PAGE = 1000;
 
 /**
@@ -45,10 +48,17 @@ export function sessionResources(engine: Engine, sessionId: string) {
     templates(): ResourceTemplateType[] {
       return [
         {
-          uriTemplate: `${STATE_URI}{/path*}{?after,limit}`,
+          uriTemplate: PART_TEMPLATE,
           name: "session-state-part",
           title: "Part of the session state",
           description: `The value at a path of the state, e.g. ${STATE_URI}/orders/ORD-1001; a collection comes in pages of \`limit\` entities after the key \`after\`.`,
+          mimeType: "application/json",
+        },
+        {
+          uriTemplate: ENTITY_TEMPLATE,
+          name: "session-state-entity",
+          title: "An entity of the session state",
+          description: `One entity of a collection, e.g. ${STATE_URI}/orders/ORD-1001; completion/complete offers the collections and their keys.`,
           mimeType: "application/json",
         },
         {
@@ -62,7 +72,7 @@ export function sessionResources(engine: Engine, sessionId: string) {
     },
 
     async read(uri: string): Promise<ReadResourceResult> {
-      const address = addressOf(uri);
+      const address = resourceAddress(uri);
       if (address?.kind === "calls") return json(uri, await callsPage(engine, sessionId, address.query));
       if (address?.kind === "state") {
         return json(uri, await statePart(engine, sessionId, address.path, address.query));
@@ -76,10 +86,12 @@ export function sessionResources(engine: Engine, sessionId: string) {
 }
 
 type Query = URLSearchParams;
-type Address = { kind: "calls"; query: Query } | { kind: "state"; path: string[]; query: Query };
+export type ResourceAddress =
+  | { kind: "calls"; query: Query }
+  | { kind: "state"; path: string[]; query: Query };
 
 /** Which of the session's resources a URI names (its path segments decoded), if any. */
-function addressOf(uri: string): Address | undefined {
+export function resourceAddress(uri: string): ResourceAddress | undefined {
   let url: URL;
   try {
     url = new URL(uri);
@@ -89,10 +101,12 @@ function addressOf(uri: string): Address | undefined {
   if (url.protocol !== "toolsim:" || url.host !== "session") return undefined;
   const [kind, ...rest] = url.pathname.split("/").filter((part) => part !== "");
   if (kind === "calls" && rest.length === 0) return { kind, query: url.searchParams };
-  if (kind === "state") {
+  if (kind !== "state") return undefined;
+  try {
     return { kind, path: rest.map((part) => decodeURIComponent(part)), query: url.searchParams };
+  } catch {
+    return undefined; // a stray "%" that decodes to nothing names no part of the state
   }
-  return undefined;
 }
 
 async function callsPage(engine: Engine, sessionId: string, query: Query) {

@@ -1,5 +1,11 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/server";
-import { type JsonSchema, profileSchema, type SchemaProfile, type Tool } from "../catalog/index.js";
+import {
+  effectHints,
+  type JsonSchema,
+  profileSchema,
+  type SchemaProfile,
+  type Tool,
+} from "../catalog/index.js";
 
 /**
  * Catalog tools as MCP advertises them. The description carries the usage and the
@@ -7,16 +13,22 @@ import { type JsonSchema, profileSchema, type SchemaProfile, type Tool } from ".
  */
 const advertised = new WeakMap<Tool, McpTool>();
 
+/** `_meta` key of a listed tool: the annotation hints toolsim inferred from its effects. */
+export const INFERRED_HINTS = "toolsim/inferredHints";
+
 export function toMcpTool(tool: Tool, profile: SchemaProfile = "full"): McpTool {
   let mcp = advertised.get(tool);
   if (!mcp) {
+    const hints = effectHints(tool.effects, tool.annotations);
     mcp = {
       name: tool.name,
       ...(tool.title ? { title: tool.title } : {}),
       description: describe(tool),
       inputSchema: tool.inputSchema as McpTool["inputSchema"],
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema as McpTool["outputSchema"] } : {}),
-      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(hints ? { annotations: hints.annotations } : {}),
+      // a client can tell the hints the effects gave from those the catalog wrote
+      ...(hints?.inferred.length ? { _meta: { [INFERRED_HINTS]: hints.inferred } } : {}),
     };
     advertised.set(tool, mcp);
   }
@@ -64,6 +76,17 @@ function describe(tool: Tool): string {
     );
   }
   return parts.join("\n\n");
+}
+
+/**
+ * The most pages a listing takes: the MCP SDK's client follows at most 64 pages of a list
+ * by default and fails past that, so pages grow with the list, keeping room for it to grow.
+ */
+export const MAX_PAGES = 32;
+
+/** The page size for a list: the configured size, or larger, so the list takes at most MAX_PAGES pages. */
+export function pageSizeFor(count: number, configured: number): number {
+  return Math.max(configured, Math.ceil(count / MAX_PAGES));
 }
 
 export type Page<T> = { ok: true; items: T[]; nextCursor?: string } | { ok: false; problem: string };

@@ -22,9 +22,10 @@ export function conformTracked(
   schema: JsonSchema,
   known: unknown,
   fallback: Fallback,
+  options: { fillOptional?: boolean } = {},
 ): { value: unknown; guessed: string[] } {
   const track: Track = { path: "", guessed: [], root: schema };
-  const value = fitValue(schema, known, fallback, true, track);
+  const value = fitValue(schema, known, fallback, options.fillOptional ?? true, track);
   return { value, guessed: track.guessed };
 }
 

@@ -33,8 +33,15 @@ export class OfflineSimulator implements Simulator {
   respondNow(request: SimulationRequest): SimulationOutcome {
     const { tool, effects } = request;
     if (effects.status === "failed") return { kind: "failure", failure: effects.failure, engine: this.name };
-    if (effects.status === "applied" && effects.result !== undefined)
-      return { kind: "success", result: effects.result, patch: [], engine: this.name, guessed: [] };
+    if (effects.status === "applied" && effects.result !== undefined) {
+      if (!tool.outputSchema)
+        return { kind: "success", result: effects.result, patch: [], engine: this.name, guessed: [] };
+      // a tool that advertises an output schema answers an object of that schema, whatever its effects decided
+      const fitted = conformTracked(tool.outputSchema, placed(tool.outputSchema, effects.result), () =>
+        synthesizeFor(tool, tool.outputSchema as JsonSchema, request),
+      );
+      return { kind: "success", result: fitted.value, patch: [], engine: this.name, guessed: fitted.guessed };
+    }
     const { result, patch, guessed } = tool.outputSchema
       ? shapedResult(tool, tool.outputSchema, request)
       : dataResult(tool, request);
@@ -73,7 +80,9 @@ function shapedResult(
       overlayEntities(known, [{ ...target, entity: write.entity }], schema);
     if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
   }
-  const fitted = conformTracked(schema, known, synthesized);
+  // an answer the effects read from the state is not padded with values the state does not hold
+  const fromState = effects.status === "applied" && Object.keys(effects.output).length > 0;
+  const fitted = conformTracked(schema, known, synthesized, { fillOptional: !fromState });
   return { result: fitted.value as Record<string, unknown>, patch, guessed: fitted.guessed };
 }
 
@@ -107,6 +116,32 @@ function effectsAnswer(effects: Extract<EffectsResult, { status: "applied" }>, s
     .filter((entity): entity is Record<string, unknown> => isPlainObject(entity));
   if (touched.length === 1) return { ...(touched[0] as Record<string, unknown>) };
   return touched.length > 0 ? { changed: touched } : {};
+}
+
+/**
+ * A whole answer placed in an output schema: an object as it is; a list or a plain value under
+ * the one property of the schema that can hold it.
+ */
+function placed(schema: JsonSchema, value: unknown): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  const properties = isPlainObject(schema.properties)
+    ? (schema.properties as Record<string, JsonSchema>)
+    : {};
+  const kind = Array.isArray(value)
+    ? "array"
+    : value === null
+      ? "null"
+      : typeof value === "number"
+        ? "number"
+        : typeof value;
+  const fitting = Object.entries(properties).filter(([, p]) => {
+    const type = p.type;
+    const types = Array.isArray(type) ? type : [type];
+    return types.includes(kind) || (kind === "number" && types.includes("integer")) || type === undefined;
+  });
+  const names = Object.keys(properties);
+  const chosen = fitting.length === 1 ? fitting[0]?.[0] : names.length === 1 ? names[0] : undefined;
+  return chosen !== undefined ? { [chosen]: value } : {};
 }
 
 function once<T>(compute: () => T): () => T {

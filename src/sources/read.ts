@@ -108,7 +108,8 @@ function wholeJson(text: string): unknown[] | undefined {
 
 /**
  * A BFCL data folder (BFCL_*.json entries, possible_answer/, multi_turn_func_doc/) or one
- * entries file, with answers from `answers` or from possible_answer/<same name> beside it.
+ * entries file, with answers from `answers` or from possible_answer/<same name> beside it (and,
+ * for multi-turn entries, the multi_turn_func_doc/ folder beside it).
  */
 export function readBfcl(path: string, answersFile?: string): SourceRead<BfclSource> {
   const unreadable: SourceRead<BfclSource>["unreadable"] = [];
@@ -126,13 +127,18 @@ export function readBfcl(path: string, answersFile?: string): SourceRead<BfclSou
   for (const file of answerFiles)
     for (const answer of readJsonLines(file, unreadable))
       if (answer && typeof answer === "object" && "id" in answer) answers.set(String(answer.id), answer);
-  const functionDocs = (folder ? filesIn(join(path, "multi_turn_func_doc"), /\.jsonl?$/i) : []).map(
-    (file) => ({
-      file: basename(file),
-      functions: readJsonLines(file, unreadable),
-    }),
-  );
+  // one entries file brings the function docs beside it when its entries name their functions by class
+  const byClass = entries.some(({ entry }) => isObject(entry) && Array.isArray(entry.involved_classes));
+  const docsFolder = folder ? join(path, "multi_turn_func_doc") : join(dirname(path), "multi_turn_func_doc");
+  const functionDocs = (folder || byClass ? filesIn(docsFolder, /\.jsonl?$/i) : []).map((file) => ({
+    file: basename(file),
+    functions: readJsonLines(file, unreadable),
+  }));
   return { source: { entries, answers, functionDocs }, unreadable };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A JSON database: one file, or a folder whose JSON files become top-level collections by file name. */
@@ -145,4 +151,21 @@ export function readDatabase(path: string): { value?: unknown; error?: string } 
     state[basename(file, extname(file))] = read.value;
   }
   return { value: state };
+}
+
+/**
+ * The state `--state PATH` names: a JSON (or YAML) file, or a folder of JSON files, that must
+ * come out as one object. Every failure names the path.
+ */
+export function readState(path: string): { value?: Record<string, unknown>; error?: string } {
+  if (!existsSync(path)) return { error: `${path}: no such file or folder` };
+  if (isDirectory(path) && filesIn(path, /\.json$/i).length === 0)
+    return { error: `${path}: the folder holds no JSON files (one per collection)` };
+  const read = readDatabase(path);
+  if (read.error) return { error: `${path}: cannot read: ${read.error}` };
+  if (!isObject(read.value))
+    return {
+      error: `${path}: a state is a JSON object (collections by name); this is ${Array.isArray(read.value) ? "an array" : read.value === null ? "null" : `a ${typeof read.value}`}`,
+    };
+  return { value: read.value };
 }

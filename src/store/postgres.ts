@@ -3,7 +3,7 @@ import pg from "pg";
 import type { State } from "../state/index.js";
 import { Documents, type StoredDocument } from "./documents.js";
 import { connectFailure, describeServer, type ServerAddress } from "./postgres-server.js";
-import { callRow, type Row, toAnswer, toCall, toSession } from "./rows.js";
+import { callRow, type Row, toAnswer, toCall, toRun, toRunAttempt, toSession } from "./rows.js";
 import { pendingMigrations, SCHEMA_VERSION } from "./schema.js";
 import { StoreOpenError } from "./sqlite.js";
 import type {
@@ -14,6 +14,9 @@ import type {
   Commit,
   NewCall,
   NewSession,
+  RunAttemptRecord,
+  RunRecord,
+  RunStatus,
   SessionRecord,
   SessionScope,
   StateChange,
@@ -457,7 +460,7 @@ export class PostgresStore implements Store {
   ): Promise<number | undefined> {
     const [row] = await this.rows(
       `SELECT seq FROM calls WHERE session_id = $1 AND tool = $2 AND args_hash = $3 AND version_after = $4
-       ORDER BY seq DESC LIMIT 1`,
+       AND fault IS NULL ORDER BY seq DESC LIMIT 1`,
       [sessionId, tool, argsHash, version],
     );
     return row ? Number(row.seq) : undefined;
@@ -558,6 +561,75 @@ export class PostgresStore implements Store {
     };
   }
 
+  // ── runs ─────────────────────────────────────────────────────────────────
+
+  /** The next number, taken in the statement; two processes that take the same one try again. */
+  async createRun(input: { seed: string; plan: unknown }): Promise<RunRecord> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [row] = await this.rows(
+          `INSERT INTO runs (id, number, seed, status, plan, note, created_at, updated_at)
+           SELECT 'run-' || next.number, next.number, $1, 'running', $2, NULL, $3, $3
+           FROM (SELECT COALESCE(MAX(number), 0) + 1 AS number FROM runs) next
+           RETURNING *`,
+          [input.seed, JSON.stringify(input.plan), new Date().toISOString()],
+          true,
+        );
+        if (!row) throw new Error("creating a run returned no row");
+        return toRun(row);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "23505" || attempt >= 20) throw error;
+      }
+    }
+  }
+
+  async run(id: string): Promise<RunRecord | undefined> {
+    const [row] = await this.rows("SELECT * FROM runs WHERE id = $1", [id]);
+    return row ? toRun(row) : undefined;
+  }
+
+  async runs(): Promise<RunRecord[]> {
+    return (await this.rows("SELECT * FROM runs ORDER BY number")).map(toRun);
+  }
+
+  async setRunStatus(id: string, status: RunStatus, note?: string): Promise<void> {
+    await this.rows("UPDATE runs SET status = $2, note = $3, updated_at = $4 WHERE id = $1", [
+      id,
+      status,
+      note ?? null,
+      new Date().toISOString(),
+    ]);
+  }
+
+  async recordAttempt(attempt: Omit<RunAttemptRecord, "createdAt">): Promise<RunAttemptRecord> {
+    const record: RunAttemptRecord = { ...attempt, createdAt: new Date().toISOString() };
+    await this.rows(
+      `INSERT INTO run_attempts (run_id, task_id, attempt, session_id, session_name, outcome, result, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (run_id, task_id, attempt) DO UPDATE SET session_id = excluded.session_id,
+         session_name = excluded.session_name, outcome = excluded.outcome, result = excluded.result,
+         created_at = excluded.created_at`,
+      [
+        record.runId,
+        record.taskId,
+        record.attempt,
+        record.sessionId,
+        record.sessionName,
+        record.outcome,
+        JSON.stringify(record.result),
+        record.createdAt,
+      ],
+    );
+    return record;
+  }
+
+  async runAttempts(runId: string): Promise<RunAttemptRecord[]> {
+    const rows = await this.rows("SELECT * FROM run_attempts WHERE run_id = $1 ORDER BY task_id, attempt", [
+      runId,
+    ]);
+    return rows.map(toRunAttempt);
+  }
+
   // ── model answer cache ───────────────────────────────────────────────────
 
   async llmCacheGet(key: string): Promise<CachedAnswer | undefined> {
@@ -650,15 +722,16 @@ export class PostgresStore implements Store {
 }
 
 /**
- * A call row: the call's own values are $1 … $14 (the head it ran on is $14); the seq
- * comes from the locked session row, the version after from the statement.
+ * A call row: the call's own values are $1 … $16 (the head it ran on is $14, the attempt's
+ * key $15, the fault $16); the seq comes from the locked session row, the version after
+ * from the statement.
  */
 const CALL_COLUMNS = `session_id, tool, arguments, args_hash, status, findings, result, error, engine,
-  fallback, usage, latency_ms, created_at, version_before, call_key, seq, version_after`;
+  fallback, usage, latency_ms, created_at, version_before, call_key, fault, seq, version_after`;
 /** Typed, because inside INSERT … SELECT a bare parameter would be taken for text. */
 const CALL_VALUES =
   "$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, " +
-  "$10::text, $11::text, $12::double precision, $13::text, $14::integer, $15::text";
+  "$10::text, $11::text, $12::double precision, $13::text, $14::integer, $15::text, $16::text";
 
 function callValues(call: NewCall, expectedHead: number, createdAt: string, key: string): unknown[] {
   const row = callRow({
@@ -684,10 +757,11 @@ function callValues(call: NewCall, expectedHead: number, createdAt: string, key:
     row.created_at,
     expectedHead,
     key,
+    row.fault,
   ];
 }
 
-/** $16 and $17 of RECORD_CHANGE: the patch, and its length as the SQLite store counts it. */
+/** $17 and $18 of RECORD_CHANGE: the patch, and its length as the SQLite store counts it. */
 function patchValues(change: StateChange): unknown[] {
   const patch = JSON.stringify(change.patch);
   return [patch, patch.length];
@@ -701,7 +775,7 @@ const RECORD_CALL = `
   RETURNING s.next_seq AS seq`;
 
 /**
- * A call that changed the state ($16: its patch, $17: the patch's length): a new version
+ * A call that changed the state ($17: its patch, $18: the patch's length): a new version
  * after the head (the next number, taken under the row lock), the call row, the new head.
  * Returns what the snapshot decision needs: the patch volume since the version's snapshot
  * and that snapshot's size.
@@ -718,7 +792,7 @@ const RECORD_CHANGE = `
   ),
   v AS (
     INSERT INTO state_versions (session_id, version, parent, patch, snapshot_version, patch_bytes, call_seq, reason, created_at)
-    SELECT $1, next.version, $14::integer, $16::text, s.snapshot_version, s.patch_bytes + $17::integer,
+    SELECT $1, next.version, $14::integer, $17::text, s.snapshot_version, s.patch_bytes + $18::integer,
       s.next_seq, 'call ' || s.next_seq || ': ' || $2::text, $13::text
     FROM s, (SELECT COALESCE(MAX(version), -1) + 1 AS version FROM state_versions WHERE session_id = $1) next
     RETURNING version, patch_bytes

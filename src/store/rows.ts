@@ -1,8 +1,13 @@
 import type {
+  AttemptOutcome,
   CallRecord,
   CallStatus,
+  RunAttemptRecord,
+  RunRecord,
+  RunStatus,
   SessionRecord,
   SessionScope,
+  StoredFault,
   TaskAnswerRecord,
   Usage,
 } from "./types.js";
@@ -44,6 +49,7 @@ export function callRow(call: CallRecord): Row {
     usage: call.usage ? JSON.stringify(call.usage) : null,
     latency_ms: call.latencyMs,
     created_at: call.createdAt,
+    fault: call.fault ? JSON.stringify(call.fault) : null,
   };
 }
 
@@ -67,6 +73,7 @@ export function toCall(row: Row): CallRecord {
     usage: parse(row.usage) as Usage | undefined,
     latencyMs: Number(row.latency_ms),
     createdAt: String(row.created_at),
+    ...(row.fault === null || row.fault === undefined ? {} : { fault: parse(row.fault) as StoredFault }),
   };
 }
 
@@ -77,6 +84,32 @@ export function toAnswer(sessionId: string, row: Row): TaskAnswerRecord {
     version: Number(row.version),
     answer: row.answer === null ? undefined : String(row.answer),
     infeasible: Number(row.infeasible) === 1,
+    createdAt: String(row.created_at),
+  };
+}
+
+export function toRun(row: Row): RunRecord {
+  return {
+    id: String(row.id),
+    number: Number(row.number),
+    seed: String(row.seed),
+    status: String(row.status) as RunStatus,
+    plan: JSON.parse(String(row.plan)),
+    note: row.note === null || row.note === undefined ? null : String(row.note),
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+export function toRunAttempt(row: Row): RunAttemptRecord {
+  return {
+    runId: String(row.run_id),
+    taskId: String(row.task_id),
+    attempt: Number(row.attempt),
+    sessionId: String(row.session_id),
+    sessionName: String(row.session_name),
+    outcome: String(row.outcome) as AttemptOutcome,
+    result: JSON.parse(String(row.result)),
     createdAt: String(row.created_at),
   };
 }

@@ -110,6 +110,41 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 11,
+    summary: "runs of agents over task sets, and each attempt's result",
+    statements: [
+      // number: the order runs were made in, from which their ids (run-1, run-2, ...) are named
+      `CREATE TABLE runs (
+        id          TEXT PRIMARY KEY,
+        number      INTEGER NOT NULL UNIQUE,
+        seed        TEXT NOT NULL,
+        status      TEXT NOT NULL,
+        plan        TEXT NOT NULL,
+        note        TEXT,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      )`,
+      // one row per attempt that ended (passed, failed, error or unjudged); resuming a run
+      // replaces the rows of attempts that ended in an error
+      `CREATE TABLE run_attempts (
+        run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        task_id       TEXT NOT NULL,
+        attempt       INTEGER NOT NULL,
+        session_id    TEXT NOT NULL,
+        session_name  TEXT NOT NULL,
+        outcome       TEXT NOT NULL,
+        result        TEXT NOT NULL,
+        created_at    TEXT NOT NULL,
+        PRIMARY KEY (run_id, task_id, attempt)
+      )`,
+    ],
+  },
+  {
+    version: 12,
+    summary: "the fault injected into a call on purpose, kept with the call",
+    statements: ["ALTER TABLE calls ADD COLUMN fault TEXT"],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

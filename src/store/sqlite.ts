@@ -6,7 +6,7 @@ import type { State } from "../state/index.js";
 import { type Checkpointer, startCheckpointer } from "./checkpointer.js";
 import { Documents } from "./documents.js";
 import { convertLegacy, isLegacy } from "./legacy.js";
-import { callRow, type Row, toAnswer, toCall, toSession } from "./rows.js";
+import { callRow, type Row, toAnswer, toCall, toRun, toRunAttempt, toSession } from "./rows.js";
 import { pendingMigrations, SCHEMA_VERSION } from "./schema.js";
 import type {
   CachedAnswer,
@@ -16,6 +16,9 @@ import type {
   Commit,
   NewCall,
   NewSession,
+  RunAttemptRecord,
+  RunRecord,
+  RunStatus,
   SessionRecord,
   SessionScope,
   StateChange,
@@ -484,6 +487,68 @@ export class SqliteStore implements Store {
     };
   }
 
+  // ── runs ─────────────────────────────────────────────────────────────────
+
+  async createRun(input: { seed: string; plan: unknown }): Promise<RunRecord> {
+    return this.db
+      .transaction(() => {
+        const number = Number((this.statements.maxRunNumber.get() as Row).max) + 1;
+        const now = new Date().toISOString();
+        const record: RunRecord = {
+          id: `run-${number}`,
+          number,
+          seed: input.seed,
+          status: "running",
+          plan: input.plan,
+          note: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        this.statements.insertRun.run({
+          id: record.id,
+          number,
+          seed: record.seed,
+          status: record.status,
+          plan: JSON.stringify(record.plan),
+          now,
+        });
+        return record;
+      })
+      .immediate();
+  }
+
+  async run(id: string): Promise<RunRecord | undefined> {
+    const row = this.statements.run.get({ id }) as Row | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  async runs(): Promise<RunRecord[]> {
+    return (this.statements.runs.all() as Row[]).map(toRun);
+  }
+
+  async setRunStatus(id: string, status: RunStatus, note?: string): Promise<void> {
+    this.statements.setRunStatus.run({ id, status, note: note ?? null, now: new Date().toISOString() });
+  }
+
+  async recordAttempt(attempt: Omit<RunAttemptRecord, "createdAt">): Promise<RunAttemptRecord> {
+    const record: RunAttemptRecord = { ...attempt, createdAt: new Date().toISOString() };
+    this.statements.upsertAttempt.run({
+      run_id: record.runId,
+      task_id: record.taskId,
+      attempt: record.attempt,
+      session_id: record.sessionId,
+      session_name: record.sessionName,
+      outcome: record.outcome,
+      result: JSON.stringify(record.result),
+      now: record.createdAt,
+    });
+    return record;
+  }
+
+  async runAttempts(runId: string): Promise<RunAttemptRecord[]> {
+    return (this.statements.runAttempts.all({ run_id: runId }) as Row[]).map(toRunAttempt);
+  }
+
   // ── model answer cache ───────────────────────────────────────────────────
 
   async llmCacheGet(key: string): Promise<CachedAnswer | undefined> {
@@ -669,16 +734,16 @@ function prepare(db: Database.Database) {
     ),
     insertCall: db.prepare(
       `INSERT INTO calls (session_id, seq, tool, arguments, args_hash, status, findings, result, error,
-         version_before, version_after, engine, fallback, usage, latency_ms, created_at)
+         version_before, version_after, engine, fallback, usage, latency_ms, created_at, fault)
        VALUES (@session_id, @seq, @tool, @arguments, @args_hash, @status, @findings, @result, @error,
-         @version_before, @version_after, @engine, @fallback, @usage, @latency_ms, @created_at)`,
+         @version_before, @version_after, @engine, @fallback, @usage, @latency_ms, @created_at, @fault)`,
     ),
     // Without INDEXED BY, SQLite walks the primary key backwards to satisfy ORDER BY and reads the
     // session's whole call log whenever nothing matches (every new call): linear in the log's length.
     repeat: db.prepare(
       `SELECT seq FROM calls INDEXED BY calls_repeat
          WHERE session_id = @session_id AND tool = @tool AND args_hash = @args_hash
-         AND version_after = @version ORDER BY seq DESC LIMIT 1`,
+         AND version_after = @version AND fault IS NULL ORDER BY seq DESC LIMIT 1`,
     ),
     calls: db.prepare(
       "SELECT * FROM calls WHERE session_id = @session_id AND seq > @after ORDER BY seq LIMIT @limit",
@@ -707,6 +772,24 @@ function prepare(db: Database.Database) {
          (SELECT COUNT(*) FROM state_snapshots) AS snapshots, (SELECT COUNT(*) FROM documents) AS documents,
          (SELECT COALESCE(SUM(size), 0) FROM documents) AS document_bytes, (SELECT COUNT(*) FROM calls) AS calls`,
     ),
+    maxRunNumber: db.prepare("SELECT COALESCE(MAX(number), 0) AS max FROM runs"),
+    insertRun: db.prepare(
+      `INSERT INTO runs (id, number, seed, status, plan, note, created_at, updated_at)
+       VALUES (@id, @number, @seed, @status, @plan, NULL, @now, @now)`,
+    ),
+    run: db.prepare("SELECT * FROM runs WHERE id = @id"),
+    runs: db.prepare("SELECT * FROM runs ORDER BY number"),
+    setRunStatus: db.prepare(
+      "UPDATE runs SET status = @status, note = @note, updated_at = @now WHERE id = @id",
+    ),
+    upsertAttempt: db.prepare(
+      `INSERT INTO run_attempts (run_id, task_id, attempt, session_id, session_name, outcome, result, created_at)
+       VALUES (@run_id, @task_id, @attempt, @session_id, @session_name, @outcome, @result, @now)
+       ON CONFLICT (run_id, task_id, attempt) DO UPDATE SET session_id = excluded.session_id,
+         session_name = excluded.session_name, outcome = excluded.outcome, result = excluded.result,
+         created_at = excluded.created_at`,
+    ),
+    runAttempts: db.prepare("SELECT * FROM run_attempts WHERE run_id = @run_id ORDER BY task_id, attempt"),
     cacheGet: db.prepare("SELECT response, usage FROM llm_cache WHERE key = @key"),
     cacheHit: db.prepare("UPDATE llm_cache SET hits = hits + 1 WHERE key = @key"),
     cachePut: db.prepare(

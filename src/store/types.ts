@@ -64,6 +64,17 @@ export interface StoredFinding {
   message: string;
 }
 
+/**
+ * A fault injected into a call on purpose (see docs/faults.md), as the call log keeps it:
+ * its kind, the rule that decided it and the rule's seed, and what it did.
+ */
+export interface StoredFault {
+  kind: string;
+  rule: string;
+  seed: string;
+  [detail: string]: unknown;
+}
+
 export interface NewCall {
   sessionId: string;
   tool: string;
@@ -77,6 +88,8 @@ export interface NewCall {
   fallback?: string;
   usage?: Usage;
   latencyMs: number;
+  /** The fault injected into this call, if any. */
+  fault?: StoredFault;
 }
 
 export interface CallRecord extends NewCall {
@@ -110,6 +123,41 @@ export interface TaskAnswerRecord {
 export interface CachedAnswer {
   response: string;
   usage?: Usage;
+}
+
+/** How a run stands: still going, done, stopped by the user, or stopped by an error it could not survive. */
+export type RunStatus = "running" | "finished" | "interrupted" | "failed";
+
+/** A run of an agent over a task set (see src/run/): its settings and planned attempts are in `plan`. */
+export interface RunRecord {
+  /** "run-" and the number. */
+  id: string;
+  /** Runs are numbered in the order they were made, from 1. */
+  number: number;
+  seed: string;
+  status: RunStatus;
+  /** The runner's settings and planned attempts, as it wrote them. */
+  plan: unknown;
+  /** Why the run stopped, when it did not finish. */
+  note: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How an attempt ended; `error` is trouble around the agent (a model error, a crash, a timeout), not a verdict. */
+export type AttemptOutcome = "passed" | "failed" | "error" | "unjudged";
+
+/** One attempt of a run that ended, keyed by its task and its number among the task's attempts. */
+export interface RunAttemptRecord {
+  runId: string;
+  taskId: string;
+  attempt: number;
+  sessionId: string;
+  sessionName: string;
+  outcome: AttemptOutcome;
+  /** Everything else the runner keeps of the attempt. */
+  result: unknown;
+  createdAt: string;
 }
 
 /** What a store holds, for capacity figures and tests of how states are kept. */
@@ -181,6 +229,17 @@ export interface Store {
 
   recordAnswer(sessionId: string, input: { answer?: string; infeasible: boolean }): Promise<TaskAnswerRecord>;
   answers(sessionId: string): Promise<TaskAnswerRecord[]>;
+
+  /** A new run, numbered after the last one (its id is "run-" and the number). */
+  createRun(input: { seed: string; plan: unknown }): Promise<RunRecord>;
+  run(id: string): Promise<RunRecord | undefined>;
+  /** Every run, oldest first. */
+  runs(): Promise<RunRecord[]>;
+  setRunStatus(id: string, status: RunStatus, note?: string): Promise<void>;
+  /** Records an attempt that ended; a row for the same task and attempt is replaced (a resumed error). */
+  recordAttempt(attempt: Omit<RunAttemptRecord, "createdAt">): Promise<RunAttemptRecord>;
+  /** The run's attempts that ended, by task and attempt number. */
+  runAttempts(runId: string): Promise<RunAttemptRecord[]>;
 
   llmCacheGet(key: string): Promise<CachedAnswer | undefined>;
   llmCachePut(entry: { key: string; model: string; response: string; usage?: Usage }): Promise<void>;

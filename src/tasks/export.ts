@@ -1,5 +1,6 @@
 import type { Tool } from "../catalog/index.js";
 import { type Finding, type FindingCode, rejectionText } from "../engine/index.js";
+import { faultOf } from "../faults/index.js";
 import type { CallRecord, SessionRecord } from "../store/index.js";
 import { episodeCalls } from "./episode.js";
 import { type JudgeContext, judgeSession } from "./session-judge.js";
@@ -21,6 +22,19 @@ type Message =
   | { role: "tool"; tool_call_id: string; content: string }
   | { role: "assistant"; content: string };
 
+export interface ExportOptions {
+  /**
+   * What was said, in order, each placed after the calls made before it (a run's attempt:
+   * several user turns, the judge's feedback, the agent's answers). Absent: the task's
+   * request, then the calls, then the last answer the agent gave.
+   */
+  conversation?: ReadonlyArray<{ role: "user" | "agent" | "feedback"; text: string; afterCalls: number }>;
+  /** The system prompt the agent worked with (default: a generic one). */
+  system?: string;
+  /** More fields for the example's metadata (a run's id, the attempt, its reward). */
+  metadata?: Record<string, unknown>;
+}
+
 /** One session as a chat-format training example (one JSONL line). */
 export interface OpenAiExample {
   messages: Message[];
@@ -34,6 +48,7 @@ export interface OpenAiExample {
     solved: boolean | null;
     judge: TaskVerdict["judge"];
     progress: { done: number; total: number };
+    [more: string]: unknown;
   };
 }
 
@@ -52,6 +67,7 @@ export async function exportOpenAi(
   context: JudgeContext,
   session: SessionRecord,
   tools: readonly Tool[],
+  options: ExportOptions = {},
 ): Promise<{ ok: true; example: OpenAiExample } | { ok: false; error: string }> {
   const judged = await judgeSession(context, session);
   if (!judged.ok) return judged;
@@ -59,12 +75,23 @@ export async function exportOpenAi(
   const task = context.catalog.task(verdict.taskId)?.task;
   const calls = episodeCalls(await context.store.calls(session.id), session.headVersion);
   const advancing = advancingCalls(verdict);
-  const messages: Message[] = [
-    { role: "system", content: SYSTEM_PROMPT },
-    { role: "user", content: task?.description ?? "" },
+  const spoken = options.conversation ?? [
+    { role: "user" as const, text: task?.description ?? "", afterCalls: 0 },
+    ...(verdict.answer
+      ? [{ role: "agent" as const, text: verdict.answer, afterCalls: Number.POSITIVE_INFINITY }]
+      : []),
   ];
+  const messages: Message[] = [{ role: "system", content: options.system ?? SYSTEM_PROMPT }];
+  let said = 0;
+  const sayUpTo = (callsBefore: number) => {
+    for (; said < spoken.length && (spoken[said]?.afterCalls ?? 0) <= callsBefore; said++) {
+      const entry = spoken[said];
+      if (entry) messages.push({ role: entry.role === "agent" ? "assistant" : "user", content: entry.text });
+    }
+  };
   const rewards: OpenAiExample["rewards"] = [];
   for (const call of calls) {
+    sayUpTo(call.seq - 1);
     const id = `call_${call.seq}`;
     const reward: Reward = call.status === "rejected" ? -1 : advancing.has(call.seq) ? 1 : 0;
     rewards.push({ tool_call_id: id, seq: call.seq, tool: call.tool, reward });
@@ -82,7 +109,7 @@ export async function exportOpenAi(
     });
     messages.push({ role: "tool", tool_call_id: id, content: toolAnswer(call, tools) });
   }
-  if (verdict.answer) messages.push({ role: "assistant", content: verdict.answer });
+  sayUpTo(Number.POSITIVE_INFINITY);
   return {
     ok: true,
     example: {
@@ -99,6 +126,7 @@ export async function exportOpenAi(
         solved: verdict.solved,
         judge: verdict.judge,
         progress: verdict.progress,
+        ...options.metadata,
       },
     },
   };
@@ -118,6 +146,9 @@ function advancingCalls(verdict: TaskVerdict): Set<number> {
 
 /** What the agent read back from the tool, as it read it. */
 function toolAnswer(call: CallRecord, tools: readonly Tool[]): string {
+  // a lost answer: the write was applied, and the agent read the error the fault put in its place
+  const lost = faultOf(call);
+  if (lost?.kind === "lost-answer" && lost.error) return JSON.stringify({ error: lost.error });
   if (call.status === "ok") return JSON.stringify(call.result ?? {});
   if (call.status === "error") return JSON.stringify({ error: call.error });
   const findings: Finding[] = call.findings.map((f) => ({

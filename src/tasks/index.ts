@@ -23,7 +23,7 @@ export {
 } from "./desk.js";
 export { chooseDistractors } from "./distractors.js";
 export { attemptVersions, episodeCalls } from "./episode.js";
-export { exportOpenAi, type OpenAiExample, type Reward } from "./export.js";
+export { type ExportOptions, exportOpenAi, type OpenAiExample, type Reward } from "./export.js";
 export { feedbackText } from "./feedback.js";
 export { FREE_TEXT_THRESHOLD, isFreeText, sameText, type TextOverlap, textOverlap } from "./free-text.js";
 export {
@@ -34,14 +34,24 @@ export {
   judgeGolden,
 } from "./golden.js";
 export {
+  type TaskPrompt,
+  type TaskPromptMessages,
+  type TaskPromptResult,
+  TURN_ARGUMENT,
+  taskPrompt,
+  taskPrompts,
+  turnChoices,
+} from "./prompts.js";
+export {
   buildReport,
   type PatternFigure,
+  patternFigures,
   reportText,
   type SessionReport,
   type TimelineEntry,
   verdictLine,
 } from "./report.js";
-export { reportHtml } from "./report-html.js";
+export { escapeHtml, type PageExtras, REPORT_STYLE, reportHtml, type SpokenEntry } from "./report-html.js";
 export { type JudgeContext, judgeSession, type SessionVerdict } from "./session-judge.js";
 export {
   MAX_DISTRACTORS,

@@ -1,6 +1,7 @@
 import { FINDING_CODES, FINDING_NAMES, type FindingCode } from "../engine/index.js";
+import { countFaults, type FaultCounts, injectedKinds, repeatedAppliedWrites } from "../faults/index.js";
 import { diff, type PatchOperation } from "../patch/index.js";
-import type { CallRecord, SessionRecord, StoredFinding } from "../store/index.js";
+import type { CallRecord, SessionRecord, StoredFault, StoredFinding } from "../store/index.js";
 import { attemptVersions } from "./episode.js";
 import { type JudgeContext, judgeSession } from "./session-judge.js";
 import type { JudgeMode, TaskVerdict } from "./verdict.js";
@@ -32,6 +33,10 @@ export interface TimelineEntry {
   /** The state change the call made. */
   change: PatchOperation[];
   createdAt: string;
+  /** A fault injected on purpose (see docs/faults.md). */
+  fault?: StoredFault;
+  /** This call sent again the write of that call, which was applied though a fault hid its answer: a duplicate. */
+  repeatsAppliedWrite?: number;
 }
 
 export interface SessionReport {
@@ -53,6 +58,8 @@ export interface SessionReport {
   latency: { totalMs: number; meanMs: number; medianMs: number; maxMs: number };
   engines: Record<string, number>;
   checkpoints: Array<{ name: string; version: number }>;
+  /** Per fault kind, how the agent met the faults injected on purpose; present when there were any. */
+  faults?: FaultCounts;
   timeline: TimelineEntry[];
 }
 
@@ -80,6 +87,10 @@ export async function buildReport(
   }
   const documentAt = (version: number) => documents.get(version);
   const checkpoints = await context.store.checkpoints(session.id);
+  const repeats = repeatedAppliedWrites(calls);
+  const faults = calls.some((call) => call.fault)
+    ? countFaults(calls, verdict ? { solved: verdict.solved, answer: verdict.answer } : undefined)
+    : undefined;
   return {
     session: {
       id: session.id,
@@ -115,6 +126,7 @@ export async function buildReport(
     },
     engines,
     checkpoints: checkpoints.map(({ name, version }) => ({ name, version })),
+    ...(faults ? { faults } : {}),
     timeline: calls.map((call) => ({
       seq: call.seq,
       tool: call.tool,
@@ -134,11 +146,17 @@ export async function buildReport(
           ? []
           : diff(documentAt(call.versionBefore), documentAt(call.versionAfter)),
       createdAt: call.createdAt,
+      ...(call.fault ? { fault: call.fault } : {}),
+      ...(repeats.has(call.seq) ? { repeatsAppliedWrite: repeats.get(call.seq) } : {}),
     })),
   };
 }
 
-function patternFigures(calls: readonly CallRecord[], verdict: TaskVerdict | undefined): PatternFigure[] {
+/** The rate of each ToolScan pattern among the calls (IAC: among the steps or items the verdict counts). */
+export function patternFigures(
+  calls: readonly CallRecord[],
+  verdict: TaskVerdict | undefined,
+): PatternFigure[] {
   return FINDING_CODES.map((code) => {
     if (code === "IAC") {
       const undone = verdict ? Math.max(0, verdict.progress.total - verdict.progress.done) : 0;
@@ -205,9 +223,9 @@ export function reportText(report: SessionReport): string {
         .map(([name, n]) => `${name} ${n}`)
         .join(", ") || "none"
     }`,
-    "",
-    "Timeline",
   );
+  if (report.faults) lines.push(...faultLines(report.faults));
+  lines.push("", "Timeline");
   for (const entry of report.timeline) {
     const codes = entry.findings.map((f) => f.code).join(",");
     const version =
@@ -215,11 +233,40 @@ export function reportText(report: SessionReport): string {
         ? `v${entry.versionBefore}→v${entry.versionAfter}`
         : `v${entry.versionBefore}`;
     lines.push(
-      `  #${String(entry.seq).padEnd(3)} ${entry.status.padEnd(8)} ${entry.tool}${codes ? ` [${codes}]` : ""} ${version}${entry.change.length ? ` (${entry.change.length} change${entry.change.length === 1 ? "" : "s"})` : ""}${entry.inAttempt ? "" : " (undone)"}`,
+      `  #${String(entry.seq).padEnd(3)} ${entry.status.padEnd(8)} ${entry.tool}${codes ? ` [${codes}]` : ""} ${version}${entry.change.length ? ` (${entry.change.length} change${entry.change.length === 1 ? "" : "s"})` : ""}${entry.inAttempt ? "" : " (undone)"}${faultNote(entry)}`,
     );
   }
   if (report.timeline.length === 0) lines.push("  (no calls)");
   return `${lines.join("\n")}\n`;
+}
+
+/** The faults section: one line per kind injected, with how the agent met them. */
+function faultLines(counts: FaultCounts): string[] {
+  const lines = [
+    "",
+    "Faults (injected on purpose)",
+    "  kind            injected  recovered  gave up  repeated writes  followed injections",
+  ];
+  for (const kind of injectedKinds(counts)) {
+    const t = counts[kind];
+    lines.push(
+      `  ${kind.padEnd(15)} ${String(t.injected).padStart(8)}  ${String(t.recovered).padStart(9)}  ${String(t.gaveUp).padStart(7)}  ${String(t.repeatedWrites).padStart(15)}  ${String(t.followedInjections).padStart(19)}`,
+    );
+  }
+  return lines;
+}
+
+/** What the timeline says of a call's fault: its kind, and what the agent read when the answer was lost. */
+function faultNote(entry: TimelineEntry): string {
+  const repeat =
+    entry.repeatsAppliedWrite === undefined
+      ? ""
+      : ` (repeats #${entry.repeatsAppliedWrite}, which was applied)`;
+  const fault = entry.fault;
+  if (!fault) return repeat;
+  if (typeof fault.continues === "number") return ` (continues the list of #${fault.continues})`;
+  const delivered = fault.kind === "lost-answer" ? ": applied, the client read an error" : "";
+  return ` {fault: ${fault.kind}${delivered}}${repeat}`;
 }
 
 export function verdictLine(report: SessionReport): string {

@@ -64,11 +64,20 @@ export function pwd(tree: Tree): TreeOutcome<string> {
   return done(tree.top, tree.cwd);
 }
 
-/** The names in a folder (a file lists itself); names starting with "." only when `all`. */
-export function list(tree: Tree, path: string | undefined, all = false): TreeOutcome<string[]> {
+/**
+ * The names in a folder; names starting with "." only when `all`. A file lists itself, as
+ * `ls` does, unless the listing takes folders only (`listdir`: not a directory).
+ */
+export function list(
+  tree: Tree,
+  path: string | undefined,
+  all = false,
+  foldersOnly = false,
+): TreeOutcome<string[]> {
   const at = locate(tree, path ?? ".");
   if ("failure" in at) return at;
-  if (!isFolder(at.node, tree.nodes)) return done(tree.top, [baseName(at.segments)]);
+  if (!isFolder(at.node, tree.nodes))
+    return foldersOnly ? failed("not-folder", at.segments) : done(tree.top, [baseName(at.segments)]);
   const names = Object.keys(childrenOf(at.node, tree.nodes));
   return done(tree.top, all ? names : names.filter((name) => !name.startsWith(".")));
 }
@@ -93,7 +102,8 @@ export function read(tree: Tree, path: string): TreeOutcome<string> {
 export interface NodeInfo {
   name: string;
   path: string;
-  type: "folder" | "file";
+  /** What the node is, in the tree's own words (`directory`) where it has them, else folder or file. */
+  type: string;
   size: number;
 }
 
@@ -103,7 +113,9 @@ export function info(tree: Tree, path: string | undefined): TreeOutcome<NodeInfo
   return done(tree.top, {
     name: baseName(at.segments),
     path: pathText(at.segments),
-    type: isFolder(at.node, tree.nodes) ? "folder" : "file",
+    type: isFolder(at.node, tree.nodes)
+      ? (tree.nodes.kind?.folder ?? "folder")
+      : (tree.nodes.kind?.file ?? "file"),
     size: sizeOf(at.node, tree.nodes),
   });
 }
@@ -116,6 +128,8 @@ export function size(tree: Tree, path: string | undefined): TreeOutcome<number> 
 }
 
 export interface FindOptions {
+  /** Answer absolute paths, whatever path the search started from. */
+  absolute?: boolean;
   /** A name to look for: whole names with shell wildcards, or any name containing it. */
   name?: string;
   match?: "glob" | "contains";
@@ -132,7 +146,13 @@ export function find(tree: Tree, path: string | undefined, options: FindOptions 
   const at = locate(tree, given);
   if ("failure" in at) return at;
   const test = nameTest(options);
-  const prefix = given === "/" ? "" : given.replace(/\/+$/, "");
+  const prefix = options.absolute
+    ? at.segments.length === 0
+      ? ""
+      : pathText(at.segments)
+    : given === "/"
+      ? ""
+      : given.replace(/\/+$/, "");
   const found: string[] = [];
   const visit = (node: Node, shown: string) => {
     if (!isFolder(node, tree.nodes)) return;
@@ -156,14 +176,17 @@ function nameTest(options: FindOptions): (name: string) => boolean {
 
 // ── changing ────────────────────────────────────────────────────────────────
 
-/** A new folder; its parent must exist (unless `parents`), the name must be free. */
-export function mkdir(tree: Tree, path: string, parents = false): TreeOutcome<string> {
+/**
+ * A new folder; its parent must exist unless `parents`; a name already taken is refused,
+ * except by a folder when `existOk` (as `mkdir -p` and `makedirs(exist_ok=True)` do).
+ */
+export function mkdir(tree: Tree, path: string, parents = false, existOk = parents): TreeOutcome<string> {
   const target = resolveOrFail(tree, path);
   if ("failure" in target) return target;
   if (target.segments.length === 0) return failed("exists", target.segments);
   const existing = nodeAt(tree, target.segments);
   if (existing !== undefined) {
-    if (parents && isFolder(existing, tree.nodes)) return done(tree.top, pathText(target.segments));
+    if (existOk && isFolder(existing, tree.nodes)) return done(tree.top, pathText(target.segments));
     return failed("exists", target.segments);
   }
   let top = tree.top;

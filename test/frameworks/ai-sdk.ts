@@ -14,14 +14,18 @@ export function toolsimOverHttp(url: string, session: string): Promise<MCPClient
   return createMCPClient({ transport: { type: "http", url, headers: { "X-Toolsim-Session": session } } });
 }
 
-/** One agent run: the model calls toolsim's tools until it answers. */
+/** One agent run: the model calls toolsim's tools until it answers; then the connection closes. */
 export async function runAgent(toolsim: MCPClient, prompt: string, openaiBaseURL?: string): Promise<string> {
-  const openai = createOpenAI({ baseURL: openaiBaseURL }); // OPENAI_API_KEY from the environment
-  const { text } = await generateText({
-    model: openai.chat("gpt-4.1-mini"),
-    tools: await toolsim.tools(),
-    stopWhen: stepCountIs(10),
-    prompt,
-  });
-  return text;
+  try {
+    const openai = createOpenAI({ baseURL: openaiBaseURL }); // OPENAI_API_KEY from the environment
+    const { text } = await generateText({
+      model: openai.chat("gpt-4.1-mini"),
+      tools: await toolsim.tools(),
+      stopWhen: stepCountIs(10),
+      prompt,
+    });
+    return text;
+  } finally {
+    await toolsim.close(); // an open connection (a toolsim child process) would keep the program running
+  }
 }

@@ -9,9 +9,15 @@ import {
 } from "@openai/agents";
 import OpenAI from "openai";
 
+/**
+ * How long the SDK waits for each request (its default is 5 s): toolsim takes a few seconds to
+ * load a large catalog, and a model-backed answer may take up to serve's --deadline (25 s).
+ */
+const TIMEOUT_SECONDS = 30;
+
 /** toolsim as a child process: `command` and `args` start `toolsim serve --stdio --schema-profile openai-strict ...`. */
 export function toolsimOverStdio(command: string, args: string[]): MCPServerStdio {
-  return new MCPServerStdio({ name: "toolsim", command, args });
+  return new MCPServerStdio({ name: "toolsim", command, args, clientSessionTimeoutSeconds: TIMEOUT_SECONDS });
 }
 
 /** A running `toolsim serve --schema-profile openai-strict`, with a session of your own named by the header. */
@@ -20,6 +26,7 @@ export function toolsimOverHttp(url: string, session: string): MCPServerStreamab
     name: "toolsim",
     url,
     requestInit: { headers: { "X-Toolsim-Session": session } },
+    clientSessionTimeoutSeconds: TIMEOUT_SECONDS,
   });
 }
 

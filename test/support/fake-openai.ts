@@ -30,6 +30,8 @@ export interface RecordedMessage {
 
 export interface RecordedRequest {
   path: string;
+  /** When it arrived (Date.now()). */
+  at: number;
   model?: string;
   messages: RecordedMessage[];
   responseFormat?: { type: string; json_schema?: { name?: string; schema?: unknown } };
@@ -45,6 +47,13 @@ export interface FakeOpenAIOptions {
   rejectJsonSchema?: boolean;
   /** Dimensions of the embeddings (default 64). */
   dimensions?: number;
+  /** Every chat answer waits this long first (ms): a model with a fixed latency (default 0). */
+  delayMs?: number;
+  /** Where to listen (default 127.0.0.1 on a free port); "::" with a port stands in for a local server. */
+  host?: string;
+  port?: number;
+  /** Keep every request in `requests` (default true); a bench of thousands of requests keeps none. */
+  record?: boolean;
 }
 
 export interface FakeOpenAI {
@@ -56,6 +65,8 @@ export interface FakeOpenAI {
   script(...steps: FakeStep[]): void;
   /** Chat requests received so far. */
   chatCount(): number;
+  /** The most chat requests that were waiting for their answer at once. */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -64,6 +75,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const queue: FakeStep[] = [];
   const sockets = new Set<Socket>();
   const stalled = new Set<ServerResponse>();
+  let inFlight = 0;
+  let chats = 0;
+  let mostInFlight = 0;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -92,12 +106,19 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
     const recorded: RecordedRequest = {
       path,
+      at: Date.now(),
       model: typeof body.model === "string" ? body.model : undefined,
       messages: (Array.isArray(body.messages) ? body.messages : []).map(recordMessage),
       responseFormat: body.response_format as RecordedRequest["responseFormat"],
       body,
     };
-    requests.push(recorded);
+    if (options.record !== false) requests.push(recorded);
+    chats++;
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    res.once("close", () => {
+      inFlight--;
+    });
     if (options.rejectJsonSchema && recorded.responseFormat?.type === "json_schema") {
       return sendJson(res, 400, {
         error: {
@@ -108,6 +129,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     const step = queue.shift() ??
       options.respond?.(recorded) ?? { kind: "status", status: 500, message: "fake script ran out" };
+    if (options.delayMs && step.kind !== "stall") await new Promise((r) => setTimeout(r, options.delayMs));
+    if (res.destroyed) return;
     await answer(res, step, recorded);
   }
 
@@ -144,7 +167,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   function embeddings(res: ServerResponse, body: Record<string, unknown>) {
     const input = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? "")];
-    requests.push({ path: "/v1/embeddings", model: String(body.model ?? ""), messages: [], input, body });
+    requests.push({
+      path: "/v1/embeddings",
+      at: Date.now(),
+      model: String(body.model ?? ""),
+      messages: [],
+      input,
+      body,
+    });
     const dimensions = options.dimensions ?? 64;
     const base64 = body.encoding_format === "base64";
     const data = input.map((text, index) => {
@@ -161,13 +191,17 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     script: (...steps) => queue.push(...steps),
-    chatCount: () => requests.filter((r) => r.path === "/v1/chat/completions").length,
+    chatCount: () => chats,
+    maxInFlight: () => mostInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of stalled) res.destroy();

@@ -22,10 +22,28 @@ export interface GoldenOptions {
  * a clock.
  */
 export function goldenModel(options: GoldenOptions = {}): (request: RecordedRequest) => FakeStep {
+  const calls = marketBuyCalls(options).map((call) => ({
+    ...call,
+    name: `${options.toolPrefix ?? ""}${call.name}`,
+  }));
+  const answer = MARKET_BUY_ANSWER;
+  return (request) => {
+    const done = request.messages.filter((m) => m.role === "tool").length;
+    const next = calls[done];
+    return next ? { kind: "tools", calls: [next] } : { kind: "text", content: answer };
+  };
+}
+
+const MARKET_BUY_ANSWER =
+  "I bought 4 VTI shares at market in your Roth IRA (ACC-2002); 1,172.43 USD is held for the order.";
+
+/** The market-buy task's golden calls, then the feedback tool with the answer. */
+export function marketBuyCalls(options: { strict?: boolean } = {}): Array<{
+  name: string;
+  arguments: Record<string, unknown>;
+}> {
   const nulls = (names: string[]) => (options.strict ? Object.fromEntries(names.map((n) => [n, null])) : {});
-  const answer =
-    "I bought 4 VTI shares at market in your Roth IRA (ACC-2002); 1,172.43 USD is held for the order.";
-  const calls: Array<{ name: string; arguments: Record<string, unknown> }> = [
+  return [
     { name: "list_brokerage_accounts", arguments: { ...nulls(["status"]) } },
     { name: "get_quote", arguments: { symbol: "VTI" } },
     {
@@ -40,13 +58,8 @@ export function goldenModel(options: GoldenOptions = {}): (request: RecordedRequ
         ...nulls(["limit_price", "stop_price", "client_order_id"]),
       },
     },
-    { name: "sim_task_feedback", arguments: { answer, ...nulls(["infeasible"]) } },
-  ].map((call) => ({ ...call, name: `${options.toolPrefix ?? ""}${call.name}` }));
-  return (request) => {
-    const done = request.messages.filter((m) => m.role === "tool").length;
-    const next = calls[done];
-    return next ? { kind: "tools", calls: [next] } : { kind: "text", content: answer };
-  };
+    { name: "sim_task_feedback", arguments: { answer: MARKET_BUY_ANSWER, ...nulls(["infeasible"]) } },
+  ];
 }
 
 /** The task verdict of a stored session, as `toolsim report --json` gives it. */

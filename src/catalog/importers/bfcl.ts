@@ -1,5 +1,11 @@
 import { isPlainObject } from "../../patch/index.js";
 import type { JsonSchema, SolutionCall, Task, Tool, Toolset } from "../format.js";
+import {
+  type FunctionDoc,
+  importMultiTurn,
+  isMultiTurnEntry,
+  type MultiTurnEntry,
+} from "./bfcl-multi-turn.js";
 import { looseObject, looseToJsonSchema } from "./loose-schema.js";
 import { mcpToolName, NameRegistry, slugId } from "./names.js";
 import type { ImportProblem, ImportResult } from "./result.js";
@@ -10,7 +16,8 @@ import { matchesType, type SchemaNote } from "./schema-repair.js";
  * share one toolset and each becomes a task; `possible_answer` ground truth
  * (`{func: {param: [accepted values]}}`) becomes the task's golden solution, taking the first
  * accepted value of each argument ("" in the list means the argument may be left out).
- * Function-doc files (one function per line, with `response`) become one toolset each.
+ * Function-doc files (one function per line, with `response`) become one toolset each;
+ * multi-turn entries become tasks of those toolsets (see bfcl-multi-turn.ts).
  */
 export interface BfclSource {
   entries: Array<{ file: string; entry: unknown }>;
@@ -31,6 +38,7 @@ export function importBfcl(source: BfclSource): ImportResult {
   const registry = new NameRegistry();
   const groups = new Map<string, Group>();
   const skipped = new Map<string, number>();
+  const multiTurn: MultiTurnEntry[] = [];
   for (const { file, entry } of source.entries) {
     if (!isPlainObject(entry) || typeof entry.id !== "string") {
       problems.push({
@@ -41,7 +49,8 @@ export function importBfcl(source: BfclSource): ImportResult {
       continue;
     }
     if (!Array.isArray(entry.function)) {
-      skipped.set(file, (skipped.get(file) ?? 0) + 1);
+      if (isMultiTurnEntry(entry)) multiTurn.push({ file, entry });
+      else skipped.set(file, (skipped.get(file) ?? 0) + 1);
       continue;
     }
     const functions = entry.function.filter(isPlainObject);
@@ -65,7 +74,7 @@ export function importBfcl(source: BfclSource): ImportResult {
     problems.push({
       toolset: slugId(baseName(file)),
       path: file,
-      message: `${count} entries name their functions by class (multi-turn); their tools come from the function-doc files, their tasks are not imported`,
+      message: `${count} entries name their functions by class without an initial_config (their ground truth is an answer, not calls); their tools come from the function-doc files, their tasks are not imported`,
     });
 
   const toolsets: Toolset[] = [];
@@ -88,17 +97,21 @@ export function importBfcl(source: BfclSource): ImportResult {
       tasks,
     });
   }
+  const docs: FunctionDoc[] = [];
+  const docToolsets: Toolset[] = [];
   for (const { file, functions } of source.functionDocs) {
     const id = slugId(baseName(file).replace(/\.jsonl?$/i, ""));
     const names = new Map<string, string>();
     const report = (tool: string | undefined, path: string, message: string) =>
       problems.push({ toolset: id, tool, path, message });
-    const tools = functions.filter(isPlainObject).map((fn, i) => toolOf(fn, i, registry, names, report));
+    const fns = functions.filter(isPlainObject);
+    const tools = fns.map((fn, i) => toolOf(fn, i, registry, names, report));
     if (tools.length === 0) {
       problems.push({ toolset: id, path: file, message: "no functions; no toolset written" });
       continue;
     }
-    toolsets.push({
+    docs.push({ toolset: id, file, functions: signatures(fns, names) });
+    docToolsets.push({
       id,
       name: id.replace(/_/g, " "),
       field: "Function calling",
@@ -113,7 +126,29 @@ export function importBfcl(source: BfclSource): ImportResult {
       tasks: [],
     });
   }
-  return { toolsets, problems };
+  const multi = importMultiTurn(multiTurn, docs, source.answers);
+  problems.push(...multi.problems);
+  for (const toolset of docToolsets) {
+    toolset.state = multi.states.get(toolset.id) ?? {};
+    toolset.tasks = multi.tasks.get(toolset.id) ?? [];
+  }
+  return { toolsets: [...toolsets, ...docToolsets], problems };
+}
+
+/** Each function's tool name and parameter order (how positional arguments of a call string are named). */
+function signatures(
+  functions: ReadonlyArray<Record<string, unknown>>,
+  names: ReadonlyMap<string, string>,
+): FunctionDoc["functions"] {
+  const out = new Map<string, { tool: string; parameters: string[] }>();
+  for (const fn of functions) {
+    const tool = typeof fn.name === "string" ? names.get(fn.name) : undefined;
+    if (!tool || typeof fn.name !== "string") continue;
+    const parameters =
+      isPlainObject(fn.parameters) && isPlainObject(fn.parameters.properties) ? fn.parameters.properties : {};
+    out.set(fn.name, { tool, parameters: Object.keys(parameters) });
+  }
+  return out;
 }
 
 type Report = (tool: string | undefined, path: string, message: string) => void;

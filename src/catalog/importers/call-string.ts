@@ -1,28 +1,47 @@
 /**
  * Reads golden calls written as Python source, e.g.
- * `RefundCalculator(order_id = "RET001", amounts = [1.5, 2], notify = True)`.
- * Keyword arguments only; values are Python literals (strings, numbers, True/False/None,
- * lists, tuples, dicts).
+ * `RefundCalculator(order_id = "RET001", amounts = [1.5, 2], notify = True)` or
+ * `sort('notes.txt', reverse=True)`. Values are Python literals (strings, numbers,
+ * True/False/None, lists, tuples, dicts).
  */
 export type ParsedCall =
   | { ok: true; name: string; arguments: Record<string, unknown> }
   | { ok: false; message: string };
 
+/** A call with its positional arguments kept apart, in order, for the caller to name. */
+export type ParsedPythonCall =
+  | { ok: true; name: string; positional: unknown[]; keywords: Record<string, unknown> }
+  | { ok: false; message: string };
+
 class ParseFailure extends Error {}
 
+/** A call with keyword arguments only (a positional one is an error: nothing could name it). */
 export function parseCallString(text: string): ParsedCall {
+  const parsed = parsePythonCall(text);
+  if (!parsed.ok) return parsed;
+  if (parsed.positional.length > 0) return { ok: false, message: "argument 1 has no name" };
+  return { ok: true, name: parsed.name, arguments: parsed.keywords };
+}
+
+/** A call with positional arguments (first, as Python requires) and keyword arguments. */
+export function parsePythonCall(text: string): ParsedPythonCall {
   const reader = new Reader(text.trim());
   try {
     const name = reader.identifier(true);
     reader.expect("(");
-    const args: Record<string, unknown> = {};
+    const positional: unknown[] = [];
+    const keywords: Record<string, unknown> = {};
     reader.skipSpace();
     while (!reader.peek(")")) {
-      const key = reader.identifier(false);
-      reader.skipSpace();
-      if (!reader.peek("=")) throw new ParseFailure(`argument ${Object.keys(args).length + 1} has no name`);
-      reader.expect("=");
-      args[key] = reader.value();
+      const key = reader.keyword();
+      if (key === undefined) {
+        if (Object.keys(keywords).length > 0)
+          throw reader.fail(`positional argument ${positional.length + 1} follows a keyword argument`);
+        positional.push(reader.value());
+      } else {
+        if (Object.hasOwn(keywords, key)) throw reader.fail(`argument "${key}" is given twice`);
+        keywords[key] = reader.value();
+      }
       reader.skipSpace();
       if (reader.peek(",")) reader.expect(",");
       else if (!reader.peek(")")) throw reader.fail("expected , or )");
@@ -31,7 +50,7 @@ export function parseCallString(text: string): ParsedCall {
     reader.expect(")");
     reader.skipSpace();
     if (!reader.done()) throw reader.fail("unexpected text after the call");
-    return { ok: true, name, arguments: args };
+    return { ok: true, name, positional, keywords };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, message: error.message };
     throw error;
@@ -62,6 +81,15 @@ class Reader {
     this.skipSpace();
     if (!this.peek(token)) throw this.fail(`expected "${token}"`);
     this.at += token.length;
+  }
+
+  /** `name =` (consumed, the name returned), or undefined with nothing consumed. */
+  keyword(): string | undefined {
+    this.skipSpace();
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(this.text.slice(this.at));
+    if (!match?.[1]) return undefined;
+    this.at += match[0].length;
+    return match[1];
   }
 
   /** A name; dotted (`module.func`) when `dotted`. */

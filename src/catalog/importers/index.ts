@@ -1,6 +1,6 @@
 /** Importers: pure functions from a source format to toolsets plus what could not be mapped. */
 export { type BfclSource, importBfcl } from "./bfcl.js";
-export { type ParsedCall, parseCallString } from "./call-string.js";
+export { type ParsedCall, type ParsedPythonCall, parseCallString, parsePythonCall } from "./call-string.js";
 export { mcpToolName } from "./names.js";
 export { importOpenAiFunctions, type OpenAiOptions, type OpenAiSource } from "./openai.js";
 export { importOpenApi, type OpenApiOptions } from "./openapi.js";

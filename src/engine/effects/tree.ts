@@ -14,8 +14,11 @@ import { resolve } from "./values.js";
  * `world/`, with the current folder kept where the effect says.
  */
 export async function runTree(run: Run, effect: TreeEffect): Promise<Ran> {
-  const path = targetPath(run, effect.target);
-  if (!path) return undefined;
+  const target = targetPath(run, effect.target);
+  if (!target) return undefined;
+  // the target may hold the root folder itself rather than the names at the top
+  const rootNode = isRootNode(valueAt(run.state, target), effect);
+  const path = rootNode && effect.nodes.children ? [...target, effect.nodes.children] : target;
   const stored = valueAt(run.state, path);
   const top = isPlainObject(stored) ? stored : {};
   const cwdPath = effect.cwd?.split("/");
@@ -23,7 +26,12 @@ export async function runTree(run: Run, effect: TreeEffect): Promise<Ran> {
   const tree: world.Tree = {
     top,
     nodes: effect.nodes,
-    cwd: typeof kept === "string" && kept.startsWith("/") ? kept : world.homeOf(top, effect.nodes),
+    cwd:
+      typeof kept === "string" && kept.startsWith("/")
+        ? kept
+        : rootNode
+          ? "/"
+          : world.homeOf(top, effect.nodes),
   };
   const outcome = await operate(run, effect, tree);
   if (!outcome.ok) throw new EffectFailure(treeFailure(run, effect, outcome.failure));
@@ -39,6 +47,17 @@ export async function runTree(run: Run, effect: TreeEffect): Promise<Ran> {
   return { value: outcome.value };
 }
 
+function isRootNode(value: unknown, effect: TreeEffect): boolean {
+  const { children, kind } = effect.nodes;
+  return (
+    isPlainObject(value) &&
+    children !== undefined &&
+    kind !== undefined &&
+    value[kind.field] === kind.folder &&
+    isPlainObject(value[children])
+  );
+}
+
 async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<world.TreeOutcome<unknown>> {
   const path = await text(run, effect.path, "path");
   const given = (what: string, value: string | undefined): string =>
@@ -47,7 +66,7 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
     case "pwd":
       return world.pwd(tree);
     case "list":
-      return world.list(tree, path, await flag(run, effect.all, "all"));
+      return world.list(tree, path, await flag(run, effect.all, "all"), effect.foldersOnly);
     case "cd":
       return world.cd(tree, given("path", path));
     case "read":
@@ -60,16 +79,20 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
       return world.find(tree, path, {
         name: await text(run, effect.name, "name"),
         match: effect.match,
+        absolute: effect.absolute,
         ...(effect.type ? { type: effect.type } : {}),
       });
-    case "mkdir":
-      return world.mkdir(tree, given("path", path), await flag(run, effect.parents, "parents"));
+    case "mkdir": {
+      const parents = await flag(run, effect.parents, "parents");
+      const existOk = effect.existOk === undefined ? parents : await flag(run, effect.existOk, "existOk");
+      return world.mkdir(tree, given("path", path), parents, existOk);
+    }
     case "touch":
       return world.touch(tree, given("path", path), effect.refuseExisting);
     case "write":
       return world.write(tree, given("path", path), (await text(run, effect.content, "content")) ?? "", {
         create: effect.create,
-        append: effect.append,
+        append: typeof effect.append === "boolean" ? effect.append : await flag(run, effect.append, "append"),
       });
     case "move":
       return world.move(tree, given("path", path), given("to", await text(run, effect.to, "to")));

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type DomainSession,
+  expectError,
+  expectGrounded,
+  expectOk,
+  expectRecord,
+  fieldsOf,
+  openDomain,
+} from "./support/domain-session.js";
+
+/**
+ * A microblogging client API: posts keyed by numeric id with a counter of the last id given,
+ * accounts keyed by handle, and the signed-in account's record holding the handles it follows
+ * and the ids of the posts it likes (arrays of plain values). Served without effects.
+ *
+ * A test marked `it.fails` states what a reader of the tools' docs expects and what the current
+ * inference does not yet do: it keeps the suite green while it fails, and fails once the
+ * behaviour is right, to have its `.fails` removed.
+ */
+
+let tern: DomainSession;
+beforeAll(async () => {
+  tern = await openDomain("social.json");
+});
+afterAll(async () => {
+  await tern?.close();
+});
+beforeEach(async () => {
+  await tern.reset();
+});
+
+const POST_2 = {
+  id: 2,
+  author: "priya",
+  text: "The old swing bridge opens at noon.",
+  created_at: "2026-03-01T10:15:00Z",
+  like_count: 5,
+};
+const POST_1 = {
+  id: 1,
+  author: "omar",
+  text: "First light over the harbour.",
+  created_at: "2026-02-28T06:40:00Z",
+  like_count: 3,
+};
+
+const post = async (postId: number) => tern.call("getPost", { postId });
+const following = async () => fieldsOf(await tern.call("listFollowing")).following;
+const liked = async () => fieldsOf(await tern.call("listLikedPosts")).post_ids;
+const postIdsBy = async (handle: string) => {
+  const posts = fieldsOf(await tern.call("getAccountPosts", { handle })).posts;
+  return Array.isArray(posts) ? posts.map((p: { id?: unknown }) => p.id) : posts;
+};
+
+describe("social: posts keyed by numeric id with a counter, follows and likes as lists", () => {
+  it("a post answers its stored fields, none guessed; an unknown id answers the documented error", async () => {
+    const answer = await post(2);
+    expectRecord(answer, POST_2);
+    expectGrounded(answer, Object.keys(POST_2));
+    expectError(await post(99), "POST_NOT_FOUND");
+  });
+
+  it.fails("a new post takes the id after the counter's, which getPost finds, and the counter moves on", async () => {
+    const answer = await tern.call("createPost", { text: "Bridge photos tonight." });
+    expectRecord(
+      answer,
+      { id: 4, author: "lena", text: "Bridge photos tonight." },
+      { created_at: expect.stringMatching(/^2026-03-02T/), like_count: 0 },
+    );
+    expectGrounded(answer, ["id", "author", "text"]);
+    expect
+      .soft(expectOk(await post(4)))
+      .toMatchObject({ id: 4, author: "lena", text: "Bridge photos tonight." });
+    expect.soft(await postIdsBy("lena")).toEqual([3, 4]);
+    const second = await tern.call("createPost", { text: "And one more." });
+    expect.soft(fieldsOf(second).id).toBe(5);
+    expect.soft(expectOk(await post(5))).toMatchObject({ text: "And one more." });
+    expect.soft(expectOk(await post(4))).toMatchObject({ text: "Bridge photos tonight." });
+  });
+
+  it.fails("an account's posts are those it wrote; an unknown handle answers the documented error", async () => {
+    const answer = await tern.call("getAccountPosts", { handle: "omar" });
+    expect
+      .soft(expectOk(answer).posts)
+      .toMatchObject([{ id: 1, author: "omar", text: "First light over the harbour." }]);
+    expectGrounded(answer, ["posts"]);
+    expect.soft(await postIdsBy("sol")).toEqual([]);
+    expectError(await tern.call("getAccountPosts", { handle: "ghost" }), "ACCOUNT_NOT_FOUND");
+  });
+
+  it.fails("deleting your own post removes it; another's post is refused and stays", async () => {
+    expectOk(await tern.call("deletePost", { postId: 3 }));
+    expectError(await post(3), "POST_NOT_FOUND");
+    expect.soft(await postIdsBy("lena")).toEqual([]);
+    expectError(await tern.call("deletePost", { postId: 1 }), "NOT_YOUR_POST");
+    expect.soft(expectOk(await post(1))).toMatchObject({ author: "omar" });
+    expectError(await tern.call("deletePost", { postId: 99 }), "POST_NOT_FOUND");
+  });
+
+  it.fails("a like raises the post's count and joins your liked posts; liking twice is refused", async () => {
+    const answer = await tern.call("likePost", { postId: 1 });
+    expectRecord(answer, { id: 1, like_count: 4 }, POST_1);
+    expect.soft(expectOk(await post(1))).toMatchObject({ like_count: 4 });
+    expect.soft(await liked()).toEqual([2, 1]);
+    expectError(await tern.call("likePost", { postId: 2 }), "ALREADY_LIKED");
+    expect.soft(expectOk(await post(2))).toMatchObject({ like_count: 5 });
+    expectError(await tern.call("likePost", { postId: 99 }), "POST_NOT_FOUND");
+  });
+
+  it.fails("the liked posts and the followed accounts answer the lists the state holds", async () => {
+    const likes = await tern.call("listLikedPosts");
+    expect.soft(expectOk(likes)).toEqual({ post_ids: [2] });
+    expectGrounded(likes, ["post_ids"]);
+    const follows = await tern.call("listFollowing");
+    expect.soft(expectOk(follows)).toEqual({ following: ["omar", "priya"] });
+    expectGrounded(follows, ["following"]);
+  });
+
+  it.fails("following an account adds its handle; an unknown handle is refused and adds nothing", async () => {
+    expect.soft(expectOk(await tern.call("followAccount", { handle: "sol" }))).toEqual({
+      following: ["omar", "priya", "sol"],
+    });
+    expect.soft(await following()).toEqual(["omar", "priya", "sol"]);
+    expectError(await tern.call("followAccount", { handle: "ghost" }), "ACCOUNT_NOT_FOUND");
+    expect.soft(await following()).toEqual(["omar", "priya", "sol"]);
+  });
+
+  it.fails("unfollowing removes the handle; a handle not followed answers the documented error", async () => {
+    expect
+      .soft(expectOk(await tern.call("unfollowAccount", { handle: "omar" })))
+      .toEqual({ following: ["priya"] });
+    expect.soft(await following()).toEqual(["priya"]);
+    expectError(await tern.call("unfollowAccount", { handle: "sol" }), "NOT_FOLLOWING");
+  });
+
+  it("an account answers its stored profile; an unknown handle answers the documented error", async () => {
+    const answer = await tern.call("getAccount", { handle: "priya" });
+    expectRecord(answer, { handle: "priya", display_name: "Priya Nair", bio: "Writes about bridges." });
+    expectGrounded(answer, ["handle", "display_name", "bio"]);
+    expectError(await tern.call("getAccount", { handle: "ghost" }), "ACCOUNT_NOT_FOUND");
+  });
+
+  it("every result of the calls above fits the output schema its tool advertises", () => {
+    expect(tern.breaches).toEqual([]);
+  });
+});

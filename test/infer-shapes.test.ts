@@ -1,0 +1,287 @@
+import { describe, expect, it } from "vitest";
+import { type Toolset, Toolset as ToolsetSchema } from "../src/catalog/index.js";
+import { runEffects } from "../src/engine/index.js";
+import { inferToolset, shapeOf, type ToolReport } from "../src/infer/index.js";
+import { applyPatch } from "../src/patch/index.js";
+
+/**
+ * Inference on each shape of state, in small worlds of its own: what the shape analysis sees,
+ * and what the inferred effects do when they run.
+ */
+
+const NOW = "2026-03-02T09:00:00Z";
+
+function toolset(state: Record<string, unknown>, tools: unknown[]): Toolset {
+  return ToolsetSchema.parse({
+    id: "world",
+    field: "Tests",
+    subdomain: "Shapes",
+    description: "A small world.",
+    state,
+    tools,
+  });
+}
+
+function tool(
+  name: string,
+  description: string,
+  properties: Record<string, unknown> = {},
+  required: string[] = [],
+  output?: Record<string, unknown>,
+) {
+  return {
+    name,
+    description,
+    inputSchema: { type: "object", properties, required },
+    ...(output ? { outputSchema: { type: "object", properties: output } } : {}),
+  };
+}
+
+/** Infers the world, then runs one tool's effects; the state after is returned with the outcome. */
+async function call(world: Toolset, name: string, args: Record<string, unknown>, state = world.state) {
+  const inferred = inferToolset(world);
+  const found = inferred.toolset.tools.find((t) => t.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  const outcome = await runEffects(
+    found,
+    args,
+    inferred.toolset.state === world.state ? state : { ...inferred.toolset.state, ...state },
+    NOW,
+  );
+  const applied =
+    outcome.status === "applied" ? applyPatch(structuredClone(state), outcome.patch) : undefined;
+  return {
+    outcome,
+    after: (applied?.ok ? applied.document : state) as Record<string, unknown>,
+    report: inferred.report.find((r) => r.tool === name) as ToolReport,
+  };
+}
+
+describe("the shape analysis", () => {
+  it("tells records, collections in maps and arrays, lists, maps of values, pairs and trees apart, at any depth", () => {
+    const shape = shapeOf([
+      {
+        Studio: {
+          profile_info: { display_name: "Ana", credits: 40, signed_in: true },
+          songs: { "7": { id: 7, title: "Rain" }, "9": { id: 9, title: "Dust" } },
+          song_counter: 10,
+          play_list: ["7"],
+          guest_index: { Ben: "G-01", Cleo: "G-02" },
+          notes: [{ "G-01": "hello" }, { "G-02": "hi" }],
+          jobs: [
+            { job_id: 1, state: "queued" },
+            { job_id: 2, state: "done" },
+          ],
+          disk: {
+            home: {
+              kind: "dir",
+              children: { "a.txt": { kind: "file", text: "x" }, sub: { kind: "dir", children: {} } },
+            },
+          },
+        },
+      },
+    ]);
+    const kinds = Object.fromEntries(shape.parts.map((p) => [p.path.join("/"), p.kind]));
+    expect(kinds).toMatchObject({
+      Studio: "record",
+      "Studio/profile_info": "record",
+      "Studio/songs": "collection",
+      "Studio/play_list": "list",
+      "Studio/guest_index": "values",
+      "Studio/notes": "collection",
+      "Studio/jobs": "collection",
+      "Studio/disk": "tree",
+    });
+    const songs = shape.collections.get("songs");
+    expect(songs).toMatchObject({
+      container: "map",
+      keyField: "id",
+      numericKeys: true,
+      counter: { path: ["Studio", "song_counter"], holds: "next" },
+    });
+    expect(shape.collections.get("jobs")).toMatchObject({ container: "array", keyField: "job_id" });
+    expect(shape.collections.get("notes")?.pairs).toEqual({});
+    const tree = shape.parts.find((p) => p.kind === "tree");
+    expect(tree).toMatchObject({
+      nodes: { children: "children", kind: { field: "kind", folder: "dir", file: "file" }, content: "text" },
+    });
+  });
+
+  it("does not take a record whose values are records for a tree, nor a stray field for a record", () => {
+    const shape = shapeOf([
+      { desk: { orders: { "301": { item: "pen", qty: 2 }, kind: "open" }, settings: { theme: "dark" } } },
+    ]);
+    const kinds = Object.fromEntries(shape.parts.map((p) => [p.path.join("/"), p.kind]));
+    expect(kinds["desk/orders"]).toBe("collection");
+    expect(Object.values(kinds)).not.toContain("tree");
+  });
+});
+
+describe("records and scalars", () => {
+  const device = toolset({ mode: "eco", volume: 3, powered: false }, [
+    tool("get_volume", "Get the current volume.", {}, [], { volume: { type: "integer" } }),
+    tool("set_mode", "Set the mode.", { mode: { type: "string", enum: ["eco", "boost"] } }, ["mode"], {
+      mode: { type: "string" },
+    }),
+    tool("reboot_device", "Reboot the device.", {}, []),
+  ]);
+
+  it("reads a field the output names, and sets the field an argument names", async () => {
+    expect((await call(device, "get_volume", {})).outcome).toMatchObject({
+      status: "applied",
+      output: { volume: 3 },
+    });
+    const set = await call(device, "set_mode", { mode: "boost" });
+    expect(set.after).toMatchObject({ mode: "boost", volume: 3 });
+    expect(set.outcome).toMatchObject({ output: { mode: "boost" } });
+  });
+
+  it("an unknown verb is not taken for a read", () => {
+    const report = inferToolset(device).report.find((r) => r.tool === "reboot_device");
+    expect(report?.verdict).toBe("not inferred");
+    expect(report?.notes.join(" ")).toMatch(/never taken for a read/);
+  });
+});
+
+describe("amounts in and out of a balance", () => {
+  const wallet = toolset({ wallet: { owner: "ana", balance: 50 } }, [
+    tool("deposit_money", "Deposit money into the wallet.", { amount: { type: "number" } }, ["amount"], {
+      balance: { type: "number" },
+    }),
+    tool("withdraw_money", "Withdraw money from the wallet.", { amount: { type: "number" } }, ["amount"], {
+      balance: { type: "number" },
+    }),
+  ]);
+
+  it("adds and takes away, refusing more than there is", async () => {
+    const deposit = await call(wallet, "deposit_money", { amount: 25 });
+    expect(deposit.after).toMatchObject({ wallet: { balance: 75 } });
+    expect(deposit.outcome).toMatchObject({ output: { balance: 75 } });
+    expect((await call(wallet, "withdraw_money", { amount: 20 })).after).toMatchObject({
+      wallet: { balance: 30 },
+    });
+    const refused = await call(wallet, "withdraw_money", { amount: 80 });
+    expect(refused.outcome).toMatchObject({
+      status: "failed",
+      failure: { code: "INSUFFICIENT_BALANCE", status: 409 },
+    });
+  });
+});
+
+describe("lists of values and maps of values", () => {
+  const studio = toolset(
+    { studio: { play_list: ["s1"], guest_index: { Ben: "G-01", Cleo: "G-02" }, guest_count: 2 } },
+    [
+      tool("add_song_to_playlist", "Add a song to the playlist.", { song: { type: "string" } }, ["song"]),
+      tool("remove_song_from_playlist", "Remove a song from the playlist.", { song: { type: "string" } }, [
+        "song",
+      ]),
+      tool("get_playlist", "Get the playlist.", {}, [], {
+        playlist: { type: "array", items: { type: "string" } },
+      }),
+      tool("get_guest_id", "Get the id of a guest.", { guest: { type: "string" } }, ["guest"], {
+        guest_id: { type: "string" },
+      }),
+      tool("register_guest", "Register a new guest.", { guest_name: { type: "string" } }, ["guest_name"], {
+        guest_id: { type: "string" },
+      }),
+    ],
+  );
+
+  it("adds a value once, removes it, and reads the list", async () => {
+    const added = await call(studio, "add_song_to_playlist", { song: "s2" });
+    expect(added.after).toMatchObject({ studio: { play_list: ["s1", "s2"] } });
+    const twice = await call(studio, "add_song_to_playlist", { song: "s1" });
+    expect(twice.after).toMatchObject({ studio: { play_list: ["s1"] } });
+    expect((await call(studio, "remove_song_from_playlist", { song: "s1" })).after).toMatchObject({
+      studio: { play_list: [] },
+    });
+    expect((await call(studio, "get_playlist", {})).outcome).toMatchObject({ output: { playlist: ["s1"] } });
+  });
+
+  it("reads a map by key, answers not found for an unknown key, and mints the next id for a new key", async () => {
+    expect((await call(studio, "get_guest_id", { guest: "Cleo" })).outcome).toMatchObject({
+      output: { guest_id: "G-02" },
+    });
+    expect((await call(studio, "get_guest_id", { guest: "Zed" })).outcome).toMatchObject({
+      status: "failed",
+      failure: { status: 404 },
+    });
+    const registered = await call(studio, "register_guest", { guest_name: "Dora" });
+    expect(registered.outcome).toMatchObject({ output: { guest_id: "G-03" } });
+    expect(registered.after).toMatchObject({ studio: { guest_index: { Dora: "G-03" }, guest_count: 3 } });
+    expect((await call(studio, "register_guest", { guest_name: "Ben" })).outcome).toMatchObject({
+      status: "failed",
+      failure: { status: 409 },
+    });
+  });
+});
+
+describe("collections with counters", () => {
+  const feed = toolset(
+    { feed: { post_counter: 2, posts: { "0": { id: 0, text: "a" }, "1": { id: 1, text: "b" } } } },
+    [
+      tool("create_post", "Create a post.", { text: { type: "string" } }, ["text"], {
+        id: { type: "integer" },
+        text: { type: "string" },
+      }),
+      tool("get_post", "Get a post by id.", { post_id: { type: "integer" } }, ["post_id"], {
+        id: { type: "integer" },
+        text: { type: "string" },
+      }),
+    ],
+  );
+
+  it("answers the id it stored the post under, taken from the counter, and the counter moves", async () => {
+    const created = await call(feed, "create_post", { text: "c" });
+    expect(created.outcome).toMatchObject({ output: { id: 2, text: "c" } });
+    expect(created.after).toMatchObject({ feed: { post_counter: 3, posts: { "2": { id: 2, text: "c" } } } });
+    expect((await call(feed, "get_post", { post_id: 2 }, created.after)).outcome).toMatchObject({
+      output: { id: 2, text: "c" },
+    });
+  });
+});
+
+describe("worlds that start empty", () => {
+  const shop = toolset({}, [
+    {
+      name: "createWidget",
+      description: "Create a widget.",
+      inputSchema: { type: "object", properties: { label: { type: "string" } }, required: ["label"] },
+      outputSchema: { type: "object", properties: { id: { type: "integer" }, label: { type: "string" } } },
+    },
+    {
+      name: "getWidget",
+      description: "Read a widget.",
+      inputSchema: { type: "object", properties: { widgetId: { type: "integer" } }, required: ["widgetId"] },
+      outputSchema: { type: "object", properties: { id: { type: "integer" }, label: { type: "string" } } },
+      errors: [{ code: "NOT_FOUND", status: 404, message: "No widget has this id.", when: "unknown id" }],
+    },
+  ]);
+
+  it("take their collections and key fields from the schemas", async () => {
+    const inferred = inferToolset(shop);
+    expect(inferred.toolset.state).toEqual({ widgets: {} });
+    const created = await call(shop, "createWidget", { label: "gear" }, { widgets: {} });
+    expect(created.outcome).toMatchObject({ output: { id: 1, label: "gear" } });
+    const read = await call(shop, "getWidget", { widgetId: 1 }, created.after);
+    expect(read.outcome).toMatchObject({ output: { id: 1, label: "gear" } });
+    expect((await call(shop, "getWidget", { widgetId: 5 }, created.after)).outcome).toMatchObject({
+      failure: { code: "NOT_FOUND" },
+    });
+  });
+});
+
+describe("honest verdicts", () => {
+  it("a tool whose output the effects do not ground is only partly inferred, and says which fields are guessed", () => {
+    const world = toolset({ desk: { tickets: [{ id: 1, status: "open" }] } }, [
+      tool("close_ticket", "Close a ticket.", { ticket_id: { type: "integer" } }, ["ticket_id"], {
+        status: { type: "string" },
+        closed_by: { type: "string" },
+      }),
+    ]);
+    const report = inferToolset(world).report[0] as ToolReport;
+    expect(report.verdict).toBe("partly");
+    expect(report.guessed).toEqual(["closed_by"]);
+  });
+});
