@@ -60,13 +60,18 @@ export async function answerFileRead(
     const argument = lists[0]?.argument as string;
     const paths = lists.filter((i) => i.argument === argument).map((i) => i.key);
     if (!paths.some(touched)) return "untouched";
+    if (!speaksText(context.binding)) return undefined;
     return new FileReads(context, changes).multi(argument, paths);
   }
   if (!scalars.some((s) => touched(s.key))) return "untouched";
   if (scalars.length !== 1 || lists.length > 0) return undefined;
   const { argument, key } = scalars[0] as { argument: string; key: string };
   const reads = new FileReads(context, changes);
-  switch (categoryOf(context.binding.original)) {
+  const category = categoryOf(context.binding.original);
+  // answers are made as one text (and its one text field); an output of another shape is not imitated
+  if (!speaksText(context.binding) && !(category === "content" && answersBlocks(context.binding)))
+    return undefined;
+  switch (category) {
     case "content":
       return reads.content(argument, key);
     case "info":
@@ -820,6 +825,19 @@ function stringsOf(args: Record<string, unknown>, name: RegExp): string[] {
   return Object.entries(args)
     .filter(([n, v]) => name.test(n) && Array.isArray(v))
     .flatMap(([, v]) => (v as unknown[]).filter((x): x is string => typeof x === "string"));
+}
+
+/** No output schema, or one text field: the shapes toolsim writes a file read's answer in. */
+function speaksText(binding: UpstreamBinding): boolean {
+  const output = binding.tool.outputSchema;
+  return !isPlainObject(output?.properties) || singleTextField(binding) !== undefined;
+}
+
+/** One list field: content blocks (a media read), answered from a real file's blocks. */
+function answersBlocks(binding: UpstreamBinding): boolean {
+  const output = binding.tool.outputSchema;
+  const fields = isPlainObject(output?.properties) ? Object.values(output.properties) : [];
+  return fields.length === 1 && isPlainObject(fields[0]) && fields[0].type === "array";
 }
 
 function singleTextField(binding: UpstreamBinding): string | undefined {
