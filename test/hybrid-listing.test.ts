@@ -1,90 +1,109 @@
-import type { CallToolResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { listingOfSimulatedFolder, type Overlay, reconcileListing } from "../src/hybrid/index.js";
+import { formatSize, parseListing, renderLines } from "../src/hybrid/index.js";
 
-/** The listing rules on their own, for shapes the filesystem server does not answer in. */
-const simulated = (tool: string, extra: Record<string, unknown> = {}) => ({
-  _toolsim: { origin: "simulated", tool, ...extra },
+/** The listing shapes on their own, for shapes the filesystem server does not answer in. */
+
+const entry = (name: string, kind: "file" | "folder", asListed: boolean, size?: number) => ({
+  name,
+  kind,
+  asListed,
+  ...(size !== undefined ? { size } : {}),
 });
-const overlay: Overlay = {
-  paths: {
-    "/srv/new.txt": { content: "new\n", ...simulated("write_file") },
-    "/srv/gone.txt": simulated("delete_file", { deleted: true }),
-    "/srv/box": simulated("make_folder"),
-    "/srv/box/inner.txt": { content: "x\n", ...simulated("write_file") },
-  },
-};
-const textResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }] });
-const listed = (text: string, tool = "ls", description?: string) =>
-  reconcileListing({ original: tool, description }, { path: "/srv" }, overlay, textResult(text));
-const textOf = (result: CallToolResult) => (result.content[0]?.type === "text" ? result.content[0].text : "");
 
-describe("listing reconciliation", () => {
-  it("bare names: drops the deleted, adds the created, in order when the listing is sorted, before a summary", () => {
-    const { result, applied } = listed("alpha.txt\ngone.txt\nzeta.txt\n\n3 entries");
-    expect(textOf(result)).toBe("alpha.txt\nbox\nnew.txt\nzeta.txt\n\n3 entries");
-    expect([...applied].sort()).toEqual(["/srv/box", "/srv/box/inner.txt", "/srv/gone.txt", "/srv/new.txt"]);
+describe("reading listings", () => {
+  it("reads tags, bare names and JSON trees, and stops at the blank line before a summary", () => {
+    expect(parseListing("[DIR] notes\n[FILE] a.txt\n\nTotal: 1 files")).toEqual({
+      notes: "folder",
+      "a.txt": "file",
+    });
+    expect(parseListing("[folder] box\nplain.txt")).toEqual({ box: "folder", "plain.txt": "file" });
+    expect(
+      parseListing('[{"name":"d","type":"directory","children":[]},{"name":"f","type":"file"}]'),
+    ).toEqual({
+      d: "folder",
+      f: "file",
+    });
+  });
+});
+
+describe("writing listings again", () => {
+  it("bare names: keeps what is listed, drops what is gone, adds what is new, in order when sorted, and counts again", () => {
+    const text = renderLines(
+      "alpha.txt\ngone.txt\nzeta.txt\n\n3 files",
+      [
+        entry("alpha.txt", "file", true),
+        entry("zeta.txt", "file", true),
+        entry("box", "folder", false),
+        entry("new.txt", "file", false),
+      ],
+      { description: "" },
+    );
+    expect(text).toBe("alpha.txt\nbox\nnew.txt\nzeta.txt\n\n3 files");
   });
 
-  it("an unsorted listing gets the new entries at the end of its entries", () => {
-    expect(textOf(listed("zeta.txt\nalpha.txt").result)).toBe("zeta.txt\nalpha.txt\nbox\nnew.txt");
+  it("an unsorted listing (the file system's own order) gets the new entries after its own", () => {
+    const text = renderLines(
+      "zeta.txt\nalpha.txt",
+      [entry("zeta.txt", "file", true), entry("alpha.txt", "file", true), entry("new.txt", "file", false)],
+      {
+        description: "",
+      },
+    );
+    expect(text).toBe("zeta.txt\nalpha.txt\nnew.txt");
   });
 
   it("tags come from the listing's own lines, or from the tool's description when it has none", () => {
-    expect(textOf(listed("<d> old\n<f> gone.txt").result)).toBe("<d> old\n<f> gone.txt\nbox\nnew.txt");
-    expect(textOf(listed("[DIR] old\n[FILE] gone.txt").result)).toBe("[DIR] old\n[DIR] box\n[FILE] new.txt");
-    const empty = listed("", "list_folder", "Lines start with [FOLDER] or [FILE].");
-    expect(textOf(empty.result)).toBe("[FOLDER] box\n[FILE] new.txt");
-  });
-
-  it("a JSON tree keeps its own type words and indentation, at every depth", () => {
-    const tree = JSON.stringify(
-      [
-        { name: "gone.txt", kind: "f", type: "f" },
-        { name: "old", type: "d", children: [] },
-      ],
-      null,
-      4,
+    const own = renderLines(
+      "[DIR] old\n[FILE] gone.txt",
+      [entry("old", "folder", true), entry("box", "folder", false), entry("new.txt", "file", false)],
+      {
+        description: "",
+      },
     );
-    const text = textOf(listed(tree, "tree").result);
-    expect(JSON.parse(text)).toEqual([
-      { name: "old", type: "d", children: [] },
-      { name: "new.txt", type: "f" },
-      { name: "box", type: "d", children: [{ name: "inner.txt", type: "f" }] },
-    ]);
-    expect(text).toMatch(/^\[\n {4}\{/);
-  });
-
-  it("tools that do not list, and folders the session did not touch, are left alone", () => {
-    expect(textOf(listed("gone.txt", "get_info").result)).toBe("gone.txt");
-    const other = reconcileListing(
-      { original: "ls" },
-      { path: "/elsewhere" },
-      overlay,
-      textResult("gone.txt"),
-    );
-    expect(textOf(other.result)).toBe("gone.txt");
-    expect(other.applied.size).toBe(0);
-  });
-
-  it("a folder made only in simulation lists from the overlay, when the output is one text field", () => {
-    const tool = {
-      description: "One entry per line: [FILE] name or [DIR] name.",
-      outputSchema: { type: "object", properties: { content: { type: "string" } } },
-    };
-    expect(listingOfSimulatedFolder(tool, "list_directory", { path: "/srv/box" }, overlay)).toEqual({
-      content: "[FILE] inner.txt",
+    expect(own).toBe("[DIR] old\n[DIR] box\n[FILE] new.txt");
+    const described = renderLines("", [entry("box", "folder", false), entry("new.txt", "file", false)], {
+      description: "Lines start with [FOLDER] or [FILE].",
     });
-    expect(
-      listingOfSimulatedFolder(tool, "list_directory", { path: "/srv/new.txt" }, overlay),
-    ).toBeUndefined();
-    expect(
-      listingOfSimulatedFolder(
-        { ...tool, outputSchema: undefined },
-        "list_directory",
-        { path: "/srv/box" },
-        overlay,
-      ),
-    ).toBeUndefined();
+    expect(described).toBe("[FOLDER] box\n[FILE] new.txt");
+  });
+
+  it("a listing with sizes: new lines in its columns and units, its totals counted again", () => {
+    const frame = [
+      "[FILE] a.txt        6 B",
+      "[FILE] big.bin  2.50 KB",
+      "[DIR] docs      ",
+      "",
+      "Total: 2 files, 1 directories",
+      "Combined size: 2.51 KB",
+    ].join("\n");
+    const text = renderLines(
+      frame,
+      [
+        entry("a.txt", "file", true),
+        entry("big.bin", "file", false, 2560),
+        entry("c.txt", "file", false, 12),
+        entry("docs", "folder", true),
+        entry("drafts", "folder", false),
+      ],
+      { description: "" },
+    );
+    expect(text.split("\n")).toEqual([
+      "[FILE] a.txt        6 B",
+      "[FILE] big.bin  2.50 KB",
+      "[FILE] c.txt       12 B",
+      "[DIR] docs      ",
+      "[DIR] drafts    ",
+      "",
+      "Total: 3 files, 2 directories",
+      "Combined size: 2.52 KB",
+    ]);
+  });
+
+  it("writes sizes the way the listing writes them", () => {
+    expect(formatSize(12, "26 B")).toBe("12 B");
+    expect(formatSize(1536, "26 B")).toBe("1.50 KB");
+    expect(formatSize(1536, "1.5 KB")).toBe("1.5 KB");
+    expect(formatSize(1536, "26 bytes")).toBe("1536 bytes");
+    expect(formatSize(1536, "26")).toBe("1536");
   });
 });

@@ -105,11 +105,14 @@ describe("hybrid mode over the real memory server", () => {
     expect(readFileSync(memoryFile, "utf8")).toBe(seed);
   });
 
-  it("a search is answered for real, with a note of the simulated changes it cannot show", async () => {
+  it("a search finds what the session made, as the real server would, with the relations that touch it", async () => {
     const search = await client.callTool({ name: "memory.search_nodes", arguments: { query: "chess" } });
     expect(search.isError).toBeFalsy();
-    expect((search.structuredContent as unknown as Graph).entities).toEqual([]);
-    expect(allText(search)).toContain("Bob");
-    expect(allText(search)).toContain("[toolsim]");
+    expect(routeOf(search)).toBe("overlay");
+    expect(search.structuredContent).toEqual({
+      entities: [{ name: "Bob", entityType: "person", observations: ["plays chess"] }],
+      relations: [],
+    });
+    expect(JSON.parse(allText(search))).toEqual(search.structuredContent);
   });
 });

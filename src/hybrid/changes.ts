@@ -1,6 +1,8 @@
 import { REMOVE_VERBS, wordsOf } from "../infer/index.js";
 import { isPlainObject } from "../patch/index.js";
 import type { ToolFailure } from "../simulate/index.js";
+import { applyEdits } from "../world/index.js";
+import { editSummary, textEdits } from "./files.js";
 import {
   type ArgumentIdentifier,
   collectionFor,
@@ -63,28 +65,9 @@ export interface PlannedChange {
   failure?: ToolFailure;
 }
 
-export interface TextEdit {
-  oldText: string;
-  newText: string;
-}
-
-/** The `edits` argument of editing tools: a list of {oldText, newText} (or old_string/new_string). */
-export function textEdits(args: Record<string, unknown>): TextEdit[] | undefined {
-  if (!Array.isArray(args.edits)) return undefined;
-  const edits: TextEdit[] = [];
-  for (const edit of args.edits) {
-    if (!isPlainObject(edit)) return undefined;
-    const oldText = edit.oldText ?? edit.old_text ?? edit.old_string;
-    const newText = edit.newText ?? edit.new_text ?? edit.new_string;
-    if (typeof oldText !== "string" || typeof newText !== "string") return undefined;
-    edits.push({ oldText, newText });
-  }
-  return edits;
-}
-
 /** The target whose current content an `edits` call needs, if the call has edits. */
 export function editTarget(args: Record<string, unknown>): ArgumentIdentifier | undefined {
-  return textEdits(args) ? scalarIdentifiers(args)[0] : undefined;
+  return textEdits(args.edits) ? scalarIdentifiers(args)[0] : undefined;
 }
 
 export function planChange(
@@ -107,7 +90,7 @@ export function planChange(
     const existing = simulatedAt(overlay, target.key);
     const earlier =
       existing && !existing.meta.deleted && !existing.meta.aliasOf ? dataOf(existing.record) : {};
-    if (existing?.meta.deleted && textEdits(args)) {
+    if (existing?.meta.deleted && textEdits(args.edits)) {
       return failure(
         `${target.key} does not exist: this session deleted or moved it (simulated ${existing.meta.tool}).`,
       );
@@ -115,7 +98,7 @@ export function planChange(
     const payload = Object.fromEntries(
       Object.entries(args).filter(([name]) => !isIdentifierArgument(name) && !CONTROL_ARGUMENTS.has(name)),
     );
-    const edits = textEdits(args);
+    const edits = textEdits(args.edits);
     let message = `${tool} applied to ${target.key} in simulation; the real system is unchanged.`;
     let opaque = false;
     if (edits) {
@@ -215,49 +198,6 @@ function planMove(
     puts,
     message: `${pair.from.key} ${verb} to ${destination} in simulation; the real system is unchanged.`,
   };
-}
-
-export interface AppliedEdits {
-  ok: true;
-  text: string;
-  /** Whole lines around each edit, before and after. */
-  hunks: Array<{ before: string; after: string }>;
-}
-
-export function applyEdits(
-  text: string,
-  edits: readonly TextEdit[],
-): AppliedEdits | { ok: false; message: string } {
-  let current = text;
-  const hunks: AppliedEdits["hunks"] = [];
-  for (const [index, edit] of edits.entries()) {
-    const at = current.indexOf(edit.oldText);
-    if (edit.oldText === "" || at < 0) {
-      return {
-        ok: false,
-        message: `Edit ${index + 1} failed: the text to replace was not found exactly as given:\n${edit.oldText}`,
-      };
-    }
-    const lineStart = current.lastIndexOf("\n", at - 1) + 1;
-    const end = current.indexOf("\n", at + edit.oldText.length);
-    const lineEnd = end < 0 ? current.length : end;
-    const before = current.slice(lineStart, lineEnd);
-    const after = before.replace(edit.oldText, edit.newText);
-    hunks.push({ before, after });
-    current = current.slice(0, at) + edit.newText + current.slice(at + edit.oldText.length);
-  }
-  return { ok: true, text: current, hunks };
-}
-
-/** A short unified-style diff of the edited lines, one hunk per edit. */
-function editSummary(path: string, hunks: AppliedEdits["hunks"]): string {
-  const lines = [`--- ${path}`, `+++ ${path}`];
-  for (const [index, hunk] of hunks.entries()) {
-    lines.push(`@@ edit ${index + 1} @@`);
-    for (const line of hunk.before.split("\n")) lines.push(`-${line}`);
-    for (const line of hunk.after.split("\n")) lines.push(`+${line}`);
-  }
-  return lines.join("\n");
 }
 
 function failure(message: string): PlannedChange {

@@ -7,8 +7,8 @@ import { type CallContext, type ToolExtension, toCallToolResult } from "../serve
 import type { State } from "../state/index.js";
 import type { UpstreamBinding } from "./bindings.js";
 import type { UpstreamCallOptions } from "./connection.js";
+import { answerFileRead } from "./file-reads.js";
 import type { Hybrid } from "./hybrid.js";
-import { listingOfSimulatedFolder, reconcileListing, sourceFolders } from "./listing.js";
 import {
   answerFromOverlay,
   describeTouch,
@@ -19,6 +19,8 @@ import {
   realReadRecords,
   unreflectedChanges,
 } from "./overlay.js";
+import { type Reality, textOf } from "./reality.js";
+import { filteredRead, mergeWhole, touchesLists } from "./records.js";
 
 /**
  * Sees every call first. Passed-through tools go to the real server (unless the session
@@ -80,27 +82,19 @@ export class HybridExtension implements ToolExtension {
     context: CallContext,
   ): Promise<CallToolResult> {
     const overlay = overlayOf(await this.document(sessionId), binding.upstream);
+    const reality = this.hybrid.reality(binding.upstream);
+    // a read of the session's file system: answered in the real tool's shape from the view
+    const files = await answerFileRead({ binding, args, overlay, reality, formats: this.hybrid.formats });
+    if (files !== "untouched" && files !== undefined) return this.answered(sessionId, binding, args, files);
     const answer = answerFromOverlay(
       { original: binding.original, outputSchema: binding.tool.outputSchema },
       args,
       overlay,
     );
-    // a folder that exists only in simulation: the real server has nothing to list
-    const listed =
-      answer?.kind === "simulate"
-        ? listingOfSimulatedFolder(binding.tool, binding.original, args, overlay)
-        : undefined;
-    if (answer?.kind === "simulate" && !listed)
+    if (answer?.kind === "simulate")
       return this.simulate(sessionId, binding.exposed, args, context, "simulate");
-    const recorded = listed ?? (answer?.kind === "record" ? answer.result : undefined);
-    if (recorded) {
-      const outcome = await this.record(sessionId, binding, args, {
-        status: "ok",
-        result: recorded,
-        engine: "overlay",
-      });
-      return withMeta(structuredResult(recorded), outcome, "overlay");
-    }
+    if (answer?.kind === "record")
+      return this.answered(sessionId, binding, args, structuredResult(answer.result));
     if (answer?.kind === "missing") {
       const failure = { code: "NOT_FOUND", status: 404, message: answer.message };
       const outcome = await this.record(sessionId, binding, args, {
@@ -152,23 +146,25 @@ export class HybridExtension implements ToolExtension {
       return withMeta(result, outcome, "pass");
     }
     const structured = isPlainObject(result.structuredContent) ? result.structuredContent : undefined;
+    const lists = touchesLists(binding.tool.outputSchema, overlay);
     let applied = new Set<string>();
-    if (structured && answer?.kind !== "alias") {
-      const overlaid = mergeIntoResult(structured, overlay, args);
-      applied = overlaid.applied;
-      if (applied.size > 0) result = replaceStructured(result, structured, overlaid.result);
+    let overlaid = answer?.kind === "alias";
+    if (structured && answer?.kind !== "alias" && lists) {
+      const store = await this.storeRead(args, structured, overlay, reality);
+      if (store) {
+        result = replaceStructured(result, structured, store);
+        overlaid = true;
+      } else {
+        const merged = mergeIntoResult(structured, overlay, args);
+        applied = merged.applied;
+        if (applied.size > 0) result = replaceStructured(result, structured, merged.result);
+      }
     }
-    const listing = reconcileListing(
-      { original: binding.original, description: binding.tool.description },
-      args,
-      overlay,
-      result,
-      await this.sourceListings(binding, args, overlay),
-    );
-    result = listing.result;
-    for (const key of listing.applied) applied.add(key);
-    const unreflected = unreflectedChanges(overlay, args, applied);
-    if (unreflected.length > 0) result = withNote(result, unreflected.map(describeTouch));
+    // what the answer cannot show: file-system changes it could not speak for, a store read not laid over, a search
+    if (!overlaid && (files === undefined || lists || searches(args))) {
+      const unreflected = unreflectedChanges(overlay, args, applied);
+      if (unreflected.length > 0) result = withNote(result, unreflected.map(describeTouch));
+    }
     const fresh = await this.document(sessionId);
     const records =
       answer?.kind === "alias" || !structured
@@ -180,29 +176,55 @@ export class HybridExtension implements ToolExtension {
         ? result.structuredContent
         : { content: result.content },
       patch: overlayPatch(fresh, binding.upstream, records),
-      engine: answer?.kind === "alias" ? `${engine}+overlay` : engine,
+      engine: overlaid ? `${engine}+overlay` : engine,
       latencyMs,
     });
-    return withMeta(result, outcome, answer?.kind === "alias" ? "overlay" : "pass");
+    return withMeta(result, outcome, overlaid ? "overlay" : "pass");
   }
 
   /**
-   * Real listings, by the same tool, of the folders that entries of a listed folder were
-   * moved in from (a move of something the session never wrote): they say whether each was
-   * a file or a folder. Only for passed-through tools, which only read.
+   * A read of a store of records the session changed: the whole store with the session's
+   * changes, or the part of it the read asks for, filtered as the real read filters.
    */
-  private async sourceListings(
+  private async storeRead(
+    args: Record<string, unknown>,
+    real: Record<string, unknown>,
+    overlay: Overlay,
+    reality: Reality,
+  ): Promise<Record<string, unknown> | undefined> {
+    const wholeAnswer = Object.keys(args).length === 0 ? real : await reality.whole();
+    if (!wholeAnswer) return undefined;
+    const merged = mergeWhole(wholeAnswer, overlay);
+    if (wholeAnswer === real) return merged;
+    return filteredRead(args, real, wholeAnswer, merged);
+  }
+
+  /** An answer toolsim made from the overlay (and the real server's own words), recorded as such. */
+  private async answered(
+    sessionId: string,
     binding: UpstreamBinding,
     args: Record<string, unknown>,
-    overlay: Overlay,
-  ): Promise<Map<string, string>> {
-    const listings = new Map<string, string>();
-    const connection = this.hybrid.connection(binding.upstream);
-    for (const { argument, folder } of sourceFolders(binding.original, args, overlay)) {
-      const real = await connection?.call(binding.original, { ...args, [argument]: folder });
-      if (real?.ok && !real.result.isError) listings.set(folder, textOf(real.result));
-    }
-    return listings;
+    result: CallToolResult,
+  ): Promise<CallToolResult> {
+    const outcome = await this.record(
+      sessionId,
+      binding,
+      args,
+      result.isError
+        ? {
+            status: "error",
+            failure: { code: "NOT_FOUND", status: 404, message: textOf(result) || "not found" },
+            engine: "overlay",
+          }
+        : {
+            status: "ok",
+            result: isPlainObject(result.structuredContent)
+              ? result.structuredContent
+              : { content: result.content },
+            engine: "overlay",
+          },
+    );
+    return withMeta(result, outcome, "overlay");
   }
 
   private async document(sessionId: string): Promise<State> {
@@ -293,6 +315,13 @@ function replaceStructured(
   return { ...result, content, structuredContent: after };
 }
 
+/** A read that looks things up by text (a query, a pattern) rather than by what it names. */
+function searches(args: Record<string, unknown>): boolean {
+  return Object.entries(args).some(
+    ([name, value]) => typeof value === "string" && /query|search|pattern|text|^q$/i.test(name),
+  );
+}
+
 function withNote(result: CallToolResult, changes: string[]): CallToolResult {
   const shown = changes.slice(0, 20);
   const more = changes.length > shown.length ? ` and ${changes.length - shown.length} more` : "";
@@ -314,11 +343,4 @@ function withMeta(result: CallToolResult, outcome: CallOutcome, route: "pass" | 
       "toolsim/route": route,
     },
   };
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content
-    .filter((c): c is { type: "text"; text: string } => c.type === "text")
-    .map((c) => c.text)
-    .join("\n");
 }

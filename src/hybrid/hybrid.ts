@@ -1,10 +1,10 @@
 import { Catalog, type LoadedToolset, type ReservedNames } from "../catalog/index.js";
-import { isPlainObject } from "../patch/index.js";
 import type { Simulator } from "../simulate/index.js";
 import { bindUpstreams, type UpstreamBinding } from "./bindings.js";
 import type { UpstreamSpec } from "./config.js";
 import { UpstreamConnection } from "./connection.js";
-import type { ArgumentIdentifier } from "./identifiers.js";
+import type { FormatMemo } from "./file-reads.js";
+import { UpstreamReality } from "./reality.js";
 import type { RouteMode } from "./routes.js";
 import { HybridSimulator, type UpstreamLookup } from "./simulator.js";
 
@@ -30,6 +30,8 @@ export class Hybrid implements UpstreamLookup {
   private composed: Catalog;
   private byName = new Map<string, UpstreamBinding>();
   private listeners = new Set<(catalog: Catalog) => void>();
+  /** How each upstream tool writes its answers, learned from the tool itself. */
+  readonly formats: FormatMemo = new Map();
 
   private constructor(connections: UpstreamConnection[], base: Catalog, options: HybridOptions) {
     this.connections = connections;
@@ -103,43 +105,20 @@ export class Hybrid implements UpstreamLookup {
     return new HybridSimulator(simulator, this);
   }
 
-  async readText(binding: UpstreamBinding, target: ArgumentIdentifier): Promise<string | undefined> {
-    const reader = this.textReader(binding.upstream, target.argument);
-    const connection = this.connection(binding.upstream);
-    if (!reader || !connection) return undefined;
-    const answer = await connection.call(reader.original, { [target.argument]: target.key });
-    if (!answer.ok || answer.result.isError) return undefined;
-    const structured = answer.result.structuredContent;
-    if (isPlainObject(structured) && typeof structured.content === "string") return structured.content;
-    const text = answer.result.content?.find((c) => c.type === "text");
-    return text && "text" in text ? text.text : undefined;
+  /** What the real server behind an upstream may be asked, for the length of one call. */
+  reality(upstream: string): UpstreamReality {
+    return new UpstreamReality({
+      upstream,
+      bindings: this.bindings(),
+      call: async (tool, args) => {
+        const answer = await this.connection(upstream)?.call(tool, args);
+        return answer?.ok ? answer.result : undefined;
+      },
+    });
   }
 
   async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()));
-  }
-
-  /**
-   * A passed-through tool of the upstream that reads text by the same identifier argument
-   * alone (`read_text_file(path)`), for edits of things the session has not written itself.
-   */
-  private textReader(upstream: string, argument: string): UpstreamBinding | undefined {
-    const readers = this.bindings().filter((b) => {
-      if (b.upstream !== upstream || b.decision.route !== "pass") return false;
-      if (!/^(read|get)/.test(b.original)) return false;
-      const input = b.tool.inputSchema;
-      const properties = isPlainObject(input.properties) ? input.properties : {};
-      const required = Array.isArray(input.required) ? input.required.map(String) : [];
-      const output = b.tool.outputSchema;
-      const content = isPlainObject(output?.properties) ? output.properties.content : undefined;
-      return (
-        argument in properties &&
-        required.every((r) => r === argument) &&
-        isPlainObject(content) &&
-        content.type === "string"
-      );
-    });
-    return readers.find((b) => /text/.test(b.original)) ?? readers[0];
   }
 
   private toolsChanged(upstream: string): void {

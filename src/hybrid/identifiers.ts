@@ -1,6 +1,6 @@
-import { posix } from "node:path";
 import { hashOf } from "../patch/index.js";
 import { wordsOf } from "../simulate/index.js";
+import { isWithin, pathText, resolvePath, segmentsOf } from "../world/index.js";
 
 /**
  * Which arguments name the thing a call is about (a path, an id, an entity's name), so
@@ -39,7 +39,7 @@ export function isIdentifierArgument(argument: string): boolean {
 
 export interface ArgumentIdentifier {
   argument: string;
-  /** Normalized: paths have `.`/`..`/doubled slashes and a trailing slash resolved away. */
+  /** Normalized: absolute paths have `.`/`..`/doubled slashes and a trailing slash resolved away. */
   key: string;
 }
 
@@ -66,20 +66,19 @@ export function listIdentifiers(args: Record<string, unknown>): ArgumentIdentifi
   return found;
 }
 
+/** An absolute path: a place in a file system, with the file system's rules (world/). */
 export function isPathLike(value: string): boolean {
-  return value.startsWith("/") || /^[A-Za-z]:[\\/]/.test(value) || value.startsWith("./");
+  return value.startsWith("/");
 }
 
 export function normalizeKey(value: string): string {
-  if (!isPathLike(value)) return value;
-  const normalized = posix.normalize(value.replace(/\\/g, "/"));
-  return normalized.length > 1 ? normalized.replace(/\/$/, "") : normalized;
+  return isPathLike(value) ? pathText(resolvePath(value, []) ?? []) : value;
 }
 
 /** `key` lies below the folder `parent` (both normalized paths). */
 export function isUnder(key: string, parent: string): boolean {
   if (!isPathLike(key) || !isPathLike(parent) || key === parent) return false;
-  return key.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
+  return isWithin(segmentsOf(key), segmentsOf(parent));
 }
 
 /** The collection a scalar identifier's record lives in: `paths` for paths, else the argument's noun. */

@@ -21,10 +21,20 @@ export interface OverlayMeta {
   tool: string;
   deleted?: boolean;
   movedTo?: string;
-  /** Moved or copied from a path whose content toolsim never saw: read the real source instead. */
+  /**
+   * A file whose text, or a folder whose entries, are those of this real path (moved or
+   * copied from there, or written over nothing the session knows the text of).
+   */
   aliasOf?: string;
   /** A simulated change whose resulting content toolsim could not work out. */
   opaque?: boolean;
+  /** A path's kind: a file or a folder of the session's file system view. */
+  type?: "file" | "folder";
+  /** When the change was simulated (the wall clock: the real things around it carry real times). */
+  at?: string;
+  /** Made by the session (not a change of a real thing): it comes after the real ones, in `order`. */
+  created?: boolean;
+  order?: number;
 }
 
 export type OverlayRecord = Record<string, unknown>;
@@ -40,7 +50,8 @@ export interface Touch {
 export interface RecordPut {
   collection: string;
   key: string;
-  record: OverlayRecord;
+  /** Undefined: the record is dropped (nothing the session did there matters any more). */
+  record: OverlayRecord | undefined;
 }
 
 export function namespaceKey(upstream: string): string {
@@ -147,24 +158,29 @@ function resultFromRecord(
     result = data;
   }
   if (Object.keys(result).length === 0) return undefined;
-  return lineWindow(result, args);
+  return lineWindows(result, args);
 }
 
 /** The `head`/`tail` arguments of file readers: the first or last N lines of every text field. */
-function lineWindow(result: Record<string, unknown>, args: Record<string, unknown>): Record<string, unknown> {
+function lineWindows(
+  result: Record<string, unknown>,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(result).map(([field, value]) => [
+      field,
+      typeof value === "string" ? lineWindow(value, args) : value,
+    ]),
+  );
+}
+
+/** The first `head` or last `tail` lines of a text, when the read asks for them. */
+export function lineWindow(text: string, args: Record<string, unknown>): string {
   const head = typeof args.head === "number" ? args.head : undefined;
   const tail = typeof args.tail === "number" ? args.tail : undefined;
-  if (head === undefined && tail === undefined) return result;
-  const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(result)) {
-    if (typeof value !== "string") {
-      out[field] = value;
-      continue;
-    }
-    const lines = value.split("\n");
-    out[field] = (head !== undefined ? lines.slice(0, head) : lines.slice(-(tail ?? 0))).join("\n");
-  }
-  return out;
+  if (head === undefined && tail === undefined) return text;
+  const lines = text.split("\n");
+  return (head !== undefined ? lines.slice(0, head) : lines.slice(-(tail ?? 0))).join("\n");
 }
 
 function hasObjectLists(output: JsonSchema | undefined): boolean {
@@ -297,7 +313,7 @@ export function realReadRecords(
   return puts;
 }
 
-/** JSON Patch operations that put records into an upstream's namespace, creating what is missing. */
+/** JSON Patch operations that put records into an upstream's namespace (or drop them), creating what is missing. */
 export function overlayPatch(state: State, upstream: string, puts: readonly RecordPut[]): Patch {
   if (puts.length === 0) return [];
   const namespace = namespaceKey(upstream);
@@ -305,12 +321,24 @@ export function overlayPatch(state: State, upstream: string, puts: readonly Reco
   const patch: Patch = [];
   if (!state.collection(namespace)) patch.push({ op: "add", path: toPointer([namespace]), value: {} });
   const created = new Set<string>();
+  // whether each record is there, as the operations so far leave it
+  const there = new Map<string, boolean>();
+  const has = (collection: string, key: string) =>
+    there.get(JSON.stringify([collection, key])) ?? Object.hasOwn(existing[collection] ?? {}, key);
   for (const put of puts) {
+    const id = JSON.stringify([put.collection, put.key]);
+    if (put.record === undefined) {
+      if (!has(put.collection, put.key)) continue;
+      patch.push({ op: "remove", path: toPointer([namespace, put.collection, put.key]) });
+      there.set(id, false);
+      continue;
+    }
     if (!existing[put.collection] && !created.has(put.collection)) {
       patch.push({ op: "add", path: toPointer([namespace, put.collection]), value: {} });
       created.add(put.collection);
     }
     patch.push({ op: "add", path: toPointer([namespace, put.collection, put.key]), value: put.record });
+    there.set(id, true);
   }
   return patch;
 }

@@ -1,12 +1,25 @@
 /**
  * The world's shapes that need more than JSON Patch to change (the door): trees of folders
- * and files addressed by paths, with a current folder. Pure functions on plain JSON, shared
- * by the effects engine (the `tree` effect) and hybrid mode's overlay.
+ * and files addressed by paths, with a current folder, and sparse views of a file system
+ * known only in part. Pure functions on plain JSON, shared by the effects engine (the `tree`
+ * effect) and hybrid mode's overlay.
  */
-export { baseName, globTest, isWithin, pathText, resolvePath, type Segments, segmentsOf } from "./paths.js";
+export {
+  baseName,
+  globTest,
+  isWithin,
+  pathGlobTest,
+  pathText,
+  resolvePath,
+  type Segments,
+  segmentsOf,
+} from "./paths.js";
+export * as sparse from "./sparse.js";
+export { applyEdits, type EditedText, type EditMismatch, type TextEdit } from "./text.js";
 export {
   cd,
   copy,
+  edit,
   type FindOptions,
   find,
   homeOf,
@@ -18,6 +31,7 @@ export {
   type NodeConventions,
   type NodeInfo,
   pwd,
+  type RelocateOptions,
   type RemoveOptions,
   read,
   remove,

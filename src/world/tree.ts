@@ -1,5 +1,6 @@
 import { isPlainObject } from "../patch/index.js";
 import { baseName, globTest, isWithin, pathText, resolvePath, type Segments, segmentsOf } from "./paths.js";
+import { applyEdits, type EditedText, type TextEdit } from "./text.js";
 
 /**
  * A tree of folders and files kept as plain JSON, and what a file system does to it: list,
@@ -242,16 +243,48 @@ export function write(
 }
 
 /**
- * Moves (or renames): into `to` when it is a folder, keeping the name; otherwise to `to`
- * itself, replacing a file there but never a folder.
+ * Edits a file's text in place (see applyEdits); an edit whose text is not found changes
+ * nothing and fails as `invalid`, with the edit named in the detail.
  */
-export function move(tree: Tree, from: string, to: string): TreeOutcome<string> {
-  return relocate(tree, from, to, true);
+export function edit(tree: Tree, path: string, edits: readonly TextEdit[]): TreeOutcome<EditedText> {
+  const at = locate(tree, path);
+  if ("failure" in at) return at;
+  if (isFolder(at.node, tree.nodes)) return failed("is-folder", at.segments);
+  const edited = applyEdits(contentOf(at.node, tree.nodes), edits);
+  if (!edited.ok) return failed("invalid", at.segments, edited.message);
+  return done(put(tree, at.segments, withContent(at.node, edited.text, tree.nodes)), edited);
+}
+
+/** Where a move or a copy lands when something is already at the destination. */
+export interface RelocateOptions {
+  /** A folder at the destination receives the source under its own name (mv); otherwise it is in the way. Default true. */
+  into?: boolean;
+  /** A file at the destination is replaced (mv, rename(2)); otherwise it is in the way. Default true. */
+  replace?: boolean;
+}
+
+/**
+ * Moves (or renames): into `to` when it is a folder, keeping the name; otherwise to `to`
+ * itself, replacing a file there but never a folder. Tools that refuse any existing
+ * destination say so with `{into: false, replace: false}`.
+ */
+export function move(
+  tree: Tree,
+  from: string,
+  to: string,
+  options: RelocateOptions = {},
+): TreeOutcome<string> {
+  return relocate(tree, from, to, true, options);
 }
 
 /** Copies, with the same rule for where the copy lands as a move. */
-export function copy(tree: Tree, from: string, to: string): TreeOutcome<string> {
-  return relocate(tree, from, to, false);
+export function copy(
+  tree: Tree,
+  from: string,
+  to: string,
+  options: RelocateOptions = {},
+): TreeOutcome<string> {
+  return relocate(tree, from, to, false, options);
 }
 
 export interface RemoveOptions {
@@ -277,7 +310,13 @@ export function remove(tree: Tree, path: string, options: RemoveOptions = {}): T
   return { ok: true, top, value: pathText(at.segments), ...(cwd !== undefined ? { cwd } : {}) };
 }
 
-function relocate(tree: Tree, from: string, to: string, removeSource: boolean): TreeOutcome<string> {
+function relocate(
+  tree: Tree,
+  from: string,
+  to: string,
+  removeSource: boolean,
+  options: RelocateOptions,
+): TreeOutcome<string> {
   const source = locate(tree, from);
   if ("failure" in source) return source;
   if (source.segments.length === 0) return failed("invalid", source.segments, "the root cannot be moved");
@@ -285,10 +324,13 @@ function relocate(tree: Tree, from: string, to: string, removeSource: boolean): 
   if ("failure" in destination) return destination;
   let landing = destination.segments;
   const there = nodeAt(tree, landing);
-  if (there !== undefined && isFolder(there, tree.nodes)) {
+  const thereIsFolder = there !== undefined && isFolder(there, tree.nodes);
+  if (thereIsFolder && options.into !== false) {
     landing = [...landing, baseName(source.segments)];
     const inside = nodeAt(tree, landing);
     if (inside !== undefined) return failed("exists", landing);
+  } else if (there !== undefined && (thereIsFolder || options.replace === false)) {
+    return failed("exists", landing);
   } else if (there !== undefined && isFolder(source.node, tree.nodes)) {
     return failed("not-folder", destination.segments);
   }
