@@ -39,13 +39,13 @@ function sorted(answer: Answer): unknown {
 }
 
 describe("files: a tree of directories and files with a current directory", () => {
-  it.fails("the working directory is the one the state holds", async () => {
+  it("the working directory is the one the state holds", async () => {
     const answer = await shell.call("getcwd");
     expect.soft(expectOk(answer)).toEqual({ cwd: "/home/juno" });
     expectGrounded(answer, ["cwd"]);
   });
 
-  it.fails("listing the current directory answers its entries, hidden ones only when asked", async () => {
+  it("listing the current directory answers its entries, hidden ones only when asked", async () => {
     const answer = await shell.call("listdir");
     expectOk(answer);
     expect.soft(sorted(answer)).toEqual(["drafts", "notes.txt", "photos", "todo.md"]);
@@ -56,12 +56,12 @@ describe("files: a tree of directories and files with a current directory", () =
     expect.soft(await entries({ path: "photos" })).toEqual([]);
   });
 
-  it.fails("listing a path that does not exist, or a file, answers the documented error", async () => {
+  it("listing a path that does not exist, or a file, answers the documented error", async () => {
     expectError(await shell.call("listdir", { path: "music" }), "ENOENT");
     expectError(await shell.call("listdir", { path: "notes.txt" }), "ENOTDIR");
   });
 
-  it.fails("changing directory moves the working directory, and relative paths then resolve from it", async () => {
+  it("changing directory moves the working directory, and relative paths then resolve from it", async () => {
     const answer = await shell.call("chdir", { path: "drafts" });
     expect.soft(expectOk(answer)).toEqual({ cwd: "/home/juno/drafts" });
     expect.soft(await cwd()).toEqual({ cwd: "/home/juno/drafts" });
@@ -73,13 +73,13 @@ describe("files: a tree of directories and files with a current directory", () =
     expect.soft(await cwd()).toEqual({ cwd: "/etc" });
   });
 
-  it.fails("changing into a missing path or a file is refused and the working directory stays", async () => {
+  it("changing into a missing path or a file is refused and the working directory stays", async () => {
     expectError(await shell.call("chdir", { path: "/nowhere" }), "ENOENT");
     expectError(await shell.call("chdir", { path: "notes.txt" }), "ENOTDIR");
     expect.soft(await cwd()).toEqual({ cwd: "/home/juno" });
   });
 
-  it.fails("reading a file answers its stored text, by a relative or an absolute path", async () => {
+  it("reading a file answers its stored text, by a relative or an absolute path", async () => {
     const answer = await shell.call("read_text", { path: "notes.txt" });
     expect.soft(expectOk(answer)).toEqual({ content: "buy oat milk\ncall the plumber\n" });
     expectGrounded(answer, ["content"]);
@@ -89,7 +89,7 @@ describe("files: a tree of directories and files with a current directory", () =
     });
   });
 
-  it.fails("reading a missing file or a directory answers the documented error", async () => {
+  it("reading a missing file or a directory answers the documented error", async () => {
     expectError(await shell.call("read_text", { path: "missing.txt" }), "ENOENT");
     expectError(await shell.call("read_text", { path: "drafts" }), "EISDIR");
   });
@@ -105,12 +105,12 @@ describe("files: a tree of directories and files with a current directory", () =
     expect.soft(await content("/home/juno/plan.txt")).toEqual({ content: "step two\nstep three\n" });
   });
 
-  it.fails("writing into a directory that does not exist is refused and creates nothing", async () => {
+  it("writing into a directory that does not exist is refused and creates nothing", async () => {
     expectError(await shell.call("write_text", { path: "nope/plan.txt", content: "x" }), "ENOENT");
     expect.soft(await entries()).toEqual(["drafts", "notes.txt", "photos", "todo.md"]);
   });
 
-  it.fails("makedirs creates the directory and its parents, which chdir and listdir then find", async () => {
+  it("makedirs creates the directory and its parents, which chdir and listdir then find", async () => {
     const made = await shell.call("makedirs", { path: "projects/2026" });
     expect.soft(expectOk(made)).toEqual({ path: "/home/juno/projects/2026" });
     expect.soft(await entries({ path: "projects" })).toEqual(["2026"]);
@@ -119,13 +119,13 @@ describe("files: a tree of directories and files with a current directory", () =
     expect.soft(await entries()).toEqual([]);
   });
 
-  it.fails("makedirs on an existing path is refused unless exist_ok", async () => {
+  it("makedirs on an existing path is refused unless exist_ok", async () => {
     expectError(await shell.call("makedirs", { path: "drafts" }), "EEXIST");
     expectOk(await shell.call("makedirs", { path: "drafts", exist_ok: true }));
     expect.soft(await entries({ path: "drafts" })).toEqual(["essay.md"]);
   });
 
-  it.fails("rename into an existing directory moves the file there, keeping its name", async () => {
+  it("rename into an existing directory moves the file there, keeping its name", async () => {
     const moved = await shell.call("rename", { src: "notes.txt", dst: "drafts" });
     expect.soft(expectOk(moved)).toEqual({ path: "/home/juno/drafts/notes.txt" });
     expect.soft(await content("drafts/notes.txt")).toEqual({ content: "buy oat milk\ncall the plumber\n" });
@@ -133,7 +133,7 @@ describe("files: a tree of directories and files with a current directory", () =
     expect.soft(await entries()).toEqual(["drafts", "photos", "todo.md"]);
   });
 
-  it.fails("rename to a new name renames a directory with what it holds", async () => {
+  it("rename to a new name renames a directory with what it holds", async () => {
     expectOk(await shell.call("rename", { src: "drafts", dst: "writing" }));
     expect.soft(await entries()).toEqual(["notes.txt", "photos", "todo.md", "writing"]);
     expect
@@ -141,12 +141,12 @@ describe("files: a tree of directories and files with a current directory", () =
       .toEqual({ content: "# On tides\nThe moon pulls the sea.\n" });
   });
 
-  it.fails("rename of a missing path answers the documented error and moves nothing", async () => {
+  it("rename of a missing path answers the documented error and moves nothing", async () => {
     expectError(await shell.call("rename", { src: "ghost.txt", dst: "drafts" }), "ENOENT");
     expect.soft(await entries({ path: "drafts" })).toEqual(["essay.md"]);
   });
 
-  it.fails("copyfile leaves the source and makes a copy with the same text", async () => {
+  it("copyfile leaves the source and makes a copy with the same text", async () => {
     const copied = await shell.call("copyfile", { src: "todo.md", dst: "photos" });
     expect.soft(expectOk(copied)).toEqual({ path: "/home/juno/photos/todo.md" });
     expect.soft(await content("photos/todo.md")).toEqual({ content: "- renew passport\n" });
@@ -156,7 +156,7 @@ describe("files: a tree of directories and files with a current directory", () =
     expectError(await shell.call("copyfile", { src: "ghost.txt", dst: "photos" }), "ENOENT");
   });
 
-  it.fails("unlink deletes a file, refuses a directory, and answers a missing path with the documented error", async () => {
+  it("unlink deletes a file, refuses a directory, and answers a missing path with the documented error", async () => {
     expectOk(await shell.call("unlink", { path: "todo.md" }));
     expectError(await shell.call("read_text", { path: "todo.md" }), "ENOENT");
     expect.soft(await entries()).toEqual(["drafts", "notes.txt", "photos"]);
@@ -165,7 +165,7 @@ describe("files: a tree of directories and files with a current directory", () =
     expect.soft(await entries({ path: "drafts" })).toEqual(["essay.md"]);
   });
 
-  it.fails("rmtree removes a directory with everything in it", async () => {
+  it("rmtree removes a directory with everything in it", async () => {
     expectOk(await shell.call("rmtree", { path: "drafts" }));
     expect.soft(await entries()).toEqual(["notes.txt", "photos", "todo.md"]);
     expectError(await shell.call("read_text", { path: "drafts/essay.md" }), "ENOENT");
@@ -173,7 +173,7 @@ describe("files: a tree of directories and files with a current directory", () =
     expectError(await shell.call("rmtree", { path: "notes.txt" }), "ENOTDIR");
   });
 
-  it.fails("stat tells a file from a directory and gives a file's size in bytes", async () => {
+  it("stat tells a file from a directory and gives a file's size in bytes", async () => {
     const file = await shell.call("stat", { path: "notes.txt" });
     expect.soft(expectOk(file)).toEqual({ type: "file", size: 30 });
     expectGrounded(file, ["type", "size"]);
@@ -183,7 +183,7 @@ describe("files: a tree of directories and files with a current directory", () =
     expectError(await shell.call("stat", { path: "nothing" }), "ENOENT");
   });
 
-  it.fails("glob finds matching names at any depth under the working directory", async () => {
+  it("glob finds matching names at any depth under the working directory", async () => {
     const answer = await shell.call("glob", { pattern: "*.md" });
     const matches = (expectOk(answer).matches as string[] | undefined) ?? [];
     expect.soft([...matches].sort()).toEqual(["/home/juno/drafts/essay.md", "/home/juno/todo.md"]);

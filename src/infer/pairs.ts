@@ -134,7 +134,7 @@ function countsOf(ctx: Context, holderPath: readonly string[], list: CollectionS
   const holder = ctx.shape.parts.find(
     (p) => p.kind === "record" && p.path.join("/") === holderPath.join("/"),
   );
-  if (!holder || holder.kind !== "record") return [];
+  if (holder?.kind !== "record") return [];
   const nouns = new Set([...ctx.facts.nouns, ...nameWords(list.name)].map(singular));
   const drafts: Draft[] = [];
   for (const field of holder.fields.values()) {

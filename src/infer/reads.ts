@@ -207,6 +207,20 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
       { kind: "respond", ...(output ? { output } : {}), value: { $expr: value } },
     ];
   }
+  // a lookup whose answer is one record's fields (`find_user_by_email` → {user_id, display_name})
+  const fields = new Set(collection.fields.keys());
+  const single =
+    ctx.facts.outputs.length > 0 &&
+    !singleArrayOutput(ctx.facts.outputs) &&
+    ctx.facts.outputs.some((o) => fields.has(o.name));
+  if (single) {
+    const none = missing ?? notFoundError(ctx, collection, singular(collection.name), { add: true });
+    ctx.notes.push(`answers the first match's fields${none ? `; none: ${none}` : ""}`);
+    return [
+      { ...list, limit: 1, ...(none ? { missing: none } : {}) },
+      { kind: "respond", value: { $expr: `$${binding}[0]` } },
+    ];
+  }
   return [list, ...listAnswer(ctx, collection, binding)];
 }
 
@@ -312,7 +326,7 @@ function listValue(ctx: Context, collection: CollectionShape, binding: string): 
     ? `[$${binding}.{${fields.map((f) => `${JSON.stringify(f)}: \`${f}\``).join(", ")}}]`
     : `[$${binding}]`;
   if (fields) ctx.notes.push(`answers only ${fields.join(", ")} of each (the description says so)`);
-  if (array && array.itemType && array.itemType !== "object" && array.itemType !== "array") {
+  if (array?.itemType && array.itemType !== "object" && array.itemType !== "array") {
     const key = keyFieldFor(ctx, collection);
     ctx.notes.push(`answers the ${key} of what matches under ${array.name}`);
     return { kind: "respond", output: array.name, value: { $expr: `[$${binding}.${identifier(key)}]` } };

@@ -462,7 +462,7 @@ function escaped(text: string): string {
 /** A toggle flips the one switch the tool names (`toggle_child_lock` → `child_lock`). */
 function toggleField(ctx: Context, record: RecordShape, target: string): Draft[] {
   const field = namedField(ctx, record);
-  if (!field || !field.types.has("boolean")) return [];
+  if (!field?.types.has("boolean")) return [];
   ctx.notes.push(`flips ${target}.${field.path}`);
   return [
     {

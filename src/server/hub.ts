@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { SchemaProfile } from "../catalog/index.js";
 import type { Engine } from "../engine/index.js";
 import { TURN_ARGUMENT, taskPrompt, taskPrompts, turnChoices } from "../tasks/index.js";
-import { toCallToolResult } from "./call-result.js";
 import {
   type Completion,
   completeCollection,
