@@ -99,7 +99,7 @@ export function statedStatus(text: string): string | undefined {
     /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
     /status\s+becomes\s+['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"]([^'"]{1,40})['"]/i,
-    /\bstarts?\s+(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
+    /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
     /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
   ];
   for (const pattern of patterns) {

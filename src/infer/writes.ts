@@ -118,7 +118,11 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
  * must exist, answered by the tool's documented not-found error for it. Items named inside
  * the subject (`item_ids` of an order's `items`) must be among them.
  */
-function referenceChecks(ctx: Context, subject: Reference | undefined, bound: readonly Bound[]): Draft[] {
+export function referenceChecks(
+  ctx: Context,
+  subject: Reference | undefined,
+  bound: readonly Bound[],
+): Draft[] {
   const checks: Draft[] = [];
   for (const reference of ctx.references) {
     if (reference === subject) continue;
@@ -286,7 +290,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
   for (const reference of ctx.references) {
-    if (reference.many || reference.collection.parent) continue;
+    if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
       (f) => f.refersTo === name && f.types.has("array"),
     );
@@ -295,11 +299,9 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (!referenced) continue;
     const named = missing ? { missing } : {};
     // the record that keeps a list of these gets the new id; any other must merely exist
-    drafts.push(
-      list
-        ? { kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } }
-        : { kind: "read", target: referenced, ...named },
-    );
+    // checked before the create, so a refused call files nothing
+    if (list) drafts.push({ kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } });
+    else drafts.unshift({ kind: "read", target: referenced, ...named });
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
