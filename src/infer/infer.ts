@@ -87,8 +87,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   const keyFields = new Map<string, string>();
   const keyNames = new Map<CollectionShape, string>();
   const keyName = (collection: CollectionShape): string => {
-    let name = keyNames.get(collection);
-    if (name === undefined) keyNames.set(collection, (name = keyNameOf(siblings(), collection)));
+    const known = keyNames.get(collection);
+    if (known !== undefined) return known;
+    const name = keyNameOf(siblings(), collection);
+    keyNames.set(collection, name);
     return name;
   };
   const report: ToolReport[] = [];
