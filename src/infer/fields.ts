@@ -121,7 +121,8 @@ function analogousStatus(ctx: Context): { value: string; rule: string } | undefi
     if (sibling.tool.name === ctx.facts.tool.name || !sibling.verb) continue;
     if (sibling.words.filter((w) => w !== sibling.verb).join("_") !== rest) continue;
     const theirs = statedStatus(sibling.text);
-    if (!theirs || !nameWords(theirs).includes(sibling.verb)) continue;
+    // a status that is the bare verb ('open' of open_x) says nothing of what another verb leaves
+    if (!theirs || !nameWords(theirs).includes(sibling.verb) || nameWords(theirs).length < 2) continue;
     const value = nameWords(theirs)
       .map((w) => (w === sibling.verb ? verb : w))
       .join(" ");

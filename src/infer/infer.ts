@@ -21,7 +21,7 @@ import {
 } from "./shape.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
-import { createRule, deleteRule, updateRule } from "./writes.js";
+import { appendRule, createRule, deleteRule, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -137,7 +137,12 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       keyFields,
     };
     ctx.references = ctx.facts.params
-      .map((param) => referenceOf(param, ctx.facts, shape) ?? mapKeyReference(param, shape, keyName))
+      .map(
+        (param) =>
+          referenceOf(param, ctx.facts, shape) ??
+          mapKeyReference(param, shape, keyName) ??
+          fieldReference(param, shape),
+      )
       .filter((r): r is Reference => r !== undefined);
     const outcome = inferTool(ctx, options);
     if ("reason" in outcome) {
@@ -185,6 +190,22 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   });
   const world = derived ? { ...derived.state, ...toolset.state } : toolset.state;
   return { toolset: withKeyFields({ ...toolset, state: world, tools }, keyFields), report };
+}
+
+/**
+ * An argument that sets a field whose values are another collection's keys (an `assignee`
+ * that holds agents' logins) names a record of that collection.
+ */
+function fieldReference(param: Param, shape: StateShape): Reference | undefined {
+  if (param.type !== "string" && param.type !== "integer") return undefined;
+  const named = new Set<string>();
+  for (const collection of shape.collections.values()) {
+    const referred = collection.fields.get(param.name)?.refersTo;
+    if (referred) named.add(referred);
+  }
+  const [name] = named;
+  const collection = named.size === 1 && name ? shape.collections.get(name) : undefined;
+  return collection ? { param, collection, many: false, strength: "weak" } : undefined;
 }
 
 /**
@@ -349,6 +370,10 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
+  if (subject && acting === "create") {
+    const appended = appendRule(ctx, subject);
+    if (appended.length > 0) return { drafts: appended };
+  }
   if (subject && acting !== "unknown" && acting !== "create")
     return found(collectionRule(ctx, subject, acting), "its record cannot be reached");
   if (named && acting !== "unknown") {

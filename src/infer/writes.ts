@@ -464,3 +464,62 @@ export function pluralNoun(noun: string): string {
   const words = nameWords(noun);
   return [...words.slice(0, -1), plural(words.at(-1) ?? noun)].join("_");
 }
+
+/**
+ * Adding one of the things a record keeps a list of (`add_ticket_note`, `add_comment`,
+ * `add_label_to_issue`): the record's array named by the tool's noun gains the value at its
+ * end, as the comments of GitHub's and Jira's issues and the labels of a Trello card do.
+ */
+export function appendRule(ctx: Context, subject: Reference): Draft[] {
+  const collection = subject.collection;
+  const own = new Set(nameWords(collection.name).map(singular));
+  const words = new Set(
+    ctx.facts.words.filter((w) => w !== ctx.facts.verb && !own.has(singular(w))).map(singular),
+  );
+  const arrays = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") && f.types.has("array") && words.has(singular(nameWords(f.path).at(-1) ?? "")),
+  );
+  const field = arrays.length === 1 ? arrays[0] : undefined;
+  if (!field) return [];
+  const value = appendedValue(ctx, subject, field.itemFields);
+  const target = referenceTarget(ctx, subject);
+  if (value === undefined || !target) return [];
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  const binding = bindingName(collection);
+  ctx.notes.push(
+    `appends to the ${field.path} of the ${humanNoun(collection.name)} ${subject.param.name} names`,
+  );
+  return [
+    ...referenceChecks(ctx, subject, []),
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: [],
+      append: { [field.path]: value },
+      as: binding,
+      output: wrapperOutput(ctx, collection) ?? "",
+    },
+  ];
+}
+
+/** A list of plain values gains the one argument left; a list of records, one made of the arguments. */
+function appendedValue(
+  ctx: Context,
+  subject: Reference,
+  itemFields: ReadonlySet<string> | undefined,
+): unknown {
+  const rest = ctx.facts.params.filter((p) => p !== subject.param && p.name !== subject.param.name);
+  if (!itemFields || itemFields.size === 0) {
+    const required = rest.filter((p) => p.required && p.type !== "object" && p.type !== "array");
+    return required.length === 1 ? `{${(required[0] as Param).name}}` : undefined;
+  }
+  const item: Record<string, unknown> = {};
+  for (const name of itemFields) {
+    const param = rest.find((p) => p.name === name);
+    if (param) item[name] = `{${param.name}}`;
+    else if (/(^|_)(at|time|timestamp|date)$|At$/.test(name)) item[name] = "{$now}";
+  }
+  return Object.keys(item).length > 0 ? item : undefined;
+}
