@@ -21,7 +21,7 @@ import {
 } from "./shape.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
-import { appendRule, createRule, deleteRule, updateRule } from "./writes.js";
+import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -370,9 +370,9 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
-  if (subject && acting === "create") {
-    const appended = appendRule(ctx, subject);
-    if (appended.length > 0) return { drafts: appended };
+  if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
+    const elements = elementRule(ctx, subject, acting);
+    if (elements.length > 0) return { drafts: elements };
   }
   if (subject && acting !== "unknown" && acting !== "create")
     return found(collectionRule(ctx, subject, acting), "its record cannot be reached");
