@@ -99,7 +99,7 @@ export function statedStatus(text: string): string | undefined {
     /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
     /status\s+becomes\s+['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"]([^'"]{1,40})['"]/i,
-    /\bstarts?\s+(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
+    /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
     /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
   ];
   for (const pattern of patterns) {
@@ -121,7 +121,8 @@ function analogousStatus(ctx: Context): { value: string; rule: string } | undefi
     if (sibling.tool.name === ctx.facts.tool.name || !sibling.verb) continue;
     if (sibling.words.filter((w) => w !== sibling.verb).join("_") !== rest) continue;
     const theirs = statedStatus(sibling.text);
-    if (!theirs || !nameWords(theirs).includes(sibling.verb)) continue;
+    // a status that is the bare verb ('open' of open_x) says nothing of what another verb leaves
+    if (!theirs || !nameWords(theirs).includes(sibling.verb) || nameWords(theirs).length < 2) continue;
     const value = nameWords(theirs)
       .map((w) => (w === sibling.verb ? verb : w))
       .join(" ");

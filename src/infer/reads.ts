@@ -1,6 +1,6 @@
 import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
-import type { OutputFact, Param } from "./facts.js";
+import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
@@ -249,20 +249,20 @@ function answersAnId(ctx: Context, collection: CollectionShape): boolean {
  */
 export function keyFieldFor(ctx: Context, collection: CollectionShape): string {
   if (collection.keyField) return collection.keyField;
-  const name = keyFieldName(ctx, collection);
+  const name = keyNameOf(ctx.siblings(), collection);
   if (collection.container === "map") ctx.keyFields.set(collection.path.join("/"), name);
   return name;
 }
 
 /** The name a key field takes when records lack one: the argument other tools name this collection by. */
-function keyFieldName(ctx: Context, collection: CollectionShape): string {
+export function keyNameOf(siblings: readonly ToolFacts[], collection: CollectionShape): string {
   const noun = nameWords(singular(collection.name)).join("_");
-  for (const sibling of ctx.siblings())
+  for (const sibling of siblings)
     for (const param of sibling.params)
       if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === noun)
         return param.name;
   // the one argument of a sibling named after the collection (`get_fund(ticker)`) is its key
-  for (const sibling of ctx.siblings()) {
+  for (const sibling of siblings) {
     const required = sibling.params.filter((p) => p.required);
     const names = sibling.nouns.map(singular).join("_");
     if (
