@@ -80,10 +80,10 @@ describe("toolsim run --faults: faults per attempt, counted in the summary", { t
         join(dir.path, `${name}.db`),
       ]);
       expect(out.code, out.stderr).toBe(0);
-      const faults = (JSON.parse(out.stdout) as { faults?: FaultCounts }).faults ?? {};
+      const faults: Partial<FaultCounts> = (JSON.parse(out.stdout) as { faults?: FaultCounts }).faults ?? {};
       for (const [kind, tally] of Object.entries(faults)) {
-        sums[kind] ??= {};
-        for (const [key, value] of Object.entries(tally)) sums[kind][key] = (sums[kind][key] ?? 0) + value;
+        const sum = (sums[kind] ??= {});
+        for (const [key, value] of Object.entries(tally)) sum[key] = (sum[key] ?? 0) + value;
       }
     }
     return sums;
