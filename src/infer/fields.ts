@@ -83,13 +83,23 @@ function statusValue(
 ): { value: string; rule: string } | undefined {
   if (said) return { value: said, rule: "the description states it" };
   if (known) {
-    const spelled = [...field.values.keys()].find((v) => v.toLowerCase().startsWith(known[0]));
+    const values = [...field.values.keys()];
+    const spelled = values.find((v) => v.toLowerCase().startsWith(known[0]));
     return {
-      value: spelled ?? known[1],
+      value: spelled ?? inStyleOf(values, known[1]),
       rule: `the verb "${verb}"${spelled ? " and the state's spelling" : ""}`,
     };
   }
   return analogousStatus(ctx);
+}
+
+/** A new status word written as the state writes the ones it holds: `Cancelled` beside `Open`, `CANCELLED` beside `OPEN`. */
+function inStyleOf(values: readonly string[], word: string): string {
+  const words = values.filter((v) => /[a-z]/i.test(v));
+  if (words.length === 0) return word;
+  if (words.every((v) => v === v.toUpperCase())) return word.toUpperCase();
+  if (words.every((v) => /^[A-Z][a-z]/.test(v))) return word.charAt(0).toUpperCase() + word.slice(1);
+  return word;
 }
 
 /** "the order status will be changed to 'cancelled'", "status becomes shipped", "marked as 'closed'". */

@@ -112,11 +112,16 @@ function absentGuard(
 ): Array<Record<string, unknown>> {
   const absent = (e: { text: string }) => /not (in|on)\b|not (found|present)|isn't (in|on)\b/.test(e.text);
   const error = ctx.facts.errors.find(absent) ?? ctx.facts.errors.find((e) => e.kind === "not-found");
-  if (!error) return [];
-  void list;
-  return [
-    { expr: `$args.${identifier(param.name)} in $subject.${identifier(field)}`, error: use(ctx, error) },
-  ];
+  // taking out what is not there is refused, in the catalog's words where it has them
+  const code = error
+    ? use(ctx, error)
+    : addError(ctx, {
+        code: `${nameWords(singular(param.name)).join("_").toUpperCase()}_NOT_IN_${nameWords(list.name).join("_").toUpperCase()}`,
+        status: 404,
+        message: `{${param.name}} is not in ${humanNoun(list.name)}.`,
+        when: `The ${humanNoun(param.name)} is not in ${humanNoun(list.name)} (inferred).`,
+      });
+  return [{ expr: `$args.${identifier(param.name)} in $subject.${identifier(field)}`, error: code }];
 }
 
 /** The output property a list goes to: one named for it, else the only array output. */

@@ -99,6 +99,15 @@ function selectionOf(
       selection.described.push(`${holding.path} holds ${param.name}`);
       continue;
     }
+    // `unread_only`, `onlyActive`: when true, only records whose flag says so (`read` false, `active` true)
+    const only = onlyFlagFor(param, collection);
+    if (only) {
+      selection.filters.push(
+        `($args.${identifier(param.name)} != true or ${fieldExpression(only.field)} = ${only.value})`,
+      );
+      selection.described.push(`${only.field} is ${only.value} when ${param.name}`);
+      continue;
+    }
     const range = rangeFor(param, collection);
     if (range) {
       selection.filters.push(
@@ -127,6 +136,24 @@ function selectionOf(
     selection.unmatched.push(param.name);
   }
   return selection;
+}
+
+function onlyFlagFor(
+  param: Param,
+  collection: CollectionShape,
+): { field: string; value: boolean } | undefined {
+  if (param.type !== "boolean") return undefined;
+  const words = nameWords(param.name);
+  if (!words.includes("only") || words.length !== 2) return undefined;
+  const word = words.find((w) => w !== "only") as string;
+  const flag = (name: string) =>
+    [...collection.fields.values()].find(
+      (f) => !f.path.includes(".") && f.types.has("boolean") && nameWords(f.path).join("_") === name,
+    );
+  const same = flag(word) ?? flag(`is_${word}`);
+  if (same) return { field: same.path, value: true };
+  const negated = /^un|^in/.test(word) ? (flag(word.slice(2)) ?? flag(`is_${word.slice(2)}`)) : undefined;
+  return negated ? { field: negated.path, value: false } : undefined;
 }
 
 const LOWER = /^(min|minimum|from|start|since|after|low|lower|earliest)$/;

@@ -249,6 +249,13 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   for (const param of ctx.facts.params) {
     const field = collection ? fieldFor(param, collection) : param.name;
     if (field) set[field] = `{${param.name}}`;
+    // a create keeps what it is given, as a POST body becomes the new resource's fields
+    else if (
+      !ctx.references.some((r) => r.param === param) &&
+      param.type !== "boolean" &&
+      param.type !== "object"
+    )
+      set[param.name] = `{${param.name}}`;
   }
   for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
   const stated = statedStatus(ctx.facts.text);
