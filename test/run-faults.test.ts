@@ -82,7 +82,8 @@ describe("toolsim run --faults: faults per attempt, counted in the summary", { t
       expect(out.code, out.stderr).toBe(0);
       const faults: Partial<FaultCounts> = (JSON.parse(out.stdout) as { faults?: FaultCounts }).faults ?? {};
       for (const [kind, tally] of Object.entries(faults)) {
-        const sum = (sums[kind] ??= {});
+        sums[kind] ??= {};
+        const sum = sums[kind];
         for (const [key, value] of Object.entries(tally)) sum[key] = (sum[key] ?? 0) + value;
       }
     }
