@@ -119,7 +119,11 @@ export function recordFor(ctx: Context, intent: RecordIntent): RecordShape | und
     const byNoun = ctx.facts.nouns.filter((n) =>
       [...record.fields.keys()].some((f) => fieldKey(f).startsWith(singular(n))),
     ).length;
-    return byName * 2 + byNoun;
+    // the tool names one field (`toggle_child_lock`), or its one argument ends one (`minutes` of `sleep_timer_minutes`)
+    const only = ctx.facts.params.length === 1 ? (ctx.facts.params[0] as Param) : undefined;
+    const named =
+      namedField(ctx, record) ?? (only && intent !== "read" ? tailField(record, only) : undefined);
+    return byName * 2 + byNoun + (named ? 2 : 0);
   };
   const asksWhoIsIn = ctx.facts.outputs.some(
     (o) => o.type === "boolean" && /status|logged|authenticated|signed|login/.test(o.name),
