@@ -64,6 +64,9 @@ export function statusAfter(
   const verb = ctx.facts.verb;
   const known = verb ? STATUS_VERBS[verb] : undefined;
   if (!field) {
+    // a flag the description names instead of a status ("no longer active", "Active becomes false")
+    const flag = statedFlag(ctx.facts.text, collection);
+    if (flag) return flag;
     // an entity without a status field still shows that it was cancelled, closed, approved…
     if (said) return { field: "status", value: said, rule: "the description states it" };
     return known
@@ -72,6 +75,26 @@ export function statusAfter(
   }
   const found = statusValue(ctx, field, said, verb, known);
   return found ? { field: field.path, ...found } : undefined;
+}
+
+function statedFlag(
+  text: string,
+  collection: CollectionShape,
+): { field: string; value: string; rule: string } | undefined {
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !field.types.has("boolean")) continue;
+    const words = nameWords(field.path)
+      .filter((w) => w !== "is")
+      .join("[ _]?");
+    const becomes = new RegExp(
+      `\\b${words}\\b\\W{0,3}\\s+(?:becomes|is set to|turns)\\s+(true|false)\\b`,
+      "i",
+    ).exec(text);
+    const noLonger = new RegExp(`\\bno longer\\s+(?:is\\s+)?${words}\\b`, "i").test(text);
+    const value = becomes?.[1]?.toLowerCase() ?? (noLonger ? "false" : undefined);
+    if (value) return { field: field.path, value, rule: "the description states it" };
+  }
+  return undefined;
 }
 
 function statusValue(

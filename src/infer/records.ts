@@ -449,9 +449,15 @@ function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, u
   for (const error of ctx.facts.errors) {
     const said = `${error.text} ${nameWords(error.code).join(" ")}`;
     for (const field of record.fields.values()) {
-      if (!field.types.has("string") || field.values.size === 0) continue;
+      if (!field.types.has("string")) continue;
       const words = nameWords(field.path).join(" ");
-      const value = [...field.values.keys()].find((v) =>
+      // the values the state shows, and those the API's own arguments for the field offer
+      const offered = ctx
+        .siblings()
+        .flatMap((s) => s.params)
+        .filter((p) => p.name === field.path && Array.isArray(p.schema.enum))
+        .flatMap((p) => (p.schema.enum as unknown[]).filter((v): v is string => typeof v === "string"));
+      const value = [...new Set([...field.values.keys(), ...offered])].find((v) =>
         new RegExp(
           `\\b(?:only|not)\\b[^.]*\\bin\\s+${escaped(v.toLowerCase())}\\s+${escaped(words)}\\b`,
         ).test(said),

@@ -27,7 +27,8 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const set = argumentFields(ctx, subject);
   const status = statusAfter(ctx, collection);
   if (status && set[status.field] === undefined) {
-    set[status.field] = status.value;
+    const flag = collection.fields.get(status.field)?.types.has("boolean");
+    set[status.field] = flag ? status.value === "true" : status.value;
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
   }
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
