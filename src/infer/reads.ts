@@ -236,9 +236,11 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   }
   // a lookup whose answer is one record's fields (`find_user_by_email` → {user_id, display_name})
   const fields = new Set(collection.fields.keys());
+  // a search answers lists, empty when nothing matches; only a lookup of one record answers its fields
   const single =
     ctx.facts.outputs.length > 0 &&
-    !singleArrayOutput(ctx.facts.outputs) &&
+    !ctx.facts.outputs.some((o) => o.type === "array") &&
+    !SEARCH_VERBS.has(ctx.facts.verb ?? "") &&
     ctx.facts.outputs.some((o) => fields.has(o.name));
   if (single) {
     const none = missing ?? notFoundError(ctx, collection, singular(collection.name), { add: true });
@@ -250,6 +252,8 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   }
   return [list, ...listAnswer(ctx, collection, binding)];
 }
+
+const SEARCH_VERBS: ReadonlySet<string> = new Set(["search", "list", "query", "filter", "browse"]);
 
 /** The output property an id goes to, when the output schema has one for it. */
 function idOutput(ctx: Context, keyField: string): string | undefined {

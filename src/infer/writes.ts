@@ -262,6 +262,15 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
   if (stated) set[statusPath ?? "status"] = stated;
+  else if (collection && statusPath && set[statusPath] === undefined && collection.size === 0) {
+    // a world known only from its schemas: a new entity starts in the first status its schema
+    // lists, as enums of lifecycles are written in order (open → closed, available → sold)
+    const first = collection.fields.get(statusPath)?.values.keys().next().value;
+    if (typeof first === "string") {
+      set[statusPath] = first;
+      ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
+    }
+  }
   const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const container = collection ? containerTarget(ctx, collection) : name;
