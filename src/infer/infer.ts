@@ -1,6 +1,7 @@
 import type { Effect, LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
 import { computationEffects } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
+import { bulkRule } from "./bulk.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
@@ -336,6 +337,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = treeRule(ctx, tree);
     if (drafts) return found(drafts, "a file-system tool whose arguments name no path");
   }
+  const bulk = bulkRule(ctx);
+  if (bulk && bulk.length > 0) return { drafts: bulk };
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head =
     listOfVerb(facts, shape) ?? namedPart(facts, shape, ["collection", "list", "values", "record"]);

@@ -42,12 +42,15 @@ export function schemaWorld(toolset: Toolset, known?: readonly ToolFacts[]): Sch
     const creates = tools.some((t) => t.verbAction === "create");
     if (!keyed && !creates) continue;
     if (tools.length < 2) continue;
-    const record = recordSchemaOf(tools, noun);
+    const bulk = bulkRecordOf(tools, noun);
+    const record = bulk ?? recordSchemaOf(tools, noun);
     const properties = record && isPlainObject(record.properties) ? Object.keys(record.properties) : [];
     const keyField =
       properties.find((p) => keyed && (p === keyed.name || sameId(p, keyed.name))) ??
       properties.find((p) => p === "id") ??
       properties.find((p) => sameId(p, `${noun}_id`)) ??
+      // records made in batches by name (a knowledge graph's entities) are keyed by it
+      (bulk ? properties.find((p) => p === "name" || sameId(p, `${noun}_name`)) : undefined) ??
       keyed?.name ??
       `${noun}_id`;
     const keySchema =
@@ -119,6 +122,30 @@ function recordSchemaOf(tools: readonly ToolFacts[], noun: string): JsonSchema |
     listItems() ??
     (create ? objects(create.tool.inputSchema) : undefined)
   );
+}
+
+/**
+ * The record of a collection made in batches: the items of a create's one argument that is
+ * an array of objects named for the collection (`create_entities({entities: [...]})`, as
+ * bulk endpoints such as Elasticsearch `_bulk`, Stripe's batch and MCP's memory server take).
+ */
+export function bulkRecordOf(tools: readonly ToolFacts[], noun: string): JsonSchema | undefined {
+  for (const tool of tools) {
+    if (tool.verbAction !== "create") continue;
+    const batch = bulkParamOf(tool, noun);
+    const items = batch?.schema.items;
+    if (isPlainObject(items) && isPlainObject((items as JsonSchema).properties)) return items as JsonSchema;
+  }
+  return undefined;
+}
+
+/** A create's one required argument that is an array of objects named after the noun's plural. */
+export function bulkParamOf(facts: ToolFacts, noun: string) {
+  const required = facts.params.filter((p) => p.required);
+  const only = required.length === 1 ? required[0] : undefined;
+  return only && only.type === "array" && only.itemType === "object" && sameId(only.name, plural(noun))
+    ? only
+    : undefined;
 }
 
 /** An answer wrapped as `{result: …}` (a non-object response) is its inner schema. */

@@ -1,0 +1,195 @@
+import type { Context } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
+import { identifier } from "./reads.js";
+import type { CollectionShape } from "./shape.js";
+import { nameWords, singular } from "./words.js";
+
+/**
+ * Tools that act on many records of a collection in one call: a create that takes an array
+ * of them (`create_entities({entities: [...]})`), a delete that takes their keys
+ * (`delete_entities({entityNames: [...]})`) or the records themselves, a read that answers
+ * whole collections (`read_graph`), one that answers the records named by a list of keys
+ * (`open_nodes({names})`), and a search over every value of every record. These are the
+ * batch endpoints of Elasticsearch (`_bulk`, `_mget`), Firestore (`batchGet`, batched
+ * writes), DynamoDB (`BatchWriteItem`, `BatchGetItem`) and MCP's reference memory server.
+ *
+ * Only maps of records are acted on: a batch adds those not there yet (answering them),
+ * removes those named, and reads in the map's order.
+ */
+export function bulkRule(ctx: Context): Draft[] | undefined {
+  const maps = [...ctx.shape.collections.values()].filter((c) => c.container === "map" && !c.parent);
+  if (maps.length === 0) return undefined;
+  const action = ctx.facts.verbAction;
+  const written =
+    action === "create" ? createMany(ctx, maps) : action === "delete" ? deleteMany(ctx, maps) : undefined;
+  if (written || action === "update" || ctx.facts.tool.annotations?.destructiveHint === true) return written;
+  // otherwise a read, whatever its verb (`open_nodes`), where every answer is a collection
+  return readMany(ctx, maps);
+}
+
+/** The expression of a record's key: its key field, where the records given carry it, or else their content. */
+function keyOf(collection: CollectionShape, param: Param): string {
+  const key = collection.keyField;
+  return key && param.itemProperties?.includes(key) ? identifier(key) : "$string($)";
+}
+
+function holderOf(collection: CollectionShape): { target: string; field: string } {
+  const path = collection.path;
+  return { target: path.slice(0, -1).join("/") || ".", field: path.at(-1) as string };
+}
+
+/** The one required argument: an array of objects named after a collection (`entities`). */
+function recordsParam(ctx: Context, maps: readonly CollectionShape[]) {
+  const required = ctx.facts.params.filter((p) => p.required);
+  const only = required.length === 1 ? required[0] : undefined;
+  if (!only || only.type !== "array" || only.itemType !== "object") return undefined;
+  const collection = maps.find((c) => sameWords(c.name, only.name));
+  return collection ? { param: only, collection } : undefined;
+}
+
+function sameWords(a: string, b: string): boolean {
+  return nameWords(a).map(singular).join("_") === nameWords(b).map(singular).join("_");
+}
+
+function createMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | undefined {
+  const found = recordsParam(ctx, maps);
+  if (!found) return undefined;
+  const { param, collection } = found;
+  const { target, field } = holderOf(collection);
+  const key = keyOf(collection, param);
+  const given = `$args.${identifier(param.name)}`;
+  const fresh = `${given}[$not(${key} in $keys($before))]`;
+  const output = arrayOutput(ctx, collection);
+  ctx.notes.push(
+    `adds each of ${param.name} to ${collection.path.join("/")} under its ${key === "$string($)" ? "content" : key}, skipping those already there${output ? `, answering the ones added as ${output}` : ""}`,
+  );
+  return [
+    { kind: "read", target: collection.path.join("/"), as: "before" },
+    {
+      kind: "update",
+      target,
+      require: [],
+      set: { [field]: { $expr: `$merge([$before, $merge([{}, ${fresh}.{ ${key}: $ }])])` } },
+      as: "holder",
+    },
+    ...(output ? [{ kind: "respond", output, value: { $expr: `[${fresh}]` } }] : []),
+  ];
+}
+
+/** The array output named after the collection, else the one array output. */
+function arrayOutput(ctx: Context, collection: CollectionShape): string | undefined {
+  const arrays = ctx.facts.outputs.filter((o) => o.type === "array");
+  return (
+    arrays.find((o) => sameWords(o.name, collection.name)) ?? (arrays.length === 1 ? arrays[0] : undefined)
+  )?.name;
+}
+
+function deleteMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | undefined {
+  const records = recordsParam(ctx, maps);
+  const keys = records ? undefined : keysParam(ctx, maps);
+  const found = records ?? keys;
+  if (!found) return undefined;
+  const { param, collection } = found;
+  const { target, field } = holderOf(collection);
+  const given = `$args.${identifier(param.name)}`;
+  // records given whole are told apart by their key, as stored
+  const named = records ? `${given}.(${keyOf(collection, param)})` : given;
+  ctx.notes.push(`removes from ${collection.path.join("/")} each record ${param.name} names`);
+  return [
+    { kind: "read", target: collection.path.join("/"), as: "before" },
+    {
+      kind: "update",
+      target,
+      require: [],
+      set: {
+        [field]: { $expr: `$merge([{}, $sift($before, function($v, $k) { $not($k in [${named}]) })])` },
+      },
+      as: "holder",
+    },
+  ];
+}
+
+/** An array of keys of a collection: `entityNames`, `order_ids`, or plain `names`/`ids`/`keys`. */
+function keysParam(ctx: Context, maps: readonly CollectionShape[]) {
+  const required = ctx.facts.params.filter((p) => p.required);
+  const only = required.length === 1 ? required[0] : undefined;
+  if (!only || only.type !== "array" || (only.itemType !== "string" && only.itemType !== "integer"))
+    return undefined;
+  const words = nameWords(only.name);
+  if (!/^(names|ids|keys)$/.test(words.at(-1) ?? "")) return undefined;
+  const noun = words.slice(0, -1).map(singular).join("_");
+  const collection = noun
+    ? maps.find((c) => sameWords(c.name, noun))
+    : onlyNamedBy(maps, words.at(-1) as string);
+  return collection ? { param: only, collection } : undefined;
+}
+
+/** The one map keyed by names (for `names`) or by ids (for `ids`, `keys`). */
+function onlyNamedBy(maps: readonly CollectionShape[], word: string): CollectionShape | undefined {
+  const byName = maps.filter((c) => (word === "names" ? c.keyField === "name" : c.keyField !== "name"));
+  return byName.length === 1 ? byName[0] : undefined;
+}
+
+function readMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | undefined {
+  const outputs = ctx.facts.outputs.filter((o) => o.type === "array");
+  const answered = outputs
+    .map((o) => ({ output: o.name, collection: maps.find((c) => sameWords(c.name, o.name)) }))
+    .filter((a): a is { output: string; collection: CollectionShape } => a.collection !== undefined);
+  if (answered.length === 0 || answered.length !== outputs.length) return undefined;
+  const required = ctx.facts.params.filter((p) => p.required);
+  // a read of several collections at once (a whole graph); one collection's list is the list rule's
+  const several = answered.length >= 2;
+  if (several && ctx.facts.params.length === 0) return answerAll(ctx, answered, () => "");
+  const keys = keysParam(ctx, maps);
+  if (keys && answered.some((a) => a.collection === keys.collection))
+    return answerAll(ctx, answered, (collection) =>
+      collection === keys.collection ? `$k in $args.${identifier(keys.param.name)}` : undefined,
+    );
+  const query = several ? searchParam(ctx, required) : undefined;
+  if (query)
+    return answerAll(
+      ctx,
+      answered,
+      () =>
+        `$contains($lowercase($join($each($v, function($x) { $string($x) }), " ")), $lowercase($args.${identifier(query.name)}))`,
+    );
+  return undefined;
+}
+
+/** The text a search matches (`query`, `q`, `keyword`, `text`) when it is the one thing asked. */
+function searchParam(ctx: Context, required: readonly Param[]): Param | undefined {
+  const only = required.length === 1 ? required[0] : undefined;
+  const searching = ctx.facts.verb !== undefined && ["search", "find", "query"].includes(ctx.facts.verb);
+  return only && only.type === "string" && (searching || /^(q|query|keyword|text|search)$/.test(only.name))
+    ? only
+    : undefined;
+}
+
+/**
+ * Each output answered from its collection's records, those the filter keeps (`""` keeps
+ * all; no filter leaves the output to the engine, and says so in its verdict).
+ */
+function answerAll(
+  ctx: Context,
+  answered: ReadonlyArray<{ output: string; collection: CollectionShape }>,
+  filter: (collection: CollectionShape) => string | undefined,
+): Draft[] {
+  const drafts: Draft[] = [];
+  for (const [index, { output, collection }] of answered.entries()) {
+    const condition = filter(collection);
+    if (condition === undefined) continue;
+    const binding = `c${index}`;
+    const kept = condition === "" ? "$v" : `(${condition}) ? $v`;
+    drafts.push({ kind: "read", target: collection.path.join("/"), as: binding });
+    drafts.push({
+      kind: "respond",
+      output,
+      value: { $expr: `[$each($${binding}, function($v, $k) { ${kept} })]` },
+    });
+    ctx.notes.push(
+      `answers ${output} from ${collection.path.join("/")}${condition ? ` where ${condition}` : ""}`,
+    );
+  }
+  return drafts;
+}
