@@ -143,8 +143,12 @@ function readMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | und
   if (several && ctx.facts.params.length === 0) return answerAll(ctx, answered, () => "");
   const keys = keysParam(ctx, maps);
   if (keys && answered.some((a) => a.collection === keys.collection))
-    return answerAll(ctx, answered, (collection) =>
-      collection === keys.collection ? `$k in $args.${identifier(keys.param.name)}` : undefined,
+    return answerAll(
+      ctx,
+      answered,
+      (collection) =>
+        collection === keys.collection ? `$k in $args.${identifier(keys.param.name)}` : undefined,
+      `its key is in ${keys.param.name}`,
     );
   const query = several ? searchParam(ctx, required) : undefined;
   if (query)
@@ -153,6 +157,7 @@ function readMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | und
       answered,
       () =>
         `$contains($lowercase($join($each($v, function($x) { $string($x) }), " ")), $lowercase($args.${identifier(query.name)}))`,
+      `one of its values contains ${query.name}, ignoring case`,
     );
   return undefined;
 }
@@ -174,6 +179,7 @@ function answerAll(
   ctx: Context,
   answered: ReadonlyArray<{ output: string; collection: CollectionShape }>,
   filter: (collection: CollectionShape) => string | undefined,
+  said = "",
 ): Draft[] {
   const drafts: Draft[] = [];
   for (const [index, { output, collection }] of answered.entries()) {
