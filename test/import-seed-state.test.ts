@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { MEMORY_SERVER } from "./fixtures/hybrid/helpers.js";
 import { connectStdio, runCli, tempDir } from "./support/index.js";
@@ -16,6 +15,7 @@ const CLINIC = join(FIXTURES, "openapi-seed/clinic.yaml");
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
+type Client = Awaited<ReturnType<typeof connectStdio>>["client"];
 type World = Record<string, Record<string, Record<string, unknown>>>;
 
 async function imported(

@@ -10,7 +10,7 @@ import {
 import { UpstreamConnection, type UpstreamSpec } from "../hybrid/index.js";
 import { readState } from "../sources/index.js";
 import { UsageError } from "./command.js";
-import { SEED_HELP, SEED_OPTIONS, seedLines, seedRequestOf, seedToolsets } from "./import-seed.js";
+import { SEED_OPTIONS, seedHelp, seedLines, seedRequestOf, seedToolsets } from "./import-seed.js";
 import { parseArgs } from "./options.js";
 
 export const IMPORT_MCP_HELP = `toolsim import mcp — snapshot a live MCP server's tools into a toolset file
@@ -27,7 +27,7 @@ Options
   --timeout S          seconds the server may take to start (default 30)
   --state PATH         a JSON database (file, or folder of JSON files, one per collection) as
                        the toolset's starting state
-${SEED_HELP.replace(/^ {2}(--\S+(?: \S+)?) +/gm, (_, flag: string) => `  ${flag.padEnd(19)}`).replace(/^ {21}/gm, "                       ")}
+${seedHelp(23)}
   --force              overwrite an existing file
 
 The toolset keeps each tool's inputSchema, outputSchema and annotations, so

@@ -8,11 +8,26 @@ export const SEED_OPTIONS = {
   seed: { type: "string" },
 } as const;
 
-export const SEED_HELP = `  --seed-state N      fill every collection the schemas describe (and the state leaves empty)
-                     with N entities (0 to ${MAX_SEED_COUNT}; 0 is the empty world), written as the
-                     toolset's starting state: values fit the record schema, keys follow the id
-                     scheme, fields naming another collection's id point at its entities
-  --seed S           with --seed-state: the same seed writes the same entities (default 0)`;
+/** The options' help, with descriptions starting at `column` (the command's own help layout). */
+export function seedHelp(column: number): string {
+  const entries: Array<[string, string[]]> = [
+    [
+      "--seed-state N",
+      [
+        "fill every collection the schemas describe (and the state leaves empty)",
+        `with N entities (0 to ${MAX_SEED_COUNT}; 0 is the empty world), written as the`,
+        "toolset's starting state: values fit the record schema, keys follow the id",
+        "scheme, fields naming another collection's id point at its entities",
+      ],
+    ],
+    ["--seed S", ["with --seed-state: the same seed writes the same entities (default 0)"]],
+  ];
+  return entries
+    .flatMap(([flag, lines]) =>
+      lines.map((line, i) => `${(i === 0 ? `  ${flag}` : "").padEnd(column)}${line}`),
+    )
+    .join("\n");
+}
 
 export interface SeedRequest {
   count: number;

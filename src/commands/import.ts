@@ -18,10 +18,10 @@ import { readBfcl, readDocument, readState, readSynthTools, type SourceRead } fr
 import { type Command, UsageError } from "./command.js";
 import { runImportMcp } from "./import-mcp.js";
 import {
-  SEED_HELP,
   SEED_OPTIONS,
   type SeedOutcome,
   type SeedRequest,
+  seedHelp,
   seedLines,
   seedRequestOf,
   seedToolsets,
@@ -49,7 +49,7 @@ Options
   --subdomain TEXT   subdomain of the toolset (openapi, openai)
   --state PATH       a JSON database (file, or folder of JSON files, one per collection) as the
                      starting state of every toolset written (and what effects are inferred from)
-${SEED_HELP}
+${seedHelp(21)}
   --answers FILE     bfcl: ground-truth file when SOURCE is one entries file
   --no-infer         write tools as the source defines them, without inferred effects
   --quiet            print only the summary, not each problem
