@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Catalog, isSchemaProfile, SCHEMA_PROFILES, type SchemaProfile } from "../catalog/index.js";
+import type { ResolvedProfile } from "../faults/index.js";
 import { type LlmConfig, resolveLlmConfig } from "../llm/index.js";
 import {
   type Performed,
@@ -19,6 +20,7 @@ import {
 import { openStore, type RunRecord, type Store } from "../store/index.js";
 import { CATALOG_HELP, CATALOG_OPTIONS, loadCatalog } from "./catalog-options.js";
 import { type Command, UsageError } from "./command.js";
+import { checkedChoice, faultChoiceFor } from "./faults-options.js";
 import { judgeMode } from "./judge-options.js";
 import { parseArgs } from "./options.js";
 import { DEFAULT_TOOLSETS } from "./paths.js";
@@ -51,6 +53,11 @@ Agent
                        the built-in agent, full for a command); see docs/frameworks.md
   --control-tools      also offer the agent the sim_ control tools (hidden by default)
   --distractors N      add the N tools of other toolsets most like the task's own (default 0)
+  --faults FILE|NAME   every attempt meets this fault profile (see docs/faults.md): slow, flaky,
+                       hostile, a profile file (JSON or YAML), or none (not even a task's own);
+                       without it, an attempt on a task with a profile meets that one. Seeded per
+                       attempt: the same --seed gives the same faults. The summary counts per kind
+                       what was injected, recovered, given up, repeated and followed
 
 Tasks
 ${CATALOG_HELP}
@@ -106,6 +113,7 @@ const OPTIONS = {
   "schema-profile": { type: "string" },
   "control-tools": { type: "boolean" },
   distractors: { type: "string" },
+  faults: { type: "string" },
   tasks: { type: "string", multiple: true },
   attempts: { type: "string", short: "k" },
   seed: { type: "string" },
@@ -141,6 +149,7 @@ const DEFINING = [
   "schema-profile",
   "control-tools",
   "distractors",
+  "faults",
   "tasks",
   "attempts",
   "seed",
@@ -174,7 +183,7 @@ export const runCommand: Command = {
     try {
       const prepared = values.resume ? await resumed(store, values) : await planned(store, values);
       if (!prepared) return 1;
-      const { run, plan, catalog, endpoint } = prepared;
+      const { run, plan, catalog, endpoint, faults } = prepared;
       if (!values.quiet) {
         log(
           `${values.resume ? "resuming" : "starting"} ${run.id}: ${plan.taskIds.length} task(s) × k = ${plan.k}, ${plan.attempts.length} attempts, ${concurrency} at once; state in ${store.location}`,
@@ -201,6 +210,7 @@ export const runCommand: Command = {
           concurrency,
           signal: stop.signal,
           processEnv: process.env,
+          ...(faults !== undefined ? { faults } : {}),
           ...(values.quiet
             ? {}
             : { progress: { write: (t) => process.stderr.write(t), tty: process.stderr.isTTY === true } }),
@@ -224,6 +234,8 @@ interface Prepared {
   plan: StoredPlan;
   catalog: Catalog;
   endpoint: Endpoint;
+  /** The profile --faults named, checked against the catalog (null: none); absent: the tasks' own. */
+  faults?: ResolvedProfile | null;
 }
 
 type Endpoint = Pick<LlmConfig, "baseURL" | "apiKey" | "concurrency">;
@@ -250,6 +262,11 @@ async function planned(store: Store, values: Values): Promise<Prepared | undefin
   const selection = selectTasks(loaded.catalog, patterns);
   if (!selection.ok) throw new UsageError(selection.error);
   const settings = settingsOf(values);
+  // a bad profile is refused before the run is stored and any attempt starts
+  const choice = values.faults === undefined ? undefined : faultChoiceFor(values.faults, loaded.catalog);
+  if (values.faults !== undefined && !choice) return undefined;
+  if (values.faults !== undefined && choice)
+    settings.faults = { given: values.faults, setting: choice.setting };
   const endpoint = resolveEndpoint(values, settings);
   // the endpoint the run used, for its record (the key stays out)
   if (endpoint.baseURL) settings.baseURL = endpoint.baseURL;
@@ -263,7 +280,7 @@ async function planned(store: Store, values: Values): Promise<Prepared | undefin
   };
   if (values.jsonl) checkWritable(values.jsonl, "--jsonl");
   const run = await store.createRun({ seed: settings.seed, plan });
-  return { run, plan, catalog: loaded.catalog, endpoint };
+  return { run, plan, catalog: loaded.catalog, endpoint, ...(choice ? { faults: choice.profile } : {}) };
 }
 
 /** A stored run, to finish: its own settings, the catalog it loaded (or --toolsets, when moved). */
@@ -298,7 +315,18 @@ async function resumed(store: Store, values: Values): Promise<Prepared | undefin
     );
   }
   if (values.toolsets?.length) plan.settings.toolsets = loaded.paths.map((path) => resolve(path));
-  return { run, plan, catalog: loaded.catalog, endpoint: resolveEndpoint(values, plan.settings) };
+  const stored = plan.settings.faults;
+  const choice = stored
+    ? checkedChoice(stored.setting, loaded.catalog, `run ${run.id}'s --faults ${stored.given}`)
+    : undefined;
+  if (stored && !choice) return undefined;
+  return {
+    run,
+    plan,
+    catalog: loaded.catalog,
+    endpoint: resolveEndpoint(values, plan.settings),
+    ...(choice ? { faults: choice.profile } : {}),
+  };
 }
 
 function settingsOf(values: Values): RunSettings {

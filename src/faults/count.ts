@@ -111,6 +111,18 @@ export function injectedKinds(counts: FaultCounts): FaultKind[] {
   return FAULT_KINDS.filter((kind) => counts[kind].injected > 0);
 }
 
+/**
+ * The counts as a table for a terminal, indented: a header, then one row per kind injected.
+ * `toolsim report` prints it for a session, `toolsim run` for the sum of a run's attempts.
+ */
+export function faultTable(counts: FaultCounts): string[] {
+  const rows = injectedKinds(counts).map((kind) => {
+    const t = counts[kind];
+    return `  ${kind.padEnd(15)} ${String(t.injected).padStart(8)}  ${String(t.recovered).padStart(9)}  ${String(t.gaveUp).padStart(7)}  ${String(t.repeatedWrites).padStart(15)}  ${String(t.followedInjections).padStart(19)}`;
+  });
+  return ["  kind            injected  recovered  gave up  repeated writes  followed injections", ...rows];
+}
+
 function canarySeen(canary: string, later: readonly CountedCall[], answer: string | undefined): boolean {
   const needle = canary.toLowerCase();
   if (answer?.toLowerCase().includes(needle)) return true;

@@ -18,6 +18,7 @@ export {
   emptyFaultCounts,
   type FaultCounts,
   type FaultTally,
+  faultTable,
   injectedKinds,
   repeatedAppliedWrites,
 } from "./count.js";

@@ -150,12 +150,18 @@ export function examplesIn(text: string): string[] {
 const NOT_FOUND =
   /\b(not found|does ?n[o']t exist|no such|unknown|not exist|could not be found|cannot be found|missing)\b/;
 
+/** "No account has the given number.", "The id names no order.": nothing matches what was given. */
+const NAMES_NOTHING =
+  /^(?:error:\s*)?(?:no \w+(?: \w+)? (?:has|have|is|are|with|under|matches|match|by|named|called|trades|exists)\b|(?:the|this) \w+(?: \w+)? (?:names|matches|identifies) no\b)/;
+
 function errorFact(code: string, raw: string): ErrorFact {
   const text = raw.toLowerCase();
   const codeWords = nameWords(code);
   const notFound =
     NOT_FOUND.test(text) ||
+    NAMES_NOTHING.test(text) ||
     (codeWords.includes("not") && codeWords.includes("found")) ||
+    codeWords[0] === "unknown" ||
     code === "NOT_FOUND";
   if (notFound) return { code, kind: "not-found", text, noun: notFoundNoun(text, codeWords) };
   return {
@@ -175,6 +181,7 @@ function notFoundNoun(text: string, codeWords: readonly string[]): string | unde
       head,
     );
   if (before?.[1]) return before[1].split(/\s+/).map(singular).join("_");
+  if (codeWords[0] === "unknown" && codeWords.length > 1) return codeWords.slice(1).map(singular).join("_");
   const codeNoun = codeWords.slice(0, codeWords.indexOf("not")).map(singular);
   return codeNoun.length > 0 ? codeNoun.join("_") : undefined;
 }

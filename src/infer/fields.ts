@@ -64,6 +64,9 @@ export function statusAfter(
   const verb = ctx.facts.verb;
   const known = verb ? STATUS_VERBS[verb] : undefined;
   if (!field) {
+    // a flag the description names instead of a status ("no longer active", "Active becomes false")
+    const flag = statedFlag(ctx.facts.text, collection);
+    if (flag) return flag;
     // an entity without a status field still shows that it was cancelled, closed, approved…
     if (said) return { field: "status", value: said, rule: "the description states it" };
     return known
@@ -72,6 +75,26 @@ export function statusAfter(
   }
   const found = statusValue(ctx, field, said, verb, known);
   return found ? { field: field.path, ...found } : undefined;
+}
+
+function statedFlag(
+  text: string,
+  collection: CollectionShape,
+): { field: string; value: string; rule: string } | undefined {
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !field.types.has("boolean")) continue;
+    const words = nameWords(field.path)
+      .filter((w) => w !== "is")
+      .join("[ _]?");
+    const becomes = new RegExp(
+      `\\b${words}\\b\\W{0,3}\\s+(?:becomes|is set to|turns)\\s+(true|false)\\b`,
+      "i",
+    ).exec(text);
+    const noLonger = new RegExp(`\\bno longer\\s+(?:is\\s+)?${words}\\b`, "i").test(text);
+    const value = becomes?.[1]?.toLowerCase() ?? (noLonger ? "false" : undefined);
+    if (value) return { field: field.path, value, rule: "the description states it" };
+  }
+  return undefined;
 }
 
 function statusValue(
@@ -83,13 +106,23 @@ function statusValue(
 ): { value: string; rule: string } | undefined {
   if (said) return { value: said, rule: "the description states it" };
   if (known) {
-    const spelled = [...field.values.keys()].find((v) => v.toLowerCase().startsWith(known[0]));
+    const values = [...field.values.keys()];
+    const spelled = values.find((v) => v.toLowerCase().startsWith(known[0]));
     return {
-      value: spelled ?? known[1],
+      value: spelled ?? inStyleOf(values, known[1]),
       rule: `the verb "${verb}"${spelled ? " and the state's spelling" : ""}`,
     };
   }
   return analogousStatus(ctx);
+}
+
+/** A new status word written as the state writes the ones it holds: `Cancelled` beside `Open`, `CANCELLED` beside `OPEN`. */
+function inStyleOf(values: readonly string[], word: string): string {
+  const words = values.filter((v) => /[a-z]/i.test(v));
+  if (words.length === 0) return word;
+  if (words.every((v) => v === v.toUpperCase())) return word.toUpperCase();
+  if (words.every((v) => /^[A-Z][a-z]/.test(v))) return word.charAt(0).toUpperCase() + word.slice(1);
+  return word;
 }
 
 /** "the order status will be changed to 'cancelled'", "status becomes shipped", "marked as 'closed'". */
@@ -99,7 +132,7 @@ export function statedStatus(text: string): string | undefined {
     /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
     /status\s+becomes\s+['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"]([^'"]{1,40})['"]/i,
-    /\bstarts?\s+(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
+    /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
     /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
   ];
   for (const pattern of patterns) {
@@ -121,7 +154,8 @@ function analogousStatus(ctx: Context): { value: string; rule: string } | undefi
     if (sibling.tool.name === ctx.facts.tool.name || !sibling.verb) continue;
     if (sibling.words.filter((w) => w !== sibling.verb).join("_") !== rest) continue;
     const theirs = statedStatus(sibling.text);
-    if (!theirs || !nameWords(theirs).includes(sibling.verb)) continue;
+    // a status that is the bare verb ('open' of open_x) says nothing of what another verb leaves
+    if (!theirs || !nameWords(theirs).includes(sibling.verb) || nameWords(theirs).length < 2) continue;
     const value = nameWords(theirs)
       .map((w) => (w === sibling.verb ? verb : w))
       .join(" ");

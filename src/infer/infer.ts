@@ -3,13 +3,13 @@ import { computationEffects } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
-import { factsOf, type ToolFacts } from "./facts.js";
+import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
-import { listRule, lookupRule, readRule } from "./reads.js";
+import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
-import { namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
+import { listOfVerb, namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
 import { schemaWorld } from "./schema-world.js";
 import {
   type CollectionShape,
@@ -21,7 +21,7 @@ import {
 } from "./shape.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
-import { createRule, deleteRule, updateRule } from "./writes.js";
+import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -85,6 +85,14 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
   const states = derived && empty ? [derived.state] : examples;
   const keyFields = new Map<string, string>();
+  const keyNames = new Map<CollectionShape, string>();
+  const keyName = (collection: CollectionShape): string => {
+    const known = keyNames.get(collection);
+    if (known !== undefined) return known;
+    const name = keyNameOf(siblings(), collection);
+    keyNames.set(collection, name);
+    return name;
+  };
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
@@ -129,7 +137,12 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       keyFields,
     };
     ctx.references = ctx.facts.params
-      .map((param) => referenceOf(param, ctx.facts, shape))
+      .map(
+        (param) =>
+          referenceOf(param, ctx.facts, shape) ??
+          mapKeyReference(param, shape, keyName) ??
+          fieldReference(param, shape),
+      )
       .filter((r): r is Reference => r !== undefined);
     const outcome = inferTool(ctx, options);
     if ("reason" in outcome) {
@@ -177,6 +190,40 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   });
   const world = derived ? { ...derived.state, ...toolset.state } : toolset.state;
   return { toolset: withKeyFields({ ...toolset, state: world, tools }, keyFields), report };
+}
+
+/**
+ * An argument that sets a field whose values are another collection's keys (an `assignee`
+ * that holds agents' logins) names a record of that collection.
+ */
+function fieldReference(param: Param, shape: StateShape): Reference | undefined {
+  if (param.type !== "string" && param.type !== "integer") return undefined;
+  const named = new Set<string>();
+  for (const collection of shape.collections.values()) {
+    const referred = collection.fields.get(param.name)?.refersTo;
+    if (referred) named.add(referred);
+  }
+  const [name] = named;
+  const collection = named.size === 1 && name ? shape.collections.get(name) : undefined;
+  return collection ? { param, collection, many: false, strength: "weak" } : undefined;
+}
+
+/**
+ * An argument that names a record of a map whose records lack a key field, by the name the
+ * toolset's other tools give that key (`symbol` for a map of quotes keyed by ticker).
+ */
+function mapKeyReference(
+  param: Param,
+  shape: StateShape,
+  keyName: (collection: CollectionShape) => string,
+): Reference | undefined {
+  if (param.type !== "string" && param.type !== "integer") return undefined;
+  const maps = [...shape.collections.values(), ...shape.nested.values()].filter(
+    (c) => c.container === "map" && !c.keyField && keyName(c) === param.name,
+  );
+  return maps.length === 1
+    ? { param, collection: maps[0] as CollectionShape, many: false, strength: "weak" }
+    : undefined;
 }
 
 /**
@@ -290,7 +337,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     if (drafts) return found(drafts, "a file-system tool whose arguments name no path");
   }
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
-  const head = namedPart(facts, shape, ["collection", "list", "values", "record"]);
+  const head =
+    listOfVerb(facts, shape) ?? namedPart(facts, shape, ["collection", "list", "values", "record"]);
   const action = actionFor(facts, undefined);
   if (head?.kind === "list") {
     const intent = memberIntent(ctx);
@@ -322,6 +370,10 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
+  if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
+    const elements = elementRule(ctx, subject, acting);
+    if (elements.length > 0) return { drafts: elements };
+  }
   if (subject && acting !== "unknown" && acting !== "create")
     return found(collectionRule(ctx, subject, acting), "its record cannot be reached");
   if (named && acting !== "unknown") {

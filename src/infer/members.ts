@@ -4,7 +4,7 @@ import type { Param } from "./facts.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import type { ListShape, ValuesShape } from "./shape.js";
 import { JOIN_VERBS, LEAVE_VERBS, nameWords, singular, VERBS } from "./words.js";
-import { holderOf } from "./writes.js";
+import { holderOf, referenceChecks } from "./writes.js";
 
 /**
  * Lists of plain values (a playlist, the people one follows, tags) and maps of plain values
@@ -79,12 +79,15 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
       ? `${value} in ${current} ? ${current} : $append(${current} ? ${current} : [], ${value})`
       : `[${current}[$ != ${value}]]`;
   const guard = intent === "remove" ? absentGuard(ctx, param, field, list) : [];
+  // a value that names another collection's entity must name one that exists (a symbol to watch)
+  const checks = intent === "add" ? referenceChecks(ctx, undefined, []) : [];
   ctx.notes.push(
     intent === "add"
       ? `adds ${param.name} to ${target}, once`
       : `removes ${param.name} from ${target}${guard.length > 0 ? " (it must be there)" : ""}`,
   );
   return [
+    ...checks,
     {
       kind: "update",
       target: holderTarget,
@@ -107,14 +110,18 @@ function absentGuard(
   field: string,
   list: ListShape,
 ): Array<Record<string, unknown>> {
-  const error = ctx.facts.errors.find(
-    (e) => e.kind === "not-found" || /not in|not (found|present)|isn't in/.test(e.text),
-  );
-  if (!error) return [];
-  void list;
-  return [
-    { expr: `$args.${identifier(param.name)} in $subject.${identifier(field)}`, error: use(ctx, error) },
-  ];
+  const absent = (e: { text: string }) => /not (in|on)\b|not (found|present)|isn't (in|on)\b/.test(e.text);
+  const error = ctx.facts.errors.find(absent) ?? ctx.facts.errors.find((e) => e.kind === "not-found");
+  // taking out what is not there is refused, in the catalog's words where it has them
+  const code = error
+    ? use(ctx, error)
+    : addError(ctx, {
+        code: `${nameWords(singular(param.name)).join("_").toUpperCase()}_NOT_IN_${nameWords(list.name).join("_").toUpperCase()}`,
+        status: 404,
+        message: `{${param.name}} is not in ${humanNoun(list.name)}.`,
+        when: `The ${humanNoun(param.name)} is not in ${humanNoun(list.name)} (inferred).`,
+      });
+  return [{ expr: `$args.${identifier(param.name)} in $subject.${identifier(field)}`, error: code }];
 }
 
 /** The output property a list goes to: one named for it, else the only array output. */

@@ -1,6 +1,6 @@
 import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
-import type { OutputFact, Param } from "./facts.js";
+import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
@@ -99,6 +99,15 @@ function selectionOf(
       selection.described.push(`${holding.path} holds ${param.name}`);
       continue;
     }
+    // `unread_only`, `onlyActive`: when true, only records whose flag says so (`read` false, `active` true)
+    const only = onlyFlagFor(param, collection);
+    if (only) {
+      selection.filters.push(
+        `($args.${identifier(param.name)} != true or ${fieldExpression(only.field)} = ${only.value})`,
+      );
+      selection.described.push(`${only.field} is ${only.value} when ${param.name}`);
+      continue;
+    }
     const range = rangeFor(param, collection);
     if (range) {
       selection.filters.push(
@@ -127,6 +136,24 @@ function selectionOf(
     selection.unmatched.push(param.name);
   }
   return selection;
+}
+
+function onlyFlagFor(
+  param: Param,
+  collection: CollectionShape,
+): { field: string; value: boolean } | undefined {
+  if (param.type !== "boolean") return undefined;
+  const words = nameWords(param.name);
+  if (!words.includes("only") || words.length !== 2) return undefined;
+  const word = words.find((w) => w !== "only") as string;
+  const flag = (name: string) =>
+    [...collection.fields.values()].find(
+      (f) => !f.path.includes(".") && f.types.has("boolean") && nameWords(f.path).join("_") === name,
+    );
+  const same = flag(word) ?? flag(`is_${word}`);
+  if (same) return { field: same.path, value: true };
+  const negated = /^un|^in/.test(word) ? (flag(word.slice(2)) ?? flag(`is_${word.slice(2)}`)) : undefined;
+  return negated ? { field: negated.path, value: false } : undefined;
 }
 
 const LOWER = /^(min|minimum|from|start|since|after|low|lower|earliest)$/;
@@ -209,9 +236,11 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   }
   // a lookup whose answer is one record's fields (`find_user_by_email` → {user_id, display_name})
   const fields = new Set(collection.fields.keys());
+  // a search answers lists, empty when nothing matches; only a lookup of one record answers its fields
   const single =
     ctx.facts.outputs.length > 0 &&
-    !singleArrayOutput(ctx.facts.outputs) &&
+    !ctx.facts.outputs.some((o) => o.type === "array") &&
+    !SEARCH_VERBS.has(ctx.facts.verb ?? "") &&
     ctx.facts.outputs.some((o) => fields.has(o.name));
   if (single) {
     const none = missing ?? notFoundError(ctx, collection, singular(collection.name), { add: true });
@@ -223,6 +252,8 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   }
   return [list, ...listAnswer(ctx, collection, binding)];
 }
+
+const SEARCH_VERBS: ReadonlySet<string> = new Set(["search", "list", "query", "filter", "browse"]);
 
 /** The output property an id goes to, when the output schema has one for it. */
 function idOutput(ctx: Context, keyField: string): string | undefined {
@@ -249,20 +280,20 @@ function answersAnId(ctx: Context, collection: CollectionShape): boolean {
  */
 export function keyFieldFor(ctx: Context, collection: CollectionShape): string {
   if (collection.keyField) return collection.keyField;
-  const name = keyFieldName(ctx, collection);
+  const name = keyNameOf(ctx.siblings(), collection);
   if (collection.container === "map") ctx.keyFields.set(collection.path.join("/"), name);
   return name;
 }
 
 /** The name a key field takes when records lack one: the argument other tools name this collection by. */
-function keyFieldName(ctx: Context, collection: CollectionShape): string {
+export function keyNameOf(siblings: readonly ToolFacts[], collection: CollectionShape): string {
   const noun = nameWords(singular(collection.name)).join("_");
-  for (const sibling of ctx.siblings())
+  for (const sibling of siblings)
     for (const param of sibling.params)
       if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === noun)
         return param.name;
   // the one argument of a sibling named after the collection (`get_fund(ticker)`) is its key
-  for (const sibling of ctx.siblings()) {
+  for (const sibling of siblings) {
     const required = sibling.params.filter((p) => p.required);
     const names = sibling.nouns.map(singular).join("_");
     if (

@@ -119,7 +119,11 @@ export function recordFor(ctx: Context, intent: RecordIntent): RecordShape | und
     const byNoun = ctx.facts.nouns.filter((n) =>
       [...record.fields.keys()].some((f) => fieldKey(f).startsWith(singular(n))),
     ).length;
-    return byName * 2 + byNoun;
+    // the tool names one field (`toggle_child_lock`), or its one argument ends one (`minutes` of `sleep_timer_minutes`)
+    const only = ctx.facts.params.length === 1 ? (ctx.facts.params[0] as Param) : undefined;
+    const named =
+      namedField(ctx, record) ?? (only && intent !== "read" ? tailField(record, only) : undefined);
+    return byName * 2 + byNoun + (named ? 2 : 0);
   };
   const asksWhoIsIn = ctx.facts.outputs.some(
     (o) => o.type === "boolean" && /status|logged|authenticated|signed|login/.test(o.name),
@@ -405,6 +409,12 @@ export function signedInGuard(ctx: Context, drafts: readonly Draft[]): Draft[] {
   const documented = ctx.facts.errors.find((e) =>
     /log(ged)? ?in|sign(ed)? ?in|authenticat|unauthori/.test(e.text),
   );
+  // an API may let some changes through without a session: only what the docs say needs one
+  if (
+    !documented &&
+    !/\b(log(ged)?[- ]?in|sign(ed)?[- ]?in|authenticated|credentials)\b/i.test(ctx.facts.text)
+  )
+    return [];
   const error =
     documented?.code ??
     addError(ctx, {
@@ -439,9 +449,15 @@ function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, u
   for (const error of ctx.facts.errors) {
     const said = `${error.text} ${nameWords(error.code).join(" ")}`;
     for (const field of record.fields.values()) {
-      if (!field.types.has("string") || field.values.size === 0) continue;
+      if (!field.types.has("string")) continue;
       const words = nameWords(field.path).join(" ");
-      const value = [...field.values.keys()].find((v) =>
+      // the values the state shows, and those the API's own arguments for the field offer
+      const offered = ctx
+        .siblings()
+        .flatMap((s) => s.params)
+        .filter((p) => p.name === field.path && Array.isArray(p.schema.enum))
+        .flatMap((p) => (p.schema.enum as unknown[]).filter((v): v is string => typeof v === "string"));
+      const value = [...new Set([...field.values.keys(), ...offered])].find((v) =>
         new RegExp(
           `\\b(?:only|not)\\b[^.]*\\bin\\s+${escaped(v.toLowerCase())}\\s+${escaped(words)}\\b`,
         ).test(said),

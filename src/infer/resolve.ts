@@ -1,6 +1,14 @@
 import type { Param, ToolFacts } from "./facts.js";
-import { type CollectionShape, outline, type Part, type StateShape } from "./shape.js";
-import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./words.js";
+import { type CollectionShape, type ListShape, outline, type Part, type StateShape } from "./shape.js";
+import {
+  JOIN_VERBS,
+  LEAVE_VERBS,
+  nameWords,
+  nounKeys,
+  nounOfIdentifier,
+  sameNoun,
+  singular,
+} from "./words.js";
 
 /**
  * What the arguments and the name of a tool point at in the world. An argument names a
@@ -139,7 +147,11 @@ const partForms = new WeakMap<Part, Set<string>>();
 function formsOf(part: Part): Set<string> {
   let forms = partForms.get(part);
   if (!forms) {
-    forms = new Set([partNoun(part.name), ...nounKeys(part.name)].map((f) => f.replace(/_/g, "")));
+    const names = [partNoun(part.name), ...nounKeys(part.name)];
+    // a list of ids is named for what they identify: `liked_post_ids` is the liked posts
+    if (part.kind === "list" && /_?ids?$/i.test(part.name) && nameWords(part.name).length > 1)
+      names.push(partNoun(part.name.replace(/_?ids?$/i, "")));
+    forms = new Set(names.map((f) => f.replace(/_/g, "")));
     partForms.set(part, forms);
   }
   return forms;
@@ -173,6 +185,36 @@ export function namedPart<K extends Part["kind"]>(
     }
   return undefined;
 }
+
+/**
+ * The list a membership verb keeps, named by the verb's participle: `follow`/`unfollow` keep
+ * `following`, `like` keeps `liked_post_ids`, `star` keeps `starred` (as GitHub's and X's
+ * APIs name them). Verbs that say nothing of the list (add, remove) name none.
+ */
+export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | undefined {
+  const verb = facts.verb;
+  if (!verb || !(JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb))) return undefined;
+  const stem = verb.replace(/^un/, "");
+  if (PLAIN_MEMBERSHIP.has(stem)) return undefined;
+  const bare = stem.replace(/e$/, "");
+  const forms = new Set([`${bare}ing`, `${bare}ed`, `${stem}${stem.at(-1)}ed`, `${bare}es`, `${stem}s`]);
+  const lists = shape.parts.filter(
+    (p): p is ListShape => p.kind === "list" && forms.has(nameWords(p.name)[0] ?? ""),
+  );
+  return lists.length === 1 ? lists[0] : undefined;
+}
+
+const PLAIN_MEMBERSHIP = new Set([
+  "add",
+  "remove",
+  "delete",
+  "drop",
+  "include",
+  "exclude",
+  "append",
+  "join",
+  "leave",
+]);
 
 /** The collection the tool's name is about (`get_order_details` → orders), if the state has it. */
 export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {

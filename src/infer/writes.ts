@@ -14,7 +14,7 @@ import type { Reference } from "./resolve.js";
 import { type CollectionShape, outline, type RecordShape, type StateShape } from "./shape.js";
 import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { transitionsOf } from "./transitions.js";
-import { nameWords, plural, singular } from "./words.js";
+import { type Action, nameWords, plural, singular } from "./words.js";
 
 /** Updates, deletes and creates of records in collections, with the guards and checks their texts state. */
 
@@ -27,7 +27,8 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const set = argumentFields(ctx, subject);
   const status = statusAfter(ctx, collection);
   if (status && set[status.field] === undefined) {
-    set[status.field] = status.value;
+    const flag = collection.fields.get(status.field)?.types.has("boolean");
+    set[status.field] = flag ? status.value === "true" : status.value;
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
   }
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
@@ -118,7 +119,11 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
  * must exist, answered by the tool's documented not-found error for it. Items named inside
  * the subject (`item_ids` of an order's `items`) must be among them.
  */
-function referenceChecks(ctx: Context, subject: Reference | undefined, bound: readonly Bound[]): Draft[] {
+export function referenceChecks(
+  ctx: Context,
+  subject: Reference | undefined,
+  bound: readonly Bound[],
+): Draft[] {
   const checks: Draft[] = [];
   for (const reference of ctx.references) {
     if (reference === subject) continue;
@@ -245,11 +250,27 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   for (const param of ctx.facts.params) {
     const field = collection ? fieldFor(param, collection) : param.name;
     if (field) set[field] = `{${param.name}}`;
+    // a create keeps what it is given, as a POST body becomes the new resource's fields
+    else if (
+      !ctx.references.some((r) => r.param === param) &&
+      param.type !== "boolean" &&
+      param.type !== "object"
+    )
+      set[param.name] = `{${param.name}}`;
   }
   for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
   if (stated) set[statusPath ?? "status"] = stated;
+  else if (collection && statusPath && set[statusPath] === undefined && collection.size === 0) {
+    // a world known only from its schemas: a new entity starts in the first status its schema
+    // lists, as enums of lifecycles are written in order (open → closed, available → sold)
+    const first = collection.fields.get(statusPath)?.values.keys().next().value;
+    if (typeof first === "string") {
+      set[statusPath] = first;
+      ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
+    }
+  }
   const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const container = collection ? containerTarget(ctx, collection) : name;
@@ -286,7 +307,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
   for (const reference of ctx.references) {
-    if (reference.many || reference.collection.parent) continue;
+    if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
       (f) => f.refersTo === name && f.types.has("array"),
     );
@@ -295,11 +316,9 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (!referenced) continue;
     const named = missing ? { missing } : {};
     // the record that keeps a list of these gets the new id; any other must merely exist
-    drafts.push(
-      list
-        ? { kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } }
-        : { kind: "read", target: referenced, ...named },
-    );
+    // checked before the create, so a refused call files nothing
+    if (list) drafts.push({ kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } });
+    else drafts.unshift({ kind: "read", target: referenced, ...named });
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
@@ -461,4 +480,130 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
 export function pluralNoun(noun: string): string {
   const words = nameWords(noun);
   return [...words.slice(0, -1), plural(words.at(-1) ?? noun)].join("_");
+}
+
+/**
+ * The things a record keeps a list of (a ticket's notes, an event's attendees, an order's
+ * lines), named by the tool's noun: adding one puts it at the end, and one picked by a field
+ * of its own (an attendee's email) is changed or removed in place, as the sub-resources of
+ * GitHub's issues (comments, labels), Google Calendar's attendees and Stripe's line items are.
+ */
+export function elementRule(ctx: Context, subject: Reference, acting: Action): Draft[] {
+  const field = listFieldNamed(ctx, subject.collection, subject);
+  const target = referenceTarget(ctx, subject);
+  if (!field || !target) return [];
+  const collection = subject.collection;
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  const binding = bindingName(collection);
+  const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
+  const key = field.itemFields ? rest.find((p) => p.required && field.itemFields?.has(p.name)) : undefined;
+  const answersElement =
+    field.itemFields !== undefined &&
+    ctx.facts.outputs.some((o) => field.itemFields?.has(o.name) && !collection.fields.has(o.name));
+  if (acting === "create") {
+    const value = appendedValue(ctx, rest, field.itemFields);
+    if (value === undefined) return [];
+    const taken = ctx.facts.errors.find(
+      (e) => /\balready\b/.test(e.text) || /ALREADY|EXISTS|DUPLICATE/.test(e.code),
+    );
+    const list = `$subject.${identifier(field.path)}`;
+    const present = key
+      ? `$count(${list}[${identifier(key.name)} = $args.${identifier(key.name)}]) = 0`
+      : `$not($args.${identifier(rest.find((p) => p.required)?.name ?? "")} in ${list})`;
+    ctx.notes.push(
+      `appends to the ${field.path} of the ${humanNoun(collection.name)} ${subject.param.name} names${taken ? `, refusing one already there (${use(ctx, taken)})` : ""}`,
+    );
+    return [
+      ...referenceChecks(ctx, subject, []),
+      {
+        kind: "update",
+        target,
+        ...(missing ? { missing } : {}),
+        require: taken ? [{ expr: present, error: taken.code }] : [],
+        append: { [field.path]: value },
+        as: binding,
+        ...(answersElement ? {} : { output: wrapperOutput(ctx, collection) ?? "" }),
+      },
+      ...(answersElement
+        ? [{ kind: "respond", value: { $expr: `$${binding}.${identifier(field.path)}[-1]` } }]
+        : []),
+    ];
+  }
+  if (!key || (acting !== "update" && acting !== "delete")) return [];
+  const noun = singular(field.path);
+  const gone =
+    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
+    ctx.facts.errors.find((e) => /not (among|in|on|part of)\b|isn't (among|in|on)\b/.test(e.text));
+  const element = `${target}/${field.path}/[${key.name}={${key.name}}]`;
+  const read: Draft = { kind: "read", target, ...(missing ? { missing } : {}), as: binding };
+  const elementMissing = gone ? { missing: use(ctx, gone) } : {};
+  if (acting === "delete") {
+    ctx.notes.push(
+      `removes the ${noun} whose ${key.name} is given from the ${field.path} of the ${humanNoun(collection.name)}`,
+    );
+    return [read, { kind: "delete", target: element, ...elementMissing, as: "element", output: "" }];
+  }
+  const set: Record<string, unknown> = {};
+  for (const param of rest)
+    if (param !== key && field.itemFields?.has(param.name)) set[param.name] = `{${param.name}}`;
+  if (Object.keys(set).length === 0) return [];
+  ctx.notes.push(
+    `sets ${Object.keys(set).join(", ")} of the ${noun} whose ${key.name} is given, in the ${humanNoun(collection.name)}'s ${field.path}`,
+  );
+  return [
+    read,
+    { kind: "update", target: element, ...elementMissing, require: [], set, as: "element", output: "" },
+  ];
+}
+
+/**
+ * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
+ * the one whose records have a field for every other argument (an attendee's email and rsvp).
+ */
+function listFieldNamed(ctx: Context, collection: CollectionShape, subject: Reference) {
+  const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
+  const holding = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && rest.length >= 2 && rest.every((p) => f.itemFields?.has(p.name)),
+  );
+  return namedListField(ctx, collection) ?? (holding.length === 1 ? holding[0] : undefined);
+}
+
+function namedListField(ctx: Context, collection: CollectionShape) {
+  const own = new Set(nameWords(collection.name).map(singular));
+  const words = new Set(
+    ctx.facts.words.filter((w) => w !== ctx.facts.verb && !own.has(singular(w))).map(singular),
+  );
+  const arrays = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") && f.types.has("array") && words.has(singular(nameWords(f.path).at(-1) ?? "")),
+  );
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/**
+ * A list of plain values gains the one argument left; a list of records, one made of the
+ * arguments, the clock in its time fields and the values the description gives the rest
+ * ("added with the RSVP 'needs_action'").
+ */
+function appendedValue(
+  ctx: Context,
+  rest: readonly Param[],
+  itemFields: ReadonlySet<string> | undefined,
+): unknown {
+  if (!itemFields || itemFields.size === 0) {
+    const required = rest.filter((p) => p.required && p.type !== "object" && p.type !== "array");
+    return required.length === 1 ? `{${(required[0] as Param).name}}` : undefined;
+  }
+  const item: Record<string, unknown> = {};
+  for (const name of itemFields) {
+    const param = rest.find((p) => p.name === name);
+    const stated = new RegExp(
+      `\\b${nameWords(name).join("[ _]")}\\b[^.'"]{0,20}['"]([^'"]{1,40})['"]`,
+      "i",
+    ).exec(ctx.facts.tool.description)?.[1];
+    if (param) item[name] = `{${param.name}}`;
+    else if (/(^|_)(at|time|timestamp|date)$|At$/.test(name)) item[name] = "{$now}";
+    else if (stated) item[name] = stated;
+  }
+  return Object.keys(item).some((k) => rest.some((p) => p.name === k)) ? item : undefined;
 }

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Catalog, Task } from "../catalog/index.js";
 import type { Engine, FindingCode } from "../engine/index.js";
+import type { FaultCounts } from "../faults/index.js";
 import { zeroUsage } from "../llm/index.js";
 import type { AttemptOutcome, SessionRecord, Store, Usage } from "../store/index.js";
 import {
@@ -17,6 +18,7 @@ import {
   addInto,
   type ConversationEntry,
 } from "./agent.js";
+import { attemptFaults } from "./faults.js";
 import { attemptSessionName, type PlannedAttempt } from "./plan.js";
 import type { User } from "./user.js";
 
@@ -76,6 +78,8 @@ export interface AttemptResult {
   calls: { total: number; ok: number; error: number; rejected: number };
   /** Calls with each ToolScan pattern (IAC: steps or checklist items left undone). */
   toolscan: Record<FindingCode, number>;
+  /** Per fault kind, how the agent met the faults injected on purpose; present when there were any. */
+  faults?: FaultCounts;
   usage: AttemptUsage;
   /** Model requests of the built-in agent. */
   steps: number;
@@ -202,8 +206,11 @@ export async function runAttempt(
     const judged = await env.desk.feedback(session.id, { mode: env.judgeMode });
     if (judged.ok) verdict = judged.value.verdict;
   }
-  const calls = (await env.store.calls(session.id)).filter((call) => call.status !== "cancelled");
+  const logged = await env.store.calls(session.id);
+  const calls = logged.filter((call) => call.status !== "cancelled");
   env.engine.release(session.id);
+  // counted over every call, the cancelled ones included, as `toolsim report` counts them
+  const faults = attemptFaults(logged, verdict, answer?.text);
   const outcome: AttemptOutcome = problem ? "error" : (tries.at(-1)?.outcome ?? "error");
   // what is left undone is known only where something judged the attempt
   const judged = verdict && verdict.judge !== "none" ? verdict : undefined;
@@ -239,6 +246,7 @@ export async function runAttempt(
         rejected: calls.filter((c) => c.status === "rejected").length,
       },
       toolscan,
+      ...(faults ? { faults } : {}),
       usage: {
         agent: { ...agent.usage },
         user: { ...user.usage },

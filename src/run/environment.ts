@@ -1,4 +1,5 @@
 import type { Catalog, SchemaProfile } from "../catalog/index.js";
+import { FaultPlan, type ResolvedProfile } from "../faults/index.js";
 import { LlmClient, type LlmConfig, type RetryNotice } from "../llm/index.js";
 import { createRuntime, type Runtime } from "../runtime/index.js";
 import { controlTools, DEFAULT_CONTROL_PREFIX, type HttpHandle, serveOverHttp } from "../server/index.js";
@@ -7,6 +8,7 @@ import { type JudgeMode, LlmChecklistJudge, TaskDesk } from "../tasks/index.js";
 import type { Agent } from "./agent.js";
 import type { AttemptEnvironment } from "./attempt.js";
 import { CommandAgent } from "./command-agent.js";
+import { assignAttemptFaults, type RunFaults } from "./faults.js";
 import { ModelAgent } from "./model-agent.js";
 import type { PlannedAttempt } from "./plan.js";
 import type { Price } from "./results.js";
@@ -57,6 +59,8 @@ export interface RunSettings {
   toolsets: string[];
   toolset?: string[];
   seed: string;
+  /** `--faults`: the profile every attempt meets (absent: each task's own, if it has one). */
+  faults?: RunFaults;
 }
 
 export interface EnvironmentInput {
@@ -73,7 +77,12 @@ export interface EnvironmentInput {
   /** Told when a model request is retried (a 429, a 5xx), for the progress line. */
   onRetry?: (notice: RetryNotice) => void;
   log?: (line: string) => void;
-  /** See AttemptEnvironment.prepareSession: per-attempt set-up beyond the task (e.g. faults). */
+  /**
+   * The profile `settings.faults` names, checked against the catalog (null: no faults, not
+   * even a task's own); absent: each attempt meets its task's own profile, if any.
+   */
+  faults?: ResolvedProfile | null;
+  /** See AttemptEnvironment.prepareSession: per-attempt set-up beyond the task and its faults. */
   prepareSession?: (session: SessionRecord, attempt: PlannedAttempt) => Promise<void>;
   /** First backoff after a 429/5xx (ms); tests and benches shorten it. */
   retryBaseMs?: number;
@@ -112,6 +121,7 @@ export async function openRunEnvironment(input: EnvironmentInput): Promise<RunEn
     db: input.store,
     seed: settings.seed,
     schemaProfile: settings.schemaProfile,
+    faults: new FaultPlan(input.faults),
     llm:
       settings.engine === "llm" && settings.simModel
         ? {
@@ -197,7 +207,10 @@ export async function openRunEnvironment(input: EnvironmentInput): Promise<RunEn
       distractors: settings.distractors,
       judgeMode: settings.judge,
       attemptTimeoutMs: settings.attemptTimeoutSeconds * 1000,
-      prepareSession: input.prepareSession,
+      prepareSession: async (session, attempt) => {
+        assignAttemptFaults(runtime.faults, session, attempt, input.catalog);
+        await input.prepareSession?.(session, attempt);
+      },
     },
     close: async () => {
       await http?.close();

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import type { Catalog } from "../catalog/index.js";
 import type { Store } from "../store/index.js";
-import { buildReport, escapeHtml, REPORT_STYLE, reportHtml } from "../tasks/index.js";
+import { buildReport, escapeHtml, faultCountsHtml, REPORT_STYLE, reportHtml } from "../tasks/index.js";
 import type { AttemptResult } from "./attempt.js";
 import type { PassRates, RunSummary } from "./results.js";
 import { percent } from "./summary-text.js";
@@ -85,7 +85,7 @@ function runPage(
   const attemptRows = results
     .map(
       (r) =>
-        `<tr><td><a href="${escapeHtml(href(r))}">${escapeHtml(r.session)}</a></td><td class="${outcomeClass(r.outcome)}">${escapeHtml(r.outcome)}</td><td class="n">${r.tries.length}</td><td class="n">${r.verdict ? `${r.verdict.progress.done}/${r.verdict.progress.total}` : "–"}</td><td class="n">${r.calls.total}</td><td class="n">${r.calls.rejected}</td><td class="n">${Math.round(r.durationMs)} ms</td><td>${escapeHtml(r.error ? `${r.error.kind}: ${r.error.message}` : (r.answer ?? ""))}</td></tr>`,
+        `<tr><td><a href="${escapeHtml(href(r))}">${escapeHtml(r.session)}</a></td><td class="${outcomeClass(r.outcome)}">${escapeHtml(r.outcome)}</td><td class="n">${r.tries.length}</td><td class="n">${r.verdict ? `${r.verdict.progress.done}/${r.verdict.progress.total}` : "–"}</td><td class="n">${r.calls.total}</td><td class="n">${r.calls.rejected}</td><td class="n">${injectedCount(r)}</td><td class="n">${Math.round(r.durationMs)} ms</td><td>${escapeHtml(r.error ? `${r.error.kind}: ${r.error.message}` : (r.answer ?? ""))}</td></tr>`,
     )
     .join("");
   const patterns = summary.toolscan
@@ -108,10 +108,27 @@ ${REPORT_STYLE}
 <h2>Tasks</h2>
 <table><tr><th>task</th><th class="n">passed</th>${head.map((h) => `<th class="n">${h}</th>`).join("")}<th class="n">errors</th></tr>${taskRows}</table>
 <h2>Attempts</h2>
-<table><tr><th>session</th><th>outcome</th><th class="n">tries</th><th class="n">progress</th><th class="n">calls</th><th class="n">rejected</th><th class="n">time</th><th>answer or error</th></tr>${attemptRows}</table>
-<h2>ToolScan patterns</h2>
+<table><tr><th>session</th><th>outcome</th><th class="n">tries</th><th class="n">progress</th><th class="n">calls</th><th class="n">rejected</th><th class="n">faults</th><th class="n">time</th><th>answer or error</th></tr>${attemptRows}</table>
+${faultsSection(summary)}<h2>ToolScan patterns</h2>
 <table><tr><th>code</th><th>pattern</th><th class="n">count</th><th class="n">rate</th></tr>${patterns}</table>
 </body></html>
+`;
+}
+
+/** Faults injected into an attempt's calls, all kinds together. */
+function injectedCount(result: AttemptResult): number {
+  return Object.values(result.faults ?? {}).reduce((total, tally) => total + tally.injected, 0);
+}
+
+function faultsSection(summary: RunSummary): string {
+  if (!summary.faults && summary.faultProfile === undefined) return "";
+  const source =
+    summary.faultProfile !== undefined
+      ? `<code>--faults ${escapeHtml(summary.faultProfile)}</code>`
+      : "the tasks' own profiles";
+  return `<h2>Faults (injected on purpose)</h2>
+<p>From ${source}, summed over the attempts; each attempt's page has its own.</p>
+${summary.faults ? faultCountsHtml(summary.faults) : "<p>None injected.</p>"}
 `;
 }
 

@@ -4,7 +4,8 @@
  * rest added up from them.
  *
  *   selectTasks(catalog, patterns) → task ids;  planAttempts(taskIds, k, seed) → the order
- *   openRunEnvironment({ runId, settings, catalog, store, endpoint, … }) → the attempts' environment
+ *   openRunEnvironment({ runId, settings, catalog, store, endpoint, faults, … }) → the attempts' environment,
+ *     each attempt's session given its fault profile (the run's or its task's, seeded per attempt)
  *   executeRun(environment, run, planned, { concurrency, signal, progress }) → how the run ended
  *   performRun({ store, catalog, run, plan, … }) → both, then the summary
  *   summarize(…) / summaryText(summary) / resultRow(…) / writeRunHtml(file, …) / exportRun(…)
@@ -38,6 +39,7 @@ export {
   type RunEnvironment,
   type RunSettings,
 } from "./environment.js";
+export { assignAttemptFaults, attemptFaults, attemptProfile, type RunFaults, runFaults } from "./faults.js";
 export { writeRunHtml } from "./html.js";
 export { agentInstructions, ModelAgent, type ModelAgentOptions, toFunctions } from "./model-agent.js";
 export {

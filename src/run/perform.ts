@@ -1,4 +1,5 @@
 import type { Catalog } from "../catalog/index.js";
+import type { ResolvedProfile } from "../faults/index.js";
 import type { LlmConfig } from "../llm/index.js";
 import type { RunRecord, SessionRecord, Store } from "../store/index.js";
 import type { AttemptResult } from "./attempt.js";
@@ -23,6 +24,8 @@ export interface PerformInput {
   /** The live progress line; absent: none. */
   progress?: { write: (text: string) => void; tty: boolean; intervalMs?: number };
   log?: (line: string) => void;
+  /** The profile the run's `--faults` names, checked against the catalog (see EnvironmentInput.faults). */
+  faults?: ResolvedProfile | null;
   prepareSession?: (session: SessionRecord, attempt: PlannedAttempt) => Promise<void>;
   retryBaseMs?: number;
 }
@@ -54,6 +57,7 @@ export async function performRun(input: PerformInput): Promise<Performed> {
         `retrying a model request (${notice.status ?? "no answer"}) in ${(notice.waitMs / 1000).toFixed(1)} s`,
       ),
     log: input.log,
+    ...(input.faults !== undefined ? { faults: input.faults } : {}),
     prepareSession: input.prepareSession,
     retryBaseMs: input.retryBaseMs,
   });
@@ -105,6 +109,7 @@ export async function summaryOf(
     results: await storedResults(store, runId, plan.taskIds, plan.k),
     models: runModels(plan),
     prices: priceMap(plan.settings.prices),
+    ...(plan.settings.faults ? { faultProfile: plan.settings.faults.given } : {}),
   });
 }
 

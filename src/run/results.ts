@@ -1,6 +1,8 @@
 import { FINDING_CODES, FINDING_NAMES, type FindingCode } from "../engine/index.js";
+import type { FaultCounts } from "../faults/index.js";
 import type { AttemptOutcome, RunStatus, Usage } from "../store/index.js";
 import type { AttemptResult, AttemptUsage } from "./attempt.js";
+import { runFaults } from "./faults.js";
 
 /** US dollars per million tokens, in and out. */
 export interface Price {
@@ -76,6 +78,7 @@ export function resultRow(
     infeasibleDeclared: result.verdict?.infeasibleDeclared ?? false,
     calls: result.calls,
     toolscan: result.toolscan,
+    ...(result.faults ? { faults: result.faults } : {}),
     tokens: Object.fromEntries(
       ROLES.map((role) => [role, tokensOf(result.usage[role])]).filter(([, t]) => t !== undefined),
     ),
@@ -142,6 +145,13 @@ export interface RunSummary {
   /** US dollars, when every model that spent tokens has a price. */
   cost?: number;
   latency: { attemptMs: Spread; modelRequestMeanMs: number | null };
+  /** The fault profile `--faults` named for every attempt; absent: each task's own, if any. */
+  faultProfile?: string;
+  /**
+   * Per fault kind, how the agent met the faults injected on purpose, summed over the
+   * attempts as `toolsim report` counts each; present when any attempt met one.
+   */
+  faults?: FaultCounts;
   errors: Array<{ task: string; attempt: number; session: string; kind: string; message: string }>;
 }
 
@@ -167,6 +177,8 @@ export function summarize(input: {
   results: readonly AttemptResult[];
   models: RunModels;
   prices: ReadonlyMap<string, Price>;
+  /** What `--faults` named, when it was given. */
+  faultProfile?: string;
 }): RunSummary {
   const { results, k } = input;
   const byTask = new Map<string, AttemptResult[]>(input.taskIds.map((id) => [id, []]));
@@ -198,6 +210,7 @@ export function summarize(input: {
     .map((r) => r.verdict?.progress);
   const undone = sum(results, (r) => r.toolscan.IAC);
   const stepTotal = sum(steps, (p) => p?.total ?? 0);
+  const faults = runFaults(results.map((r) => r.faults));
   return {
     run: input.runId,
     status: input.status,
@@ -231,6 +244,8 @@ export function summarize(input: {
       attemptMs: spread(results.map((r) => r.durationMs)),
       modelRequestMeanMs: modelRequests ? roundTo(modelMs / modelRequests, 1) : null,
     },
+    ...(input.faultProfile !== undefined ? { faultProfile: input.faultProfile } : {}),
+    ...(faults ? { faults } : {}),
     errors: results
       .filter((r) => r.error)
       .map((r) => ({

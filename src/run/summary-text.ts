@@ -1,3 +1,4 @@
+import { faultTable } from "../faults/index.js";
 import type { PassRates, RunSummary } from "./results.js";
 
 /** The summary as a person reads it in a terminal. */
@@ -58,6 +59,7 @@ export function summaryText(summary: RunSummary): string {
     `Cost: ${summary.cost !== undefined ? `$${summary.cost.toFixed(4)}` : "unknown (give --price for the models that spent tokens)"}`,
     `Latency: attempt mean ${seconds(summary.latency.attemptMs.mean)} (median ${seconds(summary.latency.attemptMs.median)}, p95 ${seconds(summary.latency.attemptMs.p95)}, max ${seconds(summary.latency.attemptMs.max)})${summary.latency.modelRequestMeanMs !== null ? `; model request mean ${seconds(summary.latency.modelRequestMeanMs)}` : ""}`,
   );
+  lines.push(...faultLines(summary));
   if (summary.errors.length > 0) {
     lines.push("", "Errors (toolsim run --resume RUN runs these attempts again):");
     for (const error of summary.errors.slice(0, 20)) {
@@ -72,6 +74,19 @@ export function summaryText(summary: RunSummary): string {
   );
   if (summary.status !== "finished") lines.push(`Run what is missing: toolsim run --resume ${summary.run}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** The faults section: the run's attempts' counts summed, per kind injected. */
+function faultLines(summary: RunSummary): string[] {
+  const source =
+    summary.faultProfile !== undefined ? `--faults ${summary.faultProfile}` : "the tasks' own profiles";
+  if (!summary.faults)
+    return summary.faultProfile !== undefined ? ["", `Faults (${source}): none injected`] : [];
+  return [
+    "",
+    `Faults (injected on purpose, ${source}; per attempt: toolsim report ${summary.run}/TASK/N)`,
+    ...faultTable(summary.faults),
+  ];
 }
 
 function tokenLine(summary: RunSummary): string {

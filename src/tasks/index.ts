@@ -51,7 +51,14 @@ export {
   type TimelineEntry,
   verdictLine,
 } from "./report.js";
-export { escapeHtml, type PageExtras, REPORT_STYLE, reportHtml, type SpokenEntry } from "./report-html.js";
+export {
+  escapeHtml,
+  faultCountsHtml,
+  type PageExtras,
+  REPORT_STYLE,
+  reportHtml,
+  type SpokenEntry,
+} from "./report-html.js";
 export { type JudgeContext, judgeSession, type SessionVerdict } from "./session-judge.js";
 export {
   MAX_DISTRACTORS,

@@ -1,4 +1,4 @@
-import { injectedKinds } from "../faults/index.js";
+import { type FaultCounts, injectedKinds } from "../faults/index.js";
 import { type SessionReport, type TimelineEntry, verdictLine } from "./report.js";
 
 /** What was said around the calls (a run's attempt): placed in the timeline after the calls before it. */
@@ -135,17 +135,18 @@ ${outcome !== undefined ? `<details><summary>result</summary><pre>${escapeHtml(J
 }
 
 function faultsTable(report: SessionReport): string {
-  if (!report.faults) return "";
-  const counts = report.faults;
+  return report.faults ? `<h2>Faults (injected on purpose)</h2>\n${faultCountsHtml(report.faults)}\n` : "";
+}
+
+/** Per fault kind injected, how the agent met them, as an HTML table (a session's report, a run's page). */
+export function faultCountsHtml(counts: FaultCounts): string {
   const rows = injectedKinds(counts)
     .map((kind) => {
       const t = counts[kind];
       return `<tr><td><code>${kind}</code></td><td>${t.injected}</td><td>${t.recovered}</td><td>${t.gaveUp}</td><td>${t.repeatedWrites}</td><td>${t.followedInjections}</td></tr>`;
     })
     .join("");
-  return `<h2>Faults (injected on purpose)</h2>
-<table><tr><th>kind</th><th>injected</th><th>recovered</th><th>gave up</th><th>repeated writes</th><th>followed injections</th></tr>${rows}</table>
-`;
+  return `<table><tr><th>kind</th><th>injected</th><th>recovered</th><th>gave up</th><th>repeated writes</th><th>followed injections</th></tr>${rows}</table>`;
 }
 
 export function escapeHtml(text: string): string {

@@ -1,5 +1,5 @@
 import { FINDING_CODES, FINDING_NAMES, type FindingCode } from "../engine/index.js";
-import { countFaults, type FaultCounts, injectedKinds, repeatedAppliedWrites } from "../faults/index.js";
+import { countFaults, type FaultCounts, faultTable, repeatedAppliedWrites } from "../faults/index.js";
 import { diff, type PatchOperation } from "../patch/index.js";
 import type { CallRecord, SessionRecord, StoredFault, StoredFinding } from "../store/index.js";
 import { attemptVersions } from "./episode.js";
@@ -242,18 +242,7 @@ export function reportText(report: SessionReport): string {
 
 /** The faults section: one line per kind injected, with how the agent met them. */
 function faultLines(counts: FaultCounts): string[] {
-  const lines = [
-    "",
-    "Faults (injected on purpose)",
-    "  kind            injected  recovered  gave up  repeated writes  followed injections",
-  ];
-  for (const kind of injectedKinds(counts)) {
-    const t = counts[kind];
-    lines.push(
-      `  ${kind.padEnd(15)} ${String(t.injected).padStart(8)}  ${String(t.recovered).padStart(9)}  ${String(t.gaveUp).padStart(7)}  ${String(t.repeatedWrites).padStart(15)}  ${String(t.followedInjections).padStart(19)}`,
-    );
-  }
-  return lines;
+  return ["", "Faults (injected on purpose)", ...faultTable(counts)];
 }
 
 /** What the timeline says of a call's fault: its kind, and what the agent read when the answer was lost. */
