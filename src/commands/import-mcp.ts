@@ -1,9 +1,16 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { formatImportProblem, formatProblem, loadToolsets, toolsetFromMcpTools } from "../catalog/index.js";
+import {
+  formatImportProblem,
+  formatProblem,
+  loadToolsets,
+  Toolset,
+  toolsetFromMcpTools,
+} from "../catalog/index.js";
 import { UpstreamConnection, type UpstreamSpec } from "../hybrid/index.js";
 import { readState } from "../sources/index.js";
 import { UsageError } from "./command.js";
+import { SEED_OPTIONS, seedHelp, seedLines, seedRequestOf, seedToolsets } from "./import-seed.js";
 import { parseArgs } from "./options.js";
 
 export const IMPORT_MCP_HELP = `toolsim import mcp — snapshot a live MCP server's tools into a toolset file
@@ -20,6 +27,7 @@ Options
   --timeout S          seconds the server may take to start (default 30)
   --state PATH         a JSON database (file, or folder of JSON files, one per collection) as
                        the toolset's starting state
+${seedHelp(23)}
   --force              overwrite an existing file
 
 The toolset keeps each tool's inputSchema, outputSchema and annotations, so
@@ -46,6 +54,7 @@ export async function runImportMcp(argv: string[]): Promise<number> {
       timeout: { type: "string", default: "30" },
       state: { type: "string" },
       force: { type: "boolean" },
+      ...SEED_OPTIONS,
     },
     allowPositionals: true,
     strict: true,
@@ -56,6 +65,7 @@ export async function runImportMcp(argv: string[]): Promise<number> {
   if (values.id !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/.test(values.id)) {
     throw new UsageError(`--id takes lowercase letters, digits, _ . - (got "${values.id}")`);
   }
+  const seeding = seedRequestOf(values);
   const seconds = Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new UsageError(`--timeout takes seconds; got "${values.timeout}"`);
@@ -99,6 +109,12 @@ export async function runImportMcp(argv: string[]): Promise<number> {
     values.id ?? slug(serverInfo?.name ?? (command ? basename(command) : new URL(values.url ?? "").hostname));
   const imported = toolsetFromMcpTools({ tools }, { id, serverInfo });
   if (state?.value) imported.toolset.state = state.value;
+  if (seeding) {
+    // the importer's toolset as written; seeding reads it with the format's defaults filled in
+    const seeded = seedToolsets([Toolset.parse(imported.toolset)], seeding);
+    imported.toolset.state = seeded.toolsets[0]?.state ?? imported.toolset.state;
+    for (const line of seedLines(seeded.outcomes, seeding)) log(line);
+  }
   for (const problem of imported.problems) log(formatImportProblem(problem));
   if (imported.toolset.tools.length === 0) {
     log("the server lists no usable tools; nothing written");

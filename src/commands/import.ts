@@ -17,6 +17,15 @@ import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine }
 import { readBfcl, readDocument, readState, readSynthTools, type SourceRead } from "../sources/index.js";
 import { type Command, UsageError } from "./command.js";
 import { runImportMcp } from "./import-mcp.js";
+import {
+  SEED_OPTIONS,
+  type SeedOutcome,
+  type SeedRequest,
+  seedHelp,
+  seedLines,
+  seedRequestOf,
+  seedToolsets,
+} from "./import-seed.js";
 import { parseArgs } from "./options.js";
 
 const HELP = `toolsim import — turn existing tool definitions into toolset files
@@ -40,6 +49,7 @@ Options
   --subdomain TEXT   subdomain of the toolset (openapi, openai)
   --state PATH       a JSON database (file, or folder of JSON files, one per collection) as the
                      starting state of every toolset written (and what effects are inferred from)
+${seedHelp(21)}
   --answers FILE     bfcl: ground-truth file when SOURCE is one entries file
   --no-infer         write tools as the source defines them, without inferred effects
   --quiet            print only the summary, not each problem
@@ -75,6 +85,7 @@ export const importCommand: Command = {
         "no-infer": { type: "boolean" },
         quiet: { type: "boolean" },
         json: { type: "boolean" },
+        ...SEED_OPTIONS,
       },
       allowPositionals: true,
       strict: true,
@@ -83,6 +94,7 @@ export const importCommand: Command = {
     if (!sourcePath) throw new UsageError(`name the ${format} source to import`);
     if (extra.length > 0) throw new UsageError(`one source at a time; unexpected ${extra.join(" ")}`);
     if (!values.out) throw new UsageError("--out DIR is required");
+    const seeding = seedRequestOf(values);
     if (!existsSync(sourcePath)) {
       process.stderr.write(`toolsim import: ${sourcePath}: no such file or folder\n`);
       return 1;
@@ -100,12 +112,15 @@ export const importCommand: Command = {
     if (!imported) return 1;
     const read = state && format !== "openai" ? withState(imported, state) : imported;
     const repaired = withRepairedPatterns(read);
+    // seeded before inference, so the effects mint ids past the seeded ones, in their format
+    const seeded = seeding ? withSeededState(repaired, seeding) : undefined;
     const inference = values["no-infer"] ? undefined : inferAll(repaired.source);
     return writeResult(repaired, values.out, {
       force: Boolean(values.force),
       quiet: Boolean(values.quiet),
       json: Boolean(values.json),
       inference,
+      ...(seeding && seeded ? { seeded: { request: seeding, outcomes: seeded } } : {}),
     });
   },
 };
@@ -160,6 +175,13 @@ async function importFrom(
 function withState(read: SourceRead<ImportResult>, state: Record<string, unknown>): SourceRead<ImportResult> {
   const toolsets = read.source.toolsets.map((toolset) => ({ ...toolset, state: structuredClone(state) }));
   return { ...read, source: { ...read.source, toolsets } };
+}
+
+/** Seeds the imported toolsets' worlds in place (see toolsim import --seed-state), and says what it seeded. */
+function withSeededState(read: SourceRead<ImportResult>, request: SeedRequest): SeedOutcome[] {
+  const seeded = seedToolsets(read.source.toolsets, request);
+  read.source.toolsets = seeded.toolsets;
+  return seeded.outcomes;
 }
 
 /** Infers effects for the imported toolsets in place, and returns the report. */
@@ -220,7 +242,13 @@ function failed(message: string): undefined {
 function writeResult(
   read: SourceRead<ImportResult>,
   out: string,
-  options: { force: boolean; quiet: boolean; json: boolean; inference?: ToolReport[] },
+  options: {
+    force: boolean;
+    quiet: boolean;
+    json: boolean;
+    inference?: ToolReport[];
+    seeded?: { request: SeedRequest; outcomes: SeedOutcome[] };
+  },
 ): number {
   const { toolsets, problems } = read.source;
   const files = toolsets.map((t) => join(out, `${t.id}.json`));
@@ -259,6 +287,7 @@ function writeResult(
           unreadable: read.unreadable,
           loadErrors,
           ...(options.inference ? { inference: options.inference } : {}),
+          ...(options.seeded ? { seeded: options.seeded.outcomes } : {}),
         },
         null,
         2,
@@ -269,6 +298,9 @@ function writeResult(
     if (!options.quiet) for (const p of problems) process.stderr.write(`note: ${formatImportProblem(p)}\n`);
     for (const p of loadErrors) process.stderr.write(`${formatProblem(p)}\n`);
     if (options.inference && !options.quiet) process.stderr.write(renderReport(options.inference));
+    if (options.seeded)
+      for (const line of seedLines(options.seeded.outcomes, options.seeded.request))
+        process.stderr.write(`${line}\n`);
     const toolsWithNotes = new Set(problems.filter((p) => p.tool).map((p) => `${p.toolset}/${p.tool}`)).size;
     process.stdout.write(
       `wrote ${toolsets.length} toolset(s), ${tools} tool(s), ${tasks} task(s) to ${out}; ` +

@@ -14,6 +14,7 @@ export {
   type Verdict,
 } from "./infer.js";
 export { renderReport, type Tally, tally, tallyLine } from "./report.js";
+export { type SchemaCollection, type SchemaWorld, schemaWorld } from "./schema-world.js";
 export { type CollectionShape, type Part, type StateShape, shapeOf } from "./shape.js";
 export {
   type Action,
