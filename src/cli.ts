@@ -13,6 +13,12 @@ function overview(): string {
   ].join("\n");
 }
 
+// a reader that stops early (`toolsim infer … | head`) closes the pipe: the output is done, not broken
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {

@@ -245,7 +245,7 @@ describe("--seed-state with the other importers", () => {
       MEMORY_SERVER,
     ]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/toolsim import mcp: memory: seeded entities: 2 entity_id ENT-0001…ENT-0002/);
+    expect(run.stderr).toMatch(/toolsim import mcp: memory: seeded entities: 2 name ENT-0001…ENT-0002/);
     expect(Object.keys(JSON.parse(readFileSync(out, "utf8")).state.entities)).toEqual([
       "ENT-0001",
       "ENT-0002",

@@ -342,7 +342,7 @@ export const TreeEffect = z
     type: z.enum(["folder", "file"]).optional().describe("find: only folders or only files."),
     kinds: z.enum(["file", "folder", "any"]).default("any").describe("remove: what may be removed."),
     emptyOnly: z.boolean().default(false).describe("remove: a folder must be empty."),
-    parents: treeValue("mkdir: make missing folders above it too."),
+    parents: treeValue("mkdir, write: make missing folders above it too."),
     existOk: treeValue("mkdir: a folder already there is no error (defaults to `parents`, as mkdir -p)."),
     absolute: z.boolean().default(false).describe("find: answer absolute paths."),
     create: z.boolean().default(false).describe("write: make the file when it does not exist."),

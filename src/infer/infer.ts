@@ -11,7 +11,7 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import { listOfVerb, namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
-import { schemaWorld } from "./schema-world.js";
+import { type SchemaWorld, schemaWorld } from "./schema-world.js";
 import {
   type CollectionShape,
   reindexed,
@@ -83,7 +83,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     return facts;
   };
   const derived = empty || bare ? schemaWorld(toolset, siblings()) : undefined;
-  const shape = derived ? withSchemaCollections(found, derived.collections, empty) : found;
+  const shape = derived ? withSchemaCollections(found, derived, empty) : found;
   const states = derived && empty ? [derived.state] : examples;
   const keyFields = new Map<string, string>();
   const keyNames = new Map<CollectionShape, string>();
@@ -231,12 +231,9 @@ function mapKeyReference(
  * The shape with the collections a catalog's schemas describe: in place of empty ones of
  * the same name (a state of `{"pets": {}}`), and as the whole world when the state has none.
  */
-function withSchemaCollections(
-  found: StateShape,
-  schema: readonly CollectionShape[],
-  empty: boolean,
-): StateShape {
-  if (empty) return shapeOfCollections(schema);
+function withSchemaCollections(found: StateShape, derived: SchemaWorld, empty: boolean): StateShape {
+  const schema = derived.collections;
+  if (empty) return shapeOfCollections(schema, derived.tree ? [derived.tree] : []);
   const byName = new Map(schema.map((c) => [c.name, c]));
   const parts = found.parts.map((part) =>
     part.kind === "collection" && part.size === 0 && part.fields.size === 0 && byName.has(part.name)

@@ -1,7 +1,7 @@
 import type { JsonSchema, StateDocument, Toolset } from "../catalog/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { factsOf, type ToolFacts } from "./facts.js";
-import type { CollectionShape, FieldShape } from "./shape.js";
+import type { CollectionShape, FieldShape, TreeShape } from "./shape.js";
 import { isIdentifierName, nameWords, nounOfIdentifier, plural, singular, VERBS } from "./words.js";
 
 /**
@@ -26,6 +26,8 @@ export interface SchemaWorld {
   state: StateDocument;
   collections: CollectionShape[];
   described: SchemaCollection[];
+  /** A file system's tree, empty, where the tools address files and folders by path. */
+  tree?: TreeShape;
 }
 
 export function schemaWorld(toolset: Toolset, known?: readonly ToolFacts[]): SchemaWorld | undefined {
@@ -65,12 +67,40 @@ export function schemaWorld(toolset: Toolset, known?: readonly ToolFacts[]): Sch
       ...(record ? { record } : {}),
     });
   }
-  if (described.length === 0) return undefined;
+  const tree = fileSystemOf(toolset, known);
+  // files and folders of a file system are the tree's, not collections of records
+  if (tree)
+    described.splice(0, described.length, ...described.filter((c) => !FILE_NOUNS.test(singular(c.name))));
+  if (described.length === 0 && !tree) return undefined;
   return {
-    state: Object.fromEntries(described.map((c) => [c.name, {}])),
+    state: {
+      ...Object.fromEntries(described.map((c) => [c.name, {}])),
+      ...(tree ? { [tree.name]: {} } : {}),
+    },
     collections: described.map(shapeOf),
     described,
+    ...(tree ? { tree } : {}),
   };
+}
+
+const FILE_NOUNS = /^(file|director(y|ie)|folder|dir|path|entry|entrie)$/;
+
+/**
+ * A catalog whose tools read and write files and folders by path (a file-system server's
+ * `read_file(path)`, `create_directory(path)`, `move_file(source, destination)`) acts on a
+ * tree: an empty one, whose folders are made as files are written into them, since nothing
+ * says which folders exist.
+ */
+function fileSystemOf(toolset: Toolset, known?: readonly ToolFacts[]): TreeShape | undefined {
+  const byPath = toolset.tools.filter((tool, index) => {
+    const facts = known?.[index] ?? factsOf(tool);
+    const pathed = facts.params.some((p) =>
+      /^(path|paths|source|destination|file_?path|dir_?path)$/i.test(p.name),
+    );
+    return pathed && facts.words.some((w) => /^(files?|director(y|ies)|folders?|dirs?)$/.test(w));
+  });
+  if (byPath.length < 3) return undefined;
+  return { kind: "tree", path: ["files"], name: "files", nodes: {}, foldersUnknown: true };
 }
 
 /** The noun a tool is about: the REST path's last collection segment, else its name's nouns. */

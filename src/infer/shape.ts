@@ -104,6 +104,8 @@ export interface TreeShape extends PartBase {
   nodes: { children?: string; kind?: { field: string; folder: string; file: string }; content?: string };
   /** State path of a field beside the tree that keeps the current folder (`cwd`), when the state has one. */
   cwd?: string[];
+  /** A tree known only from the tools: writes make the folders above them. */
+  foldersUnknown?: boolean;
 }
 
 export type Part = RecordShape | CollectionShape | ValuesShape | ListShape | TreeShape;
@@ -141,9 +143,12 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
 }
 
 /** A shape of collections known from elsewhere (the schemas of a catalog without a state). */
-export function shapeOfCollections(collections: readonly CollectionShape[]): StateShape {
+export function shapeOfCollections(
+  collections: readonly CollectionShape[],
+  others: readonly Part[] = [],
+): StateShape {
   const root: RecordShape = { kind: "record", path: [], name: "", fields: new Map() };
-  return indexed([root, ...collections], root);
+  return indexed([root, ...collections, ...others], root);
 }
 
 /** The indexes of a shape, rebuilt after some of its parts were replaced. */

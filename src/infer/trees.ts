@@ -56,6 +56,8 @@ function opOf(ctx: Context): TreeOp | undefined {
   if (has("pwd", "getcwd", "cwd")) return "pwd";
   if (has("cd", "chdir") || (has("change") && folder)) return "cd";
   if (has("ls", "listdir", "scandir", "readdir") || (has("list") && about)) return "list";
+  // `directory_tree(path)`, `tree`: what a folder holds
+  if (has("tree") && (folder || pathParams(ctx).length > 0)) return "list";
   if (has("mkdir", "makedirs", "mkdirs") || (has("make", "create", "new", "add") && folder)) return "mkdir";
   if (has("glob")) return "find";
   if (has("unlink")) return "remove";
@@ -75,7 +77,7 @@ function opOf(ctx: Context): TreeOp | undefined {
   if (has("du") || (has("disk") && has("usage"))) return "size";
   if (has("stat", "info") && about) return "info";
   if (has("find", "search", "locate") && about) return "find";
-  if (has("echo", "write", "append", "save", "put") && about) return "write";
+  if (has("echo", "write", "append", "save", "put", "upload") && about) return "write";
   if (has("cat") || (has("read", "view", "show", "display", "get", "open") && (file || about))) return "read";
   return undefined;
 }
@@ -106,6 +108,8 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
     target: tree.path.join("/"),
     cwd: cwdPath(ctx),
     ...(Object.keys(tree.nodes).length > 0 ? { nodes: tree.nodes } : {}),
+    // where nothing says which folders exist, a file written makes the folders above it
+    ...(tree.foldersUnknown && (op === "write" || op === "mkdir") ? { parents: { $expr: "true" } } : {}),
   };
   const value = (p: Param | undefined) => (p ? `{${p.name}}` : undefined);
   switch (op) {

@@ -189,16 +189,21 @@ export function mkdir(tree: Tree, path: string, parents = false, existOk = paren
     if (existOk && isFolder(existing, tree.nodes)) return done(tree.top, pathText(target.segments));
     return failed("exists", target.segments);
   }
+  const above = parents ? withParents(tree, target.segments) : { tree };
+  if ("failure" in above) return above;
+  return create(above.tree, target.segments, newFolder(tree.nodes));
+}
+
+/** The tree with every missing folder above the path made (`mkdir -p`); a file in the way fails. */
+function withParents(tree: Tree, segments: Segments): { tree: Tree } | { ok: false; failure: TreeError } {
   let top = tree.top;
-  if (parents) {
-    for (let depth = 1; depth < target.segments.length; depth++) {
-      const step = target.segments.slice(0, depth);
-      const node = nodeAt({ ...tree, top }, step);
-      if (node === undefined) top = put({ ...tree, top }, step, newFolder(tree.nodes));
-      else if (!isFolder(node, tree.nodes)) return failed("not-folder", step);
-    }
+  for (let depth = 1; depth < segments.length; depth++) {
+    const step = segments.slice(0, depth);
+    const node = nodeAt({ ...tree, top }, step);
+    if (node === undefined) top = put({ ...tree, top }, step, newFolder(tree.nodes));
+    else if (!isFolder(node, tree.nodes)) return failed("not-folder", step);
   }
-  return create({ ...tree, top }, target.segments, newFolder(tree.nodes));
+  return { tree: { ...tree, top } };
 }
 
 /**
@@ -221,6 +226,8 @@ export interface WriteOptions {
   create?: boolean;
   /** Add to the end instead of replacing. */
   append?: boolean;
+  /** Make missing folders above a file it creates (a world that knows no folders yet). */
+  parents?: boolean;
 }
 
 export function write(
@@ -234,7 +241,9 @@ export function write(
   const existing = nodeAt(tree, target.segments);
   if (existing === undefined) {
     if (!options.create) return failed("missing", target.segments);
-    return create(tree, target.segments, newFile(text, tree.nodes));
+    const above = options.parents ? withParents(tree, target.segments) : { tree };
+    if ("failure" in above) return above;
+    return create(above.tree, target.segments, newFile(text, tree.nodes));
   }
   if (isFolder(existing, tree.nodes)) return failed("is-folder", target.segments);
   const before = options.append ? contentOf(existing, tree.nodes) : "";

@@ -93,6 +93,7 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
       return world.write(tree, given("path", path), (await text(run, effect.content, "content")) ?? "", {
         create: effect.create,
         append: typeof effect.append === "boolean" ? effect.append : await flag(run, effect.append, "append"),
+        parents: await flag(run, effect.parents, "parents"),
       });
     case "move":
       return world.move(tree, given("path", path), given("to", await text(run, effect.to, "to")));
