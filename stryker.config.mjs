@@ -68,6 +68,25 @@ export const ROOMS = {
     mutate: ["src/hybrid/routes.ts"],
     tests: ["test/route-words.test.ts"],
   },
+  compute: {
+    mutate: ["src/compute/**/*.ts"],
+    tests: ["test/compute.test.ts", "test/expr.test.ts"],
+  },
+  importers: {
+    mutate: ["src/catalog/importers/**/*.ts"],
+    tests: [
+      "test/importers-openapi.test.ts",
+      "test/importers-bfcl.test.ts",
+      "test/importers-bfcl-multi-turn.test.ts",
+      "test/importers-synthtools.test.ts",
+      "test/importer-fixes.test.ts",
+      "test/hybrid-import.test.ts",
+    ],
+  },
+  infer: {
+    mutate: ["src/infer/**/*.ts"],
+    tests: ["test/infer-rules.test.ts", "test/infer-shapes.test.ts"],
+  },
 };
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
