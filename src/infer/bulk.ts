@@ -43,7 +43,7 @@ function holderOf(collection: CollectionShape): { target: string; field: string 
 function recordsParam(ctx: Context, maps: readonly CollectionShape[]) {
   const required = ctx.facts.params.filter((p) => p.required);
   const only = required.length === 1 ? required[0] : undefined;
-  if (!only || only.type !== "array" || only.itemType !== "object") return undefined;
+  if (only?.type !== "array" || only.itemType !== "object") return undefined;
   const collection = maps.find((c) => sameWords(c.name, only.name));
   return collection ? { param: only, collection } : undefined;
 }
@@ -114,8 +114,7 @@ function deleteMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | u
 function keysParam(ctx: Context, maps: readonly CollectionShape[]) {
   const required = ctx.facts.params.filter((p) => p.required);
   const only = required.length === 1 ? required[0] : undefined;
-  if (!only || only.type !== "array" || (only.itemType !== "string" && only.itemType !== "integer"))
-    return undefined;
+  if (only?.type !== "array" || (only.itemType !== "string" && only.itemType !== "integer")) return undefined;
   const words = nameWords(only.name);
   if (!/^(names|ids|keys)$/.test(words.at(-1) ?? "")) return undefined;
   const noun = words.slice(0, -1).map(singular).join("_");
@@ -194,7 +193,7 @@ function answerAll(
       value: { $expr: `[$each($${binding}, function($v, $k) { ${kept} })]` },
     });
     ctx.notes.push(
-      `answers ${output} from ${collection.path.join("/")}${condition ? ` where ${condition}` : ""}`,
+      `answers ${output} from ${collection.path.join("/")}${condition && said ? `, each whose ${said}` : ""}`,
     );
   }
   return drafts;
