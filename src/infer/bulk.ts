@@ -141,14 +141,22 @@ function readMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | und
   const several = answered.length >= 2;
   if (several && ctx.facts.params.length === 0) return answerAll(ctx, answered, () => "");
   const keys = keysParam(ctx, maps);
-  if (keys && answered.some((a) => a.collection === keys.collection))
+  const keyed = keys ? answered.findIndex((a) => a.collection === keys.collection) : -1;
+  if (keys && keyed >= 0) {
+    const named = `$args.${identifier(keys.param.name)}`;
+    // the records of the other collections that link only named ones (the edges among the
+    // nodes asked for: the subgraph they induce), told by values that are keys of the first
+    const links = `$each($v, function($x) { $x })[$ in $keys($c${keyed})]`;
     return answerAll(
       ctx,
       answered,
       (collection) =>
-        collection === keys.collection ? `$k in $args.${identifier(keys.param.name)}` : undefined,
-      `its key is in ${keys.param.name}`,
+        collection === keys.collection
+          ? `$k in ${named}`
+          : `$count(${links}) > 0 and $count(${links}[$not($ in ${named})]) = 0`,
+      `key is in ${keys.param.name}, or whose links are all to those`,
     );
+  }
   const query = several ? searchParam(ctx, required) : undefined;
   if (query)
     return answerAll(
@@ -180,13 +188,17 @@ function answerAll(
   filter: (collection: CollectionShape) => string | undefined,
   said = "",
 ): Draft[] {
-  const drafts: Draft[] = [];
+  // every collection is read first: a filter may look at another's keys
+  const drafts: Draft[] = answered.map(({ collection }, index) => ({
+    kind: "read",
+    target: collection.path.join("/"),
+    as: `c${index}`,
+  }));
   for (const [index, { output, collection }] of answered.entries()) {
     const condition = filter(collection);
     if (condition === undefined) continue;
     const binding = `c${index}`;
     const kept = condition === "" ? "$v" : `(${condition}) ? $v`;
-    drafts.push({ kind: "read", target: collection.path.join("/"), as: binding });
     drafts.push({
       kind: "respond",
       output,
