@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { IMPORT_MCP_HELP } from "../src/commands/import-mcp.js";
-import { CLI, runCli, tempDir } from "./support/index.js";
+import { runCli, tempDir } from "./support/index.js";
 
 /** docs/importers.md runs as written: the section on seeding an empty world, command, output and record. */
 const ROOT = resolve(import.meta.dirname, "..");
@@ -30,17 +29,7 @@ function blocksUnder(heading: string): Array<{ language: string; code: string }>
 
 /** A command line as the doc writes it, run in a folder. */
 function runIn(cwd: string, line: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = line.replace(/^toolsim /, "").split(/\s+/);
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  return new Promise((done) => child.once("exit", (code) => done({ code, stdout, stderr })));
+  return runCli(line.replace(/^toolsim /, "").split(/\s+/), {}, cwd);
 }
 
 describe("docs/importers.md: Seeding an empty world", () => {

@@ -59,6 +59,15 @@ describe("workspace: records made, read and removed in batches", () => {
     expectGrounded(answer, ["boards"]);
   });
 
+  it("opening boards by name answers them and the cards that link only to them", async () => {
+    expectOk(await desk.call("create_boards", { boards: [ROADMAP, HIRING] }));
+    const hiring = { board: "Hiring", column: "Now", title: "Call the candidate" };
+    expectOk(await desk.call("create_cards", { cards: [CARD, hiring] }));
+    const answer = await desk.call("open_boards", { names: ["Roadmap"] });
+    expect.soft(expectOk(answer)).toEqual({ boards: [ROADMAP], cards: [CARD] });
+    expectGrounded(answer, ["boards", "cards"]);
+  });
+
   it("a batch delete removes the boards it names and nothing else", async () => {
     expectOk(await desk.call("create_boards", { boards: [ROADMAP, HIRING] }));
     const answer = await desk.call("delete_boards", { board_names: ["Roadmap", "Nowhere"] });

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import jsonata from "jsonata";
 import { describe, expect, it } from "vitest";
 import { importOpenAiFunctions, type Toolset } from "../src/catalog/index.js";
-import { type Draft, inferToolset, type ToolReport, toVersion1 } from "../src/infer/index.js";
+import { type Draft, emit, inferToolset, type ToolReport, toVersion1 } from "../src/infer/index.js";
 import { readDatabase, readDocument } from "../src/sources/index.js";
 import { FIXTURES } from "./support/index.js";
 
@@ -134,6 +134,19 @@ describe("inference of effects, drafted in the effects language version 2", () =
     const bell = entry(inferred.report, "ring_bell");
     expect(bell.verdict).toBe("not inferred");
     expect(bell.notes.join(" ")).toMatch(/says nothing toolsim knows|names no part of the state/);
+  });
+});
+
+describe("emission", () => {
+  it("drops what reads a binding that an effect the format rejects was to make, and says why", () => {
+    const { effects, dropped } = emit([
+      { kind: "list", target: "2s and more", as: "matches" },
+      { kind: "respond", value: { $expr: "[$matches]" } },
+      { kind: "respond", output: "count", value: { $expr: "1" } },
+    ]);
+    expect(effects).toEqual([{ kind: "respond", output: "count", value: { $expr: "1" } }]);
+    expect(dropped.join("\n")).toMatch(/list 2s and more: the effects format rejects it/);
+    expect(dropped.join("\n")).toMatch(/respond: reads \$matches, which a dropped effect was to bind/);
   });
 });
 

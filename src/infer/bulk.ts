@@ -43,7 +43,7 @@ function holderOf(collection: CollectionShape): { target: string; field: string 
 function recordsParam(ctx: Context, maps: readonly CollectionShape[]) {
   const required = ctx.facts.params.filter((p) => p.required);
   const only = required.length === 1 ? required[0] : undefined;
-  if (!only || only.type !== "array" || only.itemType !== "object") return undefined;
+  if (only?.type !== "array" || only.itemType !== "object") return undefined;
   const collection = maps.find((c) => sameWords(c.name, only.name));
   return collection ? { param: only, collection } : undefined;
 }
@@ -114,8 +114,7 @@ function deleteMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | u
 function keysParam(ctx: Context, maps: readonly CollectionShape[]) {
   const required = ctx.facts.params.filter((p) => p.required);
   const only = required.length === 1 ? required[0] : undefined;
-  if (!only || only.type !== "array" || (only.itemType !== "string" && only.itemType !== "integer"))
-    return undefined;
+  if (only?.type !== "array" || (only.itemType !== "string" && only.itemType !== "integer")) return undefined;
   const words = nameWords(only.name);
   if (!/^(names|ids|keys)$/.test(words.at(-1) ?? "")) return undefined;
   const noun = words.slice(0, -1).map(singular).join("_");
@@ -142,14 +141,22 @@ function readMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | und
   const several = answered.length >= 2;
   if (several && ctx.facts.params.length === 0) return answerAll(ctx, answered, () => "");
   const keys = keysParam(ctx, maps);
-  if (keys && answered.some((a) => a.collection === keys.collection))
+  const keyed = keys ? answered.findIndex((a) => a.collection === keys.collection) : -1;
+  if (keys && keyed >= 0) {
+    const named = `$args.${identifier(keys.param.name)}`;
+    // the records of the other collections that link only named ones (the edges among the
+    // nodes asked for: the subgraph they induce), told by values that are keys of the first
+    const links = `$each($v, function($x) { $x })[$ in $keys($c${keyed})]`;
     return answerAll(
       ctx,
       answered,
       (collection) =>
-        collection === keys.collection ? `$k in $args.${identifier(keys.param.name)}` : undefined,
-      `its key is in ${keys.param.name}`,
+        collection === keys.collection
+          ? `$k in ${named}`
+          : `$count(${links}) > 0 and $count(${links}[$not($ in ${named})]) = 0`,
+      `key is in ${keys.param.name}, or whose links are all to those`,
     );
+  }
   const query = several ? searchParam(ctx, required) : undefined;
   if (query)
     return answerAll(
@@ -181,20 +188,24 @@ function answerAll(
   filter: (collection: CollectionShape) => string | undefined,
   said = "",
 ): Draft[] {
-  const drafts: Draft[] = [];
+  // every collection is read first: a filter may look at another's keys
+  const drafts: Draft[] = answered.map(({ collection }, index) => ({
+    kind: "read",
+    target: collection.path.join("/"),
+    as: `c${index}`,
+  }));
   for (const [index, { output, collection }] of answered.entries()) {
     const condition = filter(collection);
     if (condition === undefined) continue;
     const binding = `c${index}`;
     const kept = condition === "" ? "$v" : `(${condition}) ? $v`;
-    drafts.push({ kind: "read", target: collection.path.join("/"), as: binding });
     drafts.push({
       kind: "respond",
       output,
       value: { $expr: `[$each($${binding}, function($v, $k) { ${kept} })]` },
     });
     ctx.notes.push(
-      `answers ${output} from ${collection.path.join("/")}${condition ? ` where ${condition}` : ""}`,
+      `answers ${output} from ${collection.path.join("/")}${condition && said ? `, each whose ${said}` : ""}`,
     );
   }
   return drafts;

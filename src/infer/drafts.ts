@@ -29,13 +29,24 @@ export interface Emitted {
 export function emit(drafts: readonly Draft[], at: Level = languageLevel()): Emitted {
   const effects: Effect[] = [];
   const dropped: string[] = [];
+  // a draft that reads what a dropped one would have bound is dropped too
+  const lost = new Set<string>();
   for (const draft of at === 2 ? drafts : listsAnswerThemselves(drafts)) {
+    const missing = [...lost].find((binding) => new RegExp(`\\$${binding}\\b`).test(JSON.stringify(draft)));
+    if (missing) {
+      dropped.push(`${describe(draft)}: reads $${missing}, which a dropped effect was to bind`);
+      if (typeof draft.as === "string") lost.add(draft.as);
+      continue;
+    }
     const shaped = at === 2 ? { draft, notes: [] } : toVersion1(draft);
     dropped.push(...shaped.notes);
-    if (!shaped.draft) continue;
-    const parsed = Effect.safeParse(shaped.draft);
-    if (parsed.success) effects.push(parsed.data);
-    else
+    const parsed = shaped.draft ? Effect.safeParse(shaped.draft) : undefined;
+    if (parsed?.success) {
+      effects.push(parsed.data);
+      continue;
+    }
+    if (typeof draft.as === "string") lost.add(draft.as);
+    if (parsed)
       dropped.push(`${describe(draft)}: the effects format rejects it (${parsed.error.issues[0]?.message})`);
   }
   return { effects, dropped };

@@ -106,7 +106,7 @@ function fileSystemOf(toolset: Toolset, known?: readonly ToolFacts[]): TreeShape
 /** The noun a tool is about: the REST path's last collection segment, else its name's nouns. */
 function nounOf(facts: ToolFacts): string | undefined {
   const words = facts.nouns.filter(
-    (w) => !["by", "id", "ids", "list", "all", "detail", "details", "info"].includes(w),
+    (w) => !["by", "id", "ids", "list", "all", "detail", "details", "info"].includes(w) && !/^\d+$/.test(w),
   );
   const cut = words.findIndex((w) => ["by", "for", "with"].includes(w));
   const head = (cut > 0 ? words.slice(0, cut) : words).at(-1);

@@ -472,7 +472,13 @@ function answer(ctx: Context, op: TreeOp, drafts: Draft[], type: string): Draft[
   const output = outputFor(ctx.facts.outputs, type);
   ctx.notes.push(`${op} in the tree${output ? `, answered under ${output.name}` : ""}`);
   // a size asked for as text is written the way du and ls -l write one: in bytes
-  const value = type === "number" && output?.type === "string" ? `$string($value) & " bytes"` : "$value";
+  // names asked for as text are one per line, as ls and find print them
+  const value =
+    type === "number" && output?.type === "string"
+      ? `$string($value) & " bytes"`
+      : type === "array" && output?.type === "string"
+        ? `$join($value, "\n")`
+        : "$value";
   return [
     ...drafts,
     { kind: "respond", ...(output ? { output: output.name } : {}), value: { $expr: value } },

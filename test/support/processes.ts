@@ -98,11 +98,13 @@ export async function connectStdio(
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolveRun) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
+      ...(cwd ? { cwd } : {}),
     });
     let stdout = "";
     let stderr = "";
