@@ -272,6 +272,39 @@ describe("worlds that start empty", () => {
   });
 });
 
+describe("names that put the resource first", () => {
+  // a key-value store named resource first, verb last: two stores, each its own collection
+  const keyValue = (store: string) => [
+    tool(
+      `${store}_note_add`,
+      "Store a note under a key.",
+      { key: { type: "string" }, value: { type: "string" } },
+      ["key", "value"],
+    ),
+    tool(`${store}_note_retrieve`, "Read the note under a key.", { key: { type: "string" } }, ["key"], {
+      value: { type: "string" },
+    }),
+    tool(`${store}_note_remove`, "Remove the note under a key.", { key: { type: "string" } }, ["key"]),
+  ];
+  const notes = toolset({}, [...keyValue("desk"), ...keyValue("shelf")]);
+
+  it("read the verb at the end and the resource before it", async () => {
+    expect(inferToolset(notes).toolset.state).toEqual({ desk_notes: {}, shelf_notes: {} });
+    const added = await call(
+      notes,
+      "desk_note_add",
+      { key: "k1", value: "milk" },
+      { desk_notes: {}, shelf_notes: {} },
+    );
+    const read = await call(notes, "desk_note_retrieve", { key: "k1" }, added.after);
+    expect(read.outcome).toMatchObject({ output: { value: "milk" } });
+    const other = await call(notes, "shelf_note_retrieve", { key: "k1" }, added.after);
+    expect(other.outcome).toMatchObject({ status: "failed" });
+    const removed = await call(notes, "desk_note_remove", { key: "k1" }, added.after);
+    expect(removed.after).toEqual({ desk_notes: {}, shelf_notes: {} });
+  });
+});
+
 describe("honest verdicts", () => {
   it("a tool whose output the effects do not ground is only partly inferred, and says which fields are guessed", () => {
     const world = toolset({ desk: { tickets: [{ id: 1, status: "open" }] } }, [

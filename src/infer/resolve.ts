@@ -37,7 +37,15 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   const byKeyField = shape.byKeyField.get(keyName) ?? [];
   const noun = nounOfIdentifier(keyName);
   const byNoun = noun ? nounMatches(shape, noun) : [];
-  const strong = pick([...byKeyField.filter((c) => byNoun.includes(c)), ...byNoun, ...byKeyField]);
+  // several collections keep their key in a field of this name: the one the tool names wins
+  const named = byKeyField.length > 1 ? namedCollection(facts, shape) : undefined;
+  const preferred = named && byKeyField.includes(named) ? [named] : [];
+  const strong = pick([
+    ...preferred,
+    ...byKeyField.filter((c) => byNoun.includes(c)),
+    ...byNoun,
+    ...byKeyField,
+  ]);
   if (strong && (param.identifier || byKeyField.includes(strong)))
     return { param, collection: strong, many, strength: "strong" };
   // `agent` names a record of `agents` by its natural key (`login`), when the records have one

@@ -105,6 +105,14 @@ function fileSystemOf(toolset: Toolset, known?: readonly ToolFacts[]): TreeShape
 
 /** The noun a tool is about: the REST path's last collection segment, else its name's nouns. */
 function nounOf(facts: ToolFacts): string | undefined {
+  // resource first (`archival_memory_add`): the words before the verb name the resource
+  const at = facts.verb ? facts.words.indexOf(facts.verb) : -1;
+  if (at >= 2) {
+    const before = facts.words.slice(0, at).filter((w) => !/^\d+$/.test(w));
+    return before.length > 0
+      ? [...before.slice(0, -1), singular(before.at(-1) as string)].join("_")
+      : undefined;
+  }
   const words = facts.nouns.filter(
     (w) => !["by", "id", "ids", "list", "all", "detail", "details", "info"].includes(w) && !/^\d+$/.test(w),
   );

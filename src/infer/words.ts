@@ -441,7 +441,11 @@ export function nounOfIdentifier(name: string): string | undefined {
 
 /** The first verb of a tool's name (among its first two words), and what it does. */
 export function verbOf(name: string): { verb: string; action: Action } | undefined {
-  for (const word of verbWords(name).slice(0, 2))
+  const words = verbWords(name);
+  // verb first (`get_order`, `orders.submit`), else verb last, as resource-first names put it
+  // (`memory_add`, `user_profile_update`, `core_memory_retrieve_all`)
+  const tail = words.length > 2 ? words.slice(-2).reverse() : [];
+  for (const word of [...words.slice(0, 2), ...tail])
     for (const action of ["delete", "update", "create", "read"] as const)
       if (VERBS[action].includes(word)) return { verb: word, action };
   return undefined;
