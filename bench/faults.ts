@@ -342,7 +342,7 @@ export function markdownOf(result: Figures): string {
   const ratios = inProcess.ratioToNoSeam as Record<Variant, { min: number; median: number }>;
   const row = (label: string, s: Summary) => `| ${label} | ${s.p50} | ${s.p95} | ${s.mean} |`;
   return [
-    `This section ran on ${load.cores} cores with a 1-minute load average of ${load.start} at its start and ${load.end} at its end: well above the cores, figures scatter and timers fire late.`,
+    `This section ran on ${load.cores} cores with a 1-minute load average of ${load.start} at its start and ${load.end} at its end${Math.max(load.start, load.end) > load.cores ? ": well above the cores, figures scatter and timers fire late" : ""}.`,
     "",
     `**No profile, in process** (the engine alone, ${inProcess.calls} calls per variant and round, reads and writes alternating, ${inProcess.rounds} rounds; µs per call, min and median of the rounds):`,
     "",
