@@ -1,6 +1,6 @@
 /**
  * Ranks candidate names by closeness to a name that does not exist, so an agent that
- * typed `get_order_detail` is pointed at `get_order_details`. Mixes edit distance (typos)
+ * typed `get_invoice_detail` is pointed at `get_invoice_details`. Mixes edit distance (typos)
  * with shared words (`cancel_order` vs `order_cancel`), both case- and separator-insensitive.
  */
 export function nearest(name: string, candidates: readonly string[], limit: number): string[] {

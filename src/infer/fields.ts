@@ -164,7 +164,7 @@ function analogousStatus(ctx: Context): { value: string; rule: string } | undefi
   return undefined;
 }
 
-/** Status values the tool's name or description require before it acts ("cancel_pending_order" → pending). */
+/** Status values the tool's name or description require before it acts ("void_draft_invoice" → draft). */
 export function requiredStatuses(
   ctx: Context,
   collection: CollectionShape,

@@ -509,7 +509,7 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   return "unknown";
 }
 
-/** What a create makes: the collection its name names, else the noun after its verb (`book_reservation` → reservation). */
+/** What a create makes: the collection its name names, else the noun after its verb (`schedule_meeting` → meeting). */
 function createdNoun(facts: ToolFacts, named: CollectionShape | undefined): string | undefined {
   if (named) return nameWords(singular(named.name)).join("_");
   const words = facts.nouns;

@@ -241,7 +241,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
     ctx.facts.outputs.length > 0 &&
     !ctx.facts.outputs.some((o) => o.type === "array") &&
     !SEARCH_VERBS.has(ctx.facts.verb ?? "") &&
-    // "get all tickets", `get_user_tickets`: many are asked for, whatever the schema says
+    // "get all invoices", `list_customer_invoices`: many are asked for, whatever the schema says
     !ctx.facts.words.includes(collection.name) &&
     !/\ball\b/i.test(ctx.facts.tool.description) &&
     ctx.facts.outputs.some((o) => fields.has(o.name));

@@ -224,7 +224,7 @@ const PLAIN_MEMBERSHIP = new Set([
   "leave",
 ]);
 
-/** The collection the tool's name is about (`get_order_details` → orders), if the state has it. */
+/** The collection the tool's name is about (`show_invoice_summary` → invoices), if the state has it. */
 export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
   return namedPart(facts, shape, ["collection"]);
 }

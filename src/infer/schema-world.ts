@@ -105,7 +105,7 @@ function fileSystemOf(toolset: Toolset, known?: readonly ToolFacts[]): TreeShape
 
 /** The noun a tool is about: the REST path's last collection segment, else its name's nouns. */
 function nounOf(facts: ToolFacts): string | undefined {
-  // resource first (`archival_memory_add`): the words before the verb name the resource
+  // resource first (`shelf_note_add`): the words before the verb name the resource
   const at = facts.verb ? facts.words.indexOf(facts.verb) : -1;
   if (at >= 2) {
     const before = facts.words.slice(0, at).filter((w) => !/^\d+$/.test(w));

@@ -443,7 +443,7 @@ export function nounOfIdentifier(name: string): string | undefined {
 export function verbOf(name: string): { verb: string; action: Action } | undefined {
   const words = verbWords(name);
   // verb first (`get_order`, `orders.submit`), else verb last, as resource-first names put it
-  // (`memory_add`, `user_profile_update`, `core_memory_retrieve_all`)
+  // (`note_add`, `user_profile_update`, `shelf_note_list_all`)
   const tail = words.length > 2 ? words.slice(-2).reverse() : [];
   for (const word of [...words.slice(0, 2), ...tail])
     for (const action of ["delete", "update", "create", "read"] as const)

@@ -241,7 +241,7 @@ function statusError(
  * an id minted the way the collection's ids are (a counter beside it, or the next after the
  * largest, in the keys' format), with the arguments that are its fields, the clock in its
  * creation timestamp, and its id appended to the list that the record it references keeps
- * of them (a user's `reservations`); counts of the same noun beside it move by one.
+ * of them (an author's `posts`); counts of the same noun beside it move by one.
  */
 export function createRule(ctx: Context, collection: CollectionShape | undefined, noun: string): Draft[] {
   if (collection?.parent) return nestedCreate(ctx, collection, noun);

@@ -162,7 +162,7 @@ function inferCreate(
   return { patch, entity };
 }
 
-/** `cancel_booking` on an entity with a status leaves it "cancelled" (or the spelling the schema uses). */
+/** `cancel_subscription` on an entity with a status leaves it "cancelled" (or the spelling the schema uses). */
 function statusAfter(tool: Tool, entity: Record<string, unknown>): string | undefined {
   if (!("status" in entity)) return undefined;
   const verb = wordsOf(tool.name).find((w) => w in STATUS_VERBS);
