@@ -228,14 +228,9 @@ class FileReads {
   // ── listings ─────────────────────────────────────────────────────────────
 
   async listing(argument: string, path: string): Promise<CallToolResult | undefined> {
-    const found = await this.look(path);
-    if (!("type" in found)) return undefined;
-    if (found.type === "absent") return this.missing(argument, path);
-    if (found.type === "file")
-      return this.asStandIn(argument, path, found.real ?? (await this.realFileNear(path, () => true)));
-    const frame = await this.frame(argument, path, found.real);
-    if (!frame) return undefined;
-    if (frame.answer.isError) return substitute(frame.answer, frame.realPath, path);
+    const at = await this.folderFrame(argument, path);
+    if ("result" in at) return at.result;
+    const { found, frame } = at;
     const inside = await this.entries(path);
     if (!("entries" in inside)) return undefined;
     const listed: ListedEntry[] = [];
@@ -256,6 +251,29 @@ class FileReads {
       bySize: this.context.args.sortBy === "size",
     });
     return textResult(text, singleTextField(this.context.binding));
+  }
+
+  /**
+   * A folder's real answer to rewrite (and what the session knows of the folder), or the
+   * whole answer where there is nothing to rewrite: the path is gone, a file, or the real
+   * call failed.
+   */
+  private async folderFrame(argument: string, path: string) {
+    const found = await this.look(path);
+    if (!("type" in found)) return { result: undefined };
+    if (found.type === "absent") return { result: await this.missing(argument, path) };
+    if (found.type === "file")
+      return {
+        result: await this.asStandIn(
+          argument,
+          path,
+          found.real ?? (await this.realFileNear(path, () => true)),
+        ),
+      };
+    const frame = await this.frame(argument, path, found.real);
+    if (!frame) return { result: undefined };
+    if (frame.answer.isError) return { result: substitute(frame.answer, frame.realPath, path) };
+    return { found, frame };
   }
 
   private async sizeOf(entry: sparse.Found): Promise<{ size?: number }> {
@@ -284,14 +302,9 @@ class FileReads {
   // ── trees ────────────────────────────────────────────────────────────────
 
   async tree(argument: string, path: string): Promise<CallToolResult | undefined> {
-    const found = await this.look(path);
-    if (!("type" in found)) return undefined;
-    if (found.type === "absent") return this.missing(argument, path);
-    if (found.type === "file")
-      return this.asStandIn(argument, path, found.real ?? (await this.realFileNear(path, () => true)));
-    const frame = await this.frame(argument, path, found.real);
-    if (!frame) return undefined;
-    if (frame.answer.isError) return substitute(frame.answer, frame.realPath, path);
+    const at = await this.folderFrame(argument, path);
+    if ("result" in at) return at.result;
+    const { frame } = at;
     const realTree = parseTree(textOf(frame.answer));
     if (!realTree) return undefined;
     if (frame.own) this.learnTree(realTree, frame.realPath);
