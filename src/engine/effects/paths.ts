@@ -1,4 +1,11 @@
-import { ABSENT, renderString } from "../../catalog/index.js";
+import {
+  ABSENT,
+  parseTemplate,
+  renderString,
+  resolveRef,
+  type TemplateRef,
+  type TemplateScope,
+} from "../../catalog/index.js";
 import { isPlainObject } from "../../patch/index.js";
 import { looselyEqual, type State } from "../../state/index.js";
 import { isIndex, valueAt } from "../state-access.js";
@@ -29,23 +36,67 @@ export function isTemplate(segment: string): boolean {
 
 const SELECTOR = /^\[([A-Za-z_][A-Za-z0-9_.]*)=(.+)\]$/;
 
+/** A segment of a target as it renders: a key as written, a template, or an element picked by a field. */
+type SegmentPlan =
+  | { kind: "key"; key: string }
+  | { kind: "template"; template: Template }
+  | { kind: "select"; field: string; equals: string | Template };
+
+/** A template string, with its one placeholder when it is nothing else (rendered without parsing it again). */
+interface Template {
+  text: string;
+  only?: TemplateRef;
+}
+
+const plans = new Map<string, SegmentPlan[]>();
+
+/** How each segment of a target renders, worked out once per target: targets come from the catalog. */
+function planOf(target: string): SegmentPlan[] {
+  let plan = plans.get(target);
+  if (!plan) {
+    plan = targetSegments(target).map(segmentPlan);
+    plans.set(target, plan);
+  }
+  return plan;
+}
+
+function segmentPlan(segment: string): SegmentPlan {
+  const selector = SELECTOR.exec(segment);
+  if (selector) {
+    const [, field = "", raw = ""] = selector;
+    return { kind: "select", field, equals: isTemplate(raw) ? template(raw) : raw };
+  }
+  return isTemplate(segment)
+    ? { kind: "template", template: template(segment) }
+    : { kind: "key", key: segment };
+}
+
+function template(text: string): Template {
+  const parts = parseTemplate(text);
+  const [first] = parts;
+  return parts.length === 1 && first && "ref" in first ? { text, only: first.ref } : { text };
+}
+
+function render(template: Template, scope: TemplateScope): unknown {
+  return template.only ? resolveRef(template.only, scope) : renderString(template.text, scope);
+}
+
 /** The target's steps with templates filled; undefined when one renders to nothing (an absent argument). */
 export function targetSteps(run: Run, target: string): Step[] | undefined {
   const steps: Step[] = [];
-  for (const segment of targetSegments(target)) {
-    const selector = SELECTOR.exec(segment);
-    if (selector) {
-      const [, field = "", raw = ""] = selector;
-      const equals = isTemplate(raw) ? renderString(raw, run.scope) : raw;
+  for (const segment of planOf(target)) {
+    if (segment.kind === "key") {
+      steps.push(segment.key);
+      continue;
+    }
+    if (segment.kind === "select") {
+      const { field, equals: raw } = segment;
+      const equals = typeof raw === "string" ? raw : render(raw, run.scope);
       if (equals === ABSENT || equals === null || equals === "") return undefined;
       steps.push({ field, equals });
       continue;
     }
-    if (!isTemplate(segment)) {
-      steps.push(segment);
-      continue;
-    }
-    const value = renderString(segment, run.scope);
+    const value = render(segment.template, run.scope);
     if (value === ABSENT || value === null || value === "") return undefined;
     steps.push(typeof value === "string" ? value : JSON.stringify(value));
   }
