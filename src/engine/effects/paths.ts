@@ -1,15 +1,9 @@
-import {
-  ABSENT,
-  parseTemplate,
-  renderString,
-  resolveRef,
-  type TemplateRef,
-  type TemplateScope,
-} from "../../catalog/index.js";
+import { ABSENT } from "../../catalog/index.js";
 import { isPlainObject } from "../../patch/index.js";
 import { looselyEqual, type State } from "../../state/index.js";
 import { isIndex, valueAt } from "../state-access.js";
 import type { Run } from "./run.js";
+import { renderTemplate } from "./templates.js";
 
 /**
  * Where effects act: a target's segments rendered from the call (templates filled, array
@@ -39,14 +33,8 @@ const SELECTOR = /^\[([A-Za-z_][A-Za-z0-9_.]*)=(.+)\]$/;
 /** A segment of a target as it renders: a key as written, a template, or an element picked by a field. */
 type SegmentPlan =
   | { kind: "key"; key: string }
-  | { kind: "template"; template: Template }
-  | { kind: "select"; field: string; equals: string | Template };
-
-/** A template string, with its one placeholder when it is nothing else (rendered without parsing it again). */
-interface Template {
-  text: string;
-  only?: TemplateRef;
-}
+  | { kind: "template"; template: string }
+  | { kind: "select"; field: string; equals: string; template: boolean };
 
 const plans = new Map<string, SegmentPlan[]>();
 
@@ -64,21 +52,9 @@ function segmentPlan(segment: string): SegmentPlan {
   const selector = SELECTOR.exec(segment);
   if (selector) {
     const [, field = "", raw = ""] = selector;
-    return { kind: "select", field, equals: isTemplate(raw) ? template(raw) : raw };
+    return { kind: "select", field, equals: raw, template: isTemplate(raw) };
   }
-  return isTemplate(segment)
-    ? { kind: "template", template: template(segment) }
-    : { kind: "key", key: segment };
-}
-
-function template(text: string): Template {
-  const parts = parseTemplate(text);
-  const [first] = parts;
-  return parts.length === 1 && first && "ref" in first ? { text, only: first.ref } : { text };
-}
-
-function render(template: Template, scope: TemplateScope): unknown {
-  return template.only ? resolveRef(template.only, scope) : renderString(template.text, scope);
+  return isTemplate(segment) ? { kind: "template", template: segment } : { kind: "key", key: segment };
 }
 
 /** The target's steps with templates filled; undefined when one renders to nothing (an absent argument). */
@@ -91,12 +67,12 @@ export function targetSteps(run: Run, target: string): Step[] | undefined {
     }
     if (segment.kind === "select") {
       const { field, equals: raw } = segment;
-      const equals = typeof raw === "string" ? raw : render(raw, run.scope);
+      const equals = segment.template ? renderTemplate(raw, run.scope) : raw;
       if (equals === ABSENT || equals === null || equals === "") return undefined;
       steps.push({ field, equals });
       continue;
     }
-    const value = render(segment.template, run.scope);
+    const value = renderTemplate(segment.template, run.scope);
     if (value === ABSENT || value === null || value === "") return undefined;
     steps.push(typeof value === "string" ? value : JSON.stringify(value));
   }
