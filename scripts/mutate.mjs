@@ -26,8 +26,11 @@ if (args.includes("--scores")) {
   process.exit(0);
 }
 
-const stryker = (extra) =>
-  spawnSync("npx", ["stryker", "run", ...extra, ...options], { stdio: "inherit" }).status;
+const stryker = (extra, env = {}) =>
+  spawnSync("npx", ["stryker", "run", ...extra, ...options], {
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  }).status;
 
 let failed = false;
 if (options.includes("--mutate") || options.includes("-m")) failed = stryker([]) !== 0;
@@ -35,14 +38,18 @@ else {
   for (const name of named.length > 0 ? named : Object.keys(ROOMS)) {
     const room = ROOMS[name];
     console.log(`\n── mutation testing: ${name} ──`);
-    const status = stryker([
-      "--mutate",
-      room.mutate.join(","),
-      "--testFiles",
-      room.tests.join(","),
-      "--incrementalFile",
-      `reports/mutation/${name}.incremental.json`,
-    ]);
+    const status = stryker(
+      [
+        "--mutate",
+        room.mutate.join(","),
+        "--testFiles",
+        room.tests.join(","),
+        "--incrementalFile",
+        `reports/mutation/${name}.incremental.json`,
+      ],
+      // vitest.mutate.config.ts: the room's test files share one load of src/ per mutant
+      room.sharedModules ? { TOOLSIM_MUTATE_SHARED_MODULES: "1" } : {},
+    );
     // every run rewrites mutation.json with its own files only: keep the room's copy, and
     // only from a run that finished (a failed one leaves the previous room's report there)
     if (status === 0 && existsSync(REPORT)) copyFileSync(REPORT, roomReport(name));
