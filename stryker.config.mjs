@@ -91,7 +91,12 @@ export const ROOMS = {
   infer: {
     mutate: ["src/infer/**/*.ts"],
     // the domain tests serve in this process during mutation runs (vitest.mutate.config.ts)
-    tests: ["test/infer-rules.test.ts", "test/infer-shapes.test.ts", "test/infer-domains*.test.ts"],
+    tests: [
+      "test/infer-rules.test.ts",
+      "test/infer-shapes.test.ts",
+      "test/infer-domains*.test.ts",
+      "test/mutate-infer-*.test.ts",
+    ],
     // each mutant runs up to thirteen test files: they share one load of src/ (scripts/mutate.mjs)
     sharedModules: true,
   },
