@@ -20,6 +20,7 @@ import {
   shapeOfCollections,
   type ValuesShape,
 } from "./shape.js";
+import { tallyRule } from "./tallies.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
@@ -370,6 +371,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
+  const tally = subject ? tallyRule(ctx, subject) : undefined;
+  if (tally && tally.length > 0) return { drafts: tally };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
     const elements = elementRule(ctx, subject, acting);
     if (elements.length > 0) return { drafts: elements };
