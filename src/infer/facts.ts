@@ -174,7 +174,8 @@ function errorFact(code: string, raw: string): ErrorFact {
 /** "order not found" → order; "{item_id} not found" → item; "delivery slot not found" → delivery_slot. */
 function notFoundNoun(text: string, codeWords: readonly string[]): string | undefined {
   const head = text.replace(/^error:\s*/, "");
-  const placeholder = /\{([a-z_]+?)(_ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
+  // a camelCase placeholder arrives lowercased: `{postid}` is a post's id
+  const placeholder = /\{([a-z_]{2,}?)(_?ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
   if (placeholder?.[1]) return placeholder[1].split("_").map(singular).join("_");
   const before =
     /^(?:the\s+|some\s+|an?\s+)?((?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:\{[^}]*\}\s+)?(?:was\s+|is\s+)?(?:not found|does ?n[o']t exist|not exist|could not be found|cannot be found)/.exec(

@@ -423,9 +423,17 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
       (o) =>
         o.type === "boolean" &&
         !answered.has(o.name) &&
-        /^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name),
+        (/^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name) ||
+          doneWord(o.name, facts.verb)),
     )
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
+}
+
+/** An output named for the tool's own verb done (`deleted` of a delete, `archived` of an archive). */
+function doneWord(name: string, verb: string | undefined): boolean {
+  if (!verb) return false;
+  const stem = verb.replace(/e$/, "");
+  return nameWords(name).some((w) => w.endsWith("ed") && w.startsWith(stem) && w.length <= stem.length + 3);
 }
 
 /**

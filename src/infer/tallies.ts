@@ -5,8 +5,8 @@ import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { referenceTarget } from "./targets.js";
-import { createRule } from "./writes.js";
 import { DECREASE_VERBS, INCREASE_VERBS, nameWords, sameNoun, singular, VERBS } from "./words.js";
+import { createRule } from "./writes.js";
 
 /**
  * Tallies: a record's counts kept per place or kind, in a map keyed by data (units on hand
@@ -139,7 +139,8 @@ function tallyOf(ctx: Context, collection: CollectionShape, slots: Slots): Tally
 function keysNamedElsewhere(ctx: Context, name: string, keys: readonly string[]): boolean {
   for (const collection of ctx.shape.collections.values()) {
     const field = collection.fields.get(name);
-    if (field && field.values.size > 0 && [...field.values.keys()].every((v) => keys.includes(v))) return true;
+    if (field && field.values.size > 0 && [...field.values.keys()].every((v) => keys.includes(v)))
+      return true;
   }
   return false;
 }
@@ -155,7 +156,10 @@ function tallyIntent(ctx: Context, slots: Slots): TallyIntent | undefined {
   if (slots.from && slots.to) return amountParam(ctx) ? "move" : undefined;
   const amount = amountParam(ctx);
   if (!amount) return undefined;
-  if (/delta|change|adjust|difference|diff/.test(amount.name.toLowerCase()) || /\bsigned\b/.test(amount.description.toLowerCase()))
+  if (
+    /delta|change|adjust|difference|diff/.test(amount.name.toLowerCase()) ||
+    /\bsigned\b/.test(amount.description.toLowerCase())
+  )
     return "adjust";
   if (INCREASE_VERBS.has(verb) || IN_VERBS.has(verb)) return "increase";
   if (DECREASE_VERBS.has(verb) || OUT_VERBS.has(verb)) return "decrease";
