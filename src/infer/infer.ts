@@ -5,9 +5,11 @@ import { bulkRule } from "./bulk.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
+import { derivedRecord, folderForCreate, moveToFolder, readAcrossFolders } from "./folders.js";
 import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
+import { ownRecordRule } from "./principal.js";
 import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import { listOfVerb, namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
@@ -373,6 +375,10 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const acting = actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
+  const filed = subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined;
+  if (filed && filed.length > 0) return { drafts: filed };
+  const across = subject && acting === "read" ? readAcrossFolders(ctx, subject) : undefined;
+  if (across) return { drafts: across };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
     const elements = elementRule(ctx, subject, acting);
     if (elements.length > 0) return { drafts: elements };
@@ -383,6 +389,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = namedCollectionRule(ctx, named, acting);
     if ("drafts" in drafts && drafts.drafts.length > 0) return drafts;
   }
+  const own =
+    !subject && !named && (acting === "update" || acting === "read") ? ownRecordRule(ctx, acting) : undefined;
+  if (own) return { drafts: own };
+  const folder = !named && acting === "create" ? folderForCreate(ctx) : undefined;
+  if (folder) return found(createRule(ctx, folder, singular(folder.name)), "nothing to create");
   const pairs = !named ? pairsList(ctx) : undefined;
   if (pairs) {
     const drafts = pairsRule(ctx, pairs);

@@ -1,7 +1,9 @@
 import type { Context } from "./context.js";
 import type { Draft } from "./drafts.js";
+import { fieldFor } from "./fields.js";
 import { identifier } from "./reads.js";
 import type { CollectionShape, FieldShape, RecordShape, StateShape } from "./shape.js";
+import { recordTarget } from "./targets.js";
 import { nameWords } from "./words.js";
 
 /**
@@ -125,6 +127,40 @@ export function ownGuard(
       guard: { expr: `$subject.${identifier(owner)} = ${signedInExpression(principal)}`, error: error.code },
       principal,
     };
+  }
+  return undefined;
+}
+
+/**
+ * A tool that names no record but sets fields of the signed-in account's (`set_presence`,
+ * `update_my_profile`), or reads it with no argument (`get_me`), acts on that account's record.
+ */
+export function ownRecordRule(ctx: Context, action: "read" | "update"): Draft[] | undefined {
+  for (const collection of ctx.shape.collections.values()) {
+    const principal = principalOf(ctx.shape, collection);
+    if (!principal) continue;
+    const params = ctx.facts.params;
+    const fields = params.map((p) => fieldFor(p, collection));
+    if (action === "update" && (params.length === 0 || fields.some((f) => f === undefined))) continue;
+    if (
+      action === "read" &&
+      (params.length > 0 || !ctx.facts.outputs.some((o) => collection.fields.has(o.name)))
+    )
+      continue;
+    const target = recordTarget(ctx, collection, signedInKey(principal));
+    if (!target) continue;
+    const set = Object.fromEntries(params.map((p, i) => [fields[i] as string, `{${p.name}}`]));
+    ctx.notes.push(
+      action === "read"
+        ? `reads the signed-in account's record of ${collection.name}`
+        : `sets ${Object.keys(set).join(", ")} of the signed-in account's record of ${collection.name}`,
+    );
+    return [
+      signedInRead(principal),
+      action === "read"
+        ? { kind: "read", target, as: "own", output: "" }
+        : { kind: "update", target, set, as: "own", output: "" },
+    ];
   }
   return undefined;
 }

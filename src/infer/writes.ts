@@ -501,8 +501,8 @@ function createdAtFields(collection: CollectionShape): string[] {
     .filter(
       (f) =>
         !f.path.includes(".") &&
-        /^(created|creation|booked|placed|submitted|opened|requested|sent|posted)(_at|_on|_date|_time)?$/.test(
-          f.path,
+        /^(created|creation|booked|placed|submitted|opened|requested|sent|posted|published)(_at|_on|_date|_time)?$/.test(
+          nameWords(f.path).join("_"),
         ) &&
         [...f.values.keys()].some((v) => /^\d{4}-\d{2}-\d{2}/.test(v)),
     )
