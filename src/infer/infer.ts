@@ -10,6 +10,7 @@ import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { ownRecordRule } from "./principal.js";
+import { orderChecks } from "./ranges.js";
 import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import { listOfVerb, namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
@@ -162,6 +163,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     }
     const drafts = [
       ...signedInGuard(ctx, outcome.drafts),
+      ...orderChecks(ctx),
       ...outcome.drafts,
       ...successFlags(ctx.facts, outcome.drafts),
     ];

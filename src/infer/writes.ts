@@ -269,7 +269,16 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     )
       set[param.name] = `{${param.name}}`;
   }
+  for (const param of ctx.facts.params) {
+    const field = typeof set[param.name] === "string" ? param.name : undefined;
+    // an argument left out takes the default its schema documents
+    if (field && param.schema.default !== undefined && !param.required)
+      set[field] = {
+        $expr: `$exists(${identifier(param.name)}) ? ${identifier(param.name)} : ${JSON.stringify(param.schema.default)}`,
+      };
+  }
   if (collection) Object.assign(set, referencedFields(ctx, collection, set));
+  if (collection) Object.assign(set, emptyFields(collection, set));
   const principal = collection ? authorOf(ctx, collection, set) : undefined;
   if (principal) set[principal.field] = signedInKey(principal.principal);
   for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
@@ -336,6 +345,23 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
+}
+
+/**
+ * A new record has the fields its siblings have: their lists start empty, and fields the
+ * state shows empty (null) in some of them start empty, as a REST create answers the whole
+ * resource (`"assignee": null`, `"labels": []`).
+ */
+function emptyFields(collection: CollectionShape, set: Record<string, unknown>): Record<string, unknown> {
+  const empty: Record<string, unknown> = {};
+  if (collection.size === 0) return empty;
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || field.path === collection.keyField || set[field.path] !== undefined)
+      continue;
+    if (field.types.has("array") && field.types.size === 1) empty[field.path] = { $expr: "[]" };
+    else if (field.types.has("null")) empty[field.path] = { $expr: "null" };
+  }
+  return empty;
 }
 
 /**
