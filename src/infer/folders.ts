@@ -51,25 +51,13 @@ export function foldersOf(shape: StateShape, collection: CollectionShape): Folde
 
 /** Every folder set of the world. */
 function allFolders(shape: StateShape): Folders[] {
-  const seen = new Set<string>();
-  const found: Folders[] = [];
-  for (const collection of shape.collections.values()) {
+  const found = new Map<string, Folders>();
+  for (const collection of [...shape.collections.values(), ...shape.nested.values()]) {
     const folders = foldersOf(shape, collection);
     const id = folders ? [...folders.holder, folders.keyField].join("/") : "";
-    if (folders && !seen.has(id)) {
-      seen.add(id);
-      found.push(folders);
-    }
+    if (folders && !found.has(id)) found.set(id, folders);
   }
-  for (const collection of shape.nested.values()) {
-    const folders = foldersOf(shape, collection);
-    const id = folders ? [...folders.holder, folders.keyField].join("/") : "";
-    if (folders && !seen.has(id)) {
-      seen.add(id);
-      found.push(folders);
-    }
-  }
-  return found;
+  return [...found.values()];
 }
 
 /** The one folder the tool's name or description names, if it names exactly one. */

@@ -37,8 +37,8 @@ export function orderChecks(ctx: Context): Draft[] {
     const text = error.text;
     const spoken = [low, high].every((w) => new RegExp(`\\b${w}`).test(text));
     if (!spoken) continue;
-    const a = valueOf(from);
-    const b = valueOf(to);
+    const a = comparable(from);
+    const b = comparable(to);
     const strict = !/^(min|minimum|low|first)$/.test(low);
     ctx.notes.push(`requires ${to.name} ${strict ? "after" : "at least"} ${from.name} (${use(ctx, error)})`);
     return [
@@ -66,7 +66,7 @@ function boundParam(params: readonly Param[], word: string): Param | undefined {
 }
 
 /** Times compare as instants; numbers as numbers. */
-function valueOf(param: Param): string {
+function comparable(param: Param): string {
   const arg = `$args.${identifier(param.name)}`;
   const format = typeof param.schema.format === "string" ? param.schema.format : "";
   const timeLike =

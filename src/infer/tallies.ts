@@ -49,8 +49,9 @@ export function tallyRule(ctx: Context, subject: Reference): Draft[] | undefined
   const binding = "counted";
   const found = { ...(missing ? { missing } : {}), as: binding };
   const map = `$subject.${identifier(tally.field.path)}`;
-  if (intent === "read") return readCount(ctx, tally, target, found, slots);
-  if (intent === "move") return moveCount(ctx, tally, target, found, slots);
+  const at: Place = { tally, target, found, slots };
+  if (intent === "read") return readCount(ctx, at);
+  if (intent === "move") return moveCount(ctx, at);
   const amount = amountParam(ctx);
   const slot = slots.one as Param;
   if (!amount) return undefined;
@@ -225,13 +226,15 @@ function floorGuard(
   return [{ expr: `${next} >= 0`, error }];
 }
 
-function readCount(
-  ctx: Context,
-  tally: Tally,
-  target: string,
-  found: Record<string, unknown>,
-  slots: Slots,
-): Draft[] | undefined {
+/** Where a read or a move acts: the tally, the record's target, how it is found, and the keys named. */
+interface Place {
+  tally: Tally;
+  target: string;
+  found: Record<string, unknown>;
+  slots: Slots;
+}
+
+function readCount(ctx: Context, { tally, target, found, slots }: Place): Draft[] | undefined {
   const slot = slots.one;
   if (!slot) return undefined;
   const binding = found.as as string;
@@ -244,13 +247,7 @@ function readCount(
 }
 
 /** Takes the amount from one key and adds it to the other, refusing more than the source holds. */
-function moveCount(
-  ctx: Context,
-  tally: Tally,
-  target: string,
-  found: Record<string, unknown>,
-  slots: Slots,
-): Draft[] | undefined {
+function moveCount(ctx: Context, { tally, target, found, slots }: Place): Draft[] | undefined {
   const { from, to } = slots;
   const amount = amountParam(ctx);
   if (!from || !to || !amount) return undefined;
