@@ -86,11 +86,20 @@ export function factsOf(tool: Tool): ToolFacts {
     verbAction: verb?.action,
     readOnly: tool.annotations?.readOnlyHint,
     destructive: tool.annotations?.destructiveHint,
-    params: paramsOf(tool.inputSchema),
+    // credentials prove who calls; they select nothing and are stored nowhere
+    params: paramsOf(tool.inputSchema).filter((p) => !isCredential(p.name)),
     outputs: outputsOf(tool.outputSchema),
     errors: tool.errors.map((e) => errorFact(e.code, `${e.message} ${e.when}`)),
     text: [tool.description, tool.usage ?? ""].join(" ").trim(),
   };
+}
+
+/** `access_token`, `apiKey`, `client_secret`, `password`: what authenticates a call, as OAuth and API-key schemes name it. */
+function isCredential(name: string): boolean {
+  const words = nameWords(name).join("_");
+  return /^(access_token|api_key|apikey|auth_token|bearer_token|token|refresh_token|client_secret|secret|password|session_token|auth)$/.test(
+    words,
+  );
 }
 
 function paramsOf(schema: JsonSchema): Param[] {
