@@ -192,9 +192,14 @@ describe("tickets: status changes, guards, notes, creates and deletes", () => {
     ]);
   });
 
-  it("creates a ticket under the next id of the counter, opened now, and moves the counter", async () => {
+  it("creates a ticket under the next id of the counter, opened now, without notes, and moves the counter", async () => {
     const { after } = await call(desk, "create_ticket", { subject: "Printer" });
-    expect(after.tickets?.["T-0003"]).toEqual({ ticket_id: "T-0003", subject: "Printer", opened_at: NOW });
+    expect(after.tickets?.["T-0003"]).toEqual({
+      ticket_id: "T-0003",
+      subject: "Printer",
+      opened_at: NOW,
+      notes: [],
+    });
     expect(after.ticket_count).toBe(3);
   });
 
