@@ -311,7 +311,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     : {
         kind: "create",
         target: container,
-        id: mintOf(collection, name, keyField),
+        id: asAnswered(ctx, mintOf(collection, name, keyField)),
         set,
         as: binding,
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
@@ -567,6 +567,12 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
     .slice(0, 3)
     .toUpperCase();
   return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField, ...counter };
+}
+
+/** An id the tool answers as text is minted as text, though it counts up from 1. */
+function asAnswered<T extends { numeric?: boolean; field: string }>(ctx: Context, mint: T): T {
+  const answered = ctx.facts.outputs.find((o) => o.name === mint.field);
+  return mint.numeric && answered?.type === "string" ? { ...mint, numeric: false } : mint;
 }
 
 /** `booking` → `bookings`, `delivery_slot` → `delivery_slots`. */
