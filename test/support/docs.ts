@@ -1,6 +1,15 @@
-import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { execFileSync, spawn } from "node:child_process";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { CLAIMS, type FenceQuery } from "./doc-coverage.js";
 import { CLI } from "./processes.js";
 
@@ -129,11 +138,14 @@ export class DocRun {
   /** What this test file claims and has not marked as run, as `where` lines. */
   missing(): string[] {
     return CLAIMS.filter((claim) => claim.test === this.test).flatMap((claim) =>
-      fencesWhere(claim.doc, claim.query).flatMap((f) =>
-        (claim.lines ?? [undefined])
-          .filter((line) => !this.done.has(key(f, line)) && !(line && this.done.has(key(f))))
-          .map((line) => (line ? `${where(f)} line ${JSON.stringify(line)}` : where(f))),
-      ),
+      fencesWhere(claim.doc, claim.query).flatMap((f) => {
+        if (this.done.has(key(f))) return [];
+        // a whole block also counts as run when each of its command lines ran
+        const lines = claim.lines ?? (commandsOf(f).length > 0 ? commandsOf(f) : [undefined]);
+        return lines
+          .filter((line) => !this.done.has(key(f, line)))
+          .map((line) => (line ? `${where(f)} line ${JSON.stringify(line)}` : where(f)));
+      }),
     );
   }
 }
@@ -242,4 +254,25 @@ export function startServing(
       reject(new Error(`${line} exited with ${code} before serving:\n${out}\n${err}`));
     });
   });
+}
+
+/**
+ * A source checkout of the project in `dest`, as a reader who cloned it has one: the files git
+ * knows (committed or not, none that .gitignore leaves out) and the dependencies (a link to
+ * this checkout's node_modules, which `npm install` would have made). Its own dist/ and state/
+ * are its own, so its `npm start` and `npm run build` leave this checkout's alone.
+ */
+export function checkout(dest: string): string {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  for (const file of listed.split("\0")) {
+    // a file deleted in the working tree is still in git's index
+    if (file === "" || !existsSync(join(ROOT, file))) continue;
+    mkdirSync(dirname(join(dest, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(dest, file));
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(dest, "node_modules"));
+  return dest;
 }
