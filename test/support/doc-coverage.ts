@@ -70,7 +70,7 @@ export const CLAIMS: Claim[] = [
   },
   { test: CI, doc: README, query: { heading: "toolsim", lang: "sh" }, how: "runs", lines: ["npm test"] },
   {
-    test: "test/readme-docs.test.ts",
+    test: "test/start-docs.test.ts",
     doc: README,
     query: { heading: "What `npm start` gives you" },
     how: "compares",
