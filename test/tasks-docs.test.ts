@@ -2,7 +2,16 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, describe, expect, it } from "vitest";
-import { commandOf, DocRun, fence, linesOf, readerEnv, startServing, toolsimBin } from "./support/docs.js";
+import {
+  commandOf,
+  DocRun,
+  fence,
+  fits,
+  linesOf,
+  readerEnv,
+  startServing,
+  toolsimBin,
+} from "./support/docs.js";
 import { connectHttp, runCli, tempDir } from "./support/index.js";
 
 /**
@@ -81,30 +90,6 @@ describe("docs/tasks.md: Command line", () => {
     doc.ran(block);
   }, 60_000);
 });
-
-/** Whether what the page shows fits what was written: the same keys, the same kinds, the same roles. */
-function fits(shown: unknown, actual: unknown, key = ""): boolean {
-  if (shown === null) return actual === null;
-  if (Array.isArray(shown)) {
-    return Array.isArray(actual) && shown.every((item) => actual.some((other) => fits(item, other, key)));
-  }
-  if (typeof shown === "object") {
-    if (typeof actual !== "object" || actual === null || Array.isArray(actual)) return false;
-    const keys = Object.keys(shown);
-    // {…} elides an object
-    if (keys.length === 0) return true;
-    const sameKeys = JSON.stringify(keys.sort()) === JSON.stringify(Object.keys(actual).sort());
-    return (
-      sameKeys &&
-      keys.every((k) =>
-        fits((shown as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k], k),
-      )
-    );
-  }
-  // roles and types are what they say; other values are the example's own
-  if (key === "role" || key === "type") return shown === actual;
-  return typeof shown === typeof actual;
-}
 
 describe("docs/tasks.md: Export", () => {
   it("the example has the shape of what toolsim export writes for the demo's session", async () => {

@@ -276,3 +276,45 @@ export function checkout(dest: string): string {
   symlinkSync(join(ROOT, "node_modules"), join(dest, "node_modules"));
   return dest;
 }
+
+/**
+ * Whether an example a page shows fits what toolsim wrote: objects with the same keys (`{}`,
+ * an elided `{…}`, fits any object), arrays whose every element fits one written, values of
+ * the same kind; `role` and `type` are compared as written, other values are the example's own.
+ */
+export function fits(shown: unknown, actual: unknown, key = ""): boolean {
+  if (shown === null) return actual === null;
+  if (Array.isArray(shown)) {
+    return Array.isArray(actual) && shown.every((item) => actual.some((other) => fits(item, other, key)));
+  }
+  if (typeof shown === "object") {
+    if (typeof actual !== "object" || actual === null || Array.isArray(actual)) return false;
+    const keys = Object.keys(shown);
+    if (keys.length === 0) return true;
+    const sameKeys = JSON.stringify([...keys].sort()) === JSON.stringify(Object.keys(actual).sort());
+    const child = (o: object, k: string) => (o as Record<string, unknown>)[k];
+    return sameKeys && keys.every((k) => fits(child(shown, k), child(actual, k), k));
+  }
+  if (key === "role" || key === "type") return shown === actual;
+  return typeof shown === typeof actual;
+}
+
+/**
+ * A line of sample output as a pattern for lines of the same shape: its words as written, any
+ * number where it has a number (with a k or M after it, a duration in s or ms, or a count in
+ * parentheses or none), any run of spaces where it has one.
+ */
+export function shapeOf(line: string): RegExp {
+  const escaped = line.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const numbers = escaped
+    .replace(/\d+(\\\.\d+)? m?s(?![a-z])/g, "\\d+(\\.\\d+)? m?s")
+    .replace(/ \\\(\d+\\\)/g, "( \\(\\d+\\))?")
+    .replace(/\d+(\\\.\d+)?[kM]?/g, "\\d+(\\.\\d+)?[kM]?");
+  return new RegExp(`^${numbers.replace(/\s+/g, "\\s+")}$`);
+}
+
+/** Whether some line of `text` has the shape of `line`. */
+export function hasShape(text: string, line: string): boolean {
+  const shape = shapeOf(line);
+  return text.split("\n").some((printed) => shape.test(printed.trim()));
+}
