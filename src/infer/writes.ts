@@ -294,7 +294,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
     }
   }
-  const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
+  const keyField = collection?.keyField ?? idSpelling(ctx, `${nameWords(singular(name)).join("_")}_id`);
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const container = collection ? containerTarget(ctx, collection) : name;
   if (!container) return [];
@@ -345,6 +345,12 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
+}
+
+/** The new record's id field as the tool spells it (`roleId` for `role_id`), where an output names it. */
+function idSpelling(ctx: Context, snake: string): string {
+  const spelled = ctx.facts.outputs.find((o) => nameWords(o.name).join("_") === snake);
+  return spelled?.name ?? snake;
 }
 
 /**
