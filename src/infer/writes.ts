@@ -294,7 +294,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
     }
   }
-  const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
+  const keyField = collection?.keyField ?? idSpelling(ctx, `${nameWords(singular(name)).join("_")}_id`);
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const container = collection ? containerTarget(ctx, collection) : name;
   if (!container) return [];
@@ -311,7 +311,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     : {
         kind: "create",
         target: container,
-        id: mintOf(collection, name, keyField),
+        id: asAnswered(ctx, mintOf(collection, name, keyField)),
         set,
         as: binding,
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
@@ -345,6 +345,12 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
+}
+
+/** The new record's id field as the tool spells it (`roleId` for `role_id`), where an output names it. */
+function idSpelling(ctx: Context, snake: string): string {
+  const spelled = ctx.facts.outputs.find((o) => nameWords(o.name).join("_") === snake);
+  return spelled?.name ?? snake;
 }
 
 /**
@@ -561,6 +567,12 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
     .slice(0, 3)
     .toUpperCase();
   return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField, ...counter };
+}
+
+/** An id the tool answers as text is minted as text, though it counts up from 1. */
+function asAnswered<T extends { numeric?: boolean; field: string }>(ctx: Context, mint: T): T {
+  const answered = ctx.facts.outputs.find((o) => o.name === mint.field);
+  return mint.numeric && answered?.type === "string" ? { ...mint, numeric: false } : mint;
 }
 
 /** `booking` → `bookings`, `delivery_slot` → `delivery_slots`. */
