@@ -2,6 +2,7 @@
 // npm run mutate [-- ROOM...] [STRYKER OPTION...]   (docs/testing.md)
 //   no room: every room, one after the other, each against its own tests
 //   --mutate FILES: one Stryker run on those files, against every in-process test
+//   ROOM --mutate FILES: those files of the room, against the room's tests
 //   --scores: only the scores of the last runs
 // Then the score per room, from the report every run keeps up to date.
 import { spawnSync } from "node:child_process";
@@ -33,8 +34,16 @@ const stryker = (extra, env = {}) =>
   }).status;
 
 let failed = false;
-if (options.includes("--mutate") || options.includes("-m")) failed = stryker([]) !== 0;
-else {
+const some = options.includes("--mutate") || options.includes("-m");
+if (some && named.length === 0) failed = stryker([]) !== 0;
+else if (some) {
+  // some files of a room, against the room's tests; the room's report and results stay as they were
+  for (const name of named) {
+    const room = ROOMS[name];
+    const env = room.sharedModules ? { TOOLSIM_MUTATE_SHARED_MODULES: "1" } : {};
+    failed = stryker(["--testFiles", room.tests.join(",")], env) !== 0 || failed;
+  }
+} else {
   for (const name of named.length > 0 ? named : Object.keys(ROOMS)) {
     const room = ROOMS[name];
     console.log(`\n── mutation testing: ${name} ──`);
