@@ -74,18 +74,31 @@ export const ROOMS = {
   },
   importers: {
     mutate: ["src/catalog/importers/**/*.ts"],
+    // not test/importers-bfcl-multi-turn.test.ts: it imports through the CLI (dist/, no mutant)
+    // in a beforeAll that every mutant run repeats; test/mutate-importers-bfcl-multi-turn.test.ts
+    // and test/mutate-importers-call-string.test.ts test the same code in this process
     tests: [
       "test/importers-openapi.test.ts",
       "test/importers-bfcl.test.ts",
-      "test/importers-bfcl-multi-turn.test.ts",
       "test/importers-synthtools.test.ts",
       "test/importer-fixes.test.ts",
       "test/hybrid-import.test.ts",
+      "test/mutate-importers-*.test.ts",
     ],
+    // a mutant of names.ts or schema-repair.ts runs most of these files: one load of src/ for all
+    sharedModules: true,
   },
   infer: {
     mutate: ["src/infer/**/*.ts"],
-    tests: ["test/infer-rules.test.ts", "test/infer-shapes.test.ts"],
+    // the domain tests serve in this process during mutation runs (vitest.mutate.config.ts)
+    tests: [
+      "test/infer-rules.test.ts",
+      "test/infer-shapes.test.ts",
+      "test/infer-domains*.test.ts",
+      "test/mutate-infer-*.test.ts",
+    ],
+    // each mutant runs up to thirteen test files: they share one load of src/ (scripts/mutate.mjs)
+    sharedModules: true,
   },
 };
 

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { defineConfig, mergeConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
@@ -36,6 +37,21 @@ export const PROCESS_ONLY_TESTS = [
 export default mergeConfig(
   base,
   defineConfig({
-    test: { exclude: ["**/node_modules/**", ...PROCESS_ONLY_TESTS] },
+    test: {
+      exclude: ["**/node_modules/**", ...PROCESS_ONLY_TESTS],
+      // a room whose mutants each run many test files (infer: the eleven domains) loads src/ once
+      // per run instead of once per file; the domain tests keep no state between files
+      isolate: process.env.TOOLSIM_MUTATE_SHARED_MODULES !== "1",
+    },
+    resolve: {
+      alias: [
+        // the domain tests of inference serve their catalogs in this process (same calls, same
+        // assertions), so that they load the mutants of `src/infer/`; see the module's comment
+        {
+          find: /^\.\/support\/domain-session\.js$/,
+          replacement: resolve(import.meta.dirname, "test/support/domain-session-in-process.ts"),
+        },
+      ],
+    },
   }),
 );

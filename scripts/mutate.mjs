@@ -2,6 +2,7 @@
 // npm run mutate [-- ROOM...] [STRYKER OPTION...]   (docs/testing.md)
 //   no room: every room, one after the other, each against its own tests
 //   --mutate FILES: one Stryker run on those files, against every in-process test
+//   ROOM --mutate FILES: those files of the room, against the room's tests
 //   --scores: only the scores of the last runs
 // Then the score per room, from the report every run keeps up to date.
 import { spawnSync } from "node:child_process";
@@ -26,23 +27,38 @@ if (args.includes("--scores")) {
   process.exit(0);
 }
 
-const stryker = (extra) =>
-  spawnSync("npx", ["stryker", "run", ...extra, ...options], { stdio: "inherit" }).status;
+const stryker = (extra, env = {}) =>
+  spawnSync("npx", ["stryker", "run", ...extra, ...options], {
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  }).status;
 
 let failed = false;
-if (options.includes("--mutate") || options.includes("-m")) failed = stryker([]) !== 0;
-else {
+const some = options.includes("--mutate") || options.includes("-m");
+if (some && named.length === 0) failed = stryker([]) !== 0;
+else if (some) {
+  // some files of a room, against the room's tests; the room's report and results stay as they were
+  for (const name of named) {
+    const room = ROOMS[name];
+    const env = room.sharedModules ? { TOOLSIM_MUTATE_SHARED_MODULES: "1" } : {};
+    failed = stryker(["--testFiles", room.tests.join(",")], env) !== 0 || failed;
+  }
+} else {
   for (const name of named.length > 0 ? named : Object.keys(ROOMS)) {
     const room = ROOMS[name];
     console.log(`\n── mutation testing: ${name} ──`);
-    const status = stryker([
-      "--mutate",
-      room.mutate.join(","),
-      "--testFiles",
-      room.tests.join(","),
-      "--incrementalFile",
-      `reports/mutation/${name}.incremental.json`,
-    ]);
+    const status = stryker(
+      [
+        "--mutate",
+        room.mutate.join(","),
+        "--testFiles",
+        room.tests.join(","),
+        "--incrementalFile",
+        `reports/mutation/${name}.incremental.json`,
+      ],
+      // vitest.mutate.config.ts: the room's test files share one load of src/ per mutant
+      room.sharedModules ? { TOOLSIM_MUTATE_SHARED_MODULES: "1" } : {},
+    );
     // every run rewrites mutation.json with its own files only: keep the room's copy, and
     // only from a run that finished (a failed one leaves the previous room's report there)
     if (status === 0 && existsSync(REPORT)) copyFileSync(REPORT, roomReport(name));

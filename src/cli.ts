@@ -37,8 +37,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = await entry.load();
-  if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(command.help);
+  // what follows `--` belongs to another program (`import mcp -- node server.js --help`)
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (own.includes("--help") || own.includes("-h")) {
+    process.stdout.write(command.helpFor?.(own) ?? command.help);
     return 0;
   }
   try {

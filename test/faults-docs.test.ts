@@ -1,38 +1,30 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { FAULT_KINDS, FaultProfile } from "../src/catalog/index.js";
 import { BUILTIN_PROFILES, INJECTION_PATTERNS, resolveFaultProfile } from "../src/faults/index.js";
 import { connect, run } from "./faults/retrying-agent.js";
+import { DocRun, type Fence, fencesWhere, ROOT, readDoc } from "./support/docs.js";
 import { CLI, catalogOf, runCli, SHIPPED_TOOLSETS, tempDir } from "./support/index.js";
 
 /** docs/faults.md runs as written: its commands, its profiles, its corpus and its worked example. */
-const ROOT = resolve(import.meta.dirname, "..");
-const DOC = readFileSync(join(ROOT, "docs", "faults.md"), "utf8");
+const PAGE = "docs/faults.md";
+const DOC = readDoc(PAGE);
+const doc = new DocRun(import.meta.filename);
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
 /** The fenced blocks of a language ("" for plain output), in order, each with the heading it sits under. */
-function blocks(language: string): Array<{ heading: string; code: string }> {
-  const found: Array<{ heading: string; code: string }> = [];
-  let heading = "";
-  let open: { language: string; lines: string[] } | undefined;
-  for (const line of DOC.split("\n")) {
-    if (open) {
-      if (line === "```") {
-        if (open.language === language) found.push({ heading, code: `${open.lines.join("\n")}\n` });
-        open = undefined;
-      } else open.lines.push(line);
-    } else if (line.startsWith("```")) open = { language: line.slice(3), lines: [] };
-    else if (line.startsWith("#")) heading = line.replace(/^#+ /, "");
-  }
-  return found;
-}
+const blocks = (language: string): Fence[] => fencesWhere(PAGE, { lang: language });
 
 /** Output blocks (no language): what a command prints, line by line. */
-const outputs = blocks("").map((b) => b.code.trimEnd().split("\n"));
+const outputBlocks = blocks("");
+const outputs = outputBlocks.map((b) => b.code.trimEnd().split("\n"));
+const ranOutputs = (first: string) => {
+  for (const b of outputBlocks) if (b.code.startsWith(first)) doc.ran(b);
+};
 
 /** `toolsim serve …` as the doc writes it, in a folder, until it prints its URL. */
 function serves(line: string, cwd: string): Promise<string> {
@@ -77,6 +69,7 @@ describe("docs/faults.md runs as written", () => {
     expect({ ...fromYaml, $schema: fromJson.$schema }).toEqual(fromJson);
     const shipped = catalogOf([SHIPPED_TOOLSETS]);
     expect(resolveFaultProfile(fromJson, shipped, { file: "my-faults.json" }).problems).toEqual([]);
+    for (const f of [exampleJson, exampleYaml]) if (f) doc.ran(f);
   });
 
   it("its commands run: serve with each kind of --faults, and the schema for editors", async () => {
@@ -93,6 +86,7 @@ describe("docs/faults.md runs as written", () => {
         );
       }
     }
+    if (commands) doc.ran(commands);
   });
 
   it("refuses a bad profile with the lines it shows: the format first, then the catalog", async () => {
@@ -117,12 +111,14 @@ describe("docs/faults.md runs as written", () => {
     rules.splice(1, 2);
     const against = await refusal();
     for (const line of shown[1] ?? []) expect(against).toContain(line.replace(/, \.\.\.\?$/, ""));
+    ranOutputs("error: my-faults.json");
   });
 
   it("shows each built-in profile exactly", () => {
     for (const [name, profile] of Object.entries(BUILTIN_PROFILES)) {
       const shown = blocks("json").find((b) => b.heading === `\`${name}\``);
       expect(JSON.parse(shown?.code ?? "null"), name).toEqual(profile);
+      if (shown) doc.ran(shown);
     }
   });
 
@@ -161,6 +157,10 @@ describe("docs/faults.md runs as written", () => {
     for (const line of shownRetry ?? []) expect(retried?.stdout).toContain(line);
     expect(shownOnce?.[0]).toMatch(/not solved/);
     expect(shownRetry?.[0]).toMatch(/^Verdict: solved/);
+    // the agent the page shows is the file that ran, and its reports are the lines shown
+    for (const f of [...blocks("ts"), ...blocks("sh").filter((b) => b.code.includes("toolsim report"))])
+      doc.ran(f);
+    ranOutputs("Verdict:");
   });
 
   it("the README and the architecture point to it", () => {
@@ -170,5 +170,9 @@ describe("docs/faults.md runs as written", () => {
     expect(readme).toContain("toolsim serve --faults flaky ");
     expect(blocks("sh")[0]?.code).toContain("toolsim serve --faults flaky\n");
     expect(readFileSync(join(ROOT, "docs", "architecture.md"), "utf8")).toContain("(faults.md)");
+  });
+
+  it("runs every block it claims", () => {
+    expect(doc.missing()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_PROFILES } from "../src/catalog/index.js";
+import { fencesWhere } from "./support/docs.js";
 import { runCli } from "./support/index.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -33,6 +34,16 @@ describe("docs/frameworks.md shows what the framework tests run", () => {
     }
     const { stdout } = await runCli(["serve", "--help"]);
     for (const [, flag] of DOC.matchAll(/"(--[a-z-]+)"/g)) expect(stdout).toContain(`${flag} `);
+  });
+
+  it("every TypeScript block is a module or a run that frameworks-snippets.test.ts runs", () => {
+    // the snippets test takes the blocks after "`test/frameworks/X.ts`:" and those starting "// stdio" or "// HTTP"
+    const blocks = fencesWhere("docs/frameworks.md", { lang: "ts" });
+    const modules = blocks.filter((f) => DOC.includes(`.ts\`:\n\n\`\`\`ts\n${f.code}`));
+    const runs = blocks.filter((f) => /^\/\/ (stdio|HTTP)/.test(f.code));
+    expect(modules.length).toBe(files.length);
+    expect(runs.length).toBe(2 * files.length);
+    expect(modules.length + runs.length).toBe(blocks.length);
   });
 
   it("the README points to it", () => {

@@ -5,6 +5,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseUpstreamConfig } from "../src/hybrid/index.js";
 import { allText, treeHashes } from "./fixtures/hybrid/helpers.js";
+import { DocRun, type Fence, fence, fencesOf } from "./support/docs.js";
 import {
   connectHttp,
   LIBRARY,
@@ -22,8 +23,8 @@ import {
  * table below says which.
  */
 
-const ROOT = resolve(import.meta.dirname, "..");
-const DOC = readFileSync(join(ROOT, "docs", "hybrid.md"), "utf8");
+const PAGE = "docs/hybrid.md";
+const doc = new DocRun(import.meta.filename);
 const COUNTING_SERVER = resolve(import.meta.dirname, "support", "counting-server.mjs");
 
 interface Block {
@@ -31,18 +32,20 @@ interface Block {
   text: string;
   /** The heading the block is under. */
   section: string;
+  fence: Fence;
 }
 
-const blocks: Block[] = [...DOC.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((match) => {
-  const before = DOC.slice(0, match.index);
-  const section = [...before.matchAll(/^#+ (.+)$/gm)].at(-1)?.[1] ?? "";
-  return { lang: match[1] ?? "", text: match[2] ?? "", section };
-});
-const blockIn = (section: string, lang: string, nth = 0): string => {
-  const found = blocks.filter((b) => b.section === section && b.lang === lang)[nth];
-  if (!found) throw new Error(`docs/hybrid.md has no ${lang} block #${nth} under "${section}"`);
-  return found.text;
-};
+const blocks: Block[] = fencesOf(PAGE).map((f) => ({
+  lang: f.lang,
+  text: f.code,
+  section: f.heading,
+  fence: f,
+}));
+/** The text of a block, marked as run once the test using it has passed (see `ranIn`). */
+const blockIn = (section: string, lang: string, nth = 0): string =>
+  fence(PAGE, { heading: section, lang, nth }).code;
+const ranIn = (section: string, lang: string, nth = 0) =>
+  doc.ran(fence(PAGE, { heading: section, lang, nth }));
 
 /** Splits a command line as a shell would (quotes, no expansion), without its trailing comment. */
 function words(line: string): string[] {
@@ -122,6 +125,7 @@ describe("docs/hybrid.md", () => {
     expect(parsed).toMatchObject({ ok: true });
     if (!parsed.ok) return;
     expect(parsed.upstreams.map((s) => s.name)).toEqual(["fs", "tickets"]);
+    ranIn("The upstream file", "json");
   });
 
   it("--explain-routes prints the table the doc shows, for the doc's upstream file", async () => {
@@ -137,6 +141,7 @@ describe("docs/hybrid.md", () => {
       .trim()
       .split("\n"))
       expect(printed).toContain(line.replace(/\s+/g, " ").trim());
+    if (table) doc.ran(table.fence);
   }, 60_000);
 
   it("every toolsim command in it runs", async () => {
@@ -168,6 +173,8 @@ describe("docs/hybrid.md", () => {
       }
     }
     expect(existsSync(join(out, "fs.json"))).toBe(true);
+    // every sh block: its toolsim lines ran above, the session's seed in `seed`
+    for (const b of blocks.filter((b) => b.lang === "sh")) doc.ran(b.fence);
   }, 180_000);
 
   describe("the example of the state and the session, call by call", () => {
@@ -223,6 +230,8 @@ describe("docs/hybrid.md", () => {
         }
         expect(treeHashes(srv)).toEqual(before);
         expect(readFileSync(join(srv, "memory.jsonl"), "utf8")).toBe(memory);
+        ranIn("A session, call by call", "text");
+        ranIn("A session, call by call", "json");
       } finally {
         await client.close();
       }
@@ -246,9 +255,14 @@ describe("docs/hybrid.md", () => {
         const { runtime: _clock, ...overlay } = await state(client);
         const shown = JSON.stringify(overlay).replace(/"at":"[^"]+"/g, '"at":"…"');
         expect(JSON.parse(shown)).toEqual(JSON.parse(swap(blockIn("The overlay", "json"))));
+        ranIn("The overlay", "json");
       } finally {
         await client.close();
       }
     });
+  });
+
+  it("runs every block it claims", () => {
+    expect(doc.missing()).toEqual([]);
   });
 });

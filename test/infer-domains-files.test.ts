@@ -94,7 +94,7 @@ describe("files: a tree of directories and files with a current directory", () =
     expectError(await shell.call("read_text", { path: "drafts" }), "EISDIR");
   });
 
-  it.fails("a written file is listed and reads back its text; writing again replaces it, append adds to it", async () => {
+  it("a written file is listed and reads back its text; writing again replaces it, append adds to it", async () => {
     const written = await shell.call("write_text", { path: "plan.txt", content: "step one\n" });
     expect.soft(expectOk(written)).toEqual({ path: "/home/juno/plan.txt" });
     expect.soft(await entries()).toEqual(["drafts", "notes.txt", "photos", "plan.txt", "todo.md"]);

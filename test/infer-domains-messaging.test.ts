@@ -72,7 +72,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expectError(await pigeon.call("findUserByEmail", { email: "nobody@pigeon.test" }), "USER_NOT_FOUND");
   });
 
-  it.fails("the inbox lists the stored messages, and unreadOnly only the unread ones", async () => {
+  it("the inbox lists the stored messages, and unreadOnly only the unread ones", async () => {
     const answer = await pigeon.call("listInbox");
     expectOk(answer);
     expect.soft(messagesOf(answer)).toMatchObject([
@@ -89,7 +89,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expect.soft(ids(await inbox(true))).toEqual([1]);
   });
 
-  it.fails("a message is found by id in any folder, and an unknown id is not found", async () => {
+  it("a message is found by id in any folder, and an unknown id is not found", async () => {
     const answer = await pigeon.call("getMessage", { messageId: 3 });
     expectRecord(answer, {
       messageId: 3,
@@ -107,7 +107,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expectError(await pigeon.call("getMessage", { messageId: 99 }), "MESSAGE_NOT_FOUND");
   });
 
-  it.fails("a sent message takes the counter's next id, which later reads find, and the counter moves on", async () => {
+  it("a sent message takes the counter's next id, which later reads find, and the counter moves on", async () => {
     const answer = await pigeon.call("sendDirectMessage", {
       recipientId: "u_chi",
       text: "Standup moved to 10.",
@@ -136,7 +136,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expect.soft(ids(await inbox())).toEqual([1, 2]);
   });
 
-  it.fails("a message to an unknown recipient is refused and nothing is sent", async () => {
+  it("a message to an unknown recipient is refused and nothing is sent", async () => {
     expectError(
       await pigeon.call("sendDirectMessage", { recipientId: "u_nobody", text: "hello?" }),
       "RECIPIENT_NOT_FOUND",
@@ -146,7 +146,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expect.soft(fieldsOf(next).messageId).toBe(4);
   });
 
-  it.fails("marking a message read is seen by the inbox and by the message", async () => {
+  it("marking a message read is seen by the inbox and by the message", async () => {
     const answer = await pigeon.call("markMessageRead", { messageId: 1 });
     expectRecord(answer, { messageId: 1, read: true }, INBOX_1);
     expect.soft(await inbox(true)).toEqual([]);
@@ -154,7 +154,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expectError(await pigeon.call("markMessageRead", { messageId: 42 }), "MESSAGE_NOT_FOUND");
   });
 
-  it.fails("a reply goes to the original's sender under the next id and is filed as sent", async () => {
+  it("a reply goes to the original's sender under the next id and is filed as sent", async () => {
     const answer = await pigeon.call("replyToMessage", { messageId: 1, text: "Yes, see you there." });
     expectRecord(
       answer,
@@ -167,7 +167,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expectError(await pigeon.call("replyToMessage", { messageId: 77, text: "?" }), "MESSAGE_NOT_FOUND");
   });
 
-  it.fails("a forward sends the original's text to the recipient under the next id", async () => {
+  it("a forward sends the original's text to the recipient under the next id", async () => {
     const answer = await pigeon.call("forwardMessage", { messageId: 2, recipientId: "u_ben" });
     expectRecord(
       answer,
@@ -195,7 +195,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expect.soft(ids(await sent())).toEqual([3, 4]);
   });
 
-  it.fails("an archived message leaves the inbox but can still be read", async () => {
+  it("an archived message leaves the inbox but can still be read", async () => {
     expectOk(await pigeon.call("archiveMessage", { messageId: 1 }));
     expect.soft(ids(await inbox())).toEqual([2]);
     expect.soft(expectOk(await pigeon.call("getMessage", { messageId: 1 }))).toMatchObject({
@@ -204,7 +204,7 @@ describe("messaging: users, a mailbox of message arrays, and a message counter",
     expectError(await pigeon.call("archiveMessage", { messageId: 77 }), "MESSAGE_NOT_FOUND");
   });
 
-  it.fails("the signed-in user's presence is set on that user's profile only", async () => {
+  it("the signed-in user's presence is set on that user's profile only", async () => {
     const answer = await pigeon.call("setPresence", { presence: "dnd" });
     expect.soft(expectOk(answer)).toMatchObject({ presence: "dnd" });
     expect.soft(expectOk(await pigeon.call("getUserProfile", { userId: "u_ana" }))).toMatchObject({

@@ -61,7 +61,7 @@ describe("social: posts keyed by numeric id with a counter, follows and likes as
     expectError(await post(99), "POST_NOT_FOUND");
   });
 
-  it.fails("a new post takes the id after the counter's, which getPost finds, and the counter moves on", async () => {
+  it("a new post takes the id after the counter's, which getPost finds, and the counter moves on", async () => {
     const answer = await tern.call("createPost", { text: "Bridge photos tonight." });
     expectRecord(
       answer,
@@ -79,7 +79,7 @@ describe("social: posts keyed by numeric id with a counter, follows and likes as
     expect.soft(expectOk(await post(4))).toMatchObject({ text: "Bridge photos tonight." });
   });
 
-  it.fails("an account's posts are those it wrote; an unknown handle answers the documented error", async () => {
+  it("an account's posts are those it wrote; an unknown handle answers the documented error", async () => {
     const answer = await tern.call("getAccountPosts", { handle: "omar" });
     expect
       .soft(expectOk(answer).posts)
@@ -89,7 +89,7 @@ describe("social: posts keyed by numeric id with a counter, follows and likes as
     expectError(await tern.call("getAccountPosts", { handle: "ghost" }), "ACCOUNT_NOT_FOUND");
   });
 
-  it.fails("deleting your own post removes it; another's post is refused and stays", async () => {
+  it("deleting your own post removes it; another's post is refused and stays", async () => {
     expectOk(await tern.call("deletePost", { postId: 3 }));
     expectError(await post(3), "POST_NOT_FOUND");
     expect.soft(await postIdsBy("lena")).toEqual([]);
@@ -98,7 +98,7 @@ describe("social: posts keyed by numeric id with a counter, follows and likes as
     expectError(await tern.call("deletePost", { postId: 99 }), "POST_NOT_FOUND");
   });
 
-  it.fails("a like raises the post's count and joins your liked posts; liking twice is refused", async () => {
+  it("a like raises the post's count and joins your liked posts; liking twice is refused", async () => {
     const answer = await tern.call("likePost", { postId: 1 });
     expectRecord(answer, { id: 1, like_count: 4 }, POST_1);
     expect.soft(expectOk(await post(1))).toMatchObject({ like_count: 4 });
@@ -126,7 +126,7 @@ describe("social: posts keyed by numeric id with a counter, follows and likes as
     expect.soft(await following()).toEqual(["omar", "priya", "sol"]);
   });
 
-  it.fails("unfollowing removes the handle; a handle not followed answers the documented error", async () => {
+  it("unfollowing removes the handle; a handle not followed answers the documented error", async () => {
     expect
       .soft(expectOk(await tern.call("unfollowAccount", { handle: "omar" })))
       .toEqual({ following: ["priya"] });

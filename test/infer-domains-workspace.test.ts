@@ -88,6 +88,38 @@ describe("workspace: records made, read and removed in batches", () => {
     });
   });
 
+  it("columns are added to several boards at once, skipping titles a board has; an unknown board refuses all", async () => {
+    expectOk(await desk.call("create_boards", { boards: [ROADMAP, HIRING] }));
+    const added = await desk.call("add_columns", {
+      columns: [
+        { boardName: "Roadmap", titles: ["Now", "Done"] },
+        { boardName: "Hiring", titles: ["Applied"] },
+      ],
+    });
+    expect.soft(expectOk(added)).toEqual({
+      results: [
+        { boardName: "Roadmap", addedTitles: ["Done"] },
+        { boardName: "Hiring", addedTitles: ["Applied"] },
+      ],
+    });
+    expectGrounded(added, ["results"]);
+    expect.soft((await workspace()).boards).toEqual([
+      { ...HIRING, columns: ["Applied"] },
+      { ...ROADMAP, columns: ["Later", "Next", "Now", "Done"] },
+    ]);
+    const refused = await desk.call("add_columns", {
+      columns: [
+        { boardName: "Roadmap", titles: ["Blocked"] },
+        { boardName: "Nowhere", titles: ["x"] },
+      ],
+    });
+    expect.soft(refused.isError).toBe(true);
+    expect.soft((await workspace()).boards).toEqual([
+      { ...HIRING, columns: ["Applied"] },
+      { ...ROADMAP, columns: ["Later", "Next", "Now", "Done"] },
+    ]);
+  });
+
   it("every result of the calls above fits the output schema its tool advertises", () => {
     expect(desk.breaches).toEqual([]);
   });

@@ -2,6 +2,8 @@
 export interface Command {
   name: string;
   help: string;
+  /** The help for these arguments when it depends on them (`import mcp --help`); `help` otherwise. */
+  helpFor?(argv: string[]): string;
   /** Resolves to the process exit code. */
   run(argv: string[]): Promise<number>;
 }

@@ -16,7 +16,7 @@ import {
 import { compactEffect, inferToolset, renderReport, type ToolReport, tallyLine } from "../infer/index.js";
 import { readBfcl, readDocument, readState, readSynthTools, type SourceRead } from "../sources/index.js";
 import { type Command, UsageError } from "./command.js";
-import { runImportMcp } from "./import-mcp.js";
+import { IMPORT_MCP_HELP, runImportMcp } from "./import-mcp.js";
 import {
   SEED_OPTIONS,
   type SeedOutcome,
@@ -28,49 +28,134 @@ import {
 } from "./import-seed.js";
 import { parseArgs } from "./options.js";
 
-const HELP = `toolsim import — turn existing tool definitions into toolset files
+const FORMATS = ["synthtools", "openapi", "bfcl", "openai", "mcp"] as const;
+type Format = (typeof FORMATS)[number];
+type FileFormat = Exclude<Format, "mcp">;
 
-Usage: toolsim import FORMAT SOURCE --out DIR [options]
+/** What each format reads: the SOURCE argument, and what becomes of it. */
+const SOURCES: Record<FileFormat, { source: string; title: string; about: string[] }> = {
+  synthtools: {
+    source: "DIR",
+    title: "turn SynthTools raw files into toolset files",
+    about: [
+      "SynthTools raw files: a tool_content folder (tool_json/, task_*/) or a folder",
+      "of tool JSON files and task YAML files; each spec becomes a toolset",
+    ],
+  },
+  openapi: {
+    source: "FILE",
+    title: "turn an OpenAPI document into a toolset file",
+    about: ["an OpenAPI 3.0 or 3.1 document (JSON or YAML); each operation becomes a tool"],
+  },
+  bfcl: {
+    source: "PATH",
+    title: "turn BFCL function docs into toolset files",
+    about: [
+      "BFCL function docs: a data folder or one JSON-lines file; possible_answer",
+      "ground truth becomes task solutions",
+    ],
+  },
+  openai: {
+    source: "FILE",
+    title: "turn a list of OpenAI function definitions into a toolset file",
+    about: ["a JSON list of OpenAI function definitions (optionally --state DB)"],
+  },
+};
 
-Formats
-  synthtools DIR     SynthTools raw files: a tool_content folder (tool_json/, task_*/) or a folder
-                     of tool JSON files and task YAML files; each spec becomes a toolset
-  openapi FILE       an OpenAPI 3.0 or 3.1 document (JSON or YAML); each operation becomes a tool
-  bfcl PATH          BFCL function docs: a data folder or one JSON-lines file; possible_answer
-                     ground truth becomes task solutions
-  openai FILE        a JSON list of OpenAI function definitions (optionally --state DB)
-  mcp ...            a live MCP server's tools/list (see toolsim import mcp --help)
+/** The options, each with the formats it applies to (every format but mcp, which has its own help). */
+const OPTIONS: Array<{ flag: string; text: string[]; formats?: FileFormat[] }> = [
+  { flag: "--out DIR", text: ["where the toolset files are written (one <id>.json per toolset)"] },
+  { flag: "--force", text: ["overwrite toolset files that already exist in DIR"] },
+  {
+    flag: "--id ID",
+    text: ["toolset id (openapi, openai; default from the title or file name)"],
+    formats: ["openapi", "openai"],
+  },
+  { flag: "--field TEXT", text: ["field of the toolset (openapi, openai)"], formats: ["openapi", "openai"] },
+  {
+    flag: "--subdomain TEXT",
+    text: ["subdomain of the toolset (openapi, openai)"],
+    formats: ["openapi", "openai"],
+  },
+  {
+    flag: "--state PATH",
+    text: [
+      "a JSON database (file, or folder of JSON files, one per collection) as the",
+      "starting state of every toolset written (and what effects are inferred from)",
+    ],
+  },
+  { flag: "", text: [] }, // the seeding options, in their own words (import-seed.ts)
+  {
+    flag: "--answers FILE",
+    text: ["bfcl: ground-truth file when SOURCE is one entries file"],
+    formats: ["bfcl"],
+  },
+  { flag: "--no-infer", text: ["write tools as the source defines them, without inferred effects"] },
+  { flag: "--quiet", text: ["print only the summary, not each problem"] },
+  { flag: "--json", text: ["print the summary and every problem as JSON"] },
+];
 
-Options
-  --out DIR          where the toolset files are written (one <id>.json per toolset)
-  --force            overwrite toolset files that already exist in DIR
-  --id ID            toolset id (openapi, openai; default from the title or file name)
-  --field TEXT       field of the toolset (openapi, openai)
-  --subdomain TEXT   subdomain of the toolset (openapi, openai)
-  --state PATH       a JSON database (file, or folder of JSON files, one per collection) as the
-                     starting state of every toolset written (and what effects are inferred from)
-${seedHelp(21)}
-  --answers FILE     bfcl: ground-truth file when SOURCE is one entries file
-  --no-infer         write tools as the source defines them, without inferred effects
-  --quiet            print only the summary, not each problem
-  --json             print the summary and every problem as JSON
+const COLUMN = 21;
+const column = (head: string, lines: string[]) =>
+  lines.map((line, i) => `${(i === 0 ? `  ${head}` : "").padEnd(COLUMN)}${line}`).join("\n");
 
-Every tool the importer could not map exactly is reported (what, where, why); nothing is
+function optionsHelp(format?: FileFormat): string {
+  return OPTIONS.filter((o) => !format || !o.formats || o.formats.includes(format))
+    .map((o) => (o.flag === "" ? seedHelp(COLUMN) : column(o.flag, o.text)))
+    .join("\n");
+}
+
+const ABOUT = `Every tool the importer could not map exactly is reported (what, where, why); nothing is
 dropped silently. Effects are inferred for every tool from its name, parameters,
 descriptions, documented errors and the state (see toolsim infer; each inferred tool carries
 an "inferred" mark with the rules' notes). The written files are loaded back and checked
 before the command ends.
 `;
 
-const FORMATS = ["synthtools", "openapi", "bfcl", "openai", "mcp"] as const;
+const HELP = `toolsim import — turn existing tool definitions into toolset files
+
+Usage: toolsim import FORMAT SOURCE --out DIR [options]
+       toolsim import FORMAT --help        (one format's own help)
+
+Formats
+${(Object.keys(SOURCES) as FileFormat[]).map((f) => column(`${f} ${SOURCES[f].source}`, SOURCES[f].about)).join("\n")}
+${column("mcp ...", ["a live MCP server's tools/list (see toolsim import mcp --help)"])}
+
+Options
+${optionsHelp()}
+
+${ABOUT}`;
+
+/** One format's help: its source and the options that apply to it. */
+function formatHelp(format: FileFormat): string {
+  const { source, title, about } = SOURCES[format];
+  return `toolsim import ${format} — ${title}
+
+Usage: toolsim import ${format} ${source} --out DIR [options]
+
+${column(source, about)}
+
+Options
+${optionsHelp(format)}
+
+${ABOUT}`;
+}
+
+/** The help `toolsim import [FORMAT] --help` asks for. */
+function helpFor(argv: string[]): string {
+  const [format] = argv;
+  if (format === "mcp") return IMPORT_MCP_HELP;
+  return format && format in SOURCES ? formatHelp(format as FileFormat) : HELP;
+}
 
 export const importCommand: Command = {
   name: "import",
   help: HELP,
+  helpFor,
   async run(argv) {
     const [format, ...rest] = argv;
     if (format === "mcp") return runImportMcp(rest);
-    if (!format || !FORMATS.includes(format as (typeof FORMATS)[number]))
+    if (!format || !FORMATS.includes(format as Format))
       throw new UsageError(`name a format: ${FORMATS.join(", ")}${format ? ` (got "${format}")` : ""}`);
     const { values, positionals } = parseArgs({
       args: rest,

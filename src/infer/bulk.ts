@@ -1,4 +1,4 @@
-import type { Context } from "./context.js";
+import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
@@ -22,7 +22,14 @@ export function bulkRule(ctx: Context): Draft[] | undefined {
   if (maps.length === 0) return undefined;
   const action = ctx.facts.verbAction;
   const written =
-    action === "create" ? createMany(ctx, maps) : action === "delete" ? deleteMany(ctx, maps) : undefined;
+    action === "create"
+      ? // elements that name a record of another collection add to it rather than being records
+        (appendMany(ctx, maps) ?? createMany(ctx, maps))
+      : action === "delete"
+        ? deleteMany(ctx, maps)
+        : action === "update"
+          ? appendMany(ctx, maps)
+          : undefined;
   if (written || action === "update" || ctx.facts.tool.annotations?.destructiveHint === true) return written;
   // otherwise a read, whatever its verb (`open_nodes`), where every answer is a collection
   return readMany(ctx, maps);
@@ -75,6 +82,108 @@ function createMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | u
     },
     ...(output ? [{ kind: "respond", output, value: { $expr: `[${fresh}]` } }] : []),
   ];
+}
+
+/**
+ * Additions to the lists of several records at once (`add_observations({observations:
+ * [{entityName, contents: [...]}]})`): each element names a record by its key and carries the
+ * values its list gains, those it lacks; a record that does not exist refuses the whole call,
+ * and the answer says, per record, what was added. Firestore's `arrayUnion` in a batched
+ * write, Elasticsearch `_bulk` scripted updates, and MCP's reference memory server do this.
+ */
+function appendMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | undefined {
+  const required = ctx.facts.params.filter((p) => p.required);
+  const param = required.length === 1 ? required[0] : undefined;
+  if (param?.type !== "array" || param.itemType !== "object") return undefined;
+  const items = itemSchema(param.schema);
+  const props = Object.entries(items);
+  for (const collection of maps) {
+    const noun = nameWords(singular(collection.name)).join("_");
+    const keyProp = props.find(([name, schema]) => {
+      const words = nameWords(name);
+      return (
+        schema.type === "string" &&
+        /^(name|id|key)$/.test(words.at(-1) ?? "") &&
+        words.slice(0, -1).map(singular).join("_") === noun
+      );
+    })?.[0];
+    const values = props.filter(([, schema]) => schema.type === "array").map(([name]) => name);
+    const lists = [...collection.fields.values()].filter(
+      (f) => !f.path.includes(".") && f.types.has("array"),
+    );
+    const list =
+      lists.find((f) => sameWords(f.path, param.name)) ?? (lists.length === 1 ? lists[0] : undefined);
+    if (!keyProp || values.length !== 1 || !list) continue;
+    return appendTo(ctx, collection, { param, keyProp, valuesProp: values[0] as string, list: list.path });
+  }
+  return undefined;
+}
+
+function appendTo(
+  ctx: Context,
+  collection: CollectionShape,
+  names: { param: Param; keyProp: string; valuesProp: string; list: string },
+): Draft[] {
+  const { param, keyProp, valuesProp, list } = names;
+  const { target, field } = holderOf(collection);
+  const key = identifier(keyProp);
+  const given = `$args.${identifier(param.name)}`;
+  // per element: the record named, what it holds, and what it gains
+  const per = (body: string) =>
+    `${given}.($rec := $lookup($before, ${key}); $have := $rec.${identifier(list)} ? $rec.${identifier(list)} : []; $new := [${identifier(valuesProp)}[$not($ in $have)]]; ${body})`;
+  const error = notFoundError(ctx, collection, keyProp, { add: true });
+  const output = resultsOutput(ctx, keyProp);
+  ctx.notes.push(
+    `adds each element's ${valuesProp} to the ${list} of the ${collection.name} record its ${keyProp} names, skipping values there already`,
+  );
+  return [
+    { kind: "read", target: collection.path.join("/"), as: "before" },
+    {
+      kind: "update",
+      target,
+      require: error ? [{ expr: `$count(${given}[$not(${key} in $keys($before))]) = 0`, error }] : [],
+      set: {
+        [field]: {
+          $expr: `$merge([$before, $merge([{}, ${per(`{ ${key}: $merge([$rec, { ${JSON.stringify(list)}: $append($have, $new) }]) }`)}])])`,
+        },
+      },
+      as: "holder",
+    },
+    ...(output
+      ? [
+          {
+            kind: "respond",
+            output: output.name,
+            value: {
+              $expr: `[${per(`{ ${JSON.stringify(keyProp)}: ${key}, ${JSON.stringify(output.added)}: $new }`)}]`,
+            },
+          },
+        ]
+      : []),
+  ];
+}
+
+/** The properties of the objects an array schema holds. */
+function itemSchema(schema: Param["schema"]): Record<string, { type?: unknown }> {
+  const items = schema.items;
+  const props =
+    items && typeof items === "object" && !Array.isArray(items)
+      ? (items as { properties?: unknown }).properties
+      : undefined;
+  return props && typeof props === "object" ? (props as Record<string, { type?: unknown }>) : {};
+}
+
+/** The array output whose elements carry the key and one list: what each record gained. */
+function resultsOutput(ctx: Context, keyProp: string): { name: string; added: string } | undefined {
+  const properties = ctx.facts.tool.outputSchema?.properties as Record<string, unknown> | undefined;
+  if (!properties) return undefined;
+  for (const output of ctx.facts.outputs.filter((o) => o.type === "array")) {
+    const items = itemSchema(properties[output.name] as Param["schema"]);
+    const lists = Object.entries(items).filter(([, schema]) => schema.type === "array");
+    if (keyProp in items && lists.length === 1)
+      return { name: output.name, added: (lists[0] as [string, unknown])[0] };
+  }
+  return undefined;
 }
 
 /** The array output named after the collection, else the one array output. */

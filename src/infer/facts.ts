@@ -86,11 +86,20 @@ export function factsOf(tool: Tool): ToolFacts {
     verbAction: verb?.action,
     readOnly: tool.annotations?.readOnlyHint,
     destructive: tool.annotations?.destructiveHint,
-    params: paramsOf(tool.inputSchema),
+    // credentials prove who calls; they select nothing and are stored nowhere
+    params: paramsOf(tool.inputSchema).filter((p) => !isCredential(p.name)),
     outputs: outputsOf(tool.outputSchema),
     errors: tool.errors.map((e) => errorFact(e.code, `${e.message} ${e.when}`)),
     text: [tool.description, tool.usage ?? ""].join(" ").trim(),
   };
+}
+
+/** `access_token`, `apiKey`, `client_secret`, `password`: what authenticates a call, as OAuth and API-key schemes name it. */
+function isCredential(name: string): boolean {
+  const words = nameWords(name).join("_");
+  return /^(access_token|api_key|apikey|auth_token|bearer_token|token|refresh_token|client_secret|secret|password|session_token|auth)$/.test(
+    words,
+  );
 }
 
 function paramsOf(schema: JsonSchema): Param[] {
@@ -174,7 +183,8 @@ function errorFact(code: string, raw: string): ErrorFact {
 /** "order not found" → order; "{item_id} not found" → item; "delivery slot not found" → delivery_slot. */
 function notFoundNoun(text: string, codeWords: readonly string[]): string | undefined {
   const head = text.replace(/^error:\s*/, "");
-  const placeholder = /\{([a-z_]+?)(_ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
+  // a camelCase placeholder arrives lowercased: `{postid}` is a post's id
+  const placeholder = /\{([a-z_]{2,}?)(_?ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
   if (placeholder?.[1]) return placeholder[1].split("_").map(singular).join("_");
   const before =
     /^(?:the\s+|some\s+|an?\s+)?((?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:\{[^}]*\}\s+)?(?:was\s+|is\s+)?(?:not found|does ?n[o']t exist|not exist|could not be found|cannot be found)/.exec(

@@ -65,7 +65,7 @@ export function statusAfter(
   const known = verb ? STATUS_VERBS[verb] : undefined;
   if (!field) {
     // a flag the description names instead of a status ("no longer active", "Active becomes false")
-    const flag = statedFlag(ctx.facts.text, collection);
+    const flag = statedFlag(ctx.facts.text, collection) ?? markedFlag(ctx, collection);
     if (flag) return flag;
     // an entity without a status field still shows that it was cancelled, closed, approved…
     if (said) return { field: "status", value: said, rule: "the description states it" };
@@ -93,6 +93,29 @@ function statedFlag(
     const noLonger = new RegExp(`\\bno longer\\s+(?:is\\s+)?${words}\\b`, "i").test(text);
     const value = becomes?.[1]?.toLowerCase() ?? (noLonger ? "false" : undefined);
     if (value) return { field: field.path, value, rule: "the description states it" };
+  }
+  return undefined;
+}
+
+/**
+ * A flag the tool's name marks (`mark_message_read`, `markAsUnread`, `flag_done`): set true,
+ * or false where the name says its opposite (`un…`), as mail, chat and task APIs mark items
+ * read, unread, done or starred.
+ */
+function markedFlag(
+  ctx: Context,
+  collection: CollectionShape,
+): { field: string; value: string; rule: string } | undefined {
+  const words = ctx.facts.words;
+  if (!words.some((w) => w === "mark" || w === "flag")) return undefined;
+  if (ctx.facts.params.some((p) => p.type === "boolean")) return undefined;
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
+    const name = nameWords(field.path).filter((w) => w !== "is");
+    const last = name.at(-1) as string;
+    if (words.includes(last)) return { field: field.path, value: "true", rule: "the name marks it" };
+    if (words.includes(`un${last}`) || words.includes(`not${last}`))
+      return { field: field.path, value: "false", rule: "the name marks it" };
   }
   return undefined;
 }

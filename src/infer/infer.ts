@@ -5,9 +5,12 @@ import { bulkRule } from "./bulk.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
+import { derivedRecord, folderForCreate, moveToFolder, readAcrossFolders } from "./folders.js";
 import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
+import { ownRecordRule } from "./principal.js";
+import { orderChecks } from "./ranges.js";
 import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import { listOfVerb, namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
@@ -20,6 +23,7 @@ import {
   shapeOfCollections,
   type ValuesShape,
 } from "./shape.js";
+import { tallyRule } from "./tallies.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
@@ -159,6 +163,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     }
     const drafts = [
       ...signedInGuard(ctx, outcome.drafts),
+      ...orderChecks(ctx),
       ...outcome.drafts,
       ...successFlags(ctx.facts, outcome.drafts),
     ];
@@ -370,6 +375,12 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
+  const tally = subject ? tallyRule(ctx, subject) : undefined;
+  if (tally && tally.length > 0) return { drafts: tally };
+  const filed = subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined;
+  if (filed && filed.length > 0) return { drafts: filed };
+  const across = subject && acting === "read" ? readAcrossFolders(ctx, subject) : undefined;
+  if (across) return { drafts: across };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
     const elements = elementRule(ctx, subject, acting);
     if (elements.length > 0) return { drafts: elements };
@@ -380,6 +391,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = namedCollectionRule(ctx, named, acting);
     if ("drafts" in drafts && drafts.drafts.length > 0) return drafts;
   }
+  const own =
+    !subject && !named && (acting === "update" || acting === "read") ? ownRecordRule(ctx, acting) : undefined;
+  if (own) return { drafts: own };
+  const folder = !named && acting === "create" ? folderForCreate(ctx) : undefined;
+  if (folder) return found(createRule(ctx, folder, singular(folder.name)), "nothing to create");
   const pairs = !named ? pairsList(ctx) : undefined;
   if (pairs) {
     const drafts = pairsRule(ctx, pairs);
@@ -420,9 +436,17 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
       (o) =>
         o.type === "boolean" &&
         !answered.has(o.name) &&
-        /^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name),
+        (/^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name) ||
+          doneWord(o.name, facts.verb)),
     )
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
+}
+
+/** An output named for the tool's own verb done (`deleted` of a delete, `archived` of an archive). */
+function doneWord(name: string, verb: string | undefined): boolean {
+  if (!verb) return false;
+  const stem = verb.replace(/e$/, "");
+  return nameWords(name).some((w) => w.endsWith("ed") && w.startsWith(stem) && w.length <= stem.length + 3);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import type { ListShape, ValuesShape } from "./shape.js";
+import { referenceTarget } from "./targets.js";
 import { JOIN_VERBS, LEAVE_VERBS, nameWords, singular, VERBS } from "./words.js";
 import { holderOf, referenceChecks } from "./writes.js";
 
@@ -78,9 +79,10 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
     intent === "add"
       ? `${value} in ${current} ? ${current} : $append(${current} ? ${current} : [], ${value})`
       : `[${current}[$ != ${value}]]`;
-  const guard = intent === "remove" ? absentGuard(ctx, param, field, list) : [];
+  const guard = intent === "remove" ? absentGuard(ctx, param, field, list) : presentGuard(ctx, param, field);
   // a value that names another collection's entity must name one that exists (a symbol to watch)
   const checks = intent === "add" ? referenceChecks(ctx, undefined, []) : [];
+  const counted = countOfMembers(ctx, param, intent);
   ctx.notes.push(
     intent === "add"
       ? `adds ${param.name} to ${target}, once`
@@ -96,6 +98,57 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
       as: "holder",
     },
     ...(output ? [{ kind: "respond", output, value: { $expr: `[$holder.${identifier(field)}]` } }] : []),
+    ...counted,
+  ];
+}
+
+/**
+ * A documented "already" error (or one saying the value is among those held) refuses adding
+ * a value the list holds, where adding twice would otherwise keep one silently.
+ */
+function presentGuard(ctx: Context, param: Param, field: string): Array<Record<string, unknown>> {
+  const error = ctx.facts.errors.find(
+    (e) => e.kind !== "not-found" && /\balready\b|\bis (among|in|on)\b/.test(e.text),
+  );
+  if (!error) return [];
+  ctx.notes.push(`refuses ${param.name} already there (${use(ctx, error)})`);
+  return [
+    { expr: `$not($args.${identifier(param.name)} in $subject.${identifier(field)})`, error: error.code },
+  ];
+}
+
+/**
+ * The record a membership names keeps a count of its members, named for the verb
+ * (`like_count`, `likes`, `stargazers_count` for star): it moves by one with the list, and
+ * the record's fields answer, as liking or starring does on social and code-hosting APIs.
+ */
+function countOfMembers(ctx: Context, param: Param, intent: "add" | "remove"): Draft[] {
+  const reference = ctx.references.find((r) => r.param === param && !r.many);
+  const verb = ctx.facts.verb?.replace(/^un/, "");
+  if (!reference || !verb) return [];
+  const stem = verb.replace(/e$/, "");
+  const count = [...reference.collection.fields.values()].find(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("number") &&
+      f.types.size === 1 &&
+      nameWords(f.path).some((w) => w.startsWith(stem)),
+  );
+  const target = count ? referenceTarget(ctx, reference) : undefined;
+  if (!count || !target) return [];
+  ctx.notes.push(
+    `${intent === "add" ? "raises" : "lowers"} ${reference.collection.name}.${count.path} by one`,
+  );
+  const binding = "counted";
+  return [
+    { kind: "update", target, inc: { [count.path]: intent === "add" ? 1 : -1 }, as: binding },
+    ...ctx.facts.outputs
+      .filter((o) => reference.collection.fields.has(o.name))
+      .map((o) => ({
+        kind: "respond",
+        output: o.name,
+        value: { $expr: `$${binding}.${identifier(o.name)}` },
+      })),
   ];
 }
 
@@ -110,7 +163,8 @@ function absentGuard(
   field: string,
   list: ListShape,
 ): Array<Record<string, unknown>> {
-  const absent = (e: { text: string }) => /not (in|on)\b|not (found|present)|isn't (in|on)\b/.test(e.text);
+  const absent = (e: { text: string }) =>
+    /not (in|on|among)\b|not (found|present)|isn't (in|on|among)\b/.test(e.text);
   const error = ctx.facts.errors.find(absent) ?? ctx.facts.errors.find((e) => e.kind === "not-found");
   // taking out what is not there is refused, in the catalog's words where it has them
   const code = error

@@ -15,6 +15,7 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   ctx.notes.push(`reads ${describeTarget(target)} by ${subject.param.name}`);
   const binding = bindingName(subject.collection);
+  const related = relatedList(ctx, subject);
   const placed = wrapperOutput(ctx, subject.collection);
   return [
     ...parentChecks(ctx, subject),
@@ -23,9 +24,36 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
       target,
       ...(missing ? { missing } : {}),
       as: binding,
-      output: placed ?? "",
+      ...(related.length > 0 ? {} : { output: placed ?? "" }),
     },
+    ...related,
   ];
+}
+
+/**
+ * A read of one record whose answer is a list named after another collection answers the
+ * records of it that refer to this one: an account's posts are the posts whose author it is,
+ * as `GET /users/{user}/repos` lists the repositories a user owns.
+ */
+function relatedList(ctx: Context, subject: Reference): Draft[] {
+  const outputs = ctx.facts.outputs.filter((o) => o.type === "array");
+  for (const output of outputs) {
+    for (const collection of ctx.shape.collections.values()) {
+      if (collection === subject.collection || !sameNoun(collection.name, output.name)) continue;
+      const links = [...collection.fields.values()].filter(
+        (f) => f.refersTo === subject.collection.name && !f.path.includes("."),
+      );
+      const container = links.length === 1 ? containerTarget(ctx, collection) : undefined;
+      if (!container) continue;
+      const link = (links[0] as FieldShape).path;
+      ctx.notes.push(`answers the ${collection.name} whose ${link} is ${subject.param.name}`);
+      return [
+        { kind: "list", target: container, where: { [link]: `{${subject.param.name}}` }, as: "related" },
+        { kind: "respond", output: output.name, value: { $expr: "[$related]" } },
+      ];
+    }
+  }
+  return [];
 }
 
 /**
@@ -103,7 +131,8 @@ function selectionOf(
     const only = onlyFlagFor(param, collection);
     if (only) {
       selection.filters.push(
-        `($args.${identifier(param.name)} != true or ${fieldExpression(only.field)} = ${only.value})`,
+        // an absent switch compares false with anything, so the test is on it being true
+        `($args.${identifier(param.name)} = true ? ${fieldExpression(only.field)} = ${only.value} : true)`,
       );
       selection.described.push(`${only.field} is ${only.value} when ${param.name}`);
       continue;

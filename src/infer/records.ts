@@ -376,7 +376,11 @@ function knownUser(ctx: Context, who: Param): Draft[] {
     {
       kind: "check",
       require: [
-        { expr: `$args.${identifier(who.name)} in $each($entity(${path}), function($v) { $v })`, error },
+        // a session whose world keeps no such map cannot say who is unknown
+        {
+          expr: `$not($exists($entity(${path}))) or $args.${identifier(who.name)} in $each($entity(${path}), function($v) { $v })`,
+          error,
+        },
       ],
     },
   ];

@@ -52,6 +52,8 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   const natural = naturalKeyCollection(param, shape);
   if (natural) return { param, collection: natural, many, strength: "weak" };
   if (!param.identifier && !/^(id|ids|key|uuid)$/.test(param.name)) return undefined;
+  const described = describedCollection(param, shape);
+  if (described) return { param, collection: described, many, strength: "weak" };
   const all = [...shape.collections.values(), ...shape.nested.values()];
   const byExample = all.filter((c) => param.examples.some((example) => matchesKeys(example, c)));
   if (param.identifier && byExample.length > 0)
@@ -64,6 +66,22 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
   return undefined;
+}
+
+/**
+ * The collection whose key the description names (`recipient_id`: "User id of the
+ * recipient." names the `user_id` of users): a role names no collection, its description does.
+ */
+function describedCollection(param: Param, shape: StateShape): CollectionShape | undefined {
+  const text = param.description.toLowerCase();
+  if (!text) return undefined;
+  const found = [...shape.collections.values()].filter(
+    (c) =>
+      c.keyField !== undefined &&
+      nameWords(c.keyField).length > 1 &&
+      new RegExp(`\\b${nameWords(c.keyField).join("[ _-]?")}\\b`).test(text),
+  );
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /** A collection named by the argument itself (`agent` → `agents`) whose records have a natural key field. */

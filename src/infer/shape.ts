@@ -610,6 +610,8 @@ function attachCounters(parts: readonly Part[]): void {
     );
     if (!holder) continue;
     const noun = nameWords(singular(part.name))[0] ?? "";
+    // records kept in folders (`inbox`, `sent`) are named by their key field (`messageId`)
+    const keyNoun = part.keyField ? nameWords(part.keyField).filter((w) => w !== "id")[0] : undefined;
     for (const field of holder.fields.values()) {
       const words = nameWords(field.path);
       const counterWord =
@@ -618,7 +620,7 @@ function attachCounters(parts: readonly Part[]): void {
         words[0] === "last";
       if (!counterWord || !field.types.has("number") || field.types.size !== 1) continue;
       const named =
-        words.some((w) => singular(w) === noun) ||
+        words.some((w) => singular(w) === noun || singular(w) === keyNoun) ||
         ["counter", "next_id", "last_id", "id_counter"].includes(field.path);
       if (!named) continue;
       const value = field.samples.find((s) => typeof s === "number") as number | undefined;

@@ -397,11 +397,13 @@ function writeRule(
         value: `{${content.name}}`,
       });
     ctx.notes.push(`writes ${content.name} to ${file.name}, or answers it when no file is given`);
-  } else
-    ctx.notes.push(
-      `${append === true ? "appends" : flag ? `writes (appends when ${flag.name})` : "writes"} ${content.name} to ${file.name}`,
-    );
-  return drafts;
+    return drafts;
+  }
+  ctx.notes.push(
+    `${append === true ? "appends" : flag ? `writes (appends when ${flag.name})` : "writes"} ${content.name} to ${file.name}`,
+  );
+  // a write answers the path it wrote, as a change does, where an output holds one
+  return changed(ctx, "write", drafts);
 }
 
 /**

@@ -9,9 +9,16 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
+import { ownerField, ownGuard, type Principal, principalOf, signedInKey, signedInRead } from "./principal.js";
 import { bindingName, identifier, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
-import { type CollectionShape, outline, type RecordShape, type StateShape } from "./shape.js";
+import {
+  type CollectionShape,
+  type FieldShape,
+  outline,
+  type RecordShape,
+  type StateShape,
+} from "./shape.js";
 import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { transitionsOf } from "./transitions.js";
 import { type Action, nameWords, plural, singular } from "./words.js";
@@ -32,12 +39,14 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
   }
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
-  const require = statusGuards(ctx, collection, status?.value);
+  const own = ownGuard(ctx, collection);
+  const require = [...statusGuards(ctx, collection, status?.value), ...(own ? [own.guard] : [])];
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
   const checks = referenceChecks(ctx, subject, [bound]);
   return [
+    ...(own ? [signedInRead(own.principal)] : []),
     {
       kind: "update",
       target,
@@ -101,12 +110,14 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
   if (!target) return [];
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   ctx.notes.push(`deletes the ${humanNoun(subject.collection.name)} ${subject.param.name} names`);
+  const own = ownGuard(ctx, subject.collection);
   return [
+    ...(own ? [signedInRead(own.principal)] : []),
     {
       kind: "delete",
       target,
       ...(missing ? { missing } : {}),
-      require: statusGuards(ctx, subject.collection),
+      require: [...statusGuards(ctx, subject.collection), ...(own ? [own.guard] : [])],
       as: bindingName(subject.collection),
       output: wrapperOutput(ctx, subject.collection) ?? "",
     },
@@ -258,6 +269,18 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     )
       set[param.name] = `{${param.name}}`;
   }
+  for (const param of ctx.facts.params) {
+    const field = typeof set[param.name] === "string" ? param.name : undefined;
+    // an argument left out takes the default its schema documents
+    if (field && param.schema.default !== undefined && !param.required)
+      set[field] = {
+        $expr: `$exists(${identifier(param.name)}) ? ${identifier(param.name)} : ${JSON.stringify(param.schema.default)}`,
+      };
+  }
+  if (collection) Object.assign(set, referencedFields(ctx, collection, set));
+  if (collection) Object.assign(set, emptyFields(collection, set));
+  const principal = collection ? authorOf(ctx, collection, set) : undefined;
+  if (principal) set[principal.field] = signedInKey(principal.principal);
   for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
@@ -271,7 +294,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
     }
   }
-  const keyField = collection?.keyField ?? `${nameWords(singular(name)).join("_")}_id`;
+  const keyField = collection?.keyField ?? idSpelling(ctx, `${nameWords(singular(name)).join("_")}_id`);
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const container = collection ? containerTarget(ctx, collection) : name;
   if (!container) return [];
@@ -288,13 +311,13 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     : {
         kind: "create",
         target: container,
-        id: mintOf(collection, name, keyField),
+        id: asAnswered(ctx, mintOf(collection, name, keyField)),
         set,
         as: binding,
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
       };
   if (given) ctx.notes.push(`files it under the key ${given.name} gives, refusing a taken one`);
-  const drafts: Draft[] = [create];
+  const drafts: Draft[] = principal ? [signedInRead(principal.principal), create] : [create];
   const target = container;
   ctx.notes.push(
     `creates a ${humanNoun(name)} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
@@ -322,6 +345,76 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
+}
+
+/** The new record's id field as the tool spells it (`roleId` for `role_id`), where an output names it. */
+function idSpelling(ctx: Context, snake: string): string {
+  const spelled = ctx.facts.outputs.find((o) => nameWords(o.name).join("_") === snake);
+  return spelled?.name ?? snake;
+}
+
+/**
+ * A new record has the fields its siblings have: their lists start empty, and fields the
+ * state shows empty (null) in some of them start empty, as a REST create answers the whole
+ * resource (`"assignee": null`, `"labels": []`).
+ */
+function emptyFields(collection: CollectionShape, set: Record<string, unknown>): Record<string, unknown> {
+  const empty: Record<string, unknown> = {};
+  if (collection.size === 0) return empty;
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || field.path === collection.keyField || set[field.path] !== undefined)
+      continue;
+    if (field.types.has("array") && field.types.size === 1) empty[field.path] = { $expr: "[]" };
+    else if (field.types.has("null")) empty[field.path] = { $expr: "null" };
+  }
+  return empty;
+}
+
+/**
+ * A new record's author is the signed-in account where the record keeps who wrote it and no
+ * argument says so (a post's `author`, a message's `from`).
+ */
+function authorOf(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): { field: string; principal: Principal } | undefined {
+  for (const other of ctx.shape.collections.values()) {
+    const principal = principalOf(ctx.shape, other);
+    const field = principal ? ownerField(collection, principal) : undefined;
+    if (principal && field && set[field] === undefined) return { field, principal };
+  }
+  return undefined;
+}
+
+/**
+ * An argument naming a record of another collection fills the one field of the new record
+ * that refers to that collection and that is not its author (`recipient_id` → `to`).
+ */
+function referencedFields(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): Record<string, unknown> {
+  const filled: Record<string, unknown> = {};
+  for (const reference of ctx.references) {
+    if (reference.many || reference.collection === collection) continue;
+    const principal = principalOf(ctx.shape, reference.collection);
+    const owner = principal ? ownerField(collection, principal) : undefined;
+    const fields = [...collection.fields.values()].filter(
+      (f) =>
+        f.refersTo === reference.collection.name &&
+        !f.path.includes(".") &&
+        f.path !== owner &&
+        set[f.path] === undefined,
+    );
+    if (fields.length !== 1) continue;
+    const field = fields[0] as FieldShape;
+    filled[field.path] = `{${reference.param.name}}`;
+    delete set[reference.param.name];
+    ctx.notes.push(`${reference.param.name} fills ${field.path}`);
+  }
+  return filled;
 }
 
 /**
@@ -440,8 +533,8 @@ function createdAtFields(collection: CollectionShape): string[] {
     .filter(
       (f) =>
         !f.path.includes(".") &&
-        /^(created|creation|booked|placed|submitted|opened|requested|sent|posted)(_at|_on|_date|_time)?$/.test(
-          f.path,
+        /^(created|creation|booked|placed|submitted|opened|requested|sent|posted|published)(_at|_on|_date|_time)?$/.test(
+          nameWords(f.path).join("_"),
         ) &&
         [...f.values.keys()].some((v) => /^\d{4}-\d{2}-\d{2}/.test(v)),
     )
@@ -474,6 +567,12 @@ function mintOf(collection: CollectionShape | undefined, name: string, keyField:
     .slice(0, 3)
     .toUpperCase();
   return { prefix: letters ? `${letters}-` : "", width: 4, field: keyField, ...counter };
+}
+
+/** An id the tool answers as text is minted as text, though it counts up from 1. */
+function asAnswered<T extends { numeric?: boolean; field: string }>(ctx: Context, mint: T): T {
+  const answered = ctx.facts.outputs.find((o) => o.name === mint.field);
+  return mint.numeric && answered?.type === "string" ? { ...mint, numeric: false } : mint;
 }
 
 /** `booking` → `bookings`, `delivery_slot` → `delivery_slots`. */

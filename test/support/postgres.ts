@@ -7,6 +7,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
+  chmodSync,
   chownSync,
   existsSync,
   mkdtempSync,
@@ -27,6 +28,8 @@ export interface PostgresServer {
   pid: number;
   /** The superuser's password (the server asks for it over TCP). */
   password: string;
+  /** With `tls`: the CA certificate a client verifies the server with (`sslrootcert`). */
+  caFile?: string;
   /** A URL of a database on this server (the maintenance database `postgres` by default). */
   url(database?: string): string;
   /** What the server wrote to its log so far. */
@@ -42,6 +45,8 @@ export interface StartOptions {
   /** Keep fsync and synchronous commit on, as a production server would (benchmarks); tests turn them off. */
   durable?: boolean;
   maxConnections?: number;
+  /** Serve TLS too, with a certificate for 127.0.0.1 and localhost signed by a CA of its own (see `caFile`). */
+  tls?: boolean;
 }
 
 const SUPERUSER = "postgres";
@@ -108,6 +113,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
       "--no-instructions",
     ]);
     rmSync(pwfile);
+    const caFile = options.tls ? certificates(dir, owner) : undefined;
     const port = await startOnFreePort(bin, dir, data, options);
     const host = "127.0.0.1";
     return {
@@ -115,6 +121,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
       port,
       pid: Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
       password,
+      ...(caFile ? { caFile } : {}),
       url: (database = "postgres") =>
         `postgres://${SUPERUSER}:${encodeURIComponent(password)}@${host}:${port}/${database}`,
       log: () => readFileSync(join(dir, "server.log"), "utf8"),
@@ -181,6 +188,13 @@ function startOn(bin: string, dir: string, data: string, port: number, options: 
   const settings = [
     "-c listen_addresses=127.0.0.1",
     `-k ${dir}`,
+    ...(options.tls
+      ? [
+          "-c ssl=on",
+          `-c ssl_cert_file=${join(dir, "server.crt")}`,
+          `-c ssl_key_file=${join(dir, "server.key")}`,
+        ]
+      : []),
     `-c max_connections=${options.maxConnections ?? 300}`,
     ...(options.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
   ];
@@ -196,6 +210,64 @@ function startOn(bin: string, dir: string, data: string, port: number, options: 
     `-p ${port} ${settings.join(" ")}`,
     "start",
   ]);
+}
+
+/**
+ * A CA and a server certificate it signs, for 127.0.0.1 and localhost, made with openssl in
+ * the server's folder; the key is the server's own (PostgreSQL refuses a key others can read).
+ * Returns the CA certificate's path.
+ */
+function certificates(dir: string, owner: { uid: number; gid: number } | undefined): string {
+  const at = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=toolsim test CA",
+    "-keyout",
+    at("ca.key"),
+    "-out",
+    at("ca.crt"),
+  );
+  openssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-subj",
+    "/CN=localhost",
+    "-keyout",
+    at("server.key"),
+    "-out",
+    at("server.csr"),
+  );
+  writeFileSync(at("server.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    at("server.csr"),
+    "-CA",
+    at("ca.crt"),
+    "-CAkey",
+    at("ca.key"),
+    "-CAcreateserial",
+    "-days",
+    "2",
+    "-extfile",
+    at("server.ext"),
+    "-out",
+    at("server.crt"),
+  );
+  chmodSync(at("server.key"), 0o600);
+  if (owner) for (const name of ["server.key", "server.crt"]) chownSync(at(name), owner.uid, owner.gid);
+  return at("ca.crt");
 }
 
 function freePort(): Promise<number> {

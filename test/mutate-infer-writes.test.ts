@@ -1,0 +1,247 @@
+import { describe, expect, it } from "vitest";
+import { type Toolset, Toolset as ToolsetSchema } from "../src/catalog/index.js";
+import { runEffects } from "../src/engine/index.js";
+import { inferToolset } from "../src/infer/index.js";
+import { applyPatch } from "../src/patch/index.js";
+
+/**
+ * The write rules of inference (creates, updates, deletes, guards on a record's status, records
+ * kept inside another), each in a small world of its own: what the inferred effects do to the
+ * state when they run, and the errors they answer.
+ */
+
+const NOW = "2026-03-02T09:00:00Z";
+
+interface ToolError {
+  code: string;
+  status: number;
+  message: string;
+  when: string;
+}
+
+function tool(
+  name: string,
+  description: string,
+  properties: Record<string, unknown> = {},
+  required: string[] = Object.keys(properties),
+  errors: ToolError[] = [],
+) {
+  return { name, description, inputSchema: { type: "object", properties, required }, errors };
+}
+
+const text = { type: "string" };
+
+function world(state: Record<string, unknown>, tools: unknown[]): Toolset {
+  return ToolsetSchema.parse({
+    id: "w",
+    field: "Tests",
+    subdomain: "Writes",
+    description: "A world.",
+    state,
+    tools,
+  });
+}
+
+/** Infers the world and runs one tool on its state: the outcome, the state after and the tool as inferred. */
+async function call(toolset: Toolset, name: string, args: Record<string, unknown>) {
+  const inferred = inferToolset(toolset);
+  const found = inferred.toolset.tools.find((t) => t.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  const outcome = await runEffects(found, args, toolset.state, NOW);
+  const applied =
+    outcome.status === "applied" ? applyPatch(structuredClone(toolset.state), outcome.patch) : undefined;
+  return {
+    outcome,
+    after: (applied?.ok ? applied.document : toolset.state) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >,
+    tool: found,
+  };
+}
+
+const failure = (outcome: { status: string; failure?: { code?: string } }) =>
+  outcome.status === "failed" ? outcome.failure?.code : `not failed: ${outcome.status}`;
+
+describe("records kept inside another record", () => {
+  const riders = world(
+    {
+      riders: {
+        r1: {
+          rider_id: "r1",
+          name: "Ana",
+          cards: {
+            c1: { id: "c1", kind: "debit", last_digits: "4410" },
+            c2: { id: "c2", kind: "credit", last_digits: "9021" },
+          },
+        },
+        r2: { rider_id: "r2", name: "Ben", cards: { c3: { id: "c3", kind: "debit", last_digits: "1200" } } },
+      },
+    },
+    [
+      tool(
+        "add_rider_card",
+        "Add a payment card to a rider.",
+        { rider_id: text, kind: text, last_digits: text },
+        undefined,
+        [
+          {
+            code: "RIDER_NOT_FOUND",
+            status: 404,
+            message: "Rider not found.",
+            when: "No rider has this id.",
+          },
+        ],
+      ),
+    ],
+  );
+
+  it("files a new one in its parent, under an id minted like the others, with the arguments as fields", async () => {
+    const { outcome, after } = await call(riders, "add_rider_card", {
+      rider_id: "r2",
+      kind: "credit",
+      last_digits: "5555",
+    });
+    expect(outcome.status).toBe("applied");
+    expect(after.riders?.r2?.cards).toEqual({
+      c3: { id: "c3", kind: "debit", last_digits: "1200" },
+      c4: { id: "c4", kind: "credit", last_digits: "5555" },
+    });
+    expect(Object.keys(after.riders?.r1?.cards ?? {})).toEqual(["c1", "c2"]);
+  });
+
+  it("answers the documented not-found error for a parent that does not exist", async () => {
+    const { outcome } = await call(riders, "add_rider_card", {
+      rider_id: "r9",
+      kind: "debit",
+      last_digits: "1",
+    });
+    expect(failure(outcome)).toBe("RIDER_NOT_FOUND");
+  });
+});
+
+describe("tickets: status changes, guards, notes, creates and deletes", () => {
+  const desk = world(
+    {
+      tickets: {
+        "T-0001": {
+          ticket_id: "T-0001",
+          status: "open",
+          notes: [{ author: "ana", text: "hi", created_at: "2026-01-01T00:00:00Z" }],
+          opened_at: "2026-01-01T00:00:00Z",
+        },
+        "T-0002": { ticket_id: "T-0002", status: "closed", notes: [], opened_at: "2026-01-01T00:00:00Z" },
+      },
+      ticket_count: 2,
+    },
+    [
+      tool("close_ticket", "Close an open ticket.", { ticket_id: text }, undefined, [
+        {
+          code: "TICKET_NOT_OPEN",
+          status: 409,
+          message: "The ticket is not open.",
+          when: "The ticket is not open.",
+        },
+      ]),
+      tool("reopen_ticket", "Reopen a ticket.", { ticket_id: text }, undefined, [
+        {
+          code: "ALREADY_OPEN",
+          status: 409,
+          message: "The ticket is already open.",
+          when: "It is already open.",
+        },
+      ]),
+      tool("add_ticket_note", "Add a note to a ticket.", { ticket_id: text, author: text, text }),
+      tool("create_ticket", "Create a ticket.", { subject: text }),
+      tool("delete_ticket", "Delete a ticket.", { ticket_id: text }),
+    ],
+  );
+
+  it("closes an open ticket, and refuses one that is not open with the documented error", async () => {
+    const closed = await call(desk, "close_ticket", { ticket_id: "T-0001" });
+    expect(closed.after.tickets?.["T-0001"]?.status).toBe("closed");
+    expect(failure((await call(desk, "close_ticket", { ticket_id: "T-0002" })).outcome)).toBe(
+      "TICKET_NOT_OPEN",
+    );
+    const missing = await call(desk, "close_ticket", { ticket_id: "T-0404" });
+    expect(failure(missing.outcome)).toBe("TICKET_NOT_FOUND");
+    expect(missing.tool.errors.map((e) => [e.code, e.status])).toEqual([
+      ["TICKET_NOT_OPEN", 409],
+      ["TICKET_NOT_FOUND", 404],
+    ]);
+  });
+
+  it("reopens a closed ticket, and refuses one already open with the documented 'already' error", async () => {
+    expect(
+      (await call(desk, "reopen_ticket", { ticket_id: "T-0002" })).after.tickets?.["T-0002"]?.status,
+    ).toBe("open");
+    expect(failure((await call(desk, "reopen_ticket", { ticket_id: "T-0001" })).outcome)).toBe(
+      "ALREADY_OPEN",
+    );
+  });
+
+  it("adds a note at the end of the ticket's notes, with the time it was made", async () => {
+    const { after } = await call(desk, "add_ticket_note", {
+      ticket_id: "T-0001",
+      author: "ben",
+      text: "done",
+    });
+    expect(after.tickets?.["T-0001"]?.notes).toEqual([
+      { author: "ana", text: "hi", created_at: "2026-01-01T00:00:00Z" },
+      { author: "ben", text: "done", created_at: NOW },
+    ]);
+  });
+
+  it("creates a ticket under the next id of the counter, opened now, without notes, and moves the counter", async () => {
+    const { after } = await call(desk, "create_ticket", { subject: "Printer" });
+    expect(after.tickets?.["T-0003"]).toEqual({
+      ticket_id: "T-0003",
+      subject: "Printer",
+      opened_at: NOW,
+      notes: [],
+    });
+    expect(after.ticket_count).toBe(3);
+  });
+
+  it("deletes a ticket, and answers an added not-found error for an unknown one", async () => {
+    const { after } = await call(desk, "delete_ticket", { ticket_id: "T-0002" });
+    expect(Object.keys(after.tickets ?? {})).toEqual(["T-0001"]);
+    expect(failure((await call(desk, "delete_ticket", { ticket_id: "T-9" })).outcome)).toBe(
+      "TICKET_NOT_FOUND",
+    );
+  });
+});
+
+describe("guards a description states, and ids of other shapes", () => {
+  const shop = world(
+    {
+      orders: {
+        "O-101": { order_id: "O-101", status: "pending", total: 5 },
+        "O-102": { order_id: "O-102", status: "shipped", total: 7 },
+      },
+      shelves: { "7": { id: 7, label: "A" }, "9": { id: 9, label: "B" } },
+    },
+    [
+      tool("archive_order", "Archive an order. Shipped orders cannot be archived.", { order_id: text }),
+      tool("add_shelf", "Add a shelf.", { label: text }),
+    ],
+  );
+
+  it("refuses what the description says cannot be done, with an error it adds and words", async () => {
+    const archived = await call(shop, "archive_order", { order_id: "O-101" });
+    expect(archived.after.orders?.["O-101"]?.status).toBe("archived");
+    const refused = await call(shop, "archive_order", { order_id: "O-102" });
+    expect(failure(refused.outcome)).toBe("ORDER_ALREADY_SHIPPED");
+    expect(refused.tool.errors.find((e) => e.code === "ORDER_ALREADY_SHIPPED")).toEqual({
+      code: "ORDER_ALREADY_SHIPPED",
+      status: 409,
+      message: "The order is already shipped.",
+      when: "The order is shipped (inferred from the tool's description).",
+    });
+  });
+
+  it("gives a new record the number after the largest where the ids are numbers", async () => {
+    const { after } = await call(shop, "add_shelf", { label: "C" });
+    expect(after.shelves?.["10"]).toEqual({ id: 10, label: "C" });
+  });
+});
