@@ -556,7 +556,8 @@ describe("opening a file", () => {
     db.pragma("user_version = 13");
     db.close();
     const { store: upgraded } = await open({ file });
-    expect((await upgraded.sessions()).map((s) => [s.name, s.headVersion, s.nextSeq])).toEqual([
+    const sessions = (await upgraded.sessions()).sort((a, b) => String(a.name).localeCompare(String(b.name)));
+    expect(sessions.map((s) => [s.name, s.headVersion, s.nextSeq])).toEqual([
       ["restored", 1, 3],
       ["written", 1, 3],
     ]);
