@@ -39,9 +39,11 @@ const ownCode = (frame: { url: string }) =>
 const CALL_WATCHES: Watch[] = [
   { label: "the server's own code, and the libraries it calls", matches: ownCode },
   { label: "  argument validation", matches: fn("validateArguments", "engine/validate.js") },
-  { label: "  effects", matches: fn("applyEffects", "engine/effects.js") },
+  { label: "  the arguments' hash", matches: fn("callArgumentsHash", "engine/argument-hash.js") },
+  { label: "  effects", matches: fn("applyEffects", "engine/effects/apply.js") },
   { label: "  simulation and the output schema", matches: fn("simulate", "engine/engine.js") },
   { label: "  the commit (SQLite transaction)", matches: fn("recordCall", "store/sqlite.js") },
+  { label: "  the MCP result", matches: fn("toCallToolResult", "server/call-result.js") },
   { label: "zod (the SDK's checks of every message)", matches: inPackage("zod") },
   { label: "writing the answer to the pipe", matches: fn("writeUtf8String") },
   { label: "garbage collection", matches: fn("(garbage collector)") },

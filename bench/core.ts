@@ -40,7 +40,13 @@ import { median, ratio, round, type Summary, summarize } from "./stats.js";
 export const TARGETS = { roundTripP50Ratio: 1.5, catalogReadyMs: 1500 } as const;
 
 export interface CoreOptions {
-  /** Calls per side before measuring (not recorded). */
+  /**
+   * Calls of every kind per side before any kind is measured (not recorded): until then a
+   * server's code is still being compiled and its heap still growing, and the kind measured
+   * first would carry that cost on both sides, which pulls its ratio towards 1.
+   */
+  settle: number;
+  /** Calls per side before measuring each kind (not recorded). */
   warmup: number;
   /** Measured calls per side and tool (split over the rounds). */
   calls: number;
@@ -79,6 +85,7 @@ export interface ScaleRow {
 
 export interface CoreResults {
   roundTrip: {
+    settle: number;
     warmup: number;
     calls: number;
     rows: RoundTripRow[];
@@ -231,12 +238,19 @@ async function measureClients(
   await noop.listTools();
   const rows: RoundTripRow[] = [];
   let stateVersion: number | null = null;
-  for (const [kind, tool, args] of [
+  const kinds = [
     ["read", READ_TOOL, readArgs],
     ["write", WRITE_TOOL, writeArgs],
     ["create", CREATE_TOOL, createArgs],
     ["rejected", READ_TOOL, rejectedArgs],
-  ] as const) {
+  ] as const;
+  for (const [, tool, args] of kinds) {
+    for (let i = 0; i < options.settle; i++) {
+      await toolsim.callTool({ name: tool, arguments: args(i) });
+      await noop.callTool({ name: tool, arguments: args(i) });
+    }
+  }
+  for (const [kind, tool, args] of kinds) {
     globalThis.gc?.();
     const sim = caller(toolsim, tool, args, "toolsim", kind === "rejected");
     const base = caller(noop, tool, args, "the no-op server");
@@ -450,7 +464,7 @@ export async function runCoreBench(options: CoreOptions): Promise<CoreResults> {
   const toolset = writeBenchToolset(toolsetDir);
   const catalog = writeCatalog(join(options.scratch, "catalog-6000"));
   options.log(
-    `round trip: ${options.warmup} warm-up + ${options.calls} measured calls per side (${BENCH_TOOLSET_ID})`,
+    `round trip: ${options.settle} calls of every kind, then ${options.warmup} warm-up + ${options.calls} measured calls per side and kind (${BENCH_TOOLSET_ID})`,
   );
   const stdio = await roundTripStdio(toolset, undefined, options);
   const http = await roundTripHttp(toolset, options);
@@ -467,9 +481,15 @@ export async function runCoreBench(options: CoreOptions): Promise<CoreResults> {
   options.log("profile of one cold start");
   const profileResults = await profile(catalog, options);
   options.log("profile of calls: toolsim and the no-op server under --cpu-prof");
-  const callProfile = await profileCalls(toolset, options.scratch, options.calls, options.warmup);
+  const callProfile = await profileCalls(
+    toolset,
+    options.scratch,
+    options.calls,
+    options.settle + options.warmup,
+  );
   return {
     roundTrip: {
+      settle: options.settle,
       warmup: options.warmup,
       calls: options.calls,
       rows,

@@ -28,12 +28,12 @@ export function machineMarkdown(
 }
 
 function roundTrip(core: CoreResults): string {
-  const { rows, target, calls, warmup, stateVersionAfterWrites } = core.roundTrip;
+  const { rows, target, calls, settle, warmup, stateVersionAfterWrites } = core.roundTrip;
   const stdio = rows.filter((r) => r.transport === "stdio" && r.catalogTools === rows[0]?.catalogTools);
   return [
     "### tools/call round trip",
     "",
-    `${thousands(calls)} sequential calls per side and tool after ${warmup} warm-up calls, in rounds: the servers alternate call by call and the one that starts alternates by round; each round gives its own p50 ratio, whose min and median are shown.`,
+    `${thousands(calls)} sequential calls per side and tool after ${thousands(settle)} calls of every tool and ${warmup} warm-up calls of the one measured, in rounds: the servers alternate call by call and the one that starts alternates by round; each round gives its own p50 ratio, whose min and median are shown.`,
     "Times are client-side (SDK `callTool`, including its output-schema check), in milliseconds.",
     "",
     table(

@@ -7,7 +7,7 @@
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           fewer calls and starts, to check the harness
- *   npm run bench -- --calls 5000 --warmup 500 --runs 5 --only core
+ *   npm run bench -- --calls 5000 --warmup 500 --settle 2000 --runs 5 --only core
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
@@ -97,6 +97,7 @@ async function main(): Promise<void> {
     options: {
       quick: { type: "boolean" },
       calls: { type: "string" },
+      settle: { type: "string" },
       warmup: { type: "string" },
       runs: { type: "string" },
       rounds: { type: "string" },
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
   log(`${host.cores} cores (${host.cpu}), node ${host.node}; scratch ${scratch}`);
   try {
     const core = await runCoreBench({
+      settle: count(values.settle, 200, 1000),
       warmup: count(values.warmup, 50, 200),
       calls: count(values.calls, 300, 2000),
       rounds: count(values.rounds, 2, 5),

@@ -2,8 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Catalog, loadToolsets } from "../src/catalog/index.js";
+import { callArgumentsHash } from "../src/engine/argument-hash.js";
 import { clockOf, DEFAULT_NOW, Engine, type EngineOptions } from "../src/engine/index.js";
-import type { PatchOperation } from "../src/patch/index.js";
+import { hashOf, type PatchOperation } from "../src/patch/index.js";
 import {
   OfflineSimulator,
   type SimulationOutcome,
@@ -166,6 +167,20 @@ describe("step 0: arguments past the limits", () => {
     expect(small.status).toBe("rejected");
     const calls = await rt.engine.calls(session);
     expect(calls.at(-1)?.arguments).toEqual({ constructor: 8 });
+  });
+});
+
+describe("step 4: the hash a repeat is found by", () => {
+  it("is the store's hash of the canonical arguments, whichever way Node computes it", () => {
+    for (const args of [
+      {},
+      { b: 1, a: [2, { d: null, c: "é" }] },
+      { text: "\u0000 and \ud83d\ude00" },
+      [1, "x"],
+    ]) {
+      expect(callArgumentsHash(args)).toBe(hashOf(args));
+    }
+    expect(callArgumentsHash({ a: 1, b: 2 })).toBe(callArgumentsHash({ b: 2, a: 1 }));
   });
 });
 

@@ -130,7 +130,7 @@ describe("the transaction around a call", () => {
     expect((await store.session(session.id, ""))?.nextSeq).toBe(3);
   });
 
-  it("a call that changes nothing writes its own row only; the session's next number and last use come from its calls", async () => {
+  it("a call writes its own row (and version) only; the session's head, next number and last use come from its calls", async () => {
     const { store, file } = await open();
     const session = await store.createSession({ seed: "1", state: DOCUMENT });
     const db = raw(file);
@@ -142,7 +142,7 @@ describe("the transaction around a call", () => {
     const seen = await store.session(session.id, "");
     expect([seen?.nextSeq, seen?.updatedAt]).toEqual([2, read.call.createdAt]);
     expect((await store.sessions()).map((s) => [s.nextSeq, s.updatedAt])).toEqual([[2, read.call.createdAt]]);
-    // a call that changes the state moves the head, and the next number follows the calls
+    // a call that changes the state moves the head, read from the call too
     const state = (await store.head(session.id)).state.apply([
       { op: "add", path: "/items/I99", value: { n: 99 } },
     ]);
@@ -151,12 +151,58 @@ describe("the transaction around a call", () => {
       patch: [{ op: "add", path: "/items/I99", value: { n: 99 } }],
       state: state.state,
     });
-    expect(write.kind === "recorded" && [write.call.seq, write.call.versionAfter]).toEqual([2, 1]);
-    expect(row()).toMatchObject({
-      head_version: 1,
-      updated_at: write.kind === "recorded" && write.call.createdAt,
+    if (write.kind !== "recorded") throw new Error("not recorded");
+    expect([write.call.seq, write.call.versionAfter]).toEqual([2, 1]);
+    expect(row()).toEqual(before);
+    expect(await store.session(session.id, "")).toMatchObject({
+      headVersion: 1,
+      nextSeq: 3,
+      updatedAt: write.call.createdAt,
     });
-    expect((await store.session(session.id, ""))?.nextSeq).toBe(3);
+    expect((await store.head(session.id)).version).toBe(1);
+    // a head set outside a call (a restore) is the row's, until the next call carries it on
+    await store.moveHead(session.id, 0);
+    expect(row()).toMatchObject({ head_version: 0, next_seq: 3 });
+    expect((await store.session(session.id, ""))?.headVersion).toBe(0);
+    const after = await store.recordCall(call(session.id, "read"), 0);
+    expect(after.kind === "recorded" && [after.call.seq, after.call.versionAfter]).toEqual([3, 0]);
+    expect((await store.head(session.id)).version).toBe(0);
+  });
+
+  it("a commit starts from what another connection wrote since the last one: its calls, versions and head moves", async () => {
+    const { store, file } = await open();
+    const session = await store.createSession({ seed: "1", state: DOCUMENT });
+    const { store: other } = await open({ file });
+    const change = (state: State, n: number) => {
+      const patch: Patch = [{ op: "replace", path: "/items/I1/n", value: n }];
+      const applied = state.apply(patch);
+      if (!applied.ok) throw new Error(applied.error);
+      return { patch, state: applied.state };
+    };
+    const recorded = (commit: Awaited<ReturnType<Store["recordCall"]>>) =>
+      commit.kind === "recorded"
+        ? [commit.call.seq, commit.call.versionBefore, commit.call.versionAfter]
+        : commit;
+    const start = (await store.head(session.id)).state;
+    expect(recorded(await store.recordCall(call(session.id, "read"), 0))).toEqual([1, 0, 0]);
+    // the other connection's calls, reads and writes, come between this store's commits
+    expect(recorded(await other.recordCall(call(session.id, "read"), 0))).toEqual([2, 0, 0]);
+    expect(recorded(await store.recordCall(call(session.id, "write"), 0, change(start, 1)))).toEqual([
+      3, 0, 1,
+    ]);
+    const one = (await other.head(session.id)).state;
+    expect(recorded(await other.recordCall(call(session.id, "write"), 1, change(one, 2)))).toEqual([4, 1, 2]);
+    expect(await store.recordCall(call(session.id, "late"), 1)).toEqual({ kind: "stale", headVersion: 2 });
+    expect(recorded(await store.recordCall(call(session.id, "read"), 2))).toEqual([5, 2, 2]);
+    // a head the other moved back: this store continues from there, after the highest version
+    await other.moveHead(session.id, 1);
+    expect(await store.recordCall(call(session.id, "late"), 2)).toEqual({ kind: "stale", headVersion: 1 });
+    expect(recorded(await store.recordCall(call(session.id, "write"), 1, change(one, 3)))).toEqual([6, 1, 3]);
+    // and a head this store moved itself
+    await store.moveHead(session.id, 2);
+    expect(recorded(await store.recordCall(call(session.id, "write"), 2, change(one, 4)))).toEqual([7, 2, 4]);
+    expect((await other.stateAt(session.id, 4)).entity("items", "I1")).toEqual({ n: 4, label: "item 1" });
+    expect((await other.calls(session.id)).map((c) => c.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("keeps every field of a call as it was given", async () => {
@@ -484,6 +530,39 @@ describe("opening a file", () => {
     await expect(openStore(file)).rejects.toThrow(
       `${file} was written by a newer toolsim (schema ${SCHEMA_VERSION + 1}, this one knows ${SCHEMA_VERSION}); upgrade toolsim or use another --db`,
     );
+  });
+
+  it("upgrades a schema 13 file, whose session rows held the head, keeping every head", async () => {
+    const { store, file } = await open();
+    const restored = await store.createSession({ seed: "1", state: DOCUMENT, name: "restored" });
+    const written = await store.createSession({ seed: "1", state: DOCUMENT, name: "written" });
+    for (let n = 1; n <= 2; n++) {
+      const head = await store.head(restored.id);
+      const applied = head.state.apply([{ op: "replace", path: "/items/I1/n", value: n }]);
+      if (!applied.ok) throw new Error(applied.error);
+      await store.recordCall(call(restored.id, "write"), head.version, {
+        patch: [{ op: "replace", path: "/items/I1/n", value: n }],
+        state: applied.state,
+      });
+    }
+    await store.moveHead(restored.id, 1);
+    await write(store, written.id, [{ op: "remove", path: "/items/I2" }]);
+    await store.recordCall(call(written.id, "read"), 1);
+    await store.close();
+    // as schema 13 left them: the head in the row, whatever moved it, and next_seq as created
+    const db = new Database(file);
+    db.prepare("UPDATE sessions SET head_version = ?, next_seq = 1 WHERE id = ?").run(1, restored.id);
+    db.prepare("UPDATE sessions SET head_version = ?, next_seq = 1 WHERE id = ?").run(1, written.id);
+    db.pragma("user_version = 13");
+    db.close();
+    const { store: upgraded } = await open({ file });
+    expect((await upgraded.sessions()).map((s) => [s.name, s.headVersion, s.nextSeq])).toEqual([
+      ["restored", 1, 3],
+      ["written", 1, 3],
+    ]);
+    expect((await upgraded.head(restored.id)).state.entity("items", "I1")).toEqual({ n: 1, label: "item 1" });
+    const next = await upgraded.recordCall(call(restored.id, "read"), 1);
+    expect(next.kind === "recorded" && [next.call.seq, next.call.versionAfter]).toEqual([3, 1]);
   });
 
   it("read-only: refuses a missing file, and one that still needs an upgrade; reads a current one", async () => {

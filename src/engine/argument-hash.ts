@@ -1,4 +1,18 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
+import { canonicalJson } from "../patch/index.js";
+
+const { createHash } = crypto;
+/** Node's one-shot hash (from 20.12): a quarter of the cost of a Hash object for a short text. */
+const oneShot = typeof crypto.hash === "function" ? crypto.hash : undefined;
+
+/**
+ * The hash of a call's arguments the store keeps and repeats are found by: the same value as
+ * `hashOf(args)` of patch/ (SHA-256 of the canonical JSON and a NUL), computed in one step.
+ */
+export function callArgumentsHash(args: unknown): string {
+  const text = `${canonicalJson(args)}\u0000`;
+  return oneShot ? oneShot("sha256", text, "hex") : createHash("sha256").update(text).digest("hex");
+}
 
 /** A piece of JSON syntax between values, as the walk below emits it. */
 class Syntax {

@@ -18,8 +18,25 @@ export function rejectionText(toolName: string, findings: readonly Finding[], to
 /** What a summary needs of a tool: catalog tools and control tools alike. */
 export type DescribedTool = Pick<Tool, "name" | "inputSchema">;
 
+/** Summaries by input schema and tool name: written once, read on every rejected call (schemas do not change). */
+const summaries = new WeakMap<DescribedTool["inputSchema"], Map<string, string>>();
+
 /** One line per parameter: name, type, required, constraints, description. */
 export function parameterSummary(tool: DescribedTool): string {
+  let byName = summaries.get(tool.inputSchema);
+  if (!byName) {
+    byName = new Map();
+    summaries.set(tool.inputSchema, byName);
+  }
+  let summary = byName.get(tool.name);
+  if (summary === undefined) {
+    summary = summarize(tool);
+    byName.set(tool.name, summary);
+  }
+  return summary;
+}
+
+function summarize(tool: DescribedTool): string {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((tool.inputSchema.required as string[] | undefined) ?? []);
   const names = Object.keys(properties);

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { type Catalog, compileProblem, type Tool, validatorFor } from "../catalog/index.js";
 import type { FaultPlan, FaultRecord } from "../faults/index.js";
-import { hashOf, type Patch } from "../patch/index.js";
+import type { Patch } from "../patch/index.js";
 import type {
   ArgumentChecker,
   EffectsResult,
@@ -25,7 +25,7 @@ import type {
   Store,
   Usage,
 } from "../store/index.js";
-import { argumentsHash } from "./argument-hash.js";
+import { argumentsHash, callArgumentsHash } from "./argument-hash.js";
 import { omittedArguments, scanArguments } from "./argument-limits.js";
 import { clockOf, clockTick } from "./clock.js";
 import { applyEffects } from "./effects/apply.js";
@@ -304,7 +304,7 @@ export class Engine {
           tool: tool.name,
           definition: tool,
           args,
-          argsHash: hashOf(args),
+          argsHash: callArgumentsHash(args),
           status: answer.status,
           findings: [],
           result: answer.result,
@@ -373,7 +373,7 @@ export class Engine {
         started,
       };
     }
-    const argsHash = hashOf(rawArgs ?? {});
+    const argsHash = callArgumentsHash(rawArgs ?? {});
     const rejected = (findings: Finding[], definition?: Tool, usage?: Usage): Draft => ({
       tool: name,
       definition,

@@ -41,6 +41,8 @@ export function convertLegacy(db: Database.Database, userVersion: number): void 
       "INSERT INTO task_answers SELECT session_id, seq, version, answer, infeasible, created_at FROM legacy_task_answers",
     );
   }
+  // what SQLite derives from the rows (the head a session's row holds), once they are all in
+  for (const migration of MIGRATIONS) for (const statement of migration.sqlite ?? []) db.exec(statement);
   for (const table of tables) db.exec(`DROP TABLE legacy_${table}`);
   db.pragma(`user_version = ${MIGRATIONS[MIGRATIONS.length - 1]?.version}`);
 }

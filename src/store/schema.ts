@@ -9,6 +9,8 @@ export interface Migration {
   version: number;
   summary: string;
   statements: readonly string[];
+  /** Run by SQLite files only, after `statements`: a change of what SQLite keeps where. */
+  sqlite?: readonly string[];
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -152,6 +154,19 @@ export const MIGRATIONS: readonly Migration[] = [
     // no change of layout: the version tells an older toolsim, which would trust the
     // sessions' next_seq, that this store is not one it may open
     statements: [],
+  },
+  {
+    version: 14,
+    summary:
+      "SQLite reads a session's head from its latest call too: a call that changes the state writes its call and version only",
+    // the session's row keeps the head as last set outside a call, and the number of the next
+    // call then: from the row's head on, each call's version_after is the head. An older toolsim
+    // would read the head from the row alone, so the version tells it to keep away. PostgreSQL
+    // keeps the head and the next number in the row, as before.
+    statements: [],
+    sqlite: [
+      "UPDATE sessions SET next_seq = COALESCE((SELECT MAX(seq) FROM calls c WHERE c.session_id = sessions.id), 0) + 1",
+    ],
   },
 ];
 

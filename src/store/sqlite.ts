@@ -54,6 +54,27 @@ export interface SqliteOptions {
 
 export { StoreOpenError };
 
+/** What a commit starts from: the session's head and next call number, and what is known of its versions. */
+interface CommitBase {
+  headVersion: number;
+  nextSeq: number;
+  versions?: Versions;
+}
+
+/** The session's highest version, and the snapshot and patch volume of the version `head` (which a moved head may leave below it). */
+interface Versions {
+  max: number;
+  head: number;
+  snapshotVersion: number;
+  patchBytes: number;
+}
+
+/** A commit, and what the next one in the session may start from. */
+interface Written {
+  commit: Commit;
+  base: CommitBase;
+}
+
 /**
  * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous, so each
  * method runs to completion before the answer leaves; writes take the write lock up front
@@ -72,7 +93,11 @@ export class SqliteStore implements Store {
     call: NewCall,
     expectedHead: number,
     change: StateChange | undefined,
-  ) => Commit;
+  ) => Written;
+  /** Per session, what the next commit starts from (see commitBase). */
+  private readonly bases = new Map<string, CommitBase>();
+  /** SQLite's data_version when `bases` was last checked: it changes when another connection writes. */
+  private dataVersion = -1;
 
   private constructor(
     file: string,
@@ -169,6 +194,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteSession(id: string): Promise<void> {
+    this.forget(id);
     this.statements.deleteSession.run({ id });
   }
 
@@ -213,6 +239,7 @@ export class SqliteStore implements Store {
     const state = this.documents.stateOf(document);
     const stored = this.documents.stored(state);
     const now = new Date().toISOString();
+    this.forget(sessionId);
     const version = this.db
       .transaction(() => {
         const session = this.requireSession(sessionId);
@@ -237,6 +264,7 @@ export class SqliteStore implements Store {
   }
 
   async moveHead(sessionId: string, version: number): Promise<StateHead> {
+    this.forget(sessionId);
     this.db
       .transaction(() => {
         if (!this.statements.version.get({ session_id: sessionId, version }))
@@ -323,39 +351,81 @@ export class SqliteStore implements Store {
   // ── calls ────────────────────────────────────────────────────────────────
 
   async recordCall(call: NewCall, expectedHead: number, change?: StateChange): Promise<Commit> {
-    return this.writeCall(call, expectedHead, change);
+    let written: Written;
+    try {
+      written = this.writeCall(call, expectedHead, change);
+    } catch (error) {
+      // rolled back: what was known of the session may not hold any more
+      this.bases.delete(call.sessionId);
+      throw error;
+    }
+    this.remember(call.sessionId, written.base);
+    return written.commit;
   }
 
-  private writeCallNow(call: NewCall, expectedHead: number, change: StateChange | undefined): Commit {
+  private writeCallNow(call: NewCall, expectedHead: number, change: StateChange | undefined): Written {
+    const base = this.commitBase(call.sessionId);
+    if (base.headVersion !== expectedHead)
+      return { commit: { kind: "stale", headVersion: base.headVersion }, base };
     const now = new Date().toISOString();
-    const head = this.currentHead(call.sessionId);
-    if (head.headVersion !== expectedHead) return { kind: "stale", headVersion: head.headVersion };
-    const seq = head.nextSeq;
-    const versionAfter =
-      change && change.patch.length > 0
-        ? this.writeVersion(call, seq, head.headVersion, change, now)
-        : head.headVersion;
+    const seq = base.nextSeq;
+    const written =
+      change && change.patch.length > 0 ? this.writeVersion(call, seq, base, change, now) : undefined;
+    const versionAfter = written?.head ?? base.headVersion;
     const record: CallRecord = {
       ...call,
       seq,
-      versionBefore: head.headVersion,
+      versionBefore: base.headVersion,
       versionAfter,
       createdAt: now,
     };
-    this.statements.insertCall.run(callRow(record));
-    // a call that changed nothing writes its own row only: the session's next number and
-    // last use are read from its calls (see SESSION_COLUMNS), and one page fewer is written
-    if (versionAfter !== head.headVersion)
-      this.statements.moveHead.run({ id: call.sessionId, head: versionAfter, now });
-    return { kind: "recorded", call: record };
+    const row = callRow(record);
+    // the call row carries the new head: the session's row is left alone (see SESSIONS)
+    this.statements.insertCall.run(...CALL_COLUMNS.map((column) => row[column]));
+    return {
+      commit: { kind: "recorded", call: record },
+      base: { headVersion: versionAfter, nextSeq: seq + 1, versions: written ?? base.versions },
+    };
   }
 
-  private writeVersion(call: NewCall, seq: number, parent: number, change: StateChange, now: string): number {
-    const version = this.nextVersion(call.sessionId);
-    const parentRow = this.statements.version.get({ session_id: call.sessionId, version: parent }) as Row;
+  /**
+   * The head, next call number and versions a commit starts from: remembered from this
+   * store's last commit in the session while no other connection has written to the file
+   * since (SQLite's data_version tells), read otherwise. Saves three reads per commit.
+   */
+  private commitBase(sessionId: string): CommitBase {
+    const dataVersion = Number(this.statements.dataVersion.get());
+    if (dataVersion !== this.dataVersion) {
+      this.bases.clear();
+      this.dataVersion = dataVersion;
+    }
+    return this.bases.get(sessionId) ?? this.currentHead(sessionId);
+  }
+
+  private remember(sessionId: string, base: CommitBase): void {
+    // one entry per session this process serves; past that many, start over
+    if (this.bases.size > 10_000) this.bases.clear();
+    this.bases.set(sessionId, base);
+  }
+
+  /** Forgets what was known of a session's head: this store moved it outside a call. */
+  private forget(sessionId: string): void {
+    this.bases.delete(sessionId);
+  }
+
+  private writeVersion(
+    call: NewCall,
+    seq: number,
+    base: CommitBase,
+    change: StateChange,
+    now: string,
+  ): Versions {
+    const parent = base.headVersion;
+    const known = base.versions ?? this.versionsAt(call.sessionId, parent);
+    const version = known.max + 1;
     const patch = JSON.stringify(change.patch);
-    let snapshotVersion = Number(parentRow.snapshot_version);
-    let patchBytes = Number(parentRow.patch_bytes) + patch.length;
+    let snapshotVersion = known.snapshotVersion;
+    let patchBytes = known.patchBytes + patch.length;
     if (snapshotDue(this.policy, patchBytes, this.snapshotSize(call.sessionId, snapshotVersion))) {
       const stored = this.documents.stored(change.state);
       this.statements.insertDocument.run({
@@ -371,18 +441,29 @@ export class SqliteStore implements Store {
       snapshotVersion = version;
       patchBytes = 0;
     }
-    this.statements.insertVersion.run({
-      session_id: call.sessionId,
+    this.statements.insertCallVersion.run(
+      call.sessionId,
       version,
       parent,
       patch,
-      snapshot_version: snapshotVersion,
-      patch_bytes: patchBytes,
-      call_seq: seq,
-      reason: `call ${seq}: ${call.tool}`,
+      snapshotVersion,
+      patchBytes,
+      seq,
+      `call ${seq}: ${call.tool}`,
       now,
-    });
-    return version;
+    );
+    return { max: version, head: version, snapshotVersion, patchBytes };
+  }
+
+  /** The session's highest version, and the snapshot and patch volume of the version `head`. */
+  private versionsAt(sessionId: string, head: number): Versions {
+    const row = this.statements.version.get({ session_id: sessionId, version: head }) as Row;
+    return {
+      max: this.nextVersion(sessionId) - 1,
+      head,
+      snapshotVersion: Number(row.snapshot_version),
+      patchBytes: Number(row.patch_bytes),
+    };
   }
 
   private snapshotSize(sessionId: string, version: number): number {
@@ -746,7 +827,7 @@ function migrate(db: Database.Database, file: string): void {
     if (isLegacy(locked)) convertLegacy(db, locked);
     else {
       for (const migration of pendingMigrations(locked)) {
-        for (const statement of migration.statements) db.exec(statement);
+        for (const statement of [...migration.statements, ...(migration.sqlite ?? [])]) db.exec(statement);
         db.pragma(`user_version = ${migration.version}`);
       }
     }
@@ -757,17 +838,44 @@ function migrate(db: Database.Database, file: string): void {
 }
 
 /**
- * A session's next call number and last use, read from its calls (one step down the calls'
- * primary key each), so that recording a call that changes nothing leaves the session's row
- * alone. The `next_seq` column is not kept up to date in a SQLite file (schema 13 on).
+ * A session's head, next call number and last use, read from its latest call (one step down
+ * the calls' primary key), so that recording a call writes the call and its version only and
+ * leaves the session's row alone. In a SQLite file (schema 14 on) `head_version` is the head
+ * as it was last set outside a call (a start, a reset, a restore) and `next_seq` the number
+ * the next call had then: a call numbered from there on carries the head in its
+ * `version_after`. (Schema 13 kept the head in the row and read only the rest from the calls.)
  */
-const NEXT_SEQ = "COALESCE((SELECT MAX(c.seq) FROM calls c WHERE c.session_id = s.id), 0) + 1";
-const LAST_USE =
-  "MAX(s.updated_at, COALESCE((SELECT c.created_at FROM calls c WHERE c.session_id = s.id ORDER BY c.seq DESC LIMIT 1), ''))";
-const SESSION_COLUMNS = `s.id, s.tenant, s.name, s.seed, s.task_id, s.scope, s.head_version, ${NEXT_SEQ} AS next_seq,
-  s.created_at, ${LAST_USE} AS updated_at, s.forked_from`;
+const SESSIONS = `sessions s LEFT JOIN calls c
+  ON c.session_id = s.id AND c.seq = (SELECT MAX(seq) FROM calls WHERE session_id = s.id)`;
+const HEAD = "CASE WHEN c.seq >= s.next_seq THEN c.version_after ELSE s.head_version END";
+const NEXT_SEQ = "COALESCE(c.seq, 0) + 1";
+const SESSION_COLUMNS = `s.id, s.tenant, s.name, s.seed, s.task_id, s.scope, ${HEAD} AS head_version,
+  ${NEXT_SEQ} AS next_seq, s.created_at, MAX(s.updated_at, COALESCE(c.created_at, '')) AS updated_at, s.forked_from`;
+/** The number the session's next call gets, for the row of a head set outside a call. */
+const NEXT_CALL = "COALESCE((SELECT MAX(seq) FROM calls WHERE session_id = @id), 0) + 1";
 
 type Statements = ReturnType<typeof prepare>;
+
+/** The columns of a call row, in the order insertCall binds them. */
+const CALL_COLUMNS = [
+  "session_id",
+  "seq",
+  "tool",
+  "arguments",
+  "args_hash",
+  "status",
+  "findings",
+  "result",
+  "error",
+  "version_before",
+  "version_after",
+  "engine",
+  "fallback",
+  "usage",
+  "latency_ms",
+  "created_at",
+  "fault",
+] as const;
 
 function prepare(db: Database.Database) {
   return {
@@ -779,27 +887,39 @@ function prepare(db: Database.Database) {
       `INSERT INTO sessions (id, tenant, name, seed, task_id, scope, head_version, next_seq, created_at, updated_at, forked_from)
        VALUES (@id, @tenant, @name, @seed, @task_id, @scope, 0, 1, @now, @now, @forked_from)`,
     ),
-    sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE id = @id`),
+    sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM ${SESSIONS} WHERE s.id = @id`),
     sessionInTenant: db.prepare(
-      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE tenant = @tenant AND (id = @key OR name = @key) ORDER BY id = @key DESC LIMIT 1`,
+      `SELECT ${SESSION_COLUMNS} FROM ${SESSIONS} WHERE s.tenant = @tenant AND (s.id = @key OR s.name = @key)
+       ORDER BY s.id = @key DESC LIMIT 1`,
     ),
     sessionsByKey: db.prepare(
-      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE id = @key OR name = @key ORDER BY created_at, id`,
+      `SELECT ${SESSION_COLUMNS} FROM ${SESSIONS} WHERE s.id = @key OR s.name = @key ORDER BY s.created_at, s.id`,
     ),
-    sessionHead: db.prepare(`SELECT head_version, ${NEXT_SEQ} AS next_seq FROM sessions s WHERE id = @id`),
-    allSessions: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY created_at, id`),
+    sessionHead: db.prepare(
+      `SELECT ${HEAD} AS head_version, ${NEXT_SEQ} AS next_seq FROM ${SESSIONS} WHERE s.id = @id`,
+    ),
+    allSessions: db.prepare(`SELECT ${SESSION_COLUMNS} FROM ${SESSIONS} ORDER BY s.created_at, s.id`),
     tenantSessions: db.prepare(
-      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE tenant = @tenant ORDER BY created_at, id`,
+      `SELECT ${SESSION_COLUMNS} FROM ${SESSIONS} WHERE s.tenant = @tenant ORDER BY s.created_at, s.id`,
     ),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = @id"),
     updateSessionScope: db.prepare(
-      "UPDATE sessions SET task_id = @task_id, scope = @scope, head_version = @head, updated_at = @now WHERE id = @id",
+      `UPDATE sessions SET task_id = @task_id, scope = @scope, head_version = @head, next_seq = ${NEXT_CALL},
+         updated_at = @now WHERE id = @id`,
     ),
-    moveHead: db.prepare("UPDATE sessions SET head_version = @head, updated_at = @now WHERE id = @id"),
+    moveHead: db.prepare(
+      `UPDATE sessions SET head_version = @head, next_seq = ${NEXT_CALL}, updated_at = @now WHERE id = @id`,
+    ),
     insertVersion: db.prepare(
       `INSERT INTO state_versions (session_id, version, parent, patch, snapshot_version, patch_bytes, call_seq, reason, created_at)
        VALUES (@session_id, @version, @parent, @patch, @snapshot_version, @patch_bytes, @call_seq, @reason, @now)`,
     ),
+    // the statements of every commit bind their values by position: binding by name costs a lookup per value
+    insertCallVersion: db.prepare(
+      `INSERT INTO state_versions (session_id, version, parent, patch, snapshot_version, patch_bytes, call_seq, reason, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    dataVersion: db.prepare("PRAGMA data_version").pluck(),
     version: db.prepare(
       "SELECT snapshot_version, patch_bytes FROM state_versions WHERE session_id = @session_id AND version = @version",
     ),
@@ -822,10 +942,7 @@ function prepare(db: Database.Database) {
        WHERE s.session_id = @session_id AND s.version = @version`,
     ),
     insertCall: db.prepare(
-      `INSERT INTO calls (session_id, seq, tool, arguments, args_hash, status, findings, result, error,
-         version_before, version_after, engine, fallback, usage, latency_ms, created_at, fault)
-       VALUES (@session_id, @seq, @tool, @arguments, @args_hash, @status, @findings, @result, @error,
-         @version_before, @version_after, @engine, @fallback, @usage, @latency_ms, @created_at, @fault)`,
+      `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) VALUES (${CALL_COLUMNS.map(() => "?").join(", ")})`,
     ),
     // Without INDEXED BY, SQLite walks the primary key backwards to satisfy ORDER BY and reads the
     // session's whole call log whenever nothing matches (every new call): linear in the log's length.

@@ -1,8 +1,9 @@
-import { ABSENT, renderString } from "../../catalog/index.js";
+import { ABSENT } from "../../catalog/index.js";
 import { isPlainObject } from "../../patch/index.js";
 import { looselyEqual, type State } from "../../state/index.js";
 import { isIndex, valueAt } from "../state-access.js";
 import type { Run } from "./run.js";
+import { renderTemplate } from "./templates.js";
 
 /**
  * Where effects act: a target's segments rendered from the call (templates filled, array
@@ -29,23 +30,49 @@ export function isTemplate(segment: string): boolean {
 
 const SELECTOR = /^\[([A-Za-z_][A-Za-z0-9_.]*)=(.+)\]$/;
 
+/** A segment of a target as it renders: a key as written, a template, or an element picked by a field. */
+type SegmentPlan =
+  | { kind: "key"; key: string }
+  | { kind: "template"; template: string }
+  | { kind: "select"; field: string; equals: string; template: boolean };
+
+const plans = new Map<string, SegmentPlan[]>();
+
+/** How each segment of a target renders, worked out once per target: targets come from the catalog. */
+function planOf(target: string): SegmentPlan[] {
+  let plan = plans.get(target);
+  if (!plan) {
+    plan = targetSegments(target).map(segmentPlan);
+    plans.set(target, plan);
+  }
+  return plan;
+}
+
+function segmentPlan(segment: string): SegmentPlan {
+  const selector = SELECTOR.exec(segment);
+  if (selector) {
+    const [, field = "", raw = ""] = selector;
+    return { kind: "select", field, equals: raw, template: isTemplate(raw) };
+  }
+  return isTemplate(segment) ? { kind: "template", template: segment } : { kind: "key", key: segment };
+}
+
 /** The target's steps with templates filled; undefined when one renders to nothing (an absent argument). */
 export function targetSteps(run: Run, target: string): Step[] | undefined {
   const steps: Step[] = [];
-  for (const segment of targetSegments(target)) {
-    const selector = SELECTOR.exec(segment);
-    if (selector) {
-      const [, field = "", raw = ""] = selector;
-      const equals = isTemplate(raw) ? renderString(raw, run.scope) : raw;
+  for (const segment of planOf(target)) {
+    if (segment.kind === "key") {
+      steps.push(segment.key);
+      continue;
+    }
+    if (segment.kind === "select") {
+      const { field, equals: raw } = segment;
+      const equals = segment.template ? renderTemplate(raw, run.scope) : raw;
       if (equals === ABSENT || equals === null || equals === "") return undefined;
       steps.push({ field, equals });
       continue;
     }
-    if (!isTemplate(segment)) {
-      steps.push(segment);
-      continue;
-    }
-    const value = renderString(segment, run.scope);
+    const value = renderTemplate(segment.template, run.scope);
     if (value === ABSENT || value === null || value === "") return undefined;
     steps.push(typeof value === "string" ? value : JSON.stringify(value));
   }

@@ -5,6 +5,7 @@ import { isPlainObject } from "../../patch/index.js";
 import { valueAt } from "../state-access.js";
 import { fail } from "./failures.js";
 import { EffectBroken, type Run } from "./run.js";
+import { renderTemplate } from "./templates.js";
 
 /** The values of effects: templates filled and expressions evaluated against the call. */
 
@@ -25,6 +26,7 @@ function hasExpression(value: unknown): boolean {
  * renders to nothing. Values without expressions render without waiting on anything.
  */
 export function resolve(run: Run, value: unknown, key: string): unknown | Promise<unknown> {
+  if (typeof value === "string") return renderTemplate(value, run.scope);
   if (!hasExpression(value)) return renderValue(value, run.scope);
   return resolveWithExpressions(run, value, key);
 }
