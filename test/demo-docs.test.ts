@@ -1,7 +1,16 @@
 import { existsSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bash, checkout, commandsOf, DocRun, type Fence, fence, linesOf } from "./support/docs.js";
+import {
+  bash,
+  checkout,
+  checkoutEnv,
+  commandsOf,
+  DocRun,
+  type Fence,
+  fence,
+  lineOf,
+} from "./support/docs.js";
 import { tempDir } from "./support/index.js";
 
 /**
@@ -19,20 +28,10 @@ const demos: Array<[Fence, string]> = [
   ],
 ];
 const mutation = fence("docs/testing.md", { heading: "Mutation testing", lang: "sh" });
-const lineOf = (f: Fence, command: string) => {
-  const line = linesOf(f).find((l) => l === command || l.startsWith(`${command} `));
-  if (!line) throw new Error(`${f.doc}:${f.line} shows no ${command}`);
-  return line;
-};
 
 const dir = tempDir("toolsim-demo-docs-");
 let root = "";
-const env = (): NodeJS.ProcessEnv => {
-  const own: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(own))
-    if (name.startsWith("TOOLSIM_") || name.startsWith("OPENAI_")) delete own[name];
-  return own;
-};
+const env = checkoutEnv;
 
 beforeAll(() => {
   root = checkout(join(realpathSync(dir.path), "toolsim"));

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bash,
   checkout,
+  checkoutEnv,
   commandsOf,
   DocRun,
   fence,
-  linesOf,
+  lineOf,
   type Serving,
   startServing,
 } from "./support/docs.js";
@@ -23,21 +24,10 @@ const doc = new DocRun(import.meta.filename);
 const quickStart = fence(README, { heading: "toolsim", lang: "sh" });
 const banner = fence(README, { heading: "What `npm start` gives you" });
 const development = fence(README, { heading: "Development", lang: "sh" });
-const lineOf = (f: typeof quickStart, command: string) => {
-  const line = linesOf(f).find((l) => l.startsWith(`${command} `) || l === command);
-  if (!line) throw new Error(`${README} shows no ${command}`);
-  return line;
-};
 
 const dir = tempDir("toolsim-start-docs-");
 let root = "";
-// a reader's shell in the checkout: nothing of toolsim's configured
-const env = (): NodeJS.ProcessEnv => {
-  const own: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(own))
-    if (name.startsWith("TOOLSIM_") || name.startsWith("OPENAI_")) delete own[name];
-  return own;
-};
+const env = checkoutEnv;
 
 beforeAll(() => {
   root = checkout(join(realpathSync(dir.path), "toolsim"));

@@ -215,7 +215,7 @@ export const NOT_RUN: NotRun[] = [
   },
   {
     doc: "docs/benchmarks.md",
-    line: "npm run bench -- --calls 5000 --warmup 500 --runs 5 --only core",
+    line: "npm run bench -- --calls 5000 --warmup 500 --settle 2000 --runs 5 --only core",
     why: "measuring takes many minutes and wants a quiet machine",
   },
   { doc: "docs/testing.md", line: "npm run mutate", why: "every room's mutation run: hours" },

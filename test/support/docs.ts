@@ -256,6 +256,21 @@ export function startServing(
   });
 }
 
+/** The line of a block that runs a command (the command alone, or with arguments); a block without it fails. */
+export function lineOf(f: Fence, command: string): string {
+  const line = linesOf(f).find((l) => l === command || l.startsWith(`${command} `));
+  if (!line) throw new Error(`${f.doc}:${f.line} shows no ${command}`);
+  return line;
+}
+
+/** A reader's shell in a checkout: the environment without anything of toolsim's or a model's configured. */
+export function checkoutEnv(): NodeJS.ProcessEnv {
+  const own: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(own))
+    if (name.startsWith("TOOLSIM_") || name.startsWith("OPENAI_")) delete own[name];
+  return own;
+}
+
 /**
  * A source checkout of the project in `dest`, as a reader who cloned it has one: the files git
  * knows (committed or not, none that .gitignore leaves out) and the dependencies (a link to

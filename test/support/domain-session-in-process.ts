@@ -5,7 +5,7 @@ import addFormatsImport from "ajv-formats";
 import { Catalog, loadToolsets } from "../../src/catalog/index.js";
 import { inferLoaded } from "../../src/infer/index.js";
 import { createRuntime, type Runtime } from "../../src/runtime/index.js";
-import { type Answer, DOMAINS, type DomainSession, type SchemaBreach } from "./domain-session.js";
+import { type Answer, callTool, DOMAINS, type DomainSession, type SchemaBreach } from "./domain-session.js";
 import { tempDir } from "./processes.js";
 
 export * from "./domain-session.js";
@@ -62,29 +62,11 @@ export async function openDomain(file: string): Promise<DomainSession> {
   async function call(name: string, args: Record<string, unknown> = {}): Promise<Answer> {
     if (!served) await reset();
     const { client, validators } = served as Served;
-    const label = `${name} ${JSON.stringify(args)}`;
-    let result: Awaited<ReturnType<Client["callTool"]>>;
-    try {
-      result = await client.callTool({ name, arguments: args });
-    } catch (error) {
-      const thrown = error instanceof Error ? error.message : String(error);
-      breaches.push({ call: label, problem: `the SDK client threw: ${thrown}` });
-      return { call: label, args, isError: false, value: undefined, thrown };
-    }
-    const isError = result.isError === true;
-    const text = (result.content as Array<{ type: string; text?: string }> | undefined)?.find(
-      (c) => c.type === "text",
-    )?.text;
-    const parsed = parseText(text);
-    const value = result.structuredContent ?? parsed;
-    const validate = validators.get(name);
-    if (!isError && validate && !validate(result.structuredContent)) {
-      breaches.push({ call: label, problem: ajv.errorsText(validate.errors) });
-    }
-    const meta = result._meta?.["toolsim/call"] as { guessed?: unknown } | undefined;
-    const guessed = Array.isArray(meta?.guessed) ? meta.guessed.map(String) : undefined;
-    const code = isError ? errorCodeOf(parsed) : undefined;
-    return { call: label, args, isError, value, ...(code ? { code } : {}), ...(guessed ? { guessed } : {}) };
+    return callTool(
+      { client, validators, breaches, errorsText: (v) => ajv.errorsText(v.errors) },
+      name,
+      args,
+    );
   }
 
   return {
@@ -116,19 +98,4 @@ function inferredCatalog(path: string): Catalog {
   const errors = loaded.problems.filter((p) => p.severity === "error");
   if (errors.length > 0) throw new Error(`${path} has errors: ${JSON.stringify(errors, null, 2)}`);
   return new Catalog(inferLoaded(loaded.toolsets).loaded);
-}
-
-function parseText(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function errorCodeOf(parsed: unknown): string | undefined {
-  if (parsed === null || typeof parsed !== "object") return undefined;
-  const error = (parsed as { error?: { code?: unknown } }).error;
-  return typeof error?.code === "string" ? error.code : undefined;
 }

@@ -70,31 +70,8 @@ export async function openDomain(file: string): Promise<DomainSession> {
   }
   const breaches: SchemaBreach[] = [];
 
-  async function call(name: string, args: Record<string, unknown> = {}): Promise<Answer> {
-    const label = `${name} ${JSON.stringify(args)}`;
-    let result: Awaited<ReturnType<Client["callTool"]>>;
-    try {
-      result = await client.callTool({ name, arguments: args });
-    } catch (error) {
-      const thrown = error instanceof Error ? error.message : String(error);
-      breaches.push({ call: label, problem: `the SDK client threw: ${thrown}` });
-      return { call: label, args, isError: false, value: undefined, thrown };
-    }
-    const isError = result.isError === true;
-    const text = (result.content as Array<{ type: string; text?: string }> | undefined)?.find(
-      (c) => c.type === "text",
-    )?.text;
-    const parsed = parseText(text);
-    const value = result.structuredContent ?? parsed;
-    const validate = validators.get(name);
-    if (!isError && validate && !validate(result.structuredContent)) {
-      breaches.push({ call: label, problem: ajv.errorsText(validate.errors) });
-    }
-    const meta = result._meta?.["toolsim/call"] as { guessed?: unknown } | undefined;
-    const guessed = Array.isArray(meta?.guessed) ? meta.guessed.map(String) : undefined;
-    const code = isError ? errorCodeOf(parsed) : undefined;
-    return { call: label, args, isError, value, ...(code ? { code } : {}), ...(guessed ? { guessed } : {}) };
-  }
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    callTool({ client, validators, breaches, errorsText: (v) => ajv.errorsText(v.errors) }, name, args);
 
   return {
     client,
@@ -110,6 +87,42 @@ export async function openDomain(file: string): Promise<DomainSession> {
       dir.cleanup();
     },
   };
+}
+
+/** What a call needs to be made and read: the client, the output validators, where breaches go. */
+export interface Caller {
+  client: Client;
+  validators: ReadonlyMap<string, ValidateFunction>;
+  breaches: SchemaBreach[];
+  errorsText: (validate: ValidateFunction) => string;
+}
+
+/** One tools/call, as a client of the tool sees it; a result outside its output schema is a breach. */
+export async function callTool(caller: Caller, name: string, args: Record<string, unknown>): Promise<Answer> {
+  const { client, validators, breaches } = caller;
+  const label = `${name} ${JSON.stringify(args)}`;
+  let result: Awaited<ReturnType<Client["callTool"]>>;
+  try {
+    result = await client.callTool({ name, arguments: args });
+  } catch (error) {
+    const thrown = error instanceof Error ? error.message : String(error);
+    breaches.push({ call: label, problem: `the SDK client threw: ${thrown}` });
+    return { call: label, args, isError: false, value: undefined, thrown };
+  }
+  const isError = result.isError === true;
+  const text = (result.content as Array<{ type: string; text?: string }> | undefined)?.find(
+    (c) => c.type === "text",
+  )?.text;
+  const parsed = parseText(text);
+  const value = result.structuredContent ?? parsed;
+  const validate = validators.get(name);
+  if (!isError && validate && !validate(result.structuredContent)) {
+    breaches.push({ call: label, problem: caller.errorsText(validate) });
+  }
+  const meta = result._meta?.["toolsim/call"] as { guessed?: unknown } | undefined;
+  const guessed = Array.isArray(meta?.guessed) ? meta.guessed.map(String) : undefined;
+  const code = isError ? errorCodeOf(parsed) : undefined;
+  return { call: label, args, isError, value, ...(code ? { code } : {}), ...(guessed ? { guessed } : {}) };
 }
 
 function parseText(text: string | undefined): unknown {
