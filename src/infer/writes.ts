@@ -347,7 +347,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   return drafts;
 }
 
-/** The new record's id field as the tool spells it (`roleId` for `role_id`), where an output names it. */
+/** The new record's id field as the tool spells it (`labelId` for `label_id`), where an output names it. */
 function idSpelling(ctx: Context, snake: string): string {
   const spelled = ctx.facts.outputs.find((o) => nameWords(o.name).join("_") === snake);
   return spelled?.name ?? snake;

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { CLAIMS, type FenceQuery } from "./doc-coverage.js";
-import { CLI } from "./processes.js";
+import { CLI, outputOf } from "./processes.js";
 
 /**
  * The fenced blocks of the project's pages (README.md and docs/*.md), for the tests that run
@@ -163,18 +163,7 @@ export interface Ran {
 
 /** Runs a block's text with bash (-e, pipefail) to its end. */
 export function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((done) => {
-    const child = spawn("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.once("exit", (code) => done({ code, stdout, stderr }));
-  });
+  return outputOf(spawn("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, env }));
 }
 
 /** A folder holding a `toolsim` that runs the built CLI, as an installed toolsim is on a reader's PATH. */

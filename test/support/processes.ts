@@ -100,21 +100,28 @@ export function runCli(
   env: NodeJS.ProcessEnv = {},
   cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-      ...(cwd ? { cwd } : {}),
-    });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(cwd ? { cwd } : {}),
+  });
+  return outputOf(child);
+}
+
+/** What a child process printed, and how it ended, once it has. */
+export function outputOf(
+  child: ChildProcess,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
+    child.stdout?.on("data", (d: Buffer) => {
       stdout += d.toString();
     });
-    child.stderr.on("data", (d: Buffer) => {
+    child.stderr?.on("data", (d: Buffer) => {
       stderr += d.toString();
     });
-    child.once("exit", (code) => resolveRun({ code, stdout, stderr }));
+    child.once("exit", (code) => done({ code, stdout, stderr }));
   });
 }
 
