@@ -9,7 +9,16 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { ownerField, ownGuard, type Principal, principalOf, signedInKey, signedInRead } from "./principal.js";
+import {
+  holderMaker,
+  leadingItems,
+  type Maker,
+  ownerField,
+  ownGuard,
+  principalOf,
+  signedInMaker,
+  signedInRead,
+} from "./principal.js";
 import { bindingName, identifier, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
@@ -279,8 +288,11 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   }
   if (collection) Object.assign(set, referencedFields(ctx, collection, set));
   if (collection) Object.assign(set, emptyFields(collection, set));
-  const principal = collection ? authorOf(ctx, collection, set) : undefined;
-  if (principal) set[principal.field] = signedInKey(principal.principal);
+  const maker = collection ? makerOf(ctx, collection, set) : undefined;
+  if (maker && collection) {
+    set[maker.field] = maker.template;
+    Object.assign(set, leadingItems(ctx.states, collection, maker));
+  }
   for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
@@ -317,7 +329,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
       };
   if (given) ctx.notes.push(`files it under the key ${given.name} gives, refusing a taken one`);
-  const drafts: Draft[] = principal ? [signedInRead(principal.principal), create] : [create];
+  const drafts: Draft[] = maker ? [maker.read, create] : [create];
   const target = container;
   ctx.notes.push(
     `creates a ${humanNoun(name)} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
@@ -371,20 +383,18 @@ function emptyFields(collection: CollectionShape, set: Record<string, unknown>):
 }
 
 /**
- * A new record's author is the signed-in account where the record keeps who wrote it and no
- * argument says so (a post's `author`, a message's `from`).
+ * A new record's maker, where the record keeps who made it and no argument says so: the
+ * signed-in account (a post's `author`, a message's `from`), or else the owner of the record
+ * the collection lives in (a calendar's owner organizes its events).
  */
-function authorOf(
-  ctx: Context,
-  collection: CollectionShape,
-  set: Record<string, unknown>,
-): { field: string; principal: Principal } | undefined {
+function makerOf(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): Maker | undefined {
   for (const other of ctx.shape.collections.values()) {
     const principal = principalOf(ctx.shape, other);
     const field = principal ? ownerField(collection, principal) : undefined;
-    if (principal && field && set[field] === undefined) return { field, principal };
+    if (principal && field && set[field] === undefined) return signedInMaker(principal, field);
   }
-  return undefined;
+  const owner = holderMaker(ctx.shape, collection);
+  return owner && set[owner.field] === undefined ? owner : undefined;
 }
 
 /**
