@@ -9,6 +9,7 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
+import { chargeFor } from "./payments.js";
 import {
   holderMaker,
   leadingItems,
@@ -353,7 +354,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     // the record that keeps a list of these gets the new id; any other must merely exist
     // checked before the create, so a refused call files nothing
     if (list) drafts.push({ kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } });
-    else drafts.unshift({ kind: "read", target: referenced, ...named });
+    else drafts.unshift(chargeFor(ctx, reference, missing) ?? { kind: "read", target: referenced, ...named });
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
