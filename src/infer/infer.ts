@@ -32,6 +32,7 @@ import {
   shapeOfCollections,
   type ValuesShape,
 } from "./shape.js";
+import { switchRule } from "./switches.js";
 import { tallyRule } from "./tallies.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
@@ -414,6 +415,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = pairsRule(ctx, pairs);
     if (drafts && drafts.length > 0) return { drafts };
   }
+  const switchedOn = switchRule(ctx);
+  if (switchedOn && switchedOn.length > 0) return { drafts: switchedOn };
   const intent = recordIntent(ctx);
   if (intent) {
     const record = recordFor(ctx, intent);
