@@ -22,6 +22,7 @@ import {
   partNoun,
   type Reference,
   referenceOf,
+  verbNounCollection,
 } from "./resolve.js";
 import { type SchemaWorld, schemaWorld } from "./schema-world.js";
 import {
@@ -383,7 +384,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     if (drafts.length > 0) return { drafts };
   }
   const named =
-    head?.kind === "collection" ? head : (namedCollection(facts, shape) ?? collectionOfVerb(facts, shape));
+    verbNounCollection(facts, shape) ??
+    (head?.kind === "collection" ? head : (namedCollection(facts, shape) ?? collectionOfVerb(facts, shape)));
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;

@@ -273,6 +273,21 @@ export function collectionOfVerb(facts: ToolFacts, shape: StateShape): Collectio
   return found.length === 1 ? found[0] : undefined;
 }
 
+/**
+ * A verb that is itself the noun of a collection, followed by a preposition, makes one of
+ * those, about the record that follows: `comment_on_post` files a comment on a post,
+ * `reply_to_message` a reply, `post_to_channel` a post (GitHub's issue comments, Reddit's
+ * comments on a submission, Slack's messages posted to a channel).
+ */
+export function verbNounCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
+  const verb = facts.verb;
+  const next = facts.tool.name === "" ? undefined : nameWords(facts.tool.name)[1];
+  if (!verb || !next || !["on", "to", "for", "in", "under", "about", "at"].includes(next)) return undefined;
+  if (!VERBS.create.includes(verb)) return undefined;
+  const found = [...shape.collections.values()].filter((c) => nameWords(singular(c.name)).at(-1) === verb);
+  return found.length === 1 ? found[0] : undefined;
+}
+
 export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
   return namedPart(facts, shape, ["collection"]);
 }

@@ -354,6 +354,13 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     // the record that keeps a list of these gets the new id; any other must merely exist
     // checked before the create, so a refused call files nothing
     if (list) drafts.push({ kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } });
+    else if (counted(reference.collection, name))
+      drafts.unshift({
+        kind: "update",
+        target: referenced,
+        ...named,
+        inc: { [counted(reference.collection, name) as string]: 1 },
+      });
     else drafts.unshift(chargeFor(ctx, reference, missing) ?? { kind: "read", target: referenced, ...named });
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
@@ -367,9 +374,9 @@ function idSpelling(ctx: Context, snake: string): string {
 }
 
 /**
- * A new record has the fields its siblings have: their lists start empty, and fields the
- * state shows empty (null) in some of them start empty, as a REST create answers the whole
- * resource (`"assignee": null`, `"labels": []`).
+ * A new record has the fields its siblings have: their lists start empty, their counts at
+ * zero, and fields the state shows empty (null) in some of them start empty, as a REST create
+ * answers the whole resource (`"assignee": null`, `"labels": []`, `"like_count": 0`).
  */
 function emptyFields(collection: CollectionShape, set: Record<string, unknown>): Record<string, unknown> {
   const empty: Record<string, unknown> = {};
@@ -378,9 +385,32 @@ function emptyFields(collection: CollectionShape, set: Record<string, unknown>):
     if (field.path.includes(".") || field.path === collection.keyField || set[field.path] !== undefined)
       continue;
     if (field.types.has("array") && field.types.size === 1) empty[field.path] = { $expr: "[]" };
+    else if (field.types.has("number") && field.types.size === 1 && isCount(field.path))
+      empty[field.path] = { $expr: "0" };
     else if (field.types.has("null")) empty[field.path] = { $expr: "null" };
   }
   return empty;
+}
+
+/** A count by its name: `like_count`, `commentCount`, `num_replies`. */
+function isCount(path: string): boolean {
+  const words = nameWords(path);
+  return words.at(-1) === "count" || words[0] === "num";
+}
+
+/**
+ * The count a record keeps of the records of another collection made about it (a post's
+ * `comment_count`, an issue's `comments` number), which a new one raises by one: GitHub's
+ * issue `comments`, Reddit's `num_comments`, YouTube's `commentCount`.
+ */
+export function counted(collection: CollectionShape, made: string): string | undefined {
+  const noun = singular(nameWords(made).at(-1) ?? made);
+  const found = [...collection.fields.values()].filter((f) => {
+    if (f.path.includes(".") || !f.types.has("number") || f.types.size !== 1) return false;
+    const words = nameWords(f.path).map(singular);
+    return words.includes(noun) && (isCount(f.path) || words.length === 1);
+  });
+  return found.length === 1 ? found[0]?.path : undefined;
 }
 
 /**
