@@ -95,6 +95,17 @@ describe("travel: bookings paid from a stored card's balance, refunded when canc
     expect.soft(await bookingIds({ status: "confirmed" })).toEqual(["BK-1001"]);
   });
 
+  it("a budget limit, once set, refuses a booking above it and nothing is charged", async () => {
+    expectOk(await travel.call("book_flight", { ...TRIP, card_id: "card_3391" }));
+    expect
+      .soft(expectOk(await travel.call("set_budget_limit", { budget_limit: 100 })))
+      .toEqual({ budget_limit: 100 });
+    expectError(await travel.call("book_flight", { ...TRIP, card_id: "card_3391" }), "BUDGET_EXCEEDED");
+    expect.soft(await balances()).toEqual({ card_3391: 1059.5, card_7710: 150 });
+    expectOk(await travel.call("book_flight", { ...TRIP, price: 100, card_id: "card_7710" }));
+    expect.soft(await bookingIds()).toEqual(["BK-1000", "BK-1001", "BK-1002", "BK-1003"]);
+  });
+
   it("every result of the calls above fits the output schema its tool advertises", () => {
     expect(travel.breaches).toEqual([]);
   });

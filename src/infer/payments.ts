@@ -103,3 +103,48 @@ export function refundFor(ctx: Context, collection: CollectionShape, binding: st
     inc: { [balance.path]: { $expr: `$${binding}.${identifier(price)}` } },
   };
 }
+
+const LIMIT_WORDS = /^(budget|limit|cap|allowance)$/;
+
+/**
+ * A spending limit a record keeps (`budget_limit`, `spend_cap`) bounds the price a tool
+ * takes, where the tool documents the error for going past it ("above the budget"): Stripe
+ * Issuing's spending controls, Brex and Ramp budgets, AWS Budgets actions.
+ */
+export function spendingLimit(ctx: Context): Draft[] {
+  const price = priceParam(ctx);
+  if (!price) return [];
+  for (const record of ctx.shape.parts) {
+    if (record.kind !== "record") continue;
+    const limits = [...record.fields.values()].filter(
+      (f) =>
+        !f.path.includes(".") &&
+        // a limit not yet set is null
+        (f.types.has("number") || (f.types.has("null") && f.types.size === 1)) &&
+        nameWords(f.path).some((w) => LIMIT_WORDS.test(w)) &&
+        !nameWords(f.path).some((w) => BALANCE_WORDS.test(w)),
+    );
+    if (limits.length !== 1) continue;
+    const limit = (limits[0] as FieldShape).path;
+    const words = nameWords(limit).filter((w) => LIMIT_WORDS.test(w));
+    const error = ctx.facts.errors.find((e) => words.some((w) => new RegExp(`\\b${w}`).test(e.text)));
+    if (!error) continue;
+    ctx.usedErrors.add(error.code);
+    ctx.notes.push(`refuses a ${price.name} above ${record.path.join(".")}.${limit} (${error.code})`);
+    const bound = `$limits.${identifier(limit)}`;
+    return [
+      { kind: "read", target: record.path.join("/") || ".", as: "limits" },
+      {
+        kind: "check",
+        require: [
+          // a limit not set (null) bounds nothing
+          {
+            expr: `$type(${bound}) = "number" ? $args.${identifier(price.name)} <= ${bound} : true`,
+            error: error.code,
+          },
+        ],
+      },
+    ];
+  }
+  return [];
+}

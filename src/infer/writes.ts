@@ -9,7 +9,7 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { chargeFor } from "./payments.js";
+import { chargeFor, spendingLimit } from "./payments.js";
 import {
   holderMaker,
   leadingItems,
@@ -342,6 +342,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   );
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
+  drafts.unshift(...spendingLimit(ctx));
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
