@@ -383,9 +383,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = intent === "put" || intent === "remove" ? valuesRule(ctx, byParam, intent) : [];
     if (drafts.length > 0) return { drafts };
   }
+  // what an action makes names its collection before what it is about (`reserve_room` files a reservation)
   const named =
     verbNounCollection(facts, shape) ??
-    (head?.kind === "collection" ? head : (namedCollection(facts, shape) ?? collectionOfVerb(facts, shape)));
+    collectionOfVerb(facts, shape) ??
+    (head?.kind === "collection" ? head : namedCollection(facts, shape));
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;

@@ -267,8 +267,9 @@ export function collectionOfVerb(facts: ToolFacts, shape: StateShape): Collectio
     `${verb}y`,
     verb.replace(/scribe$/, "scription"),
   ]);
+  // any word of the name: `booking_records` and `reservation_list` are named for what they keep
   const found = [...shape.collections.values()].filter((c) =>
-    forms.has(nameWords(singular(c.name)).at(-1) ?? ""),
+    nameWords(c.name).some((w) => forms.has(singular(w))),
   );
   return found.length === 1 ? found[0] : undefined;
 }
