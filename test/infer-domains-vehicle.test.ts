@@ -84,6 +84,17 @@ describe("vehicle: a record of scalars and of doors in a state each", () => {
     expect.soft(await vehicle()).toMatchObject({ climate_on: true, target_temp_c: 23, headlights: "auto" });
   });
 
+  it("cruise control needs the engine running, and refuelling needs it off", async () => {
+    expectError(await car.call("set_cruise_control", { cruise_speed_kph: 90 }), "ENGINE_OFF");
+    await car.call("lock_doors", { doors: ["rear_right"] });
+    await car.call("start_engine");
+    expect
+      .soft(expectOk(await car.call("set_cruise_control", { cruise_speed_kph: 90 })))
+      .toEqual({ cruise_speed_kph: 90 });
+    expectError(await car.call("refuel", { liters: 5 }), "ENGINE_RUNNING");
+    expect.soft(fieldsOf(await car.call("get_fuel_level")).fuel_liters).toBe(20.5);
+  });
+
   it("every result of the calls above fits the output schema its tool advertises", () => {
     expect(car.breaches).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { preconditions } from "./conditions.js";
 import { addError, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
@@ -315,7 +316,7 @@ function moveAmount(
       {
         kind: "update",
         target,
-        require: capacityGuard(ctx, record, field, amount),
+        require: [...recordGuards(ctx, record), ...capacityGuard(ctx, record, field, amount)],
         inc: { [field.path]: name },
         as: "record",
       },
@@ -339,7 +340,7 @@ function moveAmount(
     {
       kind: "update",
       target,
-      require: [{ field: field.path, gte: name, error }],
+      require: [{ field: field.path, gte: name, error }, ...recordGuards(ctx, record)],
       inc: { [field.path]: { $expr: `-$args.${identifier(amount.name)}` } },
       as: "record",
     },
@@ -541,7 +542,8 @@ function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, u
       ctx.notes.push(`requires ${field.path} '${value}' (${error.code})`);
     }
   }
-  return guards;
+  // "the engine is not running": a state of the record's parts an error names
+  return [...guards, ...preconditions(ctx, record)];
 }
 
 function escaped(text: string): string {
