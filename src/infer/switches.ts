@@ -4,7 +4,6 @@ import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import { answersFrom } from "./records.js";
-import type { FieldShape, RecordShape } from "./shape.js";
 import { nameWords, singular } from "./words.js";
 
 /**
