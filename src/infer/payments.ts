@@ -1,4 +1,4 @@
-import { addError, type Context } from "./context.js";
+import type { Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
@@ -53,24 +53,18 @@ export function chargeFor(
   const price = priceParam(ctx);
   const target = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
   if (!balance || !price || !target) return undefined;
+  // a card's balance may be what is owed rather than what is left: a charge is refused for
+  // want of funds only where the tool documents that error
   const short = ctx.facts.errors.find((e) => SHORT_WORDS.test(e.text));
-  const error =
-    short?.code ??
-    addError(ctx, {
-      code: "INSUFFICIENT_FUNDS",
-      status: 402,
-      message: `The ${nameWords(balance.path).join(" ")} does not cover {${price.name}}.`,
-      when: `The ${nameWords(balance.path).join(" ")} of the ${reference.param.name} is less than the ${price.name} (inferred: the tool charges it).`,
-    });
   if (short) ctx.usedErrors.add(short.code);
   ctx.notes.push(
-    `charges ${price.name} to ${reference.collection.name}.${balance.path} of ${reference.param.name}, refusing more than it holds (${error})`,
+    `charges ${price.name} to ${reference.collection.name}.${balance.path} of ${reference.param.name}${short ? `, refusing more than it holds (${short.code})` : ""}`,
   );
   return {
     kind: "update",
     target,
     ...(missing ? { missing } : {}),
-    require: [{ field: balance.path, gte: `{${price.name}}`, error }],
+    ...(short ? { require: [{ field: balance.path, gte: `{${price.name}}`, error: short.code }] } : {}),
     inc: { [balance.path]: { $expr: `-$args.${identifier(price.name)}` } },
   };
 }
