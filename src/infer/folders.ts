@@ -170,7 +170,8 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
   delete set[subject.param.name];
   for (const field of into.fields.values()) {
     if (field.path.includes(".") || set[field.path] !== undefined || field.path === into.keyField) continue;
-    if (field.types.has("boolean")) continue;
+    // what it says is copied, not what is counted or flagged about it (likes, reads, reposts)
+    if (field.types.has("boolean") || field.types.has("number")) continue;
     set[field.path] = `{$original.${field.path}}`;
   }
   if (REPLY_VERBS.has(verb)) {
