@@ -344,3 +344,31 @@ describe("an action named for what it makes", () => {
     });
   });
 });
+
+describe("a client API whose state is one account's", () => {
+  const world = toolset(
+    {
+      username: "kai",
+      posts: {
+        "0": { id: 0, username: "kai", content: "hi" },
+        "1": { id: 1, username: "zoe", content: "yo" },
+      },
+      post_counter: 2,
+    },
+    [
+      tool("create_post", "Publish a post.", { content: { type: "string" } }, ["content"], {
+        id: { type: "integer" },
+        username: { type: "string" },
+      }),
+    ],
+  );
+
+  it("files what it publishes under that account's name, as the posts already there are", async () => {
+    const made = await call(world, "create_post", { content: "new" }, inferToolset(world).toolset.state);
+    expect(made.outcome).toMatchObject({ status: "applied", output: { id: 2, username: "kai" } });
+    expect(made.after).toMatchObject({
+      posts: { "2": { username: "kai", content: "new" } },
+      post_counter: 3,
+    });
+  });
+});

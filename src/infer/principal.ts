@@ -190,14 +190,15 @@ export function signedInMaker(principal: Principal, field: string): Maker {
 }
 
 /**
- * The owner of the record a collection lives in (a calendar's `owner`) makes the records
- * created there, where the records already there name that owner in the one field that says
- * who made them (`organizer`). Google Calendar's `events.insert` makes the calendar's owner
+ * The owner of the record a collection lives in (a calendar's `owner`, or the `username` of a
+ * client API whose whole state is one account's) makes the records created there, where the
+ * records already there name that owner in the one field that says who made them
+ * (`organizer`, `username`). Google Calendar's `events.insert` makes the calendar's owner
  * the organizer; Microsoft Graph's events and Zoom's meetings are organized or hosted by the
  * account whose calendar holds them.
  */
 export function holderMaker(shape: StateShape, collection: CollectionShape): Maker | undefined {
-  if (collection.path.length < 2 || collection.path.includes("*")) return undefined;
+  if (collection.path.length < 1 || collection.path.includes("*")) return undefined;
   const holderPath = collection.path.slice(0, -1).join("/");
   const holder = shape.parts.find(
     (p): p is RecordShape => p.kind === "record" && p.path.join("/") === holderPath,
@@ -211,7 +212,7 @@ export function holderMaker(shape: StateShape, collection: CollectionShape): Mak
     if (made.length !== 1) continue;
     return {
       field: (made[0] as FieldShape).path,
-      read: { kind: "read", target: holderPath, as: HOLDER },
+      read: { kind: "read", target: holderPath || ".", as: HOLDER },
       template: `{$${HOLDER}.${field.path}}`,
       expression: `$${HOLDER}.${identifier(field.path)}`,
     };
@@ -219,8 +220,11 @@ export function holderMaker(shape: StateShape, collection: CollectionShape): Mak
   return undefined;
 }
 
+/** Names of a field that says who someone is: an owner word, or an account's name (`username`, `handle`). */
+const WHO_WORDS = new Set([...OWNER_WORDS, "username", "handle", "login"]);
+
 function saysWho(field: FieldShape): boolean {
-  return !field.path.includes(".") && nameWords(field.path).some((w) => OWNER_WORDS.has(w));
+  return !field.path.includes(".") && nameWords(field.path).some((w) => WHO_WORDS.has(w));
 }
 
 /** How many records must agree before the way their lists start is taken for a rule. */
