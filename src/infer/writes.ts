@@ -393,10 +393,12 @@ function emptyFields(collection: CollectionShape, set: Record<string, unknown>):
   return empty;
 }
 
-/** A count by its name: `like_count`, `commentCount`, `num_replies`. */
+/**
+ * A count of things that accrue to a record by its name (`like_count`, `commentCount`); a
+ * `num_shares` or `quantity` is the record's own amount, not a count that starts at zero.
+ */
 function isCount(path: string): boolean {
-  const words = nameWords(path);
-  return words.at(-1) === "count" || words[0] === "num";
+  return nameWords(path).at(-1) === "count";
 }
 
 /**
@@ -409,7 +411,7 @@ export function counted(collection: CollectionShape, made: string): string | und
   const found = [...collection.fields.values()].filter((f) => {
     if (f.path.includes(".") || !f.types.has("number") || f.types.size !== 1) return false;
     const words = nameWords(f.path).map(singular);
-    return words.includes(noun) && (isCount(f.path) || words.length === 1);
+    return words.includes(noun) && (isCount(f.path) || words[0] === "num" || words.length === 1);
   });
   return found.length === 1 ? found[0]?.path : undefined;
 }
