@@ -93,6 +93,15 @@ describe("defaults written as text", () => {
   });
 });
 
+/** The value at a path of keys and indexes, or undefined. */
+function dig(value: unknown, ...path: Array<string | number>): unknown {
+  return path.reduce<unknown>(
+    (at, key) =>
+      at !== null && typeof at === "object" ? (at as Record<string | number, unknown>)[key] : undefined,
+    value,
+  );
+}
+
 /** One OpenAI function with these parameters; the imported input schema and the notes. */
 function openAi(parameters: Record<string, unknown>) {
   const result = importOpenAiFunctions(
@@ -121,16 +130,16 @@ describe("formats no validator knows", () => {
     const props = schema?.properties as Record<string, Record<string, unknown>>;
     expect(props.when).toEqual({ type: "string", format: "date-time" });
     expect(props.colour).toEqual({ type: "string", description: "Paint. (format: hex-colour)" });
-    expect(props.tags?.items as Record<string, unknown>).toEqual({
+    expect(dig(props, "tags", "items")).toEqual({
       type: "string",
       description: "(format: slug)",
     });
-    expect((props.either?.anyOf as unknown[])[0]).toEqual({ type: "string", description: "(format: isbn)" });
-    expect((props.labels?.patternProperties as Record<string, unknown>)["^x-"]).toEqual({
+    expect(dig(props, "either", "anyOf", 0)).toEqual({ type: "string", description: "(format: isbn)" });
+    expect(dig(props, "labels", "patternProperties", "^x-")).toEqual({
       type: "string",
       description: "(format: label)",
     });
-    expect((schema?.$defs as Record<string, unknown>).code).toEqual({
+    expect(dig(schema, "$defs", "code")).toEqual({
       type: "string",
       description: "(format: sku)",
     });
@@ -147,9 +156,8 @@ describe("formats no validator knows", () => {
       type: "object",
       properties: { shape: { type: "object", examples: [example], default: { format: "made-up" } } },
     });
-    const shape = (schema?.properties as Record<string, Record<string, unknown>>).shape;
-    expect(shape?.examples).toEqual([{ format: "made-up" }]);
-    expect(shape?.default).toEqual({ format: "made-up" });
+    expect(dig(schema, "properties", "shape", "examples")).toEqual([{ format: "made-up" }]);
+    expect(dig(schema, "properties", "shape", "default")).toEqual({ format: "made-up" });
     expect(notes.filter((n) => n.includes("not checked"))).toEqual([]);
   });
 });
@@ -168,8 +176,10 @@ describe("an enum on an array", () => {
     });
     const props = schema?.properties as Record<string, Record<string, unknown>>;
     expect(props.sizes).toEqual({ type: "array", items: { enum: ["S", "M"] } });
-    const modes = (props.nested?.properties as Record<string, Record<string, unknown>>).modes;
-    expect(modes).toEqual({ type: ["array", "null"], items: { type: "string", enum: ["a"] } });
+    expect(dig(props, "nested", "properties", "modes")).toEqual({
+      type: ["array", "null"],
+      items: { type: "string", enum: ["a"] },
+    });
     expect(notes.filter((n) => n.includes("moved to items"))).toHaveLength(2);
   });
 
