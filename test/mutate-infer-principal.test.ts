@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { call, error, failure, inferred, type State, text, tool, world } from "./support/infer-world.js";
+
+/**
+ * The signed-in account (docs/inference.md): a record beside the collections that names one
+ * of their records by key. A new record's author is that account, a documented "not your…"
+ * error refuses a change to a record another account wrote, and a tool that names no record
+ * but sets or reads fields of that account's record acts on it.
+ */
+
+const users = {
+  ana: { handle: "ana", name: "Ana", status: "here" },
+  ben: { handle: "ben", name: "Ben", status: "away" },
+};
+
+const posts = {
+  p1: { post_id: "p1", author: "ana", mentions: "ben", text: "hello" },
+  p2: { post_id: "p2", author: "ben", mentions: "ana", text: "hi" },
+};
+
+const tools = [
+  tool("create_post", "Write a post as the signed-in user.", { text }),
+  tool("edit_post", "Edit a post.", { post_id: text, text }, undefined, [
+    error("POST_NOT_FOUND", "Post not found.", "No post has this id.", 404),
+    error("NOT_YOUR_POST", "This post is not yours.", "Only the author can edit a post.", 403),
+  ]),
+  tool("delete_post", "Delete a post.", { post_id: text }, undefined, [
+    error("POST_NOT_FOUND", "Post not found.", "No post has this id.", 404),
+    error("FORBIDDEN", "The post was written by another user.", "The post belongs to someone else.", 403),
+  ]),
+  tool("set_status", "Set your status.", { status: text }),
+  tool("get_me", "Get the signed-in user.", {}, [], [], {
+    outputSchema: { type: "object", properties: { handle: text, name: text, status: text } },
+  }),
+];
+
+// the record that says who is signed in holds a flag and a nested field before the key
+const me = { signed_in: true, last_seen: { profile: "ben" }, handle: "ana" };
+const social = world({ users, me, posts }, tools);
+
+const records = (state: State, name: string) => state[name] as Record<string, Record<string, unknown>>;
+
+describe("a new record is written by the signed-in account", () => {
+  it("sets the author of a new post to the account the `me` record names", async () => {
+    const { outcome, after, report } = await call(social, "create_post", { text: "news" });
+    expect(outcome.status).toBe("applied");
+    const made = Object.values(records(after, "posts")).find((p) => p.text === "news");
+    expect(made?.author).toBe("ana");
+    expect(report.verdict).toBe("inferred");
+  });
+
+  it("follows whoever the state says is signed in", async () => {
+    const { after } = await call(
+      social,
+      "create_post",
+      { text: "news" },
+      { users, me: { ...me, handle: "ben" }, posts },
+    );
+    expect(Object.values(records(after, "posts")).find((p) => p.text === "news")?.author).toBe("ben");
+  });
+
+  it("takes no record for the signed-in account unless its name says so", async () => {
+    const unnamed = world({ users, settings: { handle: "ben" }, posts }, tools);
+    const { after } = await call(unnamed, "create_post", { text: "news" });
+    expect(Object.values(records(after, "posts")).find((p) => p.text === "news")?.author).not.toBe("ben");
+  });
+});
+
+describe("a documented 'not your…' error refuses a change to another account's record", () => {
+  it("edits one's own post", async () => {
+    const { outcome, after } = await call(social, "edit_post", { post_id: "p1", text: "edited" });
+    expect(outcome.status).toBe("applied");
+    expect(records(after, "posts").p1?.text).toBe("edited");
+  });
+
+  it("refuses to edit another's post with the documented error, and leaves it as it was", async () => {
+    const { outcome } = await call(social, "edit_post", { post_id: "p2", text: "edited" });
+    expect(failure(outcome)).toBe("NOT_YOUR_POST");
+  });
+
+  it("reads the owner from the author field, not another field that names an account", async () => {
+    // p2 mentions ana but ben wrote it; the signed-in ana may not delete it
+    expect(failure((await call(social, "delete_post", { post_id: "p2" })).outcome)).toBe("FORBIDDEN");
+    const own = await call(social, "delete_post", { post_id: "p1" });
+    expect(Object.keys(records(own.after, "posts"))).toEqual(["p2"]);
+  });
+
+  it("reports the guard and counts the error as answered", () => {
+    const { report } = inferred(social, "edit_post");
+    expect(report.notes).toContain(
+      "refuses a posts record the signed-in account does not own (NOT_YOUR_POST)",
+    );
+    expect(report.gaps).toEqual([]);
+    expect(report.verdict).toBe("inferred");
+  });
+
+  it("makes no guard where no record says who is signed in", async () => {
+    const nobody = world({ users, posts }, tools);
+    const { outcome, report } = await call(nobody, "edit_post", { post_id: "p2", text: "edited" });
+    expect(outcome.status).toBe("applied");
+    expect(report.notes.some((n) => n.startsWith("refuses"))).toBe(false);
+  });
+});
+
+describe("tools that act on the signed-in account's own record", () => {
+  it("sets a field of the account's record from a tool that names no record", async () => {
+    const { outcome, after, report } = await call(social, "set_status", { status: "busy" });
+    expect(outcome.status).toBe("applied");
+    expect(records(after, "users")).toEqual({
+      ana: { handle: "ana", name: "Ana", status: "busy" },
+      ben: users.ben,
+    });
+    expect(report.notes).toContain("sets status of the signed-in account's record of users");
+  });
+
+  it("reads the account's record from a tool without arguments", async () => {
+    const { answer, report } = await call(social, "get_me", {});
+    expect(answer).toEqual(users.ana);
+    expect(report.notes).toContain("reads the signed-in account's record of users");
+  });
+
+  it("finds the account by a numeric key too", async () => {
+    const numbered = world(
+      {
+        members: { "7": { member_id: 7, name: "Ana" }, "9": { member_id: 9, name: "Ben" } },
+        session: { member_id: 9 },
+      },
+      [
+        tool("get_me", "Who is signed in.", {}, [], [], {
+          outputSchema: { type: "object", properties: { member_id: { type: "integer" }, name: text } },
+        }),
+      ],
+    );
+    expect((await call(numbered, "get_me", {})).answer).toEqual({ member_id: 9, name: "Ben" });
+  });
+
+  it("leaves a tool alone whose argument is no field of the record", async () => {
+    const moods = world({ users, me, posts }, [tool("set_mood", "Set a mood.", { mood: text })]);
+    const { after } = await call(moods, "set_mood", { mood: "calm" });
+    expect(records(after, "users")).toEqual(users);
+  });
+});
