@@ -181,6 +181,7 @@ describe("events: an end after the start, as instants", () => {
     });
     expect(outcome.status).toBe("applied");
     expect(report.notes.filter((n) => n.startsWith("requires"))).toEqual([]);
+    expect(report.drafts.map((d) => d.kind)).toEqual(["create"]);
   });
 
   it("keeps an argument of three words out of the pair (the time zone of the end)", async () => {
@@ -255,5 +256,64 @@ describe("counts and prices: numbers as numbers, a maximum may equal its minimum
     });
     expect(outcome.status).toBe("applied");
     expect(report.notes.filter((n) => n.startsWith("requires"))).toEqual([]);
+  });
+});
+
+describe("ranges of keys and numbers that are no times: compared as they are", () => {
+  const store = world(
+    {
+      scans: { s1: { scan_id: "s1", table: "rows" } },
+      exports: { x1: { export_id: "x1", table: "rows" } },
+      copies: { c1: { copy_id: "c1", table: "rows" } },
+      shifts: { h1: { shift_id: "h1", worker: "ana" } },
+    },
+    [
+      tool(
+        "create_scan",
+        "Scan the rows between two keys.",
+        { table: text, start_key: text, end_key: text },
+        undefined,
+        [error("KEYS_OUT_OF_ORDER", "end_key must be after start_key.")],
+      ),
+      tool(
+        "create_export",
+        "Export the rows of a key range.",
+        { table: text, range_start: text, range_end: text },
+        undefined,
+        [error("RANGE_INVERTED", "range_end must come after range_start.")],
+      ),
+      tool(
+        "create_copy",
+        "Copy the files between two paths.",
+        { table: text, from_path: text, to_path: text },
+        undefined,
+        [error("PATHS_OUT_OF_ORDER", "to_path must be after from_path.")],
+      ),
+      tool(
+        "create_shift",
+        "Create a shift between two hours of the day.",
+        { worker: text, start: integer, end: integer },
+        undefined,
+        [error("SHIFT_ENDS_EARLY", "The end hour must be after the start hour.")],
+      ),
+    ],
+  );
+
+  it("compares text keys as text", async () => {
+    for (const [name, low, high] of [
+      ["create_scan", "start_key", "end_key"],
+      ["create_export", "range_start", "range_end"],
+      ["create_copy", "from_path", "to_path"],
+    ] as const) {
+      const run = (a: string, b: string) => call(store, name, { table: "rows", [low]: a, [high]: b });
+      expect((await run("row-a", "row-m")).outcome.status, name).toBe("applied");
+      expect((await run("row-m", "row-a")).outcome.status, name).toBe("failed");
+    }
+  });
+
+  it("compares numbers named like times as numbers", async () => {
+    const shift = (start: number, end: number) => call(store, "create_shift", { worker: "ben", start, end });
+    expect((await shift(9, 17)).outcome.status).toBe("applied");
+    expect(failure((await shift(17, 9)).outcome)).toBe("SHIFT_ENDS_EARLY");
   });
 });
