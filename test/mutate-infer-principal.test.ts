@@ -13,9 +13,25 @@ const users = {
   ben: { handle: "ben", name: "Ben", status: "away" },
 };
 
+// beside the author: another field naming an account, a field with an owner's word that names
+// none, and a quoted post's author inside a field
 const posts = {
-  p1: { post_id: "p1", author: "ana", mentions: "ben", text: "hello" },
-  p2: { post_id: "p2", author: "ben", mentions: "ana", text: "hi" },
+  p1: {
+    post_id: "p1",
+    author: "ana",
+    mentions: "ben",
+    user_agent: "web",
+    quote: { author: "ben" },
+    text: "hello",
+  },
+  p2: {
+    post_id: "p2",
+    author: "ben",
+    mentions: "ana",
+    user_agent: "app",
+    quote: { author: "ana" },
+    text: "hi",
+  },
 };
 
 const tools = [
@@ -36,7 +52,8 @@ const tools = [
 
 // the record that says who is signed in holds a flag and a nested field before the key
 const me = { signed_in: true, last_seen: { profile: "ben" }, handle: "ana" };
-const social = world({ users, me, posts }, tools);
+// the posts come first: a collection no record names the signed-in account of
+const social = world({ posts, me, users }, tools);
 
 const records = (state: State, name: string) => state[name] as Record<string, Record<string, unknown>>;
 
@@ -57,6 +74,19 @@ describe("a new record is written by the signed-in account", () => {
       { users, me: { ...me, handle: "ben" }, posts },
     );
     expect(Object.values(records(after, "posts")).find((p) => p.text === "news")?.author).toBe("ben");
+  });
+
+  it("sets an owner field named with `by`", async () => {
+    const board = world(
+      {
+        notes: { n1: { note_id: "n1", created_by: "ben", body: "x" } },
+        users,
+        current_user: { handle: "ben" },
+      },
+      [tool("create_note", "Write a note.", { body: text })],
+    );
+    const { after } = await call(board, "create_note", { body: "y" });
+    expect(Object.values(records(after, "notes")).find((n) => n.body === "y")?.created_by).toBe("ben");
   });
 
   it("takes no record for the signed-in account unless its name says so", async () => {
