@@ -177,7 +177,13 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
   const records = folders ? recordsIn(folders, subject.collection) : subject.collection;
   const missing = notFoundError(ctx, records, subject.param.name, { add: true });
   const others = ctx.references.filter((r) => r !== subject);
-  const drafts = createRule({ ...ctx, references: others }, into, nameWords(singular(into.name)).join("_"));
+  // the argument names the original: it is no key of the new record (`comment_id` of a reply)
+  const facts = { ...ctx.facts, params: ctx.facts.params.filter((p) => p !== subject.param) };
+  const drafts = createRule(
+    { ...ctx, facts, references: others },
+    into,
+    nameWords(singular(into.name)).join("_"),
+  );
   const create = drafts.find((d) => d.kind === "create");
   if (!create) return undefined;
   const set = { ...(create.set as Record<string, unknown>) };
