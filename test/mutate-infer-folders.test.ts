@@ -25,6 +25,7 @@ const m = (message_id: number, from: string, to: string, subject: string) => ({
   to,
   subject,
   body: `${subject}.`,
+  read: true,
 });
 
 const users = {
@@ -41,6 +42,10 @@ const mailbox = {
   drafts: [m(4, "ana", "cy", "Plans")],
   archived: [],
   trash: [],
+  deleted: [],
+  // beside the folders: an array of other records, and a list of words
+  contacts: [{ contact_id: "k1", name: "Ana" }],
+  labels: ["work"],
 };
 
 const id = { message_id: integer };
@@ -50,6 +55,8 @@ const tools = [
   tool("send_message", "Send a message.", { to: text, subject: text, body: text }),
   tool("create_message", "Create a message and keep it in drafts.", { to: text, subject: text, body: text }),
   tool("archive_message", "Archive a message.", id),
+  tool("delete_message", "Delete a message.", id),
+  tool("find_message", "Find a message of the inbox or the sent folder.", id),
   tool(
     "reply_message",
     "Reply to a message.",
@@ -96,8 +103,12 @@ describe("a read by id looks in every folder", () => {
     expect(outcome).toMatchObject({ status: "failed", failure: { code: "MESSAGE_NOT_FOUND", status: 404 } });
     expect(found.errors.map((e) => e.code)).toEqual(["MESSAGE_NOT_FOUND"]);
     expect(report.notes).toContain(
-      "reads the record message_id names in any of inbox, sent, drafts, archived, trash",
+      "reads the record message_id names in any of inbox, sent, drafts, archived, trash, deleted",
     );
+  });
+
+  it("looks in every folder when the tool names more than one", async () => {
+    expect((await call(mail, "find_message", { message_id: 4 })).answer).toMatchObject({ subject: "Plans" });
   });
 
   it("looks only in the folder a tool names", async () => {
@@ -139,6 +150,13 @@ describe("a verb that names a folder moves the record there", () => {
     expect(report.notes).toContain("moves the record from inbox to archived");
   });
 
+  it("deletes a message into the folder named for deleting", async () => {
+    const { after, report } = await call(mail, "delete_message", { message_id: 1 });
+    expect(folder(after, "inbox")).toEqual([2]);
+    expect(folder(after, "deleted")).toEqual([1]);
+    expect(report.notes).toContain("moves the record from inbox to deleted");
+  });
+
   it("answers not found for a message that is not there, and moves nothing", async () => {
     const { outcome } = await call(mail, "archive_message", { message_id: 99 });
     expect(outcome).toMatchObject({ status: "failed", failure: { code: "MESSAGE_NOT_FOUND", status: 404 } });
@@ -171,5 +189,48 @@ describe("replies and forwards make a new message from the one they name", () =>
     expect(folder(after, "sent")).toEqual([3, 5]);
     const missing = await call(mail, "forward_message", { message_id: 99, to: "cy" });
     expect(failure(missing.outcome)).toBe("MESSAGE_NOT_FOUND");
+  });
+});
+
+describe("posts filed by what the verb leaves, and replies without folders", () => {
+  const post = (post_id: number, title: string) => ({ post_id, title, author: "ana" });
+  const blog = world(
+    {
+      users,
+      me: { handle: "ana" },
+      blog: { drafts: [post(1, "a")], scheduled: [post(2, "b")], published: [post(3, "c")], next_post_id: 4 },
+    },
+    [
+      tool("publish_post", "Publish a post.", { title: text }),
+      tool("schedule_post", "Schedule a post.", { title: text }),
+    ],
+  );
+  const titles = (state: State, name: string) =>
+    ((state.blog as Record<string, unknown>)[name] as Array<{ title: string }>).map((p) => p.title);
+
+  it("files a published post in `published` and a scheduled one in `scheduled`", async () => {
+    const published = await call(blog, "publish_post", { title: "d" });
+    expect(titles(published.after, "published")).toEqual(["c", "d"]);
+    expect(titles(published.after, "drafts")).toEqual(["a"]);
+    const scheduled = await call(blog, "schedule_post", { title: "e" });
+    expect(titles(scheduled.after, "scheduled")).toEqual(["b", "e"]);
+    expect(titles(scheduled.after, "published")).toEqual(["c"]);
+  });
+
+  it("replies to a comment with a new comment under a new id, linked to the one it answers", async () => {
+    const forum = world(
+      { users, me: { handle: "ana" }, comments: { c1: { comment_id: "c1", author: "ben", text: "hi" } } },
+      [
+        tool("reply_comment", "Reply to a comment.", { comment_id: text, text }, undefined, [], {
+          outputSchema: { type: "object", properties: { comment_id: text, parent_id: text } },
+        }),
+      ],
+    );
+    const { outcome, after } = await call(forum, "reply_comment", { comment_id: "c1", text: "yo" });
+    expect(outcome.status).toBe("applied");
+    expect(after.comments).toEqual({
+      c1: { comment_id: "c1", author: "ben", text: "hi" },
+      c2: { comment_id: "c2", author: "ana", text: "yo", parent_id: "c1" },
+    });
   });
 });
