@@ -118,11 +118,15 @@ describe("a read by id looks in every folder", () => {
     expect((await call(mail, "get_inbox_message", { message_id: 3 })).outcome.status).toBe("failed");
   });
 
-  it("takes arrays side by side at the top, or a record with one array, for no folders", async () => {
+  it("takes arrays side by side at the top, a record with one array, or maps, for no folders", async () => {
     const flat = world({ users, inbox: mailbox.inbox, sent: mailbox.sent }, tools);
     expect((await call(flat, "get_message", { message_id: 3 })).outcome.status).toBe("failed");
     const single = world({ users, mailbox: { inbox: mailbox.inbox, notes: "none" } }, tools);
     expect(inferred(single, "get_message").report.notes.some((n) => n.includes("in any of"))).toBe(false);
+    const byKey = (records: Array<{ message_id: number }>) =>
+      Object.fromEntries(records.map((r) => [r.message_id, r]));
+    const maps = world({ users, mailbox: { inbox: byKey(mailbox.inbox), sent: byKey(mailbox.sent) } }, tools);
+    expect(inferred(maps, "get_message").report.notes.some((n) => n.includes("in any of"))).toBe(false);
   });
 });
 
