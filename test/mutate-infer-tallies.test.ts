@@ -23,8 +23,21 @@ const fid = { flight_id: text };
 const seatsOut = { outputSchema: { type: "object", properties: { fare_class: text, seats: integer } } };
 
 const flights = {
-  F1: { flight_id: "F1", route: "LIS-OPO", seats: { economy: 10, business: 2 }, meals: { veg: 4, fish: 6 } },
-  F2: { flight_id: "F2", route: "OPO-FAO", seats: { economy: 0, business: 4 }, meals: { veg: 1, fish: 1 } },
+  F1: {
+    flight_id: "F1",
+    route: "LIS-OPO",
+    seats: { economy: 10, business: 2 },
+    meals: { veg: 4, fish: 6 },
+    // a map keyed like the seats whose values are no counts
+    cabin_names: { economy: "Eco", business: "Biz" },
+  },
+  F2: {
+    flight_id: "F2",
+    route: "OPO-FAO",
+    seats: { economy: 0, business: 4 },
+    meals: { veg: 1, fish: 1 },
+    cabin_names: { economy: "Eco", business: "Biz" },
+  },
 };
 const changes = { "C-0001": { change_id: "C-0001", flight_id: "F1", fare_class: "economy", quantity: 3 } };
 
@@ -70,6 +83,12 @@ const airline = world({ flights, changes }, [
     { outputSchema: { type: "object", properties: { change_id: text } } },
   ),
   tool("use_meals", "Use meals of a kind.", { ...fid, kind: text, quantity: integer, price: number }),
+  // speaks of no map: the fare classes a change log records say which
+  tool("sell_fares", "Sell fares.", { ...fid, fare_class: text, quantity: integer }),
+  tool("update_meals", "Update the meals of a kind.", { ...fid, kind: text, count: integer }),
+  tool("set_meals", "Set the meals of a kind.", { ...fid, kind: text, count: integer }, undefined, [
+    error("NEGATIVE_MEALS", "Meals cannot be negative."),
+  ]),
   tool("sell_tickets", "Sell tickets.", {
     ...fid,
     cabin: { type: "string", description: "The cabin, such as 'business'." },
@@ -228,6 +247,27 @@ describe("writes that add to, take from or set a count", () => {
       quantity: 3,
     });
     expect(seatsOf(after, "F2")).toEqual({ economy: 0, business: 1 });
+  });
+});
+
+describe("which map, and setting with a floor", () => {
+  it("finds the map whose keys another collection's records use for the argument's name", async () => {
+    const { after } = await call(airline, "sell_fares", {
+      flight_id: "F1",
+      fare_class: "economy",
+      quantity: 1,
+    });
+    expect(seatsOf(after)).toEqual({ economy: 9, business: 2 });
+  });
+
+  it("sets a count from an update, and refuses a negative one where an error says it cannot be", async () => {
+    const updated = await call(airline, "update_meals", { flight_id: "F2", kind: "veg", count: 5 });
+    expect((updated.after.flights as Flights).F2?.meals).toEqual({ veg: 5, fish: 1 });
+    const set = await call(airline, "set_meals", { flight_id: "F2", kind: "fish", count: 0 });
+    expect((set.after.flights as Flights).F2?.meals).toEqual({ veg: 1, fish: 0 });
+    expect(
+      failure((await call(airline, "set_meals", { flight_id: "F2", kind: "fish", count: -1 })).outcome),
+    ).toBe("NEGATIVE_MEALS");
   });
 });
 
