@@ -132,6 +132,36 @@ describe("a documented 'not your…' error refuses a change to another account's
   });
 });
 
+describe("where no one field says who owns a record", () => {
+  const board = world(
+    {
+      events: { e1: { event_id: "e1", title: "Fair", organizer: "ben", host: "ana" } },
+      notes: { n1: { note_id: "n1", title: "Plan" } },
+      me,
+      users,
+    },
+    [
+      tool("create_event", "Create an event.", { title: text }),
+      tool("edit_note", "Edit a note.", { note_id: text, title: text }, undefined, [
+        error("NOT_YOURS", "This note is not yours.", "Only its author may edit it.", 403),
+      ]),
+    ],
+  );
+
+  it("sets neither of two fields that could name the author", async () => {
+    const { after } = await call(board, "create_event", { title: "Market" });
+    const made = Object.values(records(after, "events")).find((e) => e.title === "Market");
+    expect(made).not.toHaveProperty("organizer");
+    expect(made).not.toHaveProperty("host");
+  });
+
+  it("guards nothing where the records have no author, and says the error is answered by no effect", async () => {
+    const { outcome, report } = await call(board, "edit_note", { note_id: "n1", title: "Plan B" });
+    expect(outcome.status).toBe("applied");
+    expect(report.gaps).toContain("documented error NOT_YOURS is answered by no effect");
+  });
+});
+
 describe("tools that act on the signed-in account's own record", () => {
   it("sets a field of the account's record from a tool that names no record", async () => {
     const { outcome, after, report } = await call(social, "set_status", { status: "busy" });
@@ -162,6 +192,24 @@ describe("tools that act on the signed-in account's own record", () => {
       ],
     );
     expect((await call(numbered, "get_me", {})).answer).toEqual({ member_id: 9, name: "Ben" });
+  });
+
+  it("reads the account's record for a tool whose answer has some of its fields", async () => {
+    const profile = world({ posts, me, users }, [
+      tool("get_me", "Get the signed-in user.", {}, [], [], {
+        outputSchema: { type: "object", properties: { handle: text, name: text, bio: text } },
+      }),
+    ]);
+    expect((await call(profile, "get_me", {})).answer).toMatchObject({ handle: "ana", name: "Ana" });
+  });
+
+  it("leaves a tool alone that sets a field of the record and another that is none", async () => {
+    const both = world({ posts, me, users }, [
+      tool("set_status", "Set your status.", { status: text, mood: text }),
+    ]);
+    const { after, report } = await call(both, "set_status", { status: "busy", mood: "calm" });
+    expect(records(after, "users")).toEqual(users);
+    expect(report.notes.some((n) => n.includes("signed-in account's record"))).toBe(false);
   });
 
   it("leaves a tool alone whose argument is no field of the record", async () => {
