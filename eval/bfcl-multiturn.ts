@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { probeReal, type RealReplay, type RealSource, replayReal } from "./bfcl-real.js";
@@ -39,6 +39,13 @@ export interface BfclMultiTurnOptions {
   classes: readonly string[];
   /** The entries file in the folder (default the base entries, BFCL_v4_multi_turn_base.json). */
   entries?: string;
+  /**
+   * Where toolsim's tasks start: the entries' configurations as `toolsim import` writes them
+   * (`given`, what a user gets), or the state each real class holds once it has loaded its
+   * configuration (`loaded`: the defaults a class fills in for keys the configuration leaves
+   * out, so that both sides start from one world and the figures measure the world model alone).
+   */
+  state?: "given" | "loaded";
 }
 
 export interface ClassReport {
@@ -65,6 +72,9 @@ export interface BfclMultiTurnReport {
   driverNotes: string[];
   /** Per class, tasks whose configuration the real class does not load as given (key → tasks). */
   configNotLoaded: Record<string, Record<string, number>>;
+  /** Where toolsim's tasks started, and how many were given the real classes' loaded states. */
+  state: "given" | "loaded";
+  loadedTasks: number;
   imported: { toolsets: number; tools: number; tasks: number; verdicts: Record<string, number> };
   /** The imported golden solutions against the driver's calls (arguments named by the real signatures). */
   solutions: {
@@ -112,6 +122,7 @@ export async function bfclMultiTurnSection(
   const work = mkdtempSync(join(tmpdir(), "toolsim-bfcl-"));
   try {
     const catalog = await importCatalog(source.entriesFile, join(work, "catalog"));
+    const loadedTasks = options.state === "loaded" ? startFromLoadedStates(join(work, "catalog"), real) : 0;
     const server = await startServer(["--toolsets", join(work, "catalog"), "--db", join(work, "eval.db")]);
     try {
       const tools = new Map<string, Figures>();
@@ -130,13 +141,41 @@ export async function bfclMultiTurnSection(
         const answer = await probeToolsim(server, catalog, probe, callsOf(real, probe.task));
         addProbe(figuresOf(probe.class, probe.method), probe, truth.error, truth.answer, answer);
       }
-      return report(entries, real, catalog, tools, probes.length, substitutions, server.log().trim());
+      return {
+        ...report(entries, real, catalog, tools, probes.length, substitutions, server.log().trim()),
+        state: options.state ?? "given",
+        loadedTasks,
+      };
     } finally {
       await server.stop();
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Gives every imported task whose entry was replayed the state its real classes held once they
+ * had loaded its configuration, in place of the configuration as given; the other classes of
+ * the task keep theirs. Answers how many tasks it changed.
+ */
+function startFromLoadedStates(dir: string, real: RealReplay): number {
+  const loaded = new Map(real.tasks.map((task) => [taskIdOf(task.task), task.initial]));
+  let changed = 0;
+  for (const name of readdirSync(dir).filter((file) => file.endsWith(".json"))) {
+    const path = join(dir, name);
+    const file = JSON.parse(readFileSync(path, "utf8")) as { tasks?: Array<{ id: string; state?: object }> };
+    let touched = false;
+    for (const task of file.tasks ?? []) {
+      const initial = loaded.get(task.id);
+      if (!initial) continue;
+      task.state = { ...task.state, ...initial };
+      touched = true;
+      changed++;
+    }
+    if (touched) writeFileSync(path, JSON.stringify(file, null, 2));
+  }
+  return changed;
 }
 
 /** The id `toolsim import` gives an entry's task (entry ids are already lower-case slugs). */
@@ -343,7 +382,7 @@ function report(
   probes: number,
   substitutions: number,
   startup: string,
-): BfclMultiTurnReport {
+): Omit<BfclMultiTurnReport, "state" | "loadedTasks"> {
   const classNames = [...new Set([...tools.keys()].map((key) => key.split(".")[0] as string))].sort();
   const toolName = toolNames(real, catalog);
   const classes = classNames.map((cls): ClassReport => {
@@ -468,6 +507,9 @@ export function renderBfclMultiTurn(r: BfclMultiTurnReport, verbose = false): st
       `Rejected calls: ${r.total.rejected}. Real ids replaced by toolsim's in later calls: ${r.substitutions}.`,
     `Skipped calls: ${r.skipped.map(([why, n]) => `${n} (${why})`).join(", ") || "none"}.`,
     `Driver: ${r.driverNotes.join("; ")}.`,
+    r.state === "loaded"
+      ? `toolsim's tasks started from the real classes' loaded states (their defaults filled in): ${r.loadedTasks} tasks.`
+      : "toolsim's tasks started from the entries' configurations as `toolsim import bfcl` writes them.",
   ];
   const unloaded = Object.entries(r.configNotLoaded);
   if (unloaded.length > 0)

@@ -25,7 +25,9 @@ const TAU_BENCH_MODES: readonly Mode[] = [
  * imports external tool data given by path and prints what came through.
  * `--tau-bench DIR [--tau-splits test,dev,train]` replays τ-bench's golden actions over MCP
  * and compares the answers with the real implementation; `--bfcl-multiturn DIR
- * [--bfcl-classes A,B]` does the same for BFCL's multi-turn entries and real classes. Reads only the paths it is given;
+ * [--bfcl-classes A,B] [--bfcl-state given|loaded]` does the same for BFCL's multi-turn entries
+ * and real classes (`loaded`: toolsim starts from the state the real classes hold after loading
+ * each configuration, defaults filled in). Reads only the paths it is given;
  * writes nothing but temporary files.
  */
 async function main(): Promise<number> {
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
       "tau-modes": { type: "string", default: "both" },
       "bfcl-multiturn": { type: "string" },
       "bfcl-classes": { type: "string" },
+      "bfcl-state": { type: "string" },
       consistency: { type: "boolean" },
       "consistency-limit": { type: "string", default: "0" },
       "openapi-crud": { type: "string", multiple: true },
@@ -71,7 +74,7 @@ async function main(): Promise<number> {
     process.stderr.write(
       "usage: npm run eval -- [--synthtools DIR] [--bfcl DIR] [--tau DIR] [--toolalpaca DIR]\n" +
         "                       [--tau-bench DIR [--tau-splits test,dev,train] [--tau-modes both|inferred|plain]]\n" +
-        "                       [--bfcl-multiturn DIR [--bfcl-classes A,B,C]]\n" +
+        "                       [--bfcl-multiturn DIR [--bfcl-classes A,B,C] [--bfcl-state given|loaded]]\n" +
         "                       [--consistency [--consistency-limit N]]\n" +
         "                       [--mcp-servers [--mcp-rounds N]] [--openapi-crud DIR…]\n" +
         "                       [--json] [--verbose]\n",
@@ -99,7 +102,10 @@ async function main(): Promise<number> {
     : undefined;
   // ── BFCL multi-turn replayed against the real classes ──
   const multiTurn = values["bfcl-multiturn"]
-    ? await bfclMultiTurnSection(values["bfcl-multiturn"], { classes: classList(values["bfcl-classes"]) })
+    ? await bfclMultiTurnSection(values["bfcl-multiturn"], {
+        classes: classList(values["bfcl-classes"]),
+        state: stateOption(values["bfcl-state"]),
+      })
     : undefined;
   // ──
   // self-consistency: the data folders given, imported with the CLI, and the shipped toolsets
@@ -180,3 +186,9 @@ main().then(
     process.exitCode = 1;
   },
 );
+
+function stateOption(value: string | undefined): "given" | "loaded" {
+  if (value === undefined || value === "given") return "given";
+  if (value === "loaded") return "loaded";
+  throw new Error(`--bfcl-state: "${value}" is neither "given" nor "loaded"`);
+}

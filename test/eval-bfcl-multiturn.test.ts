@@ -76,3 +76,30 @@ describe.skipIf(!hasPython)("npm run eval -- --bfcl-multiturn (needs python3)", 
     );
   });
 });
+
+describe.skipIf(!hasPython)("npm run eval -- --bfcl-multiturn --bfcl-state loaded (needs python3)", () => {
+  // the configuration leaves the pantry's count out: the real class starts it at 0
+  const DEFAULTS = "BFCL_v4_multi_turn_defaults.jsonl";
+  let given: BfclMultiTurnReport;
+  let loaded: BfclMultiTurnReport;
+  beforeAll(async () => {
+    given = await bfclMultiTurnSection(SOURCE, { classes: [], entries: DEFAULTS });
+    loaded = await bfclMultiTurnSection(SOURCE, { classes: [], entries: DEFAULTS, state: "loaded" });
+  }, 120_000);
+
+  it("starts toolsim's tasks from the configuration as given, or from the state the real class loaded", () => {
+    expect(given).toMatchObject({ state: "given", loadedTasks: 0 });
+    expect(loaded).toMatchObject({ state: "loaded", loadedTasks: 1 });
+    expect(renderBfclMultiTurn(loaded)).toContain("started from the real classes' loaded states");
+  });
+
+  it("from the loaded state, toolsim holds the count the class filled in", () => {
+    // the state change add_jar makes to the count: toolsim's value beside the real one
+    const countLeaf = (r: BfclMultiTurnReport) =>
+      r.classes[0]?.tools.add_jar?.misses
+        .flatMap((m) => (m.detail as { leaves?: Array<{ path: string; toolsim: string }> }).leaves ?? [])
+        .find((leaf) => leaf.path === "count");
+    expect(countLeaf(given)).toMatchObject({ toolsim: "(absent)" });
+    expect(countLeaf(loaded)).toMatchObject({ toolsim: "0" });
+  });
+});

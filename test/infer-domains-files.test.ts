@@ -191,6 +191,35 @@ describe("files: a tree of directories and files with a current directory", () =
     expect.soft(expectOk(await shell.call("glob", { pattern: "*.pdf" }))).toEqual({ matches: [] });
   });
 
+  it("wc counts a file's lines, words or characters and says which", async () => {
+    const lines = await shell.call("wc", { path: "notes.txt" });
+    expect.soft(expectOk(lines)).toEqual({ count: 2, unit: "lines" });
+    expectGrounded(lines, ["count", "unit"]);
+    expect.soft(expectOk(await shell.call("wc", { path: "notes.txt", mode: "w" }))).toEqual({
+      count: 6,
+      unit: "words",
+    });
+    expect.soft(expectOk(await shell.call("wc", { path: "/etc/motd", mode: "c" }))).toEqual({
+      count: 26,
+      unit: "characters",
+    });
+    expectError(await shell.call("wc", { path: "nothing.txt" }), "ENOENT");
+  });
+
+  it("diff answers the lines that differ, nothing for equal files, and sees a file written before", async () => {
+    const same = await shell.call("diff", { path_a: "notes.txt", path_b: "/home/juno/notes.txt" });
+    expect.soft(expectOk(same)).toEqual({ diff: "" });
+    expectGrounded(same, ["diff"]);
+    await shell.call("write_text", {
+      path: "notes2.txt",
+      content: "buy oat milk\ncall the roofer\nwater plants\n",
+    });
+    expect.soft(expectOk(await shell.call("diff", { path_a: "notes.txt", path_b: "notes2.txt" }))).toEqual({
+      diff: "- call the plumber\n+ call the roofer\n+ water plants",
+    });
+    expectError(await shell.call("diff", { path_a: "notes.txt", path_b: "gone.txt" }), "ENOENT");
+  });
+
   it("every result of the calls above fits the output schema its tool advertises", () => {
     expect(shell.breaches).toEqual([]);
   });

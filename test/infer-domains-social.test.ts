@@ -36,6 +36,8 @@ const POST_2 = {
   text: "The old swing bridge opens at noon.",
   created_at: "2026-03-01T10:15:00Z",
   like_count: 5,
+  comment_count: 0,
+  repost_count: 0,
 };
 const POST_1 = {
   id: 1,
@@ -66,9 +68,11 @@ describe("social: posts keyed by numeric id with a counter, follows and likes as
     expectRecord(
       answer,
       { id: 4, author: "lena", text: "Bridge photos tonight." },
-      { created_at: expect.stringMatching(/^2026-03-02T/), like_count: 0 },
+      { created_at: expect.stringMatching(/^2026-03-02T/), like_count: 0, comment_count: 0, repost_count: 0 },
     );
     expectGrounded(answer, ["id", "author", "text"]);
+    // a new post's counts start at zero, as its siblings keep them
+    expect.soft(expectOk(await post(4))).toMatchObject({ like_count: 0, comment_count: 0, repost_count: 0 });
     expect
       .soft(expectOk(await post(4)))
       .toMatchObject({ id: 4, author: "lena", text: "Bridge photos tonight." });
@@ -139,6 +143,51 @@ describe("social: posts keyed by numeric id with a counter, follows and likes as
     expectRecord(answer, { handle: "priya", display_name: "Priya Nair", bio: "Writes about bridges." });
     expectGrounded(answer, ["handle", "display_name", "bio"]);
     expectError(await tern.call("getAccount", { handle: "ghost" }), "ACCOUNT_NOT_FOUND");
+  });
+
+  it("a comment is filed under the next comment id by you, on the post, whose count goes up", async () => {
+    const answer = await tern.call("commentOnPost", { postId: 2, text: "Noted, thanks!" });
+    expectRecord(
+      answer,
+      { id: 2, post_id: 2, author: "lena", text: "Noted, thanks!" },
+      { created_at: expect.stringMatching(/^2026-03-02T/) },
+    );
+    expectGrounded(answer, ["id", "post_id", "author", "text"]);
+    expect.soft(fieldsOf(await post(2)).comment_count).toBe(1);
+    expect
+      .soft(expectOk(await tern.call("listComments", { postId: 2 })).comments)
+      .toMatchObject([{ id: 2, author: "lena", text: "Noted, thanks!" }]);
+    expect
+      .soft(expectOk(await tern.call("listComments", { postId: 1 })).comments)
+      .toMatchObject([{ id: 1, author: "priya", text: "Lovely colours." }]);
+    expectError(await tern.call("commentOnPost", { postId: 99, text: "Hello?" }), "POST_NOT_FOUND");
+    expectError(await tern.call("listComments", { postId: 99 }), "POST_NOT_FOUND");
+    expect.soft(expectOk(await tern.call("listComments", { postId: 3 })).comments).toEqual([]);
+  });
+
+  it("a search finds the posts whose text contains the query, ignoring case", async () => {
+    const answer = await tern.call("searchPosts", { query: "BRIDGE" });
+    expect.soft(expectOk(answer).posts).toMatchObject([{ id: 2, author: "priya" }]);
+    expectGrounded(answer, ["posts"]);
+    await tern.call("createPost", { text: "A bridge at dusk." });
+    const ids = (
+      expectOk(await tern.call("searchPosts", { query: "bridge" })).posts as Array<{ id: number }>
+    ).map((p) => p.id);
+    expect.soft(ids).toEqual([2, 4]);
+  });
+
+  it("a repost is a new post by you with the original's text and a link to it; the original counts it", async () => {
+    const answer = await tern.call("repost", { postId: 1 });
+    expectRecord(
+      answer,
+      { id: 4, author: "lena", text: "First light over the harbour.", repost_of: 1 },
+      { created_at: expect.stringMatching(/^2026-03-02T/), like_count: 0, comment_count: 0, repost_count: 0 },
+    );
+    expectGrounded(answer, ["id", "author", "text", "repost_of"]);
+    expect.soft(fieldsOf(await post(1)).repost_count).toBe(1);
+    expect.soft(await postIdsBy("lena")).toEqual([3, 4]);
+    expectError(await tern.call("repost", { postId: 99 }), "POST_NOT_FOUND");
+    expect.soft(fieldsOf(await post(1)).repost_count).toBe(1);
   });
 
   it("every result of the calls above fits the output schema its tool advertises", () => {

@@ -318,3 +318,57 @@ describe("honest verdicts", () => {
     expect(report.guessed).toEqual(["closed_by"]);
   });
 });
+
+describe("an action named for what it makes", () => {
+  const stay = { id: "R-7", guest: "ana", nights: 2 };
+  const world = toolset({ reservation_list: { "R-7": stay }, rooms: { "101": { beds: 2 } } }, [
+    tool(
+      "reserve_room",
+      "Reserve a room for some nights.",
+      { room: { type: "string" }, guest: { type: "string" }, nights: { type: "integer" } },
+      ["room", "guest", "nights"],
+      { id: { type: "string" } },
+    ),
+  ]);
+
+  it("files a reservation where the state keeps them, though its nouns name a room", async () => {
+    const made = await call(
+      world,
+      "reserve_room",
+      { room: "101", guest: "eli", nights: 3 },
+      inferToolset(world).toolset.state,
+    );
+    expect(made.outcome).toMatchObject({ status: "applied", output: { id: "R-8" } });
+    expect(made.after).toMatchObject({
+      reservation_list: { "R-7": stay, "R-8": { guest: "eli", nights: 3 } },
+    });
+  });
+});
+
+describe("a client API whose state is one account's", () => {
+  const world = toolset(
+    {
+      username: "kai",
+      posts: {
+        "0": { id: 0, username: "kai", content: "hi" },
+        "1": { id: 1, username: "zoe", content: "yo" },
+      },
+      post_counter: 2,
+    },
+    [
+      tool("create_post", "Publish a post.", { content: { type: "string" } }, ["content"], {
+        id: { type: "integer" },
+        username: { type: "string" },
+      }),
+    ],
+  );
+
+  it("files what it publishes under that account's name, as the posts already there are", async () => {
+    const made = await call(world, "create_post", { content: "new" }, inferToolset(world).toolset.state);
+    expect(made.outcome).toMatchObject({ status: "applied", output: { id: 2, username: "kai" } });
+    expect(made.after).toMatchObject({
+      posts: { "2": { username: "kai", content: "new" } },
+      post_counter: 3,
+    });
+  });
+});

@@ -11,8 +11,8 @@ import {
   stateDirectory,
   userDataDirectory,
 } from "../src/commands/paths.js";
-import { moveLegacyDb } from "../src/commands/state-location.js";
-import { tempDir } from "./support/index.js";
+import { moveLegacyDb, resolveDbFile } from "../src/commands/state-location.js";
+import { connectStdio, tempDir } from "./support/index.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -149,5 +149,26 @@ describe("a state file left inside an installed package", () => {
     expect(existsSync(legacy)).toBe(true);
     expect(readFileSync(target, "utf8")).toBe("");
     expect(lines[0]).toContain(`pass --db ${legacy}`);
+  });
+});
+
+describe("the state file a command opens", () => {
+  it("is --db, then TOOLSIM_DB, made absolute; :memory: stays a database in memory, not a file", () => {
+    const log = () => {};
+    expect(resolveDbFile("state.db", log, {})).toBe(join(process.cwd(), "state.db"));
+    expect(resolveDbFile(undefined, log, { TOOLSIM_DB: " other.db " })).toBe(join(process.cwd(), "other.db"));
+    expect(resolveDbFile(":memory:", log, {})).toBe(":memory:");
+    expect(resolveDbFile(undefined, log, { TOOLSIM_DB: ":memory:" })).toBe(":memory:");
+  });
+
+  it("serve --db :memory: answers calls and leaves no file behind", async () => {
+    const { client } = await connectStdio(["--db", ":memory:"]);
+    try {
+      const state = await client.callTool({ name: "sim_get_state", arguments: {} });
+      expect(state.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(existsSync(join(process.cwd(), ":memory:"))).toBe(false);
   });
 });

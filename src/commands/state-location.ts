@@ -7,7 +7,7 @@ const COMPANIONS = ["-wal", "-shm"];
 
 /**
  * The state file a command opens: `--db`, then `TOOLSIM_DB`, then the default in the
- * state directory. Finding the default's file still inside an installed package (where
+ * state directory; `:memory:` keeps the state in memory, in no file. Finding the default's file still inside an installed package (where
  * older versions kept it), it moves it out first, once, and says so.
  */
 export function resolveDbFile(
@@ -16,6 +16,8 @@ export function resolveDbFile(
   env: NodeJS.ProcessEnv = process.env,
 ): string {
   const chosen = flag ?? (env.TOOLSIM_DB?.trim() || undefined);
+  // SQLite's name for a database that lives and dies with the process, not a file name
+  if (chosen === ":memory:") return chosen;
   if (chosen) return resolve(chosen);
   const target = defaultDbFile();
   moveLegacyDb(installationOf(), legacyDbFile(), target, log);

@@ -157,6 +157,7 @@ export function statedStatus(text: string): string | undefined {
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"]([^'"]{1,40})['"]/i,
     /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
     /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
+    /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts)\s+['"]([^'"]{1,40})['"]/i,
   ];
   for (const pattern of patterns) {
     const value = pattern.exec(text)?.[1]?.trim();

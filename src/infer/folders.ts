@@ -6,7 +6,7 @@ import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { referenceTarget } from "./targets.js";
 import { nameWords, plural, STATUS_VERBS, singular } from "./words.js";
-import { createRule } from "./writes.js";
+import { counted, createRule } from "./writes.js";
 
 /**
  * Folders: records of one kind kept in several arrays side by side (a mailbox's `inbox`,
@@ -168,7 +168,7 @@ const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "retweet
  * the original's text to a new recipient.
  */
 export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undefined {
-  const verb = ctx.facts.verb;
+  const verb = ctx.facts.verb ?? ctx.facts.words[0];
   if (!verb || !(REPLY_VERBS.has(verb) || FORWARD_VERBS.has(verb))) return undefined;
   const folders = foldersOf(ctx.shape, subject.collection);
   const into = folders ? (sentFolder(ctx, folders) ?? subject.collection) : subject.collection;
@@ -190,7 +190,8 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
   delete set[subject.param.name];
   for (const field of into.fields.values()) {
     if (field.path.includes(".") || set[field.path] !== undefined || field.path === into.keyField) continue;
-    if (field.types.has("boolean")) continue;
+    // what it says is copied, not what is counted or flagged about it (likes, reads, reposts)
+    if (field.types.has("boolean") || field.types.has("number")) continue;
     set[field.path] = `{$original.${field.path}}`;
   }
   if (REPLY_VERBS.has(verb)) {
@@ -198,12 +199,23 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
     if (recipient) set[recipient.to] = `{$original.${recipient.from}}`;
   }
   const link = ctx.facts.outputs.find(
-    (o) => !into.fields.has(o.name) && /reply|parent|original|source|quoted/i.test(o.name),
+    (o) => !into.fields.has(o.name) && /reply|parent|original|source|quoted|_of$/i.test(o.name),
   );
   if (link) set[link.name] = `{${subject.param.name}}`;
   ctx.notes.push(`makes a new ${singular(into.name)} from the one ${subject.param.name} names`);
+  // the original counts what was made from it (`repost_count`, `reply_count`)
+  const count = counted(subject.collection, verb);
+  if (count) ctx.notes.push(`raises the original's ${count}`);
   return [
-    { kind: "read", target: original, ...(missing ? { missing } : {}), as: "original" },
+    count
+      ? {
+          kind: "update",
+          target: original,
+          ...(missing ? { missing } : {}),
+          inc: { [count]: 1 },
+          as: "original",
+        }
+      : { kind: "read", target: original, ...(missing ? { missing } : {}), as: "original" },
     ...drafts.map((d) => (d === create ? { ...d, set } : d)),
   ];
 }

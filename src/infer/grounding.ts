@@ -31,6 +31,10 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
       continue;
     }
     for (const field of fieldsAt(shape, String(draft.target ?? ""))) covered.add(field);
+    // a record written and answered whole answers the fields the write gives it, new ones too
+    if (draft.kind === "create" || draft.kind === "update")
+      for (const field of Object.keys((draft.set as Record<string, unknown> | undefined) ?? {}))
+        covered.add(field);
     if (outputs.length === 0) whole = true;
   }
   for (const param of facts.params) if (outputs.includes(param.name)) covered.add(param.name);

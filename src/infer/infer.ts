@@ -9,11 +9,21 @@ import { derivedRecord, folderForCreate, moveToFolder, readAcrossFolders } from 
 import { groundingOf } from "./grounding.js";
 import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
+import { refundFor } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
 import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
-import { listOfVerb, namedCollection, namedPart, partNoun, type Reference, referenceOf } from "./resolve.js";
+import {
+  collectionOfVerb,
+  listOfVerb,
+  namedCollection,
+  namedPart,
+  partNoun,
+  type Reference,
+  referenceOf,
+  verbNounCollection,
+} from "./resolve.js";
 import { type SchemaWorld, schemaWorld } from "./schema-world.js";
 import {
   type CollectionShape,
@@ -23,6 +33,7 @@ import {
   shapeOfCollections,
   type ValuesShape,
 } from "./shape.js";
+import { switchRule } from "./switches.js";
 import { tallyRule } from "./tallies.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, nameWords, singular } from "./words.js";
@@ -372,7 +383,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = intent === "put" || intent === "remove" ? valuesRule(ctx, byParam, intent) : [];
     if (drafts.length > 0) return { drafts };
   }
-  const named = head?.kind === "collection" ? head : namedCollection(facts, shape);
+  // what an action makes names its collection before what it is about (`reserve_room` files a reservation)
+  const named =
+    verbNounCollection(facts, shape) ??
+    collectionOfVerb(facts, shape) ??
+    (head?.kind === "collection" ? head : namedCollection(facts, shape));
   const subject = subjectOf(ctx, named);
   const acting = actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
@@ -386,7 +401,10 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     if (elements.length > 0) return { drafts: elements };
   }
   if (subject && acting !== "unknown" && acting !== "create")
-    return found(collectionRule(ctx, subject, acting), "its record cannot be reached");
+    return found(
+      withRefund(ctx, subject.collection, collectionRule(ctx, subject, acting)),
+      "its record cannot be reached",
+    );
   if (named && acting !== "unknown") {
     const drafts = namedCollectionRule(ctx, named, acting);
     if ("drafts" in drafts && drafts.drafts.length > 0) return drafts;
@@ -401,6 +419,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = pairsRule(ctx, pairs);
     if (drafts && drafts.length > 0) return { drafts };
   }
+  const switchedOn = switchRule(ctx);
+  if (switchedOn && switchedOn.length > 0) return { drafts: switchedOn };
   const intent = recordIntent(ctx);
   if (intent) {
     const record = recordFor(ctx, intent);
@@ -419,6 +439,13 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     };
   if (!named) return { reason: "names no part of the state and no argument names a record" };
   return { reason: `no argument matches a field of ${named.name}` };
+}
+
+/** A change of a record that the tool says refunds gives its price back to whatever paid for it. */
+function withRefund(ctx: Context, collection: CollectionShape, drafts: Draft[]): Draft[] {
+  const update = drafts.find((d) => d.kind === "update" && typeof d.as === "string");
+  const refund = update ? refundFor(ctx, collection, update.as as string) : undefined;
+  return refund ? [...drafts, refund] : drafts;
 }
 
 const CHANGES = new Set(["create", "update", "delete", "tree"]);

@@ -1,9 +1,11 @@
+import type { StateDocument } from "../catalog/index.js";
 import type { Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import { fieldFor } from "./fields.js";
 import { identifier } from "./reads.js";
 import type { CollectionShape, FieldShape, RecordShape, StateShape } from "./shape.js";
 import { recordTarget } from "./targets.js";
+import { recordsAt } from "./transitions.js";
 import { nameWords } from "./words.js";
 
 /**
@@ -163,4 +165,116 @@ export function ownRecordRule(ctx: Context, action: "read" | "update"): Draft[] 
     ];
   }
   return undefined;
+}
+
+/** Who makes a new record, where no argument says: a field to fill, the read that finds them, and their key. */
+export interface Maker {
+  field: string;
+  read: Draft;
+  /** Their key, as a template and in an expression. */
+  template: string;
+  expression: string;
+}
+
+/** The binding under which the record a collection lives in is read. */
+const HOLDER = "holder";
+
+/** The signed-in account as the maker of a new record, where the record keeps who wrote it. */
+export function signedInMaker(principal: Principal, field: string): Maker {
+  return {
+    field,
+    read: signedInRead(principal),
+    template: signedInKey(principal),
+    expression: signedInExpression(principal),
+  };
+}
+
+/**
+ * The owner of the record a collection lives in (a calendar's `owner`, or the `username` of a
+ * client API whose whole state is one account's) makes the records created there, where the
+ * records already there name that owner in the one field that says who made them
+ * (`organizer`, `username`). Google Calendar's `events.insert` makes the calendar's owner
+ * the organizer; Microsoft Graph's events and Zoom's meetings are organized or hosted by the
+ * account whose calendar holds them.
+ */
+export function holderMaker(shape: StateShape, collection: CollectionShape): Maker | undefined {
+  if (collection.path.length < 1 || collection.path.includes("*")) return undefined;
+  const holderPath = collection.path.slice(0, -1).join("/");
+  const holder = shape.parts.find(
+    (p): p is RecordShape => p.kind === "record" && p.path.join("/") === holderPath,
+  );
+  if (!holder) return undefined;
+  for (const field of holder.fields.values()) {
+    if (!saysWho(field)) continue;
+    const owner = field.samples.find((s) => typeof s === "string" || typeof s === "number");
+    if (owner === undefined) continue;
+    const made = [...collection.fields.values()].filter((f) => saysWho(f) && f.samples.includes(owner));
+    if (made.length !== 1) continue;
+    return {
+      field: (made[0] as FieldShape).path,
+      read: { kind: "read", target: holderPath || ".", as: HOLDER },
+      template: `{$${HOLDER}.${field.path}}`,
+      expression: `$${HOLDER}.${identifier(field.path)}`,
+    };
+  }
+  return undefined;
+}
+
+/** Names of a field that says who someone is: an owner word, or an account's name (`username`, `handle`). */
+const WHO_WORDS = new Set([...OWNER_WORDS, "username", "handle", "login"]);
+
+function saysWho(field: FieldShape): boolean {
+  return !field.path.includes(".") && nameWords(field.path).some((w) => WHO_WORDS.has(w));
+}
+
+/** How many records must agree before the way their lists start is taken for a rule. */
+const EVIDENCE = 3;
+
+/**
+ * Lists of objects that, in every record of the collection, start with an item naming the
+ * record's maker, the item's other fields the same everywhere (the organizer first among
+ * the attendees, accepted; the owner first among a board's members, as admin): a new
+ * record's list starts with its maker the same way. Google Calendar lists the organizer
+ * among the attendees as accepted, Trello a board's creator among its members as admin,
+ * GitHub a new repository's owner among its collaborators as admin.
+ */
+export function leadingItems(
+  states: readonly StateDocument[],
+  collection: CollectionShape,
+  maker: Maker,
+): Record<string, { $expr: string }> {
+  const records = states.flatMap((state) => recordsAt(state, collection.path));
+  if (records.length < EVIDENCE) return {};
+  const lists: Record<string, { $expr: string }> = {};
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !field.itemFields) continue;
+    const firsts = records.map((r) => {
+      const list = r[field.path];
+      return Array.isArray(list) ? list[0] : undefined;
+    });
+    if (!firsts.every(isObject)) continue;
+    const heads = firsts as Array<Record<string, unknown>>;
+    const naming = [...field.itemFields].find((name) =>
+      heads.every((head, i) => head[name] !== undefined && head[name] === records[i]?.[maker.field]),
+    );
+    if (!naming) continue;
+    const others = [...field.itemFields].filter((name) => name !== naming);
+    const constant = (name: string) =>
+      heads.every((head) => isScalar(head[name]) && head[name] === heads[0]?.[name]);
+    if (!others.every(constant)) continue;
+    const parts = [
+      `${JSON.stringify(naming)}: ${maker.expression}`,
+      ...others.map((name) => `${JSON.stringify(name)}: ${JSON.stringify(heads[0]?.[name])}`),
+    ];
+    lists[field.path] = { $expr: `[{${parts.join(", ")}}]` };
+  }
+  return lists;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }

@@ -1,3 +1,4 @@
+import { preconditions } from "./conditions.js";
 import { addError, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
@@ -83,8 +84,9 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   const words = ctx.facts.words;
   if (words.some((w) => LOGIN_VERBS.has(w))) return words.some((w) => w === "status") ? "read" : "login";
   if (words.some((w) => LOGOUT_VERBS.has(w))) return "logout";
-  if (!verb) return undefined;
   const amount = amountParam(ctx);
+  if (amount && refilled(ctx)) return "increase";
+  if (!verb) return undefined;
   if (amount && INCREASE_VERBS.has(verb)) return "increase";
   if (amount && DECREASE_VERBS.has(verb)) return "decrease";
   if (VERBS.read.includes(verb)) return "read";
@@ -94,6 +96,24 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   if (PLAIN_UPDATE_VERBS.has(verb) || VERBS.update.includes(verb) || VERBS.create.includes(verb))
     return "set";
   return undefined;
+}
+
+/**
+ * `refuel`, `restock`, `recharge`: a verb made of re- and the noun of a number some record
+ * keeps (`fuel_liters`) puts more of it there; answers that noun.
+ */
+function refilled(ctx: Context): string | undefined {
+  const verb = ctx.facts.verb ?? ctx.facts.words[0];
+  if (!verb || !/^re[a-z]{3,}$/.test(verb)) return undefined;
+  const noun = verb.slice(2);
+  const kept = ctx.shape.parts.some(
+    (p) =>
+      p.kind === "record" &&
+      [...p.fields.values()].some(
+        (f) => f.types.has("number") && nameWords(f.path).map(singular).includes(noun),
+      ),
+  );
+  return kept ? noun : undefined;
 }
 
 /** The one number argument an increase or decrease moves by. */
@@ -195,7 +215,11 @@ function readRecord(ctx: Context, record: RecordShape, target: string): Draft[] 
 }
 
 /** `respond` drafts for the output properties the record has fields for. */
-function answersFrom(ctx: Context, record: RecordShape, binding: string): Array<Draft & { output: string }> {
+export function answersFrom(
+  ctx: Context,
+  record: RecordShape,
+  binding: string,
+): Array<Draft & { output: string }> {
   const answers: Array<Draft & { output: string }> = [];
   for (const output of ctx.facts.outputs) {
     const field = outputField(ctx, record, output);
@@ -265,6 +289,9 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   );
   const named = namedField(ctx, record);
   if (named && numeric.includes(named)) return named;
+  const stem = refilled(ctx);
+  const filled = numeric.filter((f) => stem !== undefined && nameWords(f.path).map(singular).includes(stem));
+  if (filled.length === 1) return filled[0];
   const money = numeric.filter((f) => /balance|funds|credit|cash|wallet/.test(f.path.toLowerCase()));
   return money.length === 1 ? money[0] : undefined;
 }
@@ -286,7 +313,13 @@ function moveAmount(
   if (intent === "increase") {
     ctx.notes.push(`adds ${amount.name} to ${target}.${field.path}`);
     return [
-      { kind: "update", target, inc: { [field.path]: name }, as: "record" },
+      {
+        kind: "update",
+        target,
+        require: [...recordGuards(ctx, record), ...capacityGuard(ctx, record, field, amount)],
+        inc: { [field.path]: name },
+        as: "record",
+      },
       ...answersFrom(ctx, record, "record"),
     ];
   }
@@ -307,11 +340,48 @@ function moveAmount(
     {
       kind: "update",
       target,
-      require: [{ field: field.path, gte: name, error }],
+      require: [{ field: field.path, gte: name, error }, ...recordGuards(ctx, record)],
       inc: { [field.path]: { $expr: `-$args.${identifier(amount.name)}` } },
       as: "record",
     },
     ...answersFrom(ctx, record, "record"),
+  ];
+}
+
+/**
+ * What an increase may not pass: a number of the same record that says how much it can hold
+ * (`tank_capacity_liters` beside `fuel_liters`, `max_balance`), where the tool documents the
+ * error for going past it (a tank, a battery, a card's limit).
+ */
+function capacityGuard(
+  ctx: Context,
+  record: RecordShape,
+  field: FieldShape,
+  amount: Param,
+): Array<Record<string, unknown>> {
+  const error = ctx.facts.errors.find((e) =>
+    /exceed|capacity|overflow|too (much|many)|over the (limit|maximum)|full\b/.test(e.text),
+  );
+  if (!error) return [];
+  const words = new Set(nameWords(field.path).map(singular));
+  const limits = [...record.fields.values()].filter((f) => {
+    const own = nameWords(f.path).map(singular);
+    return (
+      f !== field &&
+      f.types.has("number") &&
+      own.some((w) => /^(capacity|max|maximum|limit|cap)$/.test(w)) &&
+      (own.some((w) => words.has(w)) || ctx.facts.text.includes(f.path))
+    );
+  });
+  if (limits.length !== 1) return [];
+  const limit = (limits[0] as FieldShape).path;
+  ctx.usedErrors.add(error.code);
+  ctx.notes.push(`refuses to pass ${limit} (${error.code})`);
+  return [
+    {
+      expr: `$subject.${identifier(field.path)} + $args.${identifier(amount.name)} <= $subject.${identifier(limit)}`,
+      error: error.code,
+    },
   ];
 }
 
@@ -472,7 +542,8 @@ function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, u
       ctx.notes.push(`requires ${field.path} '${value}' (${error.code})`);
     }
   }
-  return guards;
+  // "the engine is not running": a state of the record's parts an error names
+  return [...guards, ...preconditions(ctx, record)];
 }
 
 function escaped(text: string): string {

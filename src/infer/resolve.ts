@@ -8,6 +8,7 @@ import {
   nounOfIdentifier,
   sameNoun,
   singular,
+  VERBS,
 } from "./words.js";
 
 /**
@@ -243,6 +244,51 @@ const PLAIN_MEMBERSHIP = new Set([
 ]);
 
 /** The collection the tool's name is about (`show_invoice_summary` → invoices), if the state has it. */
+/**
+ * The collection the verb's noun names, where the tool's other words name none: `book_flight`
+ * files a booking, `reserve_room` a reservation, `subscribe` a subscription, as REST APIs
+ * name the resource an action makes (Amadeus flight orders and Booking.com reservations,
+ * Stripe's `POST /v1/subscriptions`, Eventbrite's registrations).
+ */
+export function collectionOfVerb(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
+  const verb = facts.verb;
+  // only a verb that makes something names what it makes (`list` names no listing)
+  if (!verb || verb.length < 3 || !VERBS.create.includes(verb)) return undefined;
+  const bare = verb.replace(/e$/, "");
+  const forms = new Set([
+    `${verb}ing`,
+    `${bare}ing`,
+    `${bare}ation`,
+    `${verb}ation`,
+    `${verb}ment`,
+    `${bare}al`,
+    `${verb}al`,
+    `${bare}ion`,
+    `${verb}y`,
+    verb.replace(/scribe$/, "scription"),
+  ]);
+  // any word of the name: `booking_records` and `reservation_list` are named for what they keep
+  const found = [...shape.collections.values()].filter((c) =>
+    nameWords(c.name).some((w) => forms.has(singular(w))),
+  );
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * A verb that is itself the noun of a collection, followed by a preposition, makes one of
+ * those, about the record that follows: `comment_on_post` files a comment on a post,
+ * `reply_to_message` a reply, `post_to_channel` a post (GitHub's issue comments, Reddit's
+ * comments on a submission, Slack's messages posted to a channel).
+ */
+export function verbNounCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
+  const verb = facts.verb;
+  const next = facts.tool.name === "" ? undefined : nameWords(facts.tool.name)[1];
+  if (!verb || !next || !["on", "to", "for", "in", "under", "about", "at"].includes(next)) return undefined;
+  if (!VERBS.create.includes(verb)) return undefined;
+  const found = [...shape.collections.values()].filter((c) => nameWords(singular(c.name)).at(-1) === verb);
+  return found.length === 1 ? found[0] : undefined;
+}
+
 export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
   return namedPart(facts, shape, ["collection"]);
 }

@@ -582,10 +582,16 @@ function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): vo
   for (const shape of collections)
     for (const field of shape.fields.values()) {
       if (field.path === shape.keyField) continue;
-      const values = [...field.values.keys(), ...field.elements];
-      if (values.length === 0) continue;
+      const texts = [...field.values.keys(), ...field.elements];
+      // numbers refer only where the field is named for the collection (`post_id` → posts):
+      // small counts look like numeric keys too
+      const numbers = field.samples.filter((v) => typeof v === "number").map(String);
+      const words = nameWords(field.path).map(singular);
       for (const [name, keys] of keySets) {
         if (name === shape.name || keys.size === 0) continue;
+        const named = words.includes(nameWords(singular(name)).at(-1) ?? "");
+        const values = named ? [...texts, ...numbers] : texts;
+        if (values.length === 0) continue;
         const hits = values.filter((v) => keys.has(v)).length;
         if (hits >= values.length * 0.8) {
           field.refersTo = name;

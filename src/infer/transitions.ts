@@ -40,7 +40,7 @@ export function transitionsOf(
 }
 
 /** The records of a collection at a path (maps and arrays alike); none when the path passes through other records. */
-function recordsAt(state: StateDocument, path: readonly string[]): Array<Record<string, unknown>> {
+export function recordsAt(state: StateDocument, path: readonly string[]): Array<Record<string, unknown>> {
   if (path.includes("*")) return [];
   let value: unknown = state;
   for (const segment of path) value = isPlainObject(value) ? value[segment] : undefined;

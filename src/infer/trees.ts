@@ -295,23 +295,34 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
     case "tail":
     case "wc":
       return textRule(ctx, base, op, primary);
-    case "diff": {
-      // both files must be there; how the differences are written is each tool's own
-      const files = paths.length >= 2 ? paths.slice(0, 2) : [];
-      if (files.length < 2) return undefined;
-      ctx.notes.push(
-        `reads ${files.map((f) => f.name).join(" and ")}; how it writes their differences is not inferred`,
-      );
-      return files.map((f, i) => ({
-        ...base,
-        kind: "tree",
-        op: "read",
-        path: `{${f.name}}`,
-        errors: errorsFor(ctx, ["missing", "is-folder"]),
-        as: `text${i + 1}`,
-      }));
-    }
+    case "diff":
+      return diffRule(ctx, base, paths);
   }
+}
+
+/**
+ * Two files compared line by line: the lines that differ at each position, the first file's
+ * marked `- ` and the second's `+ ` (as difflib's ndiff and the diff views of GitHub and
+ * GitLab mark them), nothing when the files are equal, as every diff prints nothing then.
+ */
+function diffRule(ctx: Context, base: Record<string, unknown>, paths: readonly Param[]): Draft[] | undefined {
+  const files = paths.slice(0, 2);
+  if (files.length < 2) return undefined;
+  const reads: Draft[] = files.map((f, i) => ({
+    ...base,
+    kind: "tree",
+    op: "read",
+    path: `{${f.name}}`,
+    errors: errorsFor(ctx, ["missing", "is-folder"]),
+    as: `text${i + 1}`,
+  }));
+  const output = outputFor(ctx.facts.outputs, "string");
+  ctx.notes.push(`reads ${files.map((f) => f.name).join(" and ")} and answers the lines that differ`);
+  if (!output) return reads;
+  const lines = (text: string) =>
+    `$filter($split(${text}, "\\n"), function($v, $i, $a) { $i < $count($a) - 1 or $v != "" })`;
+  const expr = `($a := ${lines("$text1")}; $b := ${lines("$text2")}; $n := $max([$count($a), $count($b)]); $d := $map($n > 0 ? [0..$n - 1] : [], function($i) { $a[$i] = $b[$i] ? "" : $join([$exists($a[$i]) ? "- " & $a[$i], $exists($b[$i]) ? "+ " & $b[$i]], "\\n") })[$ != ""]; $exists($d) ? $join($d, "\\n") : "")`;
+  return [...reads, { kind: "respond", output: output.name, value: { $expr: expr } }];
 }
 
 /** What a path is, answered under the output properties that ask for it (`type`, `size`, `name`, `path`). */
@@ -459,14 +470,38 @@ function textRule(
     case "wc": {
       const mode = ctx.facts.params.find((p) => p !== file && p.type === "string");
       const m = mode ? `$args.${identifier(mode.name)}` : `"l"`;
-      expr = `(${m} = "w" or ${m} = "words") ? $count($split($trim($text), /\\s+/)[$ != ""]) : (${m} = "c" or ${m} = "m" or ${m} = "chars" or ${m} = "characters") ? $length($text) : $count(${split})`;
+      expr = `${words(m)} ? $count($split($trim($text), /\\s+/)[$ != ""]) : ${characters(m)} ? $length($text) : $count(${split})`;
       type = "number";
       break;
     }
   }
   ctx.notes.push(`reads ${file.name} and answers ${op}'s result on its text`);
   const output = outputFor(ctx.facts.outputs, type);
-  return [read, { kind: "respond", ...(output ? { output: output.name } : {}), value: { $expr: expr } }];
+  const drafts: Draft[] = [
+    read,
+    { kind: "respond", ...(output ? { output: output.name } : {}), value: { $expr: expr } },
+  ];
+  // wc's counts are of lines, words or characters; an output asking which says it
+  const unit = op === "wc" ? ctx.facts.outputs.find((o) => o !== output && o.type === "string") : undefined;
+  if (unit && /^(type|kind|unit|units|mode|what)$/.test(unit.name)) {
+    const mode = ctx.facts.params.find((p) => p !== file && p.type === "string");
+    const m = mode ? `$args.${identifier(mode.name)}` : `"l"`;
+    drafts.push({
+      kind: "respond",
+      output: unit.name,
+      value: { $expr: `${words(m)} ? "words" : ${characters(m)} ? "characters" : "lines"` },
+    });
+  }
+  return drafts;
+}
+
+/** wc's modes, by POSIX flag letter or name: -w words, -c and -m characters, else lines. */
+function words(mode: string): string {
+  return `(${mode} = "w" or ${mode} = "words")`;
+}
+
+function characters(mode: string): string {
+  return `(${mode} = "c" or ${mode} = "m" or ${mode} = "chars" or ${mode} = "characters")`;
 }
 
 /** The value of a reading operation goes to the output property of its type (the only one, or the only one of that type). */

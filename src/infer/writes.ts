@@ -9,7 +9,17 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { ownerField, ownGuard, type Principal, principalOf, signedInKey, signedInRead } from "./principal.js";
+import { chargeFor, spendingLimit } from "./payments.js";
+import {
+  holderMaker,
+  leadingItems,
+  type Maker,
+  ownerField,
+  ownGuard,
+  principalOf,
+  signedInMaker,
+  signedInRead,
+} from "./principal.js";
 import { bindingName, identifier, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
@@ -279,8 +289,11 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   }
   if (collection) Object.assign(set, referencedFields(ctx, collection, set));
   if (collection) Object.assign(set, emptyFields(collection, set));
-  const principal = collection ? authorOf(ctx, collection, set) : undefined;
-  if (principal) set[principal.field] = signedInKey(principal.principal);
+  const maker = collection ? makerOf(ctx, collection, set) : undefined;
+  if (maker && collection) {
+    set[maker.field] = maker.template;
+    Object.assign(set, leadingItems(ctx.states, collection, maker));
+  }
   for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
@@ -317,7 +330,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
       };
   if (given) ctx.notes.push(`files it under the key ${given.name} gives, refusing a taken one`);
-  const drafts: Draft[] = principal ? [signedInRead(principal.principal), create] : [create];
+  const drafts: Draft[] = maker ? [maker.read, create] : [create];
   const target = container;
   ctx.notes.push(
     `creates a ${humanNoun(name)} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
@@ -329,6 +342,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   );
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
+  drafts.unshift(...spendingLimit(ctx));
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
@@ -341,7 +355,14 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     // the record that keeps a list of these gets the new id; any other must merely exist
     // checked before the create, so a refused call files nothing
     if (list) drafts.push({ kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } });
-    else drafts.unshift({ kind: "read", target: referenced, ...named });
+    else if (counted(reference.collection, name))
+      drafts.unshift({
+        kind: "update",
+        target: referenced,
+        ...named,
+        inc: { [counted(reference.collection, name) as string]: 1 },
+      });
+    else drafts.unshift(chargeFor(ctx, reference, missing) ?? { kind: "read", target: referenced, ...named });
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   return drafts;
@@ -354,9 +375,9 @@ function idSpelling(ctx: Context, snake: string): string {
 }
 
 /**
- * A new record has the fields its siblings have: their lists start empty, and fields the
- * state shows empty (null) in some of them start empty, as a REST create answers the whole
- * resource (`"assignee": null`, `"labels": []`).
+ * A new record has the fields its siblings have: their lists start empty, their counts at
+ * zero, and fields the state shows empty (null) in some of them start empty, as a REST create
+ * answers the whole resource (`"assignee": null`, `"labels": []`, `"like_count": 0`).
  */
 function emptyFields(collection: CollectionShape, set: Record<string, unknown>): Record<string, unknown> {
   const empty: Record<string, unknown> = {};
@@ -365,26 +386,49 @@ function emptyFields(collection: CollectionShape, set: Record<string, unknown>):
     if (field.path.includes(".") || field.path === collection.keyField || set[field.path] !== undefined)
       continue;
     if (field.types.has("array") && field.types.size === 1) empty[field.path] = { $expr: "[]" };
+    else if (field.types.has("number") && field.types.size === 1 && isCount(field.path))
+      empty[field.path] = { $expr: "0" };
     else if (field.types.has("null")) empty[field.path] = { $expr: "null" };
   }
   return empty;
 }
 
 /**
- * A new record's author is the signed-in account where the record keeps who wrote it and no
- * argument says so (a post's `author`, a message's `from`).
+ * A count of things that accrue to a record by its name (`like_count`, `commentCount`); a
+ * `num_shares` or `quantity` is the record's own amount, not a count that starts at zero.
  */
-function authorOf(
-  ctx: Context,
-  collection: CollectionShape,
-  set: Record<string, unknown>,
-): { field: string; principal: Principal } | undefined {
+function isCount(path: string): boolean {
+  return nameWords(path).at(-1) === "count";
+}
+
+/**
+ * The count a record keeps of the records of another collection made about it (a post's
+ * `comment_count`, an issue's `comments` number), which a new one raises by one: GitHub's
+ * issue `comments`, Reddit's `num_comments`, YouTube's `commentCount`.
+ */
+export function counted(collection: CollectionShape, made: string): string | undefined {
+  const noun = singular(nameWords(made).at(-1) ?? made);
+  const found = [...collection.fields.values()].filter((f) => {
+    if (f.path.includes(".") || !f.types.has("number") || f.types.size !== 1) return false;
+    const words = nameWords(f.path).map(singular);
+    return words.includes(noun) && (isCount(f.path) || words[0] === "num" || words.length === 1);
+  });
+  return found.length === 1 ? found[0]?.path : undefined;
+}
+
+/**
+ * A new record's maker, where the record keeps who made it and no argument says so: the
+ * signed-in account (a post's `author`, a message's `from`), or else the owner of the record
+ * the collection lives in (a calendar's owner organizes its events).
+ */
+function makerOf(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): Maker | undefined {
   for (const other of ctx.shape.collections.values()) {
     const principal = principalOf(ctx.shape, other);
     const field = principal ? ownerField(collection, principal) : undefined;
-    if (principal && field && set[field] === undefined) return { field, principal };
+    if (principal && field && set[field] === undefined) return signedInMaker(principal, field);
   }
-  return undefined;
+  const owner = holderMaker(ctx.shape, collection);
+  return owner && set[owner.field] === undefined ? owner : undefined;
 }
 
 /**

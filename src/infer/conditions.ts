@@ -1,0 +1,118 @@
+import type { Context } from "./context.js";
+import { identifier } from "./reads.js";
+import type { FieldShape, RecordShape } from "./shape.js";
+import { nameWords, singular } from "./words.js";
+
+/**
+ * The parts of a record that are in a state — a field that takes a few words (`engine`:
+ * `off`, `running`), or parts keyed by name each in one (`doors.driver`: `locked`) — and the
+ * documented errors that refuse a call in one of those states. Switching verbs set them
+ * (`switches.ts`); any change to the record is refused in a state an error names.
+ */
+
+export type Switchable =
+  | { kind: "field"; record: RecordShape; field: FieldShape; known: string[] }
+  | { kind: "map"; record: RecordShape; keys: string[]; field: string; known: string[] };
+
+/** The string values a field takes: in the state, and in the enums of the API's arguments and outputs of its name. */
+export function knownValues(ctx: Context, name: string, seen: Iterable<unknown>): string[] {
+  const enums = [ctx.facts, ...ctx.siblings()].flatMap((facts) => {
+    const output = (
+      facts.tool.outputSchema?.properties as Record<string, { enum?: unknown[] }> | undefined
+    )?.[name];
+    const param = facts.params.find((p) => p.name === name);
+    return [...(output?.enum ?? []), ...((param?.schema.enum as unknown[] | undefined) ?? [])];
+  });
+  return [...new Set([...seen, ...enums].filter((v): v is string => typeof v === "string"))];
+}
+
+export function switchables(ctx: Context): Switchable[] {
+  const found: Switchable[] = [];
+  const records = ctx.shape.parts.filter((p): p is RecordShape => p.kind === "record");
+  for (const record of records)
+    for (const field of record.fields.values())
+      if (!field.path.includes(".") && field.types.has("string") && field.types.size === 1)
+        found.push({
+          kind: "field",
+          record,
+          field,
+          known: knownValues(ctx, field.path, field.values.keys()),
+        });
+  // parts keyed by name, each in a state: a map of values, or a record whose fields all take
+  // the same words (`doors: {driver: "locked", …}`)
+  for (const part of ctx.shape.parts) {
+    const holder = records.find((r) => r.path.join("/") === part.path.slice(0, -1).join("/"));
+    const field = part.path.at(-1);
+    if (!holder || !field) continue;
+    if (part.kind === "values" && part.valueType === "string")
+      found.push({
+        kind: "map",
+        record: holder,
+        keys: part.keys,
+        field,
+        known: knownValues(ctx, field, part.values),
+      });
+    if (part.kind === "record" && part.fields.size >= 2) {
+      const fields = [...part.fields.values()];
+      if (!fields.every((f) => f.types.size === 1 && f.types.has("string"))) continue;
+      const seen = new Set(fields.flatMap((f) => [...f.values.keys()]));
+      if (seen.size > fields.length) continue;
+      found.push({
+        kind: "map",
+        record: holder,
+        keys: fields.map((f) => f.path),
+        field,
+        known: knownValues(ctx, field, seen),
+      });
+    }
+  }
+  return found;
+}
+
+export function nounsOf(name: string): string[] {
+  return nameWords(name).map(singular);
+}
+
+/**
+ * Documented errors that speak of a state of the record's parts refuse the call in it: "a door
+ * is unlocked" refuses while any door is, "the engine is not running" while it is not.
+ */
+export function preconditions(ctx: Context, record: RecordShape): Array<Record<string, unknown>> {
+  const guards: Array<Record<string, unknown>> = [];
+  // guards read the record the call changes
+  const parts = switchables(ctx).filter((part) => part.record === record);
+  for (const error of ctx.facts.errors) {
+    if (ctx.usedErrors.has(error.code)) continue;
+    const said = `${error.text} ${nameWords(error.code).join(" ")}`.toLowerCase();
+    for (const part of parts) {
+      const name = part.kind === "map" ? part.field : part.field.path;
+      if (!nounsOf(name).some((n) => new RegExp(`\\b${n}s?\\b`).test(said))) continue;
+      const state = part.known.find(
+        (s) => s.length > 1 && new RegExp(`\\b${escaped(s.toLowerCase())}\\b`).test(said),
+      );
+      if (!state) continue;
+      const negated = new RegExp(
+        `\\b(not|isn't|aren't)\\s+(\\w+\\s+)?${escaped(state.toLowerCase())}\\b`,
+      ).test(said);
+      const values =
+        part.kind === "map" ? `$each($subject.${identifier(name)}, function($v) { $v })` : undefined;
+      const quoted = JSON.stringify(state);
+      const guard =
+        part.kind === "field"
+          ? { field: name, ...(negated ? { in: [state] } : { notIn: [state] }), error: error.code }
+          : {
+              expr: negated ? `$count(${values}[$ != ${quoted}]) = 0` : `$not(${quoted} in ${values})`,
+              error: error.code,
+            };
+      guards.push(guard);
+      ctx.usedErrors.add(error.code);
+      ctx.notes.push(`refuses while ${name} ${negated ? "is not" : "has"} '${state}' (${error.code})`);
+      break;
+    }
+  }
+  return guards;
+}
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
