@@ -218,3 +218,84 @@ describe("tools that act on the signed-in account's own record", () => {
     expect(records(after, "users")).toEqual(users);
   });
 });
+
+describe("the owner of the record a collection lives in makes what is created there", () => {
+  const event = (n: number, organizer: string, guest: string, extra: Record<string, unknown> = {}) => ({
+    event_id: `e${n}`,
+    title: `T${n}`,
+    organizer,
+    attendees: [
+      { email: organizer, response: "accepted" },
+      { email: guest, response: "needsAction" },
+    ],
+    ...extra,
+  });
+  const calendarOf = (owner: string, events: Array<Record<string, unknown>>) => ({
+    calendar: { owner, events: Object.fromEntries(events.map((e) => [e.event_id as string, e])) },
+  });
+  const three = [
+    event(1, "ana@x.org", "ben@x.org"),
+    event(2, "ana@x.org", "cy@x.org"),
+    event(3, "ana@x.org", "ben@x.org"),
+  ];
+  const create = [tool("create_event", "Create an event.", { title: text })];
+  const made = (after: State) =>
+    Object.values((after.calendar as { events: Record<string, Record<string, unknown>> }).events).find(
+      (e) => e.title === "New",
+    );
+
+  it("makes the calendar's owner the organizer, first among the attendees as they always are", async () => {
+    const { after } = await call(world(calendarOf("ana@x.org", three), create), "create_event", {
+      title: "New",
+    });
+    expect(made(after)).toMatchObject({
+      organizer: "ana@x.org",
+      attendees: [{ email: "ana@x.org", response: "accepted" }],
+    });
+  });
+
+  it("takes the owner the state has when the call is made", async () => {
+    const calendar = world(calendarOf("ana@x.org", three), create);
+    const { after } = await call(calendar, "create_event", { title: "New" }, calendarOf("ben@x.org", three));
+    expect(made(after)).toMatchObject({
+      organizer: "ben@x.org",
+      attendees: [{ email: "ben@x.org", response: "accepted" }],
+    });
+  });
+
+  it("starts no list from fewer than three events, or from first items that differ", async () => {
+    const two = await call(world(calendarOf("ana@x.org", three.slice(0, 2)), create), "create_event", {
+      title: "New",
+    });
+    expect(made(two.after)?.organizer).toBe("ana@x.org");
+    expect(made(two.after)?.attendees).not.toEqual([{ email: "ana@x.org", response: "accepted" }]);
+    const tentative = event(3, "ana@x.org", "ben@x.org", {
+      attendees: [{ email: "ana@x.org", response: "tentative" }],
+    });
+    const mixed = await call(
+      world(calendarOf("ana@x.org", [...three.slice(0, 2), tentative]), create),
+      "create_event",
+      {
+        title: "New",
+      },
+    );
+    expect(made(mixed.after)?.attendees).not.toEqual([{ email: "ana@x.org", response: "accepted" }]);
+  });
+
+  it("names no maker where the events are organized by others, or two fields name the owner", async () => {
+    const others = [
+      event(1, "ben@x.org", "ana@x.org"),
+      event(2, "cy@x.org", "ana@x.org"),
+      event(3, "ben@x.org", "cy@x.org"),
+    ];
+    const byOthers = await call(world(calendarOf("ana@x.org", others), create), "create_event", {
+      title: "New",
+    });
+    expect(made(byOthers.after)?.organizer).not.toBe("ana@x.org");
+    const twice = three.map((e) => ({ ...e, created_by: "ana@x.org" }));
+    const ambiguous = await call(world(calendarOf("ana@x.org", twice), create), "create_event", {
+      title: "New",
+    });
+    expect(made(ambiguous.after)).not.toHaveProperty("organizer", "ana@x.org");
+  });
+});
