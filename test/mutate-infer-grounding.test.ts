@@ -114,3 +114,40 @@ describe("the answer's properties, grounded or guessed", () => {
     expect(grounding("cancel_order")).toMatchObject({ grounded: ["reason"], guessed: ["refund"] });
   });
 });
+
+describe("records found in arrays and inside other records", () => {
+  const desk = world(
+    {
+      desk: { tickets: [{ ticket_id: "T-1", status: "open", subject: "Printer" }], name: "Front" },
+      members: { m1: { member_id: "m1", cards: { c1: { card_id: "c1", kind: "debit" } } } },
+    },
+    [
+      tool(
+        "get_ticket",
+        "Get a ticket.",
+        { ticket_id: text },
+        undefined,
+        [],
+        out({ ticket_id: text, status: text, priority: text }),
+      ),
+      tool(
+        "get_member_card",
+        "Get a member's card.",
+        { member_id: text, card_id: text },
+        undefined,
+        [],
+        out({ card_id: text, kind: text, limit: integer }),
+      ),
+    ],
+  );
+
+  it("grounds the fields of a record an array holds, told apart by its key field", () => {
+    const { report } = inferred(desk, "get_ticket");
+    expect(report).toMatchObject({ grounded: ["ticket_id", "status"], guessed: ["priority"] });
+  });
+
+  it("grounds the fields of a record kept inside another", () => {
+    const { report } = inferred(desk, "get_member_card");
+    expect(report).toMatchObject({ grounded: ["card_id", "kind"], guessed: ["limit"] });
+  });
+});
