@@ -28,31 +28,38 @@ const shop = world(
   ],
 );
 
-const report = inferToolset(shop).report;
+// inferred and rendered inside each test, where the test runner sees which code it reaches
+const reportOf = () => inferToolset(shop).report;
 
 describe("the tally of verdicts", () => {
   it("counts the tools without authored effects by verdict, and the authored apart", () => {
+    const report = reportOf();
     expect(tally(report)).toEqual({ candidates: 3, inferred: 1, partly: 1, notInferred: 1, authored: 1 });
   });
 
   it("says how many were inferred, fully and partly, and how many not", () => {
+    const report = reportOf();
     expect(tallyLine(report)).toBe(
       "inferred effects for 2 of 3 tool(s) without effects (1 fully, 1 partly); 1 not inferred",
     );
   });
 
   it("says there is nothing to infer when every tool has authored effects", () => {
-    const authored = report.filter((r) => r.verdict === "authored");
+    const authored = reportOf().filter((r) => r.verdict === "authored");
     expect(tallyLine(authored)).toBe("every tool has authored effects; nothing to infer");
     expect(tallyLine([])).toBe("every tool has authored effects; nothing to infer");
   });
 });
 
 describe("the report as text", () => {
-  const rendered = renderReport(report);
-  const lines = rendered.split("\n");
+  const render = () => {
+    const report = reportOf();
+    const rendered = renderReport(report);
+    return { report, rendered, lines: rendered.split("\n") };
+  };
 
   it("writes one block per tool without authored effects: its verdict, then its notes and gaps", () => {
+    const { lines } = render();
     expect(lines[0]).toBe("w/get_order: inferred");
     const partly = lines.indexOf("w/get_order_summary: partly");
     const notInferred = lines.indexOf("w/frobnicate_widget: not inferred");
@@ -65,11 +72,13 @@ describe("the report as text", () => {
   });
 
   it("leaves the tools with authored effects out, and ends with the tally line", () => {
+    const { report, rendered } = render();
     expect(rendered).not.toContain("delete_order");
     expect(rendered.endsWith(`\n${tallyLine(report)}\n`)).toBe(true);
   });
 
   it("writes every note and gap of a tool under it, in order", () => {
+    const { report, lines } = render();
     const entry = report.find((r) => r.tool === "get_order_summary");
     const start = lines.indexOf("w/get_order_summary: partly");
     const expected = [
