@@ -151,3 +151,27 @@ describe("records found in arrays and inside other records", () => {
     expect(report).toMatchObject({ grounded: ["card_id", "kind"], guessed: ["limit"] });
   });
 });
+
+describe("an answer the effects decide whole", () => {
+  it("grounds every property where the effects answer the whole result (a record found in any folder)", () => {
+    const mail = world(
+      { mailbox: { inbox: [{ message_id: 1, subject: "a" }], sent: [{ message_id: 2, subject: "b" }] } },
+      [
+        tool(
+          "get_message",
+          "Get a message.",
+          { message_id: integer },
+          undefined,
+          [],
+          out({ message_id: integer, subject: text, mood: text }),
+        ),
+      ],
+    );
+    const { report } = inferred(mail, "get_message");
+    expect(report).toMatchObject({
+      verdict: "inferred",
+      grounded: ["message_id", "subject", "mood"],
+      guessed: [],
+    });
+  });
+});
