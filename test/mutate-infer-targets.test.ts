@@ -36,7 +36,8 @@ const library = world(
       ],
     ),
     tool("get_card", "Get a card.", { card_id: text }),
-    tool("get_member_card", "Get a member's card.", { member_id: text, card_id: text }),
+    // the card first: the parent comes from the argument that names a member, wherever it stands
+    tool("get_member_card", "Get a member's card.", { card_id: text, member_id: text }),
     tool("get_board_task", "Get a task of a board.", { board_id: text, task_id: text }),
     tool("update_board_task", "Update a task of a board.", { board_id: text, task_id: text, title: text }),
   ],
