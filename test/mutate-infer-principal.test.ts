@@ -282,6 +282,24 @@ describe("the owner of the record a collection lives in makes what is created th
     expect(made(mixed.after)?.attendees).not.toEqual([{ email: "ana@x.org", response: "accepted" }]);
   });
 
+  it("starts no list whose first items are not the organizer, or are no records", async () => {
+    const guestFirst = three.map((e) => ({
+      ...e,
+      attendees: [...(e.attendees as Array<Record<string, unknown>>)].reverse(),
+    }));
+    const reversed = await call(world(calendarOf("ana@x.org", guestFirst), create), "create_event", {
+      title: "New",
+    });
+    expect(made(reversed.after)?.attendees).not.toEqual([{ email: "ana@x.org", response: "needsAction" }]);
+    expect(made(reversed.after)?.attendees).not.toEqual([{ email: "ana@x.org", response: "accepted" }]);
+    const plain = three.map((e) => ({ ...e, attendees: [e.organizer, "ben@x.org"] }));
+    const emails = await call(world(calendarOf("ana@x.org", plain), create), "create_event", {
+      title: "New",
+    });
+    expect(made(emails.after)?.attendees).not.toEqual([{ email: "ana@x.org" }]);
+    expect(made(emails.after)?.attendees).not.toEqual(["ana@x.org"]);
+  });
+
   it("names no maker where the events are organized by others, or two fields name the owner", async () => {
     const others = [
       event(1, "ben@x.org", "ana@x.org"),
