@@ -225,7 +225,8 @@ function split(target: string, tool: ListedTool, kind?: string): { collection: s
 function nameReading(tool: ListedTool): Profile {
   const role = roleOf(tool);
   const words = wordsOf(tool.name);
-  const nouns = words.filter((w) => !isVerb(w) && !FILLER.has(w)).map(singular);
+  // a number in a name tells versions apart (`generate_image_2`), it names nothing
+  const nouns = words.filter((w) => !isVerb(w) && !FILLER.has(w) && !/^\d+$/.test(w)).map(singular);
   const identifier = identifierOf(tool, nouns);
   const subjects: string[] = [];
   if (identifier && role !== "create" && role !== "list") {

@@ -9,7 +9,7 @@ import {
   type SequenceRun,
   type World,
 } from "../eval/sequences.js";
-import { profileTools } from "../eval/tool-roles.js";
+import { partnersOf, profileTools } from "../eval/tool-roles.js";
 
 /**
  * The self-consistency sequences against small servers written here as plain functions: a
@@ -210,6 +210,24 @@ describe("pairing tools by what they act on", () => {
     );
     expect(profile?.collection).toBe("users/*/cards");
     expect(profile?.subjects[0]).toBe("card");
+  });
+
+  it("a number in two tools' names does not make them partners", () => {
+    const text = { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] };
+    const [generate, ...lists] = profileTools(
+      [
+        { name: "generate_image_2", inputSchema: text },
+        { name: "search_web_2", inputSchema: text, annotations: { readOnlyHint: true } },
+        {
+          name: "list_images_2",
+          inputSchema: { type: "object", properties: {} },
+          annotations: { readOnlyHint: true },
+        },
+      ],
+      new Map([["generate_image_2", [{ kind: "create", target: "images" }]]]),
+    );
+    if (!generate) throw new Error("no profile");
+    expect(partnersOf(generate, lists, "list").map((p) => p.tool.name)).toEqual(["list_images_2"]);
   });
 
   it("a batch create and a read by a list of names, paired by what the read answers", () => {

@@ -9,9 +9,10 @@ import {
 } from "./support/domain-session.js";
 
 /**
- * One connected car: a record of scalars (engine, fuel, climate, headlights) and a record of
- * doors each locked or unlocked. Served without effects; inference must switch the engine
- * and the locks, keep the fuel within the tank, and refuse to start with a door unlocked.
+ * One electric car: a record of scalars (charge port, charging, cable, energy, sentry mode)
+ * and windows each open or closed. Served without effects; inference must switch what the
+ * verbs name, keep the battery within its capacity, and refuse what an error says the car's
+ * state does not allow.
  */
 
 let car: DomainSession;
@@ -27,72 +28,76 @@ beforeEach(async () => {
 
 const vehicle = async () => fieldsOf(await car.call("get_vehicle_state"));
 
-describe("vehicle: a record of scalars and of doors in a state each", () => {
+describe("vehicle: a record of scalars and of windows in a state each", () => {
   it("the state answers the stored values", async () => {
     const answer = await car.call("get_vehicle_state");
     expect.soft(expectOk(answer)).toMatchObject({
-      engine: "off",
-      doors: { driver: "locked", passenger: "locked", rear_left: "locked", rear_right: "unlocked" },
-      fuel_liters: 20.5,
-      odometer_km: 48211,
-      climate_on: false,
-      headlights: "off",
+      charge_port: "closed",
+      charging: "stopped",
+      cable: "unplugged",
+      energy_kwh: 40.5,
+      charge_limit_percent: 80,
+      sentry_mode: "off",
+      windows: { front_left: "closed", front_right: "closed", rear_left: "closed", rear_right: "open" },
     });
-    expectGrounded(answer, ["engine", "doors", "fuel_liters", "odometer_km", "climate_on", "headlights"]);
+    expectGrounded(answer, ["charge_port", "charging", "energy_kwh", "windows"]);
   });
 
-  it("locking doors locks the ones named and answers how many are left unlocked; unlock reverses", async () => {
-    const locked = await car.call("lock_doors", { doors: ["rear_right"] });
-    expect.soft(expectOk(locked)).toEqual({ unlocked_doors: 0 });
-    expectGrounded(locked, ["unlocked_doors"]);
-    const unlocked = await car.call("lock_doors", { doors: ["driver", "passenger"], unlock: true });
-    expect.soft(expectOk(unlocked)).toEqual({ unlocked_doors: 2 });
-    expect.soft((await vehicle()).doors).toEqual({
-      driver: "unlocked",
-      passenger: "unlocked",
-      rear_left: "locked",
-      rear_right: "locked",
+  it("charging starts only with the charge port open, and stops", async () => {
+    expectError(await car.call("start_charging"), "PORT_CLOSED");
+    expect.soft((await vehicle()).charging).toBe("stopped");
+    const opened = await car.call("open_charge_port");
+    expect.soft(expectOk(opened)).toEqual({ charge_port: "open" });
+    expectGrounded(opened, ["charge_port"]);
+    expect.soft(expectOk(await car.call("start_charging"))).toEqual({ charging: "started" });
+    expect.soft((await vehicle()).charging).toBe("started");
+    expect.soft(expectOk(await car.call("stop_charging"))).toEqual({ charging: "stopped" });
+  });
+
+  it("windows named are opened or closed; none named means all of them", async () => {
+    const closed = await car.call("close_windows", { windows: ["rear_right"] });
+    expect.soft(expectOk(closed).windows).toEqual({
+      front_left: "closed",
+      front_right: "closed",
+      rear_left: "closed",
+      rear_right: "closed",
+    });
+    expectGrounded(closed, ["windows"]);
+    await car.call("open_windows");
+    expect.soft((await vehicle()).windows).toEqual({
+      front_left: "open",
+      front_right: "open",
+      rear_left: "open",
+      rear_right: "open",
     });
   });
 
-  it("the engine does not start while a door is unlocked; it starts once all are locked, and stops", async () => {
-    expectError(await car.call("start_engine"), "DOORS_UNLOCKED");
-    expect.soft((await vehicle()).engine).toBe("off");
-    await car.call("lock_doors", { doors: ["rear_right"] });
-    const started = await car.call("start_engine");
-    expect.soft(expectOk(started)).toEqual({ engine: "running" });
-    expectGrounded(started, ["engine"]);
-    expect.soft((await vehicle()).engine).toBe("running");
-    expect.soft(expectOk(await car.call("stop_engine"))).toEqual({ engine: "off" });
-    expect.soft((await vehicle()).engine).toBe("off");
+  it("sentry mode needs every window closed", async () => {
+    expectError(await car.call("enable_sentry_mode"), "WINDOW_OPEN");
+    expect.soft((await vehicle()).sentry_mode).toBe("off");
+    await car.call("close_windows");
+    expect.soft(expectOk(await car.call("enable_sentry_mode"))).toEqual({ sentry_mode: "on" });
   });
 
-  it("refuelling adds to the tank up to its capacity, never past it", async () => {
-    const answer = await car.call("refuel", { liters: 10 });
-    expect.soft(expectOk(answer)).toEqual({ fuel_liters: 30.5 });
-    expectGrounded(answer, ["fuel_liters"]);
-    expectError(await car.call("refuel", { liters: 30 }), "TANK_OVERFLOW");
-    expect.soft(fieldsOf(await car.call("get_fuel_level")).fuel_liters).toBe(30.5);
-    expect.soft(expectOk(await car.call("refuel", { liters: 19.5 }))).toEqual({ fuel_liters: 50 });
+  it("energy is added only with a cable plugged in, up to the battery's capacity", async () => {
+    expectError(await car.call("add_energy", { kwh: 5 }), "NO_CABLE");
+    expect.soft(expectOk(await car.call("plug_in_cable"))).toEqual({ cable: "plugged" });
+    const answer = await car.call("add_energy", { kwh: 10 });
+    expect.soft(expectOk(answer)).toEqual({ energy_kwh: 50.5 });
+    expectGrounded(answer, ["energy_kwh"]);
+    expectError(await car.call("add_energy", { kwh: 30 }), "BATTERY_FULL");
+    expect.soft((await vehicle()).energy_kwh).toBe(50.5);
+    expect.soft(expectOk(await car.call("add_energy", { kwh: 24.5 }))).toEqual({ energy_kwh: 75 });
   });
 
-  it("climate and headlights are set by their arguments, for later reads", async () => {
+  it("the charge limit is set by its argument, but not while charging", async () => {
     expect
-      .soft(expectOk(await car.call("set_climate", { climate_on: true, target_temp_c: 23 })))
-      .toEqual({ climate_on: true, target_temp_c: 23 });
-    expect.soft(expectOk(await car.call("set_headlights", { mode: "auto" }))).toEqual({ headlights: "auto" });
-    expect.soft(await vehicle()).toMatchObject({ climate_on: true, target_temp_c: 23, headlights: "auto" });
-  });
-
-  it("cruise control needs the engine running, and refuelling needs it off", async () => {
-    expectError(await car.call("set_cruise_control", { cruise_speed_kph: 90 }), "ENGINE_OFF");
-    await car.call("lock_doors", { doors: ["rear_right"] });
-    await car.call("start_engine");
-    expect
-      .soft(expectOk(await car.call("set_cruise_control", { cruise_speed_kph: 90 })))
-      .toEqual({ cruise_speed_kph: 90 });
-    expectError(await car.call("refuel", { liters: 5 }), "ENGINE_RUNNING");
-    expect.soft(fieldsOf(await car.call("get_fuel_level")).fuel_liters).toBe(20.5);
+      .soft(expectOk(await car.call("set_charge_limit", { charge_limit_percent: 90 })))
+      .toEqual({ charge_limit_percent: 90 });
+    await car.call("open_charge_port");
+    await car.call("start_charging");
+    expectError(await car.call("set_charge_limit", { charge_limit_percent: 70 }), "CHARGING");
+    expect.soft((await vehicle()).charge_limit_percent).toBe(90);
   });
 
   it("every result of the calls above fits the output schema its tool advertises", () => {

@@ -314,6 +314,26 @@ describe("toolsim infer --model", () => {
     ).toBe("model");
   });
 
+  it("fails, keeping the rules' effects, when the model answers none of its requests", async () => {
+    const down = await startFakeOpenAI({
+      respond: () => ({ kind: "status", status: 503, message: "overloaded" }),
+    });
+    try {
+      const { file } = await importShop(join(dir.path, "down"), "--no-infer");
+      const before = readFileSync(file, "utf8");
+      const run = await runCli(["infer", file, "--model", "fake-model", "--llm-base-url", down.url], {
+        OPENAI_API_KEY: "",
+        OPENAI_BASE_URL: "",
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/the model answered none of its \d+ request\(s\)/);
+      expect(run.stderr).toContain("--llm-base-url");
+      expect(readFileSync(file, "utf8")).toBe(before);
+    } finally {
+      await down.close();
+    }
+  });
+
   it("says how to configure a model when there is none", async () => {
     const { file } = await importShop(join(dir.path, "nomodel"), "--no-infer");
     const run = await runCli(["infer", file, "--model", "x"], { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" });

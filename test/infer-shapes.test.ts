@@ -372,3 +372,17 @@ describe("a client API whose state is one account's", () => {
     });
   });
 });
+
+describe("a verb made of re- and the noun of a number", () => {
+  const world = toolset({ kiosk: { name: "K1", stock_units: 3, cash: 20 } }, [
+    tool("restock", "Put more units on the shelf.", { units: { type: "integer" } }, ["units"], {
+      stock_units: { type: "integer" },
+    }),
+  ]);
+
+  it("adds the amount to that number", async () => {
+    const made = await call(world, "restock", { units: 5 }, inferToolset(world).toolset.state);
+    expect(made.outcome).toMatchObject({ status: "applied", output: { stock_units: 8 } });
+    expect(made.after).toEqual({ kiosk: { name: "K1", stock_units: 8, cash: 20 } });
+  });
+});

@@ -65,10 +65,10 @@ export const inferCommand: Command = {
     const client = values.model ? new LlmClient(endpointOf(values)) : undefined;
     const report: ToolReport[] = [];
     const written: string[] = [];
-    let usage = zeroUsage();
+    let asked: Asked = { usage: zeroUsage(), tools: 0, reached: 0, problem: undefined };
     for (const { file, toolset } of loaded.toolsets) {
       const inferred = inferToolset(toolset);
-      if (client) usage = addUsage(usage, await askModel(client, inferred)) ?? usage;
+      if (client) asked = addAsked(asked, await askModel(client, inferred));
       report.push(...inferred.report);
       if (values.write && changed(toolset, inferred.toolset)) {
         writeFileSync(
@@ -88,12 +88,19 @@ export const inferCommand: Command = {
       process.stdout.write(renderReport(report));
       if (client)
         process.stdout.write(
-          `model: ${usage.requests} request(s), ${usage.promptTokens} prompt and ${usage.completionTokens} completion tokens\n`,
+          `model: ${asked.usage.requests} request(s), ${asked.usage.promptTokens} prompt and ${asked.usage.completionTokens} completion tokens\n`,
         );
       for (const file of written) process.stdout.write(`wrote ${shortPath(file)}\n`);
       for (const problem of broken) process.stderr.write(`${formatProblem(problem)}\n`);
       if (!values.write && report.some((r) => r.verdict === "inferred" || r.verdict === "partly"))
         process.stdout.write("(nothing written: --write puts these effects into the files)\n");
+    }
+    if (client && asked.tools > 0 && asked.reached === 0) {
+      // a model that could not be reached wrote nothing: the run did not do what was asked
+      process.stderr.write(
+        `toolsim infer: the model answered none of its ${asked.tools} request(s) (${asked.problem ?? "no answer"}); the rules' effects are kept. Check --llm-base-url, the model name and the API key (docs/llm.md).\n`,
+      );
+      return 1;
     }
     if (broken.length > 0) {
       // inferred effects that the loader rejects are a bug in the inference, not in the file
@@ -132,12 +139,17 @@ function endpointOf(values: {
 async function askModel(
   client: LlmClient,
   inferred: { toolset: Toolset; report: ToolReport[] },
-): Promise<Usage> {
-  let usage = zeroUsage();
+): Promise<Asked> {
+  let asked: Asked = { usage: zeroUsage(), tools: 0, reached: 0, problem: undefined };
   for (const entry of inferred.report) {
     if (entry.verdict !== "partly" && entry.verdict !== "not inferred") continue;
     const answer = await inferEffectsWithModel(inferred.toolset, entry.tool, { client });
-    usage = addUsage(usage, answer.usage) ?? usage;
+    asked = addAsked(asked, {
+      usage: answer.usage,
+      tools: 1,
+      reached: answer.reached ? 1 : 0,
+      problem: answer.reached ? undefined : answer.problems[0],
+    });
     if (answer.status !== "inferred" || !answer.effects?.length) {
       entry.gaps.push(...answer.problems.map((problem) => `model ${answer.provenance.model}: ${problem}`));
       continue;
@@ -158,7 +170,7 @@ async function askModel(
     entry.notes.push(...notes);
     entry.gaps = [];
   }
-  return usage;
+  return asked;
 }
 
 function changed(before: Toolset, after: Toolset): boolean {
@@ -199,4 +211,21 @@ function toolFile(original: Record<string, unknown>, tool: Tool): Record<string,
 
 function shortPath(file: string): string {
   return relative(process.cwd(), file) || file;
+}
+
+/** What asking the model came to: its usage, the tools asked about, how many it answered, why not. */
+interface Asked {
+  usage: Usage;
+  tools: number;
+  reached: number;
+  problem: string | undefined;
+}
+
+function addAsked(a: Asked, b: Asked): Asked {
+  return {
+    usage: addUsage(a.usage, b.usage) ?? a.usage,
+    tools: a.tools + b.tools,
+    reached: a.reached + b.reached,
+    problem: a.problem ?? b.problem,
+  };
 }

@@ -34,6 +34,8 @@ export interface ModelInference {
   effects?: Effect[];
   /** What is still wrong (empty when inferred). */
   problems: string[];
+  /** Whether the endpoint answered at all (an answer, usable or not), as opposed to failing every request. */
+  reached: boolean;
   provenance: EffectsProvenance;
   usage: Usage;
 }
@@ -64,6 +66,7 @@ export async function inferEffectsWithModel(
     replayed: { ok: 0, total: 0 },
   };
   let attempts = 0;
+  let reached = false;
   for (attempts = 1; attempts <= 2; attempts++) {
     const answer = await options.client.tryJson<Answer>({
       role: "simulate",
@@ -75,10 +78,12 @@ export async function inferEffectsWithModel(
       signal: options.signal,
     });
     usage = addUsage(usage, answer.usage) ?? usage;
+    const answered = answer.ok || ["invalid-json", "schema", "parse"].includes(answer.failure.kind);
+    reached ||= answered;
     if (!answer.ok) {
       last = { ...last, problems: [`the model gave no usable answer: ${answer.failure.message}`] };
       // an endpoint that fails outright will not do better when told about it
-      if (!["invalid-json", "schema", "parse"].includes(answer.failure.kind)) break;
+      if (!answered) break;
       followUp.push(
         { role: "assistant", content: answer.raw ?? "" },
         { role: "user", content: repairUser(last.problems) },
@@ -103,6 +108,7 @@ export async function inferEffectsWithModel(
     status: inferred ? "inferred" : "failed",
     ...(last.effects ? { effects: last.effects } : {}),
     problems: last.problems,
+    reached,
     provenance: {
       by: "model",
       model: options.client.modelFor("simulate"),

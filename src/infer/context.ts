@@ -32,9 +32,10 @@ export function notFoundError(
 ): string | undefined {
   const nouns = [collection.name, argument.replace(/_?(id|ids|key)$/i, "")];
   const notFound = ctx.facts.errors.filter((e) => e.kind === "not-found");
-  const named = notFound.find(
-    (e) => e.noun !== undefined && nouns.some((n) => nounsMatch(e.noun as string, n)),
-  );
+  const named =
+    notFound.find((e) => e.noun !== undefined && nouns.some((n) => nounsMatch(e.noun as string, n))) ??
+    // "no such card" for a payment card: the noun's head word, where nothing closer is documented
+    notFound.find((e) => e.noun !== undefined && nouns.some((n) => sameNoun(e.noun as string, headWord(n))));
   const generic = notFound.filter((e) => e.noun === undefined || e.code === "NOT_FOUND");
   const chosen = named ?? (notFound.length === 1 && generic.length === 1 ? generic[0] : undefined);
   if (chosen) return use(ctx, chosen);
@@ -67,6 +68,10 @@ export function addError(ctx: Context, error: ToolError): string {
 /** `delivery_slot` matches `delivery_slots`; `item` matches `new_item` only when nothing closer exists. */
 function nounsMatch(errorNoun: string, noun: string): boolean {
   return sameNoun(errorNoun, noun) || sameNoun(errorNoun.split("_").slice(-2).join("_"), noun);
+}
+
+function headWord(noun: string): string {
+  return nameWords(noun).at(-1) ?? noun;
 }
 
 export function humanNoun(collection: string): string {

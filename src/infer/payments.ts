@@ -101,8 +101,8 @@ export function refundFor(ctx: Context, collection: CollectionShape, binding: st
 const LIMIT_WORDS = /^(budget|limit|cap|allowance)$/;
 
 /**
- * A spending limit a record keeps (`budget_limit`, `spend_cap`) bounds the price a tool
- * takes, where the tool documents the error for going past it ("above the budget"): Stripe
+ * A spending limit a record keeps (`spend_cap`, `monthly_limit`) bounds the price a tool
+ * takes, where the tool documents the error for going past it ("above the spend cap"): Stripe
  * Issuing's spending controls, Brex and Ramp budgets, AWS Budgets actions.
  */
 export function spendingLimit(ctx: Context): Draft[] {

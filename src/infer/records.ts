@@ -4,7 +4,7 @@ import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
-import type { FieldShape, RecordShape } from "./shape.js";
+import type { FieldShape, RecordShape, StateShape } from "./shape.js";
 import {
   DECREASE_VERBS,
   INCREASE_VERBS,
@@ -106,14 +106,23 @@ function refilled(ctx: Context): string | undefined {
   const verb = ctx.facts.verb ?? ctx.facts.words[0];
   if (!verb || !/^re[a-z]{3,}$/.test(verb)) return undefined;
   const noun = verb.slice(2);
-  const kept = ctx.shape.parts.some(
-    (p) =>
-      p.kind === "record" &&
-      [...p.fields.values()].some(
-        (f) => f.types.has("number") && nameWords(f.path).map(singular).includes(noun),
-      ),
-  );
-  return kept ? noun : undefined;
+  return numberWords(ctx.shape).has(noun) ? noun : undefined;
+}
+
+/** The words of the numbers records keep, once per world: many verbs start with re-. */
+const numberWordsOf = new WeakMap<StateShape, Set<string>>();
+
+function numberWords(shape: StateShape): Set<string> {
+  let words = numberWordsOf.get(shape);
+  if (!words) {
+    words = new Set();
+    for (const part of shape.parts)
+      if (part.kind === "record")
+        for (const field of part.fields.values())
+          if (field.types.has("number")) for (const w of nameWords(field.path)) words.add(singular(w));
+    numberWordsOf.set(shape, words);
+  }
+  return words;
 }
 
 /** The one number argument an increase or decrease moves by. */

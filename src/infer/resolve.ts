@@ -243,9 +243,8 @@ const PLAIN_MEMBERSHIP = new Set([
   "leave",
 ]);
 
-/** The collection the tool's name is about (`show_invoice_summary` → invoices), if the state has it. */
 /**
- * The collection the verb's noun names, where the tool's other words name none: `book_flight`
+ * The collection the verb's noun names, where the tool's other words name none: `book_room`
  * files a booking, `reserve_room` a reservation, `subscribe` a subscription, as REST APIs
  * name the resource an action makes (Amadeus flight orders and Booking.com reservations,
  * Stripe's `POST /v1/subscriptions`, Eventbrite's registrations).
@@ -289,6 +288,7 @@ export function verbNounCollection(facts: ToolFacts, shape: StateShape): Collect
   return found.length === 1 ? found[0] : undefined;
 }
 
+/** The collection the tool's name is about (`show_invoice_summary` → invoices), if the state has it. */
 export function namedCollection(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
   return namedPart(facts, shape, ["collection"]);
 }

@@ -4,19 +4,18 @@ import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import { answersFrom } from "./records.js";
-import { nameWords, singular } from "./words.js";
+import { singular } from "./words.js";
 
 /**
- * Switches: verbs that put a thing into a state — start and stop an engine, lock and unlock
- * doors, arm an alarm, mute a speaker. The state the verb means (`start` → `running` or `on`,
- * `lock` → `locked`) is one of the values a field of a record takes (`engine`: `off`,
- * `running`) or that a map of parts to states holds (`doors.driver`: `locked`): the tool
- * sets that field, or every part it names (all of them where it names none), and a flag
- * argument named for the opposite verb (`unlock`) sets the opposite state. A documented
- * error that speaks of a state of the record ("a door is unlocked", "the engine is not
- * running") refuses the call in that state. Tesla's Fleet API (`door_lock`, `door_unlock`),
- * Smartcar's security endpoint (`LOCK`, `UNLOCK`) and Home Assistant's `lock.lock` and
- * `switch.turn_on` services work so.
+ * Switches: verbs that put a thing into a state — start and stop charging, open and close
+ * windows, arm an alarm, mute a speaker. The state the verb means (`start` → `running` or
+ * `started`, `open` → `open`) is one of the values a field of a record takes (`charging`:
+ * `stopped`, `started`) or that parts keyed by name hold (`windows.rear_left`: `closed`):
+ * the tool sets that field, or every part it names (all of them where it names none). A
+ * documented error that speaks of a state of the record ("a window is open", "the charge
+ * port is closed") refuses the call in that state. Tesla's Fleet API (`door_lock`,
+ * `charge_start`, `window_control`), Smartcar's security endpoint (`LOCK`, `UNLOCK`) and Home
+ * Assistant's `lock.lock` and `switch.turn_on` services work so.
  */
 
 const STATES: Readonly<Record<string, readonly string[]>> = {
@@ -40,41 +39,22 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   release: ["released", "disengaged", "off"],
   connect: ["connected"],
   disconnect: ["disconnected"],
+  plug: ["plugged", "connected"],
+  unplug: ["unplugged", "disconnected"],
 };
 
-const OPPOSITE: Readonly<Record<string, string>> = Object.fromEntries(
-  [
-    ["start", "stop"],
-    ["lock", "unlock"],
-    ["open", "close"],
-    ["enable", "disable"],
-    ["activate", "deactivate"],
-    ["arm", "disarm"],
-    ["pause", "resume"],
-    ["mute", "unmute"],
-    ["engage", "release"],
-    ["connect", "disconnect"],
-  ].flatMap(([a, b]) => [
-    [a, b],
-    [b, a],
-  ]),
-);
-
-/** What the verb puts things into: its states, and the opposite verb's (for a flag that reverses it). */
-function statesOf(
-  ctx: Context,
-): { verb: string; states: readonly string[]; opposite: readonly string[] } | undefined {
+/** What the verb puts things into: its states, most likely first. */
+function statesOf(ctx: Context): { verb: string; states: readonly string[] } | undefined {
   const words = ctx.facts.words;
   // the vocabulary of the other rules need not know a switching verb (`stop`)
   const verb = ctx.facts.verb ?? words[0];
   // `turn_on`, `switch_off`, `power_on`
   if (verb && ["turn", "switch", "power"].includes(verb)) {
-    if (words.includes("on")) return { verb: "on", states: ["on"], opposite: ["off"] };
-    if (words.includes("off")) return { verb: "off", states: ["off"], opposite: ["on"] };
+    if (words.includes("on")) return { verb: "on", states: ["on"] };
+    if (words.includes("off")) return { verb: "off", states: ["off"] };
   }
   const states = verb ? STATES[verb] : undefined;
-  if (!verb || !states) return undefined;
-  return { verb, states, opposite: STATES[OPPOSITE[verb] ?? ""] ?? [] };
+  return verb && states ? { verb, states } : undefined;
 }
 
 /** The part the tool switches: the one whose values hold the verb's state, named by the tool where several do. */
@@ -101,11 +81,7 @@ export function switchRule(ctx: Context): Draft[] | undefined {
   // an argument that sets the field itself is a plain set, not a switch
   const fieldName = part.kind === "map" ? part.field : part.field.path;
   if (ctx.facts.params.some((p) => p.name === fieldName && part.kind === "field")) return undefined;
-  const opposite = verb.opposite.find((s) => part.known.includes(s));
-  const flip = opposite ? flipParam(ctx, verb.verb) : undefined;
-  const value = flip
-    ? `($args.${identifier(flip.name)} ? ${JSON.stringify(opposite)} : ${JSON.stringify(state)})`
-    : JSON.stringify(state);
+  const value = JSON.stringify(state);
   const target = part.record.path.join("/") || ".";
   const require = preconditions(ctx, part.record);
   if (part.kind === "field") {
@@ -117,9 +93,10 @@ export function switchRule(ctx: Context): Draft[] | undefined {
   }
   const keys = keysParam(ctx, part);
   const map = `$subject.${identifier(part.field)}`;
-  const chosen = keys
-    ? `$merge($args.${identifier(keys.name)}.{$: ${value}})`
-    : `$merge($each(${map}, function($v, $k) { {$k: ${value}} }))`;
+  const every = `$merge($each(${map}, function($v, $k) { {$k: ${value}} }))`;
+  const named = keys ? `$args.${identifier(keys.name)}` : undefined;
+  // the parts the call names, or every part where it names none
+  const chosen = named ? `($exists(${named}) ? $merge(${named}.{$: ${value}}) : ${every})` : every;
   ctx.notes.push(
     `sets ${keys ? `the ${part.field} named by ${keys.name}` : `every one of ${part.field}`} to '${state}' (the verb "${verb.verb}")`,
   );
@@ -132,19 +109,7 @@ export function switchRule(ctx: Context): Draft[] | undefined {
       as: "record",
     },
     ...answersFrom(ctx, part.record, "record"),
-    ...stateCounts(ctx, part),
   ];
-}
-
-/** A boolean argument named for the opposite verb or state (`unlock`, `off`) reverses the switch. */
-function flipParam(ctx: Context, verb: string): Param | undefined {
-  const opposite = OPPOSITE[verb];
-  const words = new Set([
-    opposite,
-    ...(opposite ? (STATES[opposite] ?? []) : []),
-    verb === "on" ? "off" : "on",
-  ]);
-  return ctx.facts.params.find((p) => p.type === "boolean" && words.has(p.name));
 }
 
 /** The argument naming which parts of the map to switch: a list (or one) of its keys. */
@@ -156,25 +121,5 @@ function keysParam(ctx: Context, part: Extract<Switchable, { kind: "map" }>): Pa
       p.type === "array" ? (p.schema.items as { enum?: unknown[] } | undefined)?.enum : p.schema.enum;
     const inMap = Array.isArray(items) && items.length > 0 && items.every((v) => keys.has(String(v)));
     return (p.type === "array" || p.type === "string") && (inMap || nounsOf(p.name).includes(noun));
-  });
-}
-
-/** Outputs that count the parts in one state (`unlocked_doors`): how many of the map's values are that state, after the change. */
-function stateCounts(ctx: Context, part: Extract<Switchable, { kind: "map" }>): Draft[] {
-  const noun = singular(part.field);
-  return ctx.facts.outputs.flatMap((o) => {
-    if (o.type !== "integer" && o.type !== "number") return [];
-    const words = nameWords(o.name);
-    const state = part.known.find((s) => words.includes(s));
-    if (!state || !words.map(singular).includes(noun)) return [];
-    return [
-      {
-        kind: "respond",
-        output: o.name,
-        value: {
-          $expr: `$count($each($record.${identifier(part.field)}, function($v) { $v })[$ = ${JSON.stringify(state)}])`,
-        },
-      },
-    ];
   });
 }

@@ -157,10 +157,8 @@ export function dropUnknownFormats(schema: unknown, path: string, notes: SchemaN
   }
   for (const [key, value] of Object.entries(schema)) {
     if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
-    if (isPlainObject(value) || Array.isArray(value)) {
-      const child = key === "properties" || key === "$defs" || key === "patternProperties" ? key : key;
-      dropUnknownFormats(value, path ? `${path}.${child}` : child, notes);
-    }
+    if (isPlainObject(value) || Array.isArray(value))
+      dropUnknownFormats(value, path ? `${path}.${key}` : key, notes);
   }
 }
 
