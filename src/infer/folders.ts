@@ -5,7 +5,7 @@ import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { referenceTarget } from "./targets.js";
-import { nameWords, STATUS_VERBS, singular } from "./words.js";
+import { nameWords, plural, STATUS_VERBS, singular } from "./words.js";
 import { counted, createRule } from "./writes.js";
 
 /**
@@ -49,6 +49,15 @@ export function foldersOf(shape: StateShape, collection: CollectionShape): Folde
   return { holder, names, collections, keyField: collection.keyField };
 }
 
+/**
+ * A folder's records under the name of what they are (`message_id` → messages), not of the
+ * folder they are in: a message not found is no "inbox not found".
+ */
+function recordsIn(folders: Folders, collection: CollectionShape): CollectionShape {
+  const noun = nameWords(folders.keyField).filter((w) => w !== "id");
+  return noun.length > 0 ? { ...collection, name: plural(noun.join("_")) } : collection;
+}
+
 /** Every folder set of the world. */
 function allFolders(shape: StateShape): Folders[] {
   const found = new Map<string, Folders>();
@@ -83,7 +92,9 @@ function folderValue(folders: Folders, name: string): string {
 export function readAcrossFolders(ctx: Context, subject: Reference): Draft[] | undefined {
   const folders = foldersOf(ctx.shape, subject.collection);
   if (!folders || namedFolder(ctx, folders)) return undefined;
-  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const missing = notFoundError(ctx, recordsIn(folders, subject.collection), subject.param.name, {
+    add: true,
+  });
   const all = folders.names
     .map((name) => folderValue(folders, name))
     .reduce((joined, next) => `$append(${joined}, ${next})`, "[]");
@@ -136,7 +147,9 @@ export function moveToFolder(ctx: Context, subject: Reference): Draft[] | undefi
   if (!to) return undefined;
   const target = referenceTarget(ctx, subject);
   if (!target) return undefined;
-  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const missing = notFoundError(ctx, recordsIn(folders, subject.collection), subject.param.name, {
+    add: true,
+  });
   const holder = folders.holder.join("/") || ".";
   ctx.notes.push(`moves the record from ${subject.collection.name} to ${to}`);
   return [
@@ -161,9 +174,16 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
   const into = folders ? (sentFolder(ctx, folders) ?? subject.collection) : subject.collection;
   const original = referenceTarget(ctx, subject);
   if (!original) return undefined;
-  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const records = folders ? recordsIn(folders, subject.collection) : subject.collection;
+  const missing = notFoundError(ctx, records, subject.param.name, { add: true });
   const others = ctx.references.filter((r) => r !== subject);
-  const drafts = createRule({ ...ctx, references: others }, into, nameWords(singular(into.name)).join("_"));
+  // the argument names the original: it is no key of the new record (`comment_id` of a reply)
+  const facts = { ...ctx.facts, params: ctx.facts.params.filter((p) => p !== subject.param) };
+  const drafts = createRule(
+    { ...ctx, facts, references: others },
+    into,
+    nameWords(singular(into.name)).join("_"),
+  );
   const create = drafts.find((d) => d.kind === "create");
   if (!create) return undefined;
   const set = { ...(create.set as Record<string, unknown>) };

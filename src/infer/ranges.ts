@@ -35,7 +35,14 @@ export function orderChecks(ctx: Context): Draft[] {
     const to = boundParam(ctx.facts.params, high);
     if (!from || !to || from === to) continue;
     const text = error.text;
-    const spoken = [low, high].every((w) => new RegExp(`\\b${w}`).test(text));
+    // the bound's word (`end must be after start`) or the argument's own name (`range_end`)
+    const bounds: ReadonlyArray<readonly [string, Param]> = [
+      [low, from],
+      [high, to],
+    ];
+    const spoken = bounds.every(
+      ([w, p]) => new RegExp(`\\b${w}`).test(text) || text.includes(p.name.toLowerCase()),
+    );
     if (!spoken) continue;
     const a = comparable(from);
     const b = comparable(to);
