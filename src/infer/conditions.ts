@@ -26,7 +26,19 @@ export function knownValues(ctx: Context, name: string, seen: Iterable<unknown>)
   return [...new Set([...seen, ...enums].filter((v): v is string => typeof v === "string"))];
 }
 
+/** One tool's parts in a state: its switch and its guards both ask, and each field's enums take a walk over every tool. */
+const switchablesOf = new WeakMap<Context, Switchable[]>();
+
 export function switchables(ctx: Context): Switchable[] {
+  let found = switchablesOf.get(ctx);
+  if (!found) {
+    found = partsInAState(ctx);
+    switchablesOf.set(ctx, found);
+  }
+  return found;
+}
+
+function partsInAState(ctx: Context): Switchable[] {
   const found: Switchable[] = [];
   const records = ctx.shape.parts.filter((p): p is RecordShape => p.kind === "record");
   for (const record of records)
