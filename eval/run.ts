@@ -81,6 +81,11 @@ async function main(): Promise<number> {
     );
     return 2;
   }
+  const bfclState = stateOption(values["bfcl-state"]);
+  if (bfclState === undefined) {
+    process.stderr.write(`eval: --bfcl-state takes given or loaded; got "${values["bfcl-state"]}"\n`);
+    return 2;
+  }
   const report: Record<string, unknown> = {};
   if (values.synthtools) report.synthtools = synthToolsSection(values.synthtools);
   if (values.bfcl) report.bfcl = bfclSection(values.bfcl);
@@ -104,7 +109,7 @@ async function main(): Promise<number> {
   const multiTurn = values["bfcl-multiturn"]
     ? await bfclMultiTurnSection(values["bfcl-multiturn"], {
         classes: classList(values["bfcl-classes"]),
-        state: stateOption(values["bfcl-state"]),
+        state: bfclState,
       })
     : undefined;
   // ──
@@ -187,8 +192,7 @@ main().then(
   },
 );
 
-function stateOption(value: string | undefined): "given" | "loaded" {
+function stateOption(value: string | undefined): "given" | "loaded" | undefined {
   if (value === undefined || value === "given") return "given";
-  if (value === "loaded") return "loaded";
-  throw new Error(`--bfcl-state: "${value}" is neither "given" nor "loaded"`);
+  return value === "loaded" ? "loaded" : undefined;
 }
