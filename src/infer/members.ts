@@ -279,6 +279,11 @@ function putValue(ctx: Context, values: ValuesShape, target: string, noun: strin
   const key = keyParam(ctx, values);
   if (!key) return [];
   const value = ctx.facts.params.find((p) => p !== key && p.type === values.valueType);
+  if (value && changesValue(ctx)) {
+    // `set_seat`, `update_seat`: a key already there gets the new value (as Redis HSET does)
+    ctx.notes.push(`sets ${key.name} to ${value.name} in ${target}`);
+    return putPlain(target, key, value);
+  }
   const taken = ctx.facts.errors.find((e) => /already|exists|taken|duplicate/.test(e.text));
   const exists =
     taken?.code ??
@@ -318,6 +323,12 @@ function putValue(ctx: Context, values: ValuesShape, target: string, noun: strin
     },
     ...(id ? [{ kind: "respond", output: id.name, value: { $expr: "$new_value" } }] : []),
   ];
+}
+
+/** An update verb (set, change) that is no membership verb: it changes a key's value, and may add the key. */
+function changesValue(ctx: Context): boolean {
+  const verb = ctx.facts.verb ?? "";
+  return VERBS.update.includes(verb) && !JOIN_VERBS.has(verb) && !VERBS.create.includes(verb);
 }
 
 function putPlain(target: string, key: Param, value: Param): Draft[] {
