@@ -301,8 +301,18 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   const stem = refilled(ctx);
   const filled = numeric.filter((f) => stem !== undefined && nameWords(f.path).map(singular).includes(stem));
   if (filled.length === 1) return filled[0];
-  const money = numeric.filter((f) => /balance|funds|credit|cash|wallet/.test(f.path.toLowerCase()));
+  // a limit beside the balance (`max_balance`) is what an increase may not pass, not what it moves
+  const money = numeric.filter(
+    (f) => /balance|funds|credit|cash|wallet/.test(f.path.toLowerCase()) && !isLimit(f),
+  );
   return money.length === 1 ? money[0] : undefined;
+}
+
+/** A number that says how much another may hold (`tank_capacity_liters`, `max_balance`). */
+function isLimit(field: FieldShape): boolean {
+  return nameWords(field.path)
+    .map(singular)
+    .some((w) => /^(capacity|max|maximum|limit|cap)$/.test(w));
 }
 
 /**
@@ -378,7 +388,7 @@ function capacityGuard(
     return (
       f !== field &&
       f.types.has("number") &&
-      own.some((w) => /^(capacity|max|maximum|limit|cap)$/.test(w)) &&
+      isLimit(f) &&
       (own.some((w) => words.has(w)) || ctx.facts.text.includes(f.path))
     );
   });
