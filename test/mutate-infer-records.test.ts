@@ -53,6 +53,8 @@ const kiosk = world(
       out({ fuel_liters: number }),
     ),
     tool("credit_generator", "Credit the generator.", { amount: number }),
+    tool("load_card", "Load money onto the card.", { amount: number }),
+    tool("use_card", "Pay with the card.", { amount: number }),
     tool(
       "login",
       "Sign in.",
@@ -90,6 +92,12 @@ describe("an amount added to a record's number", () => {
     expect(refuelled.after.generator).toMatchObject({ fuel_liters: 40, runtime_hours: 2, max_watts: 900 });
     expect(refuelled.answer).toEqual({ fuel_liters: 40 });
     expect(failure((await call(kiosk, "refuel_generator", { liters: 31 })).outcome)).toBe("TANK_OVERFLOW");
+  });
+
+  it("knows every verb that moves an amount: 'load' adds, 'use' takes", async () => {
+    expect((await call(kiosk, "load_card", { amount: 5 })).after.card).toMatchObject({ balance: 25 });
+    expect((await call(kiosk, "use_card", { amount: 5 })).after.card).toMatchObject({ balance: 15 });
+    expect(failure((await call(kiosk, "use_card", { amount: 25 })).outcome)).toBe("INSUFFICIENT_BALANCE");
   });
 
   it("moves nothing where the record keeps no balance the tool names", () => {

@@ -203,6 +203,12 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "decrease",
     "decrement",
     "recharge",
+    "raise",
+    "load",
+    "reduce",
+    "lower",
+    "use",
+    "consume",
     // membership of a set the state keeps
     "follow",
     "unfollow",
