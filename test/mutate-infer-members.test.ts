@@ -44,6 +44,41 @@ const club = world(
       out({ held: bool }),
     ),
     tool("add_tag", "Add a tag.", { tag: text }, undefined, [], out({ tags: strings })),
+    tool(
+      "fetch_trail_list",
+      "Fetch the trail list.",
+      {},
+      [],
+      [],
+      out({ walks: strings, trail_list: strings }),
+    ),
+    tool(
+      "check_trail_list",
+      "Check for a trail.",
+      { trail: text },
+      undefined,
+      [],
+      out({ trail: text, listed: bool }),
+    ),
+    tool(
+      "is_in_trail_list",
+      "Whether a trail is listed.",
+      { trail: text },
+      undefined,
+      [],
+      out({ found: bool }),
+    ),
+    tool(
+      "has_trails_in_trail_list",
+      "Whether either trail is listed.",
+      { first: text, second: text },
+      undefined,
+      [],
+      out({ any: bool }),
+    ),
+    tool("remove_two_from_trail_list", "Remove two trails.", { first: text, second: text }),
+    tool("include_trail_list", "Include a trail.", { trail_name: text, urgent: bool }),
+    tool("drop_trail_list", "Drop a trail name.", { trail_name: text }),
     tool("remove_tag", "Remove a tag.", { tag: text }, undefined, [], out({ tags: strings })),
     tool(
       "get_badge_index",
@@ -71,6 +106,8 @@ describe("a list of values in a record", () => {
     const twice = await call(club, "add_trail_to_trail_list", { trail: "falls" });
     expect(twice.outcome.status).toBe("applied");
     expect(twice.after.club).toMatchObject({ trail_list: ["ridge", "falls"] });
+    const floor = await call(venue, "add_locker_table_floor", { attendee: "Cy", floor: 2 });
+    expect(floor.answer).toEqual({ locker_id: "L-11" });
     expect(added.report.notes).toContain("adds trail to club/trail_list, once");
   });
 
@@ -107,6 +144,36 @@ describe("a list of values in a record", () => {
     expect(yes.answer).toEqual({ held: true });
     expect((await call(club, "has_trail_list", { trail: "lake" })).answer).toEqual({ held: false });
     expect(yes.report.notes).toContain("answers whether club/trail_list holds trail");
+  });
+});
+
+describe("which output and which argument", () => {
+  it("answers the list under the output named for it among several arrays", async () => {
+    expect((await call(club, "fetch_trail_list", {})).answer).toEqual({ trail_list: ["ridge", "falls"] });
+  });
+
+  it("answers whether the list holds a value in the yes-or-no output, beside others ('check', 'is')", async () => {
+    expect((await call(club, "check_trail_list", { trail: "ridge" })).answer).toEqual({ listed: true });
+    expect((await call(club, "is_in_trail_list", { trail: "lake" })).answer).toEqual({ found: false });
+  });
+
+  it("takes the one required text as the value, whatever else is required", async () => {
+    const added = await call(club, "include_trail_list", { trail_name: "lake", urgent: true });
+    expect(added.after.club).toMatchObject({ trail_list: ["ridge", "falls", "lake"] });
+  });
+
+  it("names the error for a value the list lacks after the argument and the list", async () => {
+    const absent = await call(club, "drop_trail_list", { trail_name: "lake" });
+    expect(failure(absent.outcome)).toBe("TRAIL_NAME_NOT_IN_TRAIL_LIST");
+  });
+
+  it("says which value it could not tell, for a look-up and a removal too", () => {
+    expect(inferred(club, "has_trails_in_trail_list").report.notes).toContain(
+      "no one argument names the value to look for in club/trail_list",
+    );
+    expect(inferred(club, "remove_two_from_trail_list").report.notes).toContain(
+      "no one argument names the value to remove from club/trail_list",
+    );
   });
 });
 
@@ -172,7 +239,10 @@ const gallery = world(
       "Take a photo out of the liked photos.",
       { photo_id: text },
       undefined,
-      [error("NO_SUCH_PHOTO", "No such photo.", "No photo has the id.", 404)],
+      [
+        error("RATE_LIMITED", "Too many requests.", "Too many calls in a minute.", 429),
+        error("NO_SUCH_PHOTO", "No such photo.", "No photo has the id.", 404),
+      ],
     ),
     tool(
       "get_liked_photo_ids",
@@ -199,7 +269,7 @@ describe("a list a verb names, of records of another collection", () => {
     expect(liked.after.photos).toMatchObject({
       p2: { like_rank: null, stats: { likes_week: 0 }, likeness: "far", likes: 1 },
     });
-    expect(liked.answer).toMatchObject({ photo_id: "p2", likes: 1 });
+    expect(liked.answer).toEqual({ photo_id: "p2", likes: 1, liked: true });
     expect(liked.report.notes).toContain("raises photos.likes by one");
     expect(failure((await call(gallery, "like_photo", { photo_id: "p9" })).outcome)).toBe("PHOTO_NOT_FOUND");
   });
@@ -231,6 +301,8 @@ describe("a list a verb names, of records of another collection", () => {
     const absent = await call(gallery, "unpin_photo", { photo_id: "p1" });
     expect(failure(absent.outcome)).toBe("NOT_PINNED");
     expect((await call(gallery, "unpin_photo", { photo_id: "p2" })).after.me).toMatchObject({ pinned: [] });
+    // a removal checks the list, not whether the photo exists
+    expect(failure((await call(gallery, "unpin_photo", { photo_id: "p9" })).outcome)).toBe("NOT_PINNED");
   });
 
   it("knows every membership verb: 'unfavorite' takes a value out, 'untag' too", async () => {
@@ -243,7 +315,7 @@ describe("a list a verb names, of records of another collection", () => {
   it("takes the not-found error for a value the list lacks when no error says 'not in'", async () => {
     const absent = await call(gallery, "unfavorite_liked_photo_ids", { photo_id: "p2" });
     expect(failure(absent.outcome)).toBe("NO_SUCH_PHOTO");
-    expect(absent.tool.errors.map((e) => e.code)).toEqual(["NO_SUCH_PHOTO"]);
+    expect(absent.tool.errors.map((e) => e.code)).toEqual(["RATE_LIMITED", "NO_SUCH_PHOTO"]);
   });
 
   it("a read-only tool with a yes-or-no answer asks whether the list holds the value", async () => {
@@ -331,6 +403,33 @@ const venue = world(
       [error("FEE_TAKEN", "The attendee has a fee already.", "A fee is set for the attendee.", 409)],
     ),
     tool("sync_seat_map", "Sync the seats.", { attendee: text }),
+    tool("erase_locker_table", "Erase an attendee's locker.", { attendee: text }),
+    tool("list_locker_table", "Who has a locker.", { prefix: text }, [], [], out({ attendees: strings })),
+    tool(
+      "get_seat_map_entry",
+      "An attendee's seat.",
+      { attendee: text, verbose: bool },
+      undefined,
+      [],
+      out({ seat: text }),
+    ),
+    tool(
+      "view_seat_map",
+      "A seat on a floor.",
+      { attendee: text, floor: text },
+      undefined,
+      [],
+      out({ seat: text }),
+    ),
+    tool("remove_seat_map", "Unseat on a floor.", { attendee: text, floor: text }),
+    tool(
+      "add_locker_table_floor",
+      "A locker on a floor.",
+      { attendee: text, floor: integer },
+      ["attendee"],
+      [],
+      out({ hint: text, locker_id: text }),
+    ),
     tool("change_seat_map", "Move an attendee to another seat.", { attendee: text, seat: text }, [
       "attendee",
     ]),
@@ -355,6 +454,14 @@ describe("a map of values", () => {
     expect((await call(venue, "get_seat_map", { attendee: "Ana" })).answer).toEqual({ value: "A1" });
   });
 
+  it("takes the one required text as the key, and no key where two texts are required", async () => {
+    expect((await call(venue, "get_seat_map_entry", { attendee: "Ben", verbose: true })).answer).toEqual({
+      seat: "B4",
+    });
+    expect(inferred(venue, "view_seat_map").tool.effects).toEqual([]);
+    expect(inferred(venue, "remove_seat_map").tool.effects).toEqual([]);
+  });
+
   it("answers a missing key with the documented not-found error", async () => {
     const unknown = await call(venue, "show_seat_map", { attendee: "Cy" });
     expect(failure(unknown.outcome)).toBe("NO_SUCH_ATTENDEE");
@@ -365,6 +472,8 @@ describe("a map of values", () => {
     const listed = await call(venue, "list_seat_map", {});
     expect(listed.answer).toEqual({ attendees: ["Ana", "Ben"] });
     expect(listed.report.notes).toContain("lists the keys of venue/seat_map");
+    // an optional argument leaves it a list
+    expect((await call(venue, "list_locker_table", {})).answer).toEqual({ attendees: ["Ana", "Ben"] });
   });
 
   it("finds the key that holds a value", async () => {
@@ -385,6 +494,9 @@ describe("a map of values", () => {
     expect(failure((await call(venue, "remove_locker_table", { attendee: "Cy" })).outcome)).toBe(
       "LOCKER_NOT_FOUND",
     );
+    expect(removed.report.notes).toContain("removes attendee from venue/locker_table (LOCKER_NOT_FOUND)");
+    const erased = await call(venue, "erase_locker_table", { attendee: "Ben" });
+    expect(Object.keys((erased.after.venue as { locker_table: object }).locker_table)).toEqual(["Ana"]);
   });
 
   it("gives a new key the next id after the largest, as wide as the widest", async () => {
