@@ -42,6 +42,50 @@ const box = world(
     ),
     tool("create_pairings", "Add pairings.", { pairings: objects({ first: text, next: text }) }),
     tool(
+      "add_recipes",
+      "Add recipes.",
+      { recipes: objects(recipe), source: text },
+      ["recipes"],
+      [],
+      out({ made: objects(recipe) }),
+    ),
+    tool(
+      "register_recipes",
+      "Register recipes.",
+      { recipes: objects(recipe) },
+      undefined,
+      [],
+      out({ skipped: objects(recipe), recipes: objects(recipe) }),
+    ),
+    tool("create_pairings_loosely", "Add pairings of any shape.", {
+      pairings: { type: "array", items: { type: "object" } },
+    }),
+    tool("tag_recipes", "Tag recipes.", { tags: objects({ recipe_name: text, labels: strings }) }),
+    tool(
+      "append_steps",
+      "Append steps to recipes.",
+      { steps: objects({ recipe_name: text, more: strings }) },
+      undefined,
+      [],
+      out({ added: objects({ more: strings }) }),
+    ),
+    tool(
+      "browse_box",
+      "Browse the box.",
+      { keyword: text },
+      undefined,
+      [],
+      out({ recipes: objects(recipe), pairings: objects({}) }),
+    ),
+    tool(
+      "find_in_box",
+      "Find in the box.",
+      { phrase: text },
+      undefined,
+      [],
+      out({ recipes: objects(recipe), pairings: objects({}) }),
+    ),
+    tool(
       "add_steps",
       "Add steps to recipes.",
       { steps: objects({ recipe_name: text, more: strings }) },
@@ -197,5 +241,61 @@ describe("reading many records", () => {
     expect(found.report.notes).toContain(
       "answers recipes from box/recipes, each whose one of its values contains query, ignoring case",
     );
+  });
+});
+
+describe("what a batch answers, and which argument", () => {
+  it("answers the ones added under the only array output, or the one named for the collection", async () => {
+    const toast = { name: "toast", steps: ["slice"], tags: [] };
+    const added = await call(box, "add_recipes", { recipes: [toast] });
+    expect(added.answer).toEqual({ made: [toast] });
+    expect(Object.keys(recipesOf(added.after))).toContain("toast");
+    expect((await call(box, "register_recipes", { recipes: [toast] })).answer).toEqual({ recipes: [toast] });
+  });
+
+  it("keys records by their content where the argument declares no fields", async () => {
+    const made = await call(box, "create_pairings_loosely", { pairings: [{ first: "a" }] });
+    expect(pairingsOf(made.after)).toMatchObject({ '{"first":"a"}': { first: "a" } });
+  });
+
+  it("adds to the list named like the argument with a changing verb too", async () => {
+    const tagged = await call(box, "tag_recipes", {
+      tags: [{ recipe_name: "soup", labels: ["hot", "easy"] }],
+    });
+    expect(recipesOf(tagged.after)).toMatchObject({ soup: { tags: ["hot", "easy"], steps: ["boil"] } });
+  });
+
+  it("answers nothing of its own where no output carries the key and one list", async () => {
+    const appended = await call(box, "append_steps", { steps: [{ recipe_name: "soup", more: ["salt"] }] });
+    expect(recipesOf(appended.after)).toMatchObject({ soup: { steps: ["boil", "salt"] } });
+    expect(appended.tool.effects.map((e) => e.kind)).toEqual(["read", "update"]);
+  });
+
+  it("searches by the name of the argument, or by the verb", async () => {
+    expect((await call(box, "browse_box", { keyword: "chop" })).answer).toEqual({
+      recipes: [recipesOf(box.state).salad],
+      pairings: [],
+    });
+    expect((await call(box, "find_in_box", { phrase: "pancakes" })).answer).toEqual({
+      recipes: [recipesOf(box.state).pancakes],
+      pairings: [pairingsOf(box.state).pr1],
+    });
+  });
+});
+
+describe("maps at the top of the state", () => {
+  const top = world({ recipes: recipesOf(box.state), pairings: pairingsOf(box.state) }, [
+    tool("create_recipes", "Add recipes.", { recipes: objects(recipe) }),
+    tool("delete_recipes", "Remove recipes by name.", { recipe_names: strings }),
+    tool("add_steps", "Add steps.", { steps: objects({ recipe_name: text, more: strings }) }),
+  ]);
+
+  it("adds, removes and extends records of a map the state holds at its top", async () => {
+    const made = await call(top, "create_recipes", { recipes: [{ name: "toast", steps: [], tags: [] }] });
+    expect(Object.keys(made.after.recipes as object).sort()).toEqual(["pancakes", "salad", "soup", "toast"]);
+    const removed = await call(top, "delete_recipes", { recipe_names: ["soup"] });
+    expect(Object.keys(removed.after.recipes as object).sort()).toEqual(["pancakes", "salad"]);
+    const extended = await call(top, "add_steps", { steps: [{ recipe_name: "salad", more: ["toss"] }] });
+    expect(extended.after.recipes).toMatchObject({ salad: { steps: ["chop", "toss"] } });
   });
 });
