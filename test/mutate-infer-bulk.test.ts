@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, failure, text, tool, world } from "./support/infer-world.js";
+import { call, failure, inferred, text, tool, world } from "./support/infer-world.js";
 
 /**
  * Tools that act on many records of a map in one call: a create given an array of records,
@@ -73,6 +73,69 @@ const box = world(
       "browse_box",
       "Browse the box.",
       { keyword: text },
+      undefined,
+      [],
+      out({ recipes: objects(recipe), pairings: objects({}) }),
+    ),
+    tool("create_recipes_on_shelf", "Add recipes to a shelf.", { recipes: objects(recipe), shelf: text }),
+    tool("create_recipes_by_name", "Add recipes by name.", { recipes: strings }),
+    tool("add_steps_for_cook", "Add steps for a cook.", {
+      steps: objects({ recipe_name: text, more: strings }),
+      cook: text,
+    }),
+    tool("delete_recipes_for", "Remove recipes for a reason.", { recipe_names: strings, reason: text }),
+    tool(
+      "create_recipes_twice",
+      "Add recipes.",
+      { recipes: objects(recipe) },
+      undefined,
+      [],
+      out({ made: objects(recipe), skipped: objects(recipe) }),
+    ),
+    tool(
+      "add_steps_noted",
+      "Add steps to recipes.",
+      { steps: objects({ recipe_name: text, more: strings }) },
+      undefined,
+      [],
+      out({ added: objects({ recipe_name: text, more: strings, notes: strings }) }),
+    ),
+    tool(
+      "read_box_counted",
+      "The whole box.",
+      {},
+      [],
+      [],
+      out({ recipes: objects(recipe), pairings: objects({}), total: { type: "integer" } }),
+    ),
+    tool(
+      "search_box_in",
+      "Search a part of the box.",
+      { query: text, scope: text },
+      undefined,
+      [],
+      out({ recipes: objects(recipe), pairings: objects({}) }),
+    ),
+    tool(
+      "search_box_paged",
+      "Search the box.",
+      { query: text, limit: { type: "integer" } },
+      ["query"],
+      [],
+      out({ recipes: objects(recipe), pairings: objects({}) }),
+    ),
+    tool(
+      "get_box",
+      "The box, by label.",
+      { label: text },
+      undefined,
+      [],
+      out({ recipes: objects(recipe), pairings: objects({}) }),
+    ),
+    tool(
+      "find_box",
+      "Find in the box.",
+      { limit: { type: "integer" } },
       undefined,
       [],
       out({ recipes: objects(recipe), pairings: objects({}) }),
@@ -297,5 +360,70 @@ describe("maps at the top of the state", () => {
     expect(Object.keys(removed.after.recipes as object).sort()).toEqual(["pancakes", "salad"]);
     const extended = await call(top, "add_steps", { steps: [{ recipe_name: "salad", more: ["toss"] }] });
     expect(extended.after.recipes).toMatchObject({ salad: { steps: ["chop", "toss"] } });
+  });
+});
+
+describe("what is no batch", () => {
+  it("takes no batch where another argument is required, or the elements are no records", () => {
+    for (const name of ["create_recipes_on_shelf", "create_recipes_by_name"])
+      expect(inferred(box, name).report.notes.join(" ")).not.toContain("adds each of");
+    expect(inferred(box, "add_steps_for_cook").tool.effects).toEqual([]);
+    expect(inferred(box, "delete_recipes_for").tool.effects).toEqual([]);
+  });
+
+  it("answers nothing it cannot tell: two arrays not named for the collection, elements with two lists", () => {
+    expect(inferred(box, "create_recipes_twice").tool.effects.map((e) => e.kind)).toEqual(["read", "update"]);
+    expect(inferred(box, "add_steps_noted").tool.effects.map((e) => e.kind)).toEqual(["read", "update"]);
+    const created = inferred(box, "create_pairings").report;
+    expect([created.verdict, created.gaps]).toEqual(["inferred", []]);
+    expect(inferred(box, "append_steps").report.gaps).toEqual(["guessed (synthesized): added"]);
+  });
+
+  it("reads every collection beside an output that is no array", async () => {
+    const read = await call(box, "read_box_counted", {});
+    expect(read.answer).toMatchObject({
+      recipes: Object.values(recipesOf(box.state)),
+      pairings: Object.values(pairingsOf(box.state)),
+    });
+  });
+
+  it("searches only by one required text, named for a search or asked by a search verb", async () => {
+    const paged = await call(box, "search_box_paged", { query: "soup" });
+    expect(paged.answer).toEqual({
+      recipes: [recipesOf(box.state).soup],
+      pairings: [pairingsOf(box.state).pr1, pairingsOf(box.state).pr2],
+    });
+    for (const name of ["search_box_in", "get_box", "find_box"])
+      expect(inferred(box, name).report.notes.join(" ")).not.toContain("contains");
+  });
+});
+
+describe("collections named in more than one word", () => {
+  const planner = world(
+    {
+      planner: {
+        meal_plans: {
+          mp1: { meal_plan_id: "mp1", days: ["mon"], budget: 40 },
+          mp2: { meal_plan_id: "mp2", days: [], budget: 25 },
+        },
+        shops: { s1: { shop_id: "s1", city: "Oslo" } },
+      },
+    },
+    [
+      tool("add_days", "Add days to meal plans.", { days: objects({ meal_plan_id: text, more: strings }) }),
+      tool("delete_meal_plans", "Remove meal plans.", { meal_plan_ids: strings }),
+      tool("delete_by_ids", "Remove records by id.", { ids: strings }),
+    ],
+  );
+
+  it("matches the key of each element and the keys of a delete to the collection's words", async () => {
+    const added = await call(planner, "add_days", { days: [{ meal_plan_id: "mp2", more: ["tue"] }] });
+    expect(added.after.planner).toMatchObject({ meal_plans: { mp2: { days: ["tue"], budget: 25 } } });
+    const removed = await call(planner, "delete_meal_plans", { meal_plan_ids: ["mp1"] });
+    expect(Object.keys((removed.after.planner as { meal_plans: object }).meal_plans)).toEqual(["mp2"]);
+  });
+
+  it("does not guess which of two maps keyed by id plain ids name", () => {
+    expect(inferred(planner, "delete_by_ids").report.notes.join(" ")).not.toContain("removes from");
   });
 });
