@@ -16,7 +16,7 @@ const board = world(
       shoutouts: [{ m1: "Great set" }, { m2: "Loved the drums" }, { m1: "Encore please" }],
       shoutout_count: 3,
       visitor_count: 40,
-      count_label: "three",
+      shoutout_count_label: "three",
     },
   },
   [
@@ -47,6 +47,45 @@ const board = world(
     tool("get_shoutouts", "Every shout-out, by member.", {}, [], [], out({ by_member: { type: "object" } })),
     tool("list_shoutouts", "Every shout-out.", {}, [], [], out({ total: integer })),
     tool("approve_shoutout", "Approve a shout-out.", { member_id: text }),
+    tool("post_shoutout", "Post a shout-out, pinned or not.", {
+      member_id: text,
+      pinned: { type: "boolean" },
+      message: text,
+    }),
+    tool("add_shoutout_text", "Add a shout-out.", { message: text }),
+    tool("erase_shoutouts", "Erase a member's shout-outs.", { member_id: text }),
+    tool("purge_shoutouts", "Purge a member's shout-outs.", { member_id: text }, undefined, [
+      error("RATE_LIMITED", "Too many requests.", "Too many calls in a minute.", 429),
+    ]),
+    tool("remove_shoutouts_of", "Remove a band member's shout-outs.", { band_member_id: text }),
+    tool("shoutouts_by_member", "Every shout-out, by member.", {}, [], [], {
+      ...out({ by_member: { type: "object" } }),
+      annotations: { readOnlyHint: true },
+    }),
+    tool(
+      "get_shoutout_list",
+      "Every shout-out.",
+      {},
+      [],
+      [],
+      out({ results: { type: "array", items: { type: "object" } } }),
+    ),
+    tool(
+      "view_shoutouts",
+      "Every shout-out, by member.",
+      {},
+      [],
+      [],
+      out({ by_member: { type: "object", properties: { m1: { type: "array" } } } }),
+    ),
+    tool(
+      "get_member_shoutouts",
+      "A member's shout-outs.",
+      { member_id: text },
+      undefined,
+      [],
+      out({ by_member: { type: "object" } }),
+    ),
   ],
 );
 
@@ -61,7 +100,11 @@ describe("adding a pair", () => {
       { m1: "Encore please" },
       { m3: "Bravo" },
     ]);
-    expect(added.after.board).toMatchObject({ shoutout_count: 4, visitor_count: 40, count_label: "three" });
+    expect(added.after.board).toMatchObject({
+      shoutout_count: 4,
+      visitor_count: 40,
+      shoutout_count_label: "three",
+    });
     expect(added.report.notes).toEqual([
       "appends {member_id: message} to board/shoutouts",
       "adds one to shoutout_count",
@@ -150,5 +193,58 @@ describe("reading pairs", () => {
     const approve = inferred(board, "approve_shoutout");
     expect(approve.tool.effects).toEqual([]);
     expect(approve.report.notes).toContain("it names the pairs of shoutouts, but not what to do with them");
+  });
+});
+
+describe("which arguments, which errors, which answers", () => {
+  it("appends nothing without an argument that names a key", () => {
+    expect(inferred(board, "add_shoutout_text").tool.effects).toEqual([]);
+  });
+
+  it("removes with a verb of removal that is no verb of leaving", async () => {
+    const erased = await call(board, "erase_shoutouts", { member_id: "m2" });
+    expect(shoutouts(erased.after)).toEqual([{ m1: "Great set" }, { m1: "Encore please" }]);
+  });
+
+  it("adds its own not-found error where the documented ones say no such thing", async () => {
+    const none = await call(board, "purge_shoutouts", { member_id: "m9" });
+    expect(failure(none.outcome)).toBe("MEMBER_NOT_FOUND");
+  });
+
+  it("names the error after every word of the key but the last", async () => {
+    const none = await call(board, "remove_shoutouts_of", { band_member_id: "m9" });
+    expect(failure(none.outcome)).toBe("BAND_MEMBER_NOT_FOUND");
+    expect(none.tool.errors.find((e) => e.code === "BAND_MEMBER_NOT_FOUND")?.message).toBe(
+      "Nothing under band member {band_member_id}.",
+    );
+  });
+
+  it("groups by key in a read-only tool, but not into an object with properties of its own, nor with arguments", async () => {
+    expect((await call(board, "shoutouts_by_member", {})).answer).toEqual({
+      by_member: { m1: ["Great set", "Encore please"], m2: ["Loved the drums"] },
+    });
+    for (const name of ["get_shoutout_list", "view_shoutouts", "get_member_shoutouts"])
+      expect(inferred(board, name).tool.effects).toEqual([]);
+  });
+
+  it("leaves the list alone where two lists of pairs could be meant", () => {
+    const two = world({ board: { shoutouts: [{ m1: "Hi" }], heckles: [{ m2: "Boo" }] } }, [
+      tool("post_message", "Post a message.", { member_id: text, text }),
+    ]);
+    expect(inferred(two, "post_message").tool.effects).toEqual([]);
+  });
+
+  it("reaches a list of pairs two records deep, and moves no count where there is none", async () => {
+    const deep = world({ venue: { board: { title: "Jam", shoutouts: [{ m1: "Hi" }] } } }, [
+      tool("add_shoutout", "Add a shout-out.", { member_id: text, message: text }),
+      tool("remove_shoutouts", "Remove a member's shout-outs.", { member_id: text }),
+    ]);
+    const added = await call(deep, "add_shoutout", { member_id: "m2", message: "Yo" });
+    expect(added.after).toEqual({
+      venue: { board: { title: "Jam", shoutouts: [{ m1: "Hi" }, { m2: "Yo" }] } },
+    });
+    expect([added.report.verdict, added.report.gaps]).toEqual(["inferred", []]);
+    const removed = await call(deep, "remove_shoutouts", { member_id: "m1" });
+    expect(removed.after).toEqual({ venue: { board: { title: "Jam", shoutouts: [] } } });
   });
 });
