@@ -77,9 +77,12 @@ describe("emission at version 1", () => {
       [
         { kind: "list", target: "shelves", where: { label: "{label}" }, filter: "$.books > 0", as: "found" },
         { kind: "respond", output: "shelves", value: { $expr: "$found" } },
+        // `[$kept]` and a `let` do not answer the list by itself: it keeps no output
         { kind: "list", target: "books", as: "kept" },
+        { kind: "respond", value: { $expr: "[$kept]" } },
+        { kind: "let", as: "copy", value: { $expr: "$kept" } },
         { kind: "list", target: "maps", as: "named", output: "atlas" },
-        { kind: "respond", value: { $expr: "[$named]" } },
+        { kind: "respond", value: { $expr: "$named" } },
       ],
       1,
     );
@@ -92,7 +95,7 @@ describe("emission at version 1", () => {
     expect(effects[0]).not.toHaveProperty("filter");
     expect(effects[1]).toMatchObject({ kind: "list", target: "books" });
     expect(effects[1]).not.toHaveProperty("output");
-    expect(effects[2]).toMatchObject({ kind: "list", target: "maps", output: "atlas" });
+    expect(effects[3]).toMatchObject({ kind: "list", target: "maps", output: "atlas" });
     expect(dropped).toContain("list shelves: needs effects language v2 (list filter)");
   });
 
@@ -102,7 +105,11 @@ describe("emission at version 1", () => {
       target: "shelves/{shelf_id}",
       set: { label: "{label}", title: { upper: { $expr: "$uppercase($args.label)" } } },
       inc: { books: 1, pages: { $expr: "$args.n" } },
-      append: { tags: ["new"], log: [{ $expr: "$now()" }] },
+      append: {
+        tags: ["new"],
+        log: ["opened", { $expr: "$now()" }],
+        seen: { by: "ana", at: { $expr: "$now()" } },
+      },
       where: { shelf_id: "{shelf_id}" },
       require: [
         { field: "books", gte: 0, error: "E" },
@@ -122,6 +129,7 @@ describe("emission at version 1", () => {
       "update shelves/{shelf_id}: needs effects language v2 (computed set of title)",
       "update shelves/{shelf_id}: needs effects language v2 (computed inc of pages)",
       "update shelves/{shelf_id}: needs effects language v2 (computed append of log)",
+      "update shelves/{shelf_id}: needs effects language v2 (computed append of seen)",
       "update shelves/{shelf_id}: needs effects language v2 (expression guard)",
     ]);
   });
