@@ -81,6 +81,11 @@ describe("confirmations of a change", () => {
     expect(answer(create, { path: "/srv/reports" }).result.content).toBe(
       "Folder '/srv/reports' created successfully",
     );
+    // the text written is what the call sent, not what the write answers
+    const save = tool("write_note", { content: text }, { path: text, content: text });
+    expect(answer(save, { path: "/notes/a.md", content: "# plan" }).result.content).toBe(
+      "Note '/notes/a.md' written successfully",
+    );
   });
 
   it("a read, an enum and a formatted field keep what the schema says", () => {

@@ -45,9 +45,10 @@ export function confirmation(toolName: string, args: Record<string, unknown> = {
 /**
  * The free-text fields at the top of a changing tool's answer that confirm the change: a
  * `result`, `message` or `outcome`, a `status` where the answer names no record (a record's
- * status is its own), or the one text field an answer made of text has (`content`).
+ * status is its own), or the one text field an answer made of text has (`content`; it says
+ * what was done, not the text that was written).
  */
-export function confirmingFields(schema: JsonSchema): string[] {
+export function confirmingFields(schema: JsonSchema): { fields: string[]; textAnswer: boolean } {
   const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
   const names = Object.keys(properties);
   const freeText = (name: string) => {
@@ -59,10 +60,11 @@ export function confirmingFields(schema: JsonSchema): string[] {
   };
   const namesRecord = names.some((name) => name === "id" || isIdentifierName(name));
   if (names.length === 1 && TEXT_ANSWER.test(names[0] as string) && freeText(names[0] as string))
-    return names;
-  return names.filter(
+    return { fields: names, textAnswer: true };
+  const fields = names.filter(
     (name) => freeText(name) && (CONFIRMING.test(name) || (!namesRecord && STATUS.test(name))),
   );
+  return { fields, textAnswer: false };
 }
 
 const CONFIRMING = /^(result|outcome|message|msg|confirmation|status_?message)$/i;

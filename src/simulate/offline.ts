@@ -84,7 +84,8 @@ function shapedResult(
       overlayEntities(known, [{ ...target, entity: write.entity }], schema);
     if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
   }
-  const confirmed = confirm(known, tool, schema, args);
+  // a text answer that only repeats the text written is not what a write answers
+  const confirmed = confirm(known, tool, schema, args, (name) => known[name] === args[name]);
   // an answer the effects read from the state is not padded with values the state does not hold
   const fromState = effects.status === "applied" && Object.keys(effects.output).length > 0;
   const fitted = conformTracked(schema, known, synthesized, { fillOptional: !fromState });
@@ -195,9 +196,11 @@ function confirm(
   tool: Tool,
   schema: JsonSchema,
   args: Record<string, unknown>,
+  echoed: (name: string) => boolean = () => false,
 ): string[] {
   if (actionOf(tool) === "read") return [];
-  const fields = confirmingFields(schema).filter((name) => known[name] === undefined);
+  const { fields: confirming, textAnswer } = confirmingFields(schema);
+  const fields = confirming.filter((name) => known[name] === undefined || (textAnswer && echoed(name)));
   if (fields.length === 0) return [];
   const sentence = confirmation(tool.title ?? tool.name, args);
   for (const name of fields) known[name] = sentence;
