@@ -117,7 +117,7 @@ function snake(name: string): string {
 
 /** A value quoted as confirmations quote names, shortened so an argument cannot fill the answer. */
 function quoted(value: string): string {
-  return `'${value.length > 80 ? `${value.slice(0, 77)}...` : value}'`;
+  return `'${value.length > 200 ? `${value.slice(0, 197)}...` : value}'`;
 }
 
 function sentence(words: readonly string[]): string {

@@ -1,18 +1,11 @@
 import type { Tool } from "../catalog/index.js";
 import {
   type Action,
-  actionOf,
   isIdentifierName,
-  LOGIN_VERBS,
-  LOGOUT_VERBS,
-  nounOfIdentifier,
-  participle,
   plural,
-  SHELL_COMMANDS,
   STATUS_VERBS,
   singular,
   verbOf,
-  verbWords,
   wordsOf,
 } from "../infer/index.js";
 import { isPlainObject, type Patch, toPointer } from "../patch/index.js";
@@ -38,7 +31,7 @@ export {
   verbOf,
   verbWords,
   wordsOf,
-};
+} from "../infer/index.js";
 
 /** The action the verb of a tool's name states (its first two words), if a known verb is there. */
 export function verbActionOf(name: string): Action | undefined {
