@@ -67,14 +67,27 @@ describe("a verb sets the field whose values hold its state", () => {
       ["power_off_porch_light", "on", "off"],
     ];
     for (const [name, from, to] of cases) {
-      const { after } = await call(
+      const { after, report } = await call(
         home(tool(name, "Switch the porch light.")),
         name,
         {},
         house({ porch_light: from }),
       );
       expect(homeAfter(after).porch_light, name).toBe(to);
+      expect(report.notes, name).toContain(`sets porch_light of home to '${to}' (the verb "${to}")`);
     }
+  });
+
+  it("sets a field of a record kept inside another (the garage of a home)", async () => {
+    const garage = world({ home: { garage: { door: "closed", spaces: 2 } } }, [
+      tool("get_garage", "Read the garage.", {}, [], [], {
+        outputSchema: { type: "object", properties: { door: choice("open", "closed") } },
+      }),
+      tool("open_garage_door", "Open the garage door."),
+    ]);
+    const { after, report } = await call(garage, "open_garage_door", {});
+    expect(after.home).toEqual({ garage: { door: "open", spaces: 2 } });
+    expect(report.notes).toContain(`sets door of home/garage to 'open' (the verb "open")`);
   });
 
   it("leaves a field alone when the verb's state is not among its values", async () => {
@@ -119,6 +132,32 @@ describe("which field a verb switches", () => {
   it("the field every word of whose name the tool names, where another shares a word with it", async () => {
     const { after } = await call(doors("closed"), "open_garage_door", {});
     expect(after.home).toEqual({ garage_door: "open", front_door: "closed" });
+  });
+
+  it("the one field that shares a word with the name, where the name does not name it whole", async () => {
+    const garageOnly = world({ home: { garage_door: "closed", address: "12 Alder Row" } }, [
+      tool("get_doors", "Read the doors.", {}, [], [], {
+        outputSchema: { type: "object", properties: { garage_door: choice("open", "closed") } },
+      }),
+      tool("open_door", "Open the door."),
+    ]);
+    const { after } = await call(garageOnly, "open_door", {});
+    expect(after.home).toEqual({ garage_door: "open", address: "12 Alder Row" });
+  });
+
+  it("the longest of the fields the name names whole, wherever it stands", async () => {
+    // a porch with its ceiling light first, and strings of garden lights by name
+    const porch = world({ porch: { light: "off", garden_lights: { path: "on", fence: "off" } } }, [
+      tool("get_porch", "Read the porch.", {}, [], [], {
+        outputSchema: { type: "object", properties: { light: choice("on", "off") } },
+      }),
+      tool("turn_on_garden_lights", "Turn on the garden lights."),
+      tool("turn_on_light", "Turn on the porch light."),
+    ]);
+    const garden = await call(porch, "turn_on_garden_lights", {});
+    expect(garden.after.porch).toEqual({ light: "off", garden_lights: { path: "on", fence: "on" } });
+    const ceiling = await call(porch, "turn_on_light", {});
+    expect(ceiling.after.porch).toEqual({ light: "on", garden_lights: { path: "on", fence: "off" } });
   });
 
   it("no field where the tool's name fits two alike", async () => {
@@ -221,6 +260,10 @@ describe("parts kept by name: the lights of each room", () => {
     const byName = tool("turn_on_lights", "Turn on a light.", { light: text });
     const named = await call(home(byName), "turn_on_lights", { light: "kitchen" });
     expect(lightsAfter(named.after)).toEqual({ kitchen: "on", hallway: "off", bedroom: "on" });
+    // an argument named as the lights themselves names some of them; it does not replace them
+    const byField = tool("turn_on_lights", "Turn on lights.", { lights: { type: "array", items: text } });
+    const some = await call(home(byField), "turn_on_lights", { lights: ["hallway"] });
+    expect(lightsAfter(some.after)).toEqual({ kitchen: "off", hallway: "on", bedroom: "on" });
   });
 
   it("an argument that names no room switches them all", async () => {
@@ -228,6 +271,7 @@ describe("parts kept by name: the lights of each room", () => {
     const turnOn = tool("turn_on_lights", "Turn on every light, at a brightness and with a fade.", {
       light_brightness: integer,
       fade: text,
+      effects: { type: "array" },
     });
     const { after, report } = await call(home(turnOn), "turn_on_lights", {
       light_brightness: 80,
