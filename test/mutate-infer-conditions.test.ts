@@ -27,7 +27,7 @@ const printer = (changes: State = {}): State => ({
     status: "idle",
     lid: "CLOSED",
     copies: 1,
-    trays: { tray_1: "loaded", tray_2: "loaded", tray_3: "empty" },
+    paper_trays: { tray_1: "loaded", tray_2: "loaded", tray_3: "empty" },
     covers: { front: "closed", rear: "closed" },
     ...changes,
   },
@@ -119,16 +119,37 @@ describe("parts kept by name, each in a state", () => {
     const empty = error("TRAY_EMPTY", "A tray is empty.");
     const refused = await copiesIn([empty]);
     expect(refused).toMatchObject({ code: "TRAY_EMPTY", copies: 1 });
-    expect(refused.notes).toContain("refuses while trays has 'empty' (TRAY_EMPTY)");
-    expect((await copiesIn([empty], { trays: loaded })).copies).toBe(3);
+    expect(refused.notes).toContain("refuses while paper_trays has 'empty' (TRAY_EMPTY)");
+    expect((await copiesIn([empty], { paper_trays: loaded })).copies).toBe(3);
   });
 
   it("refuses while any tray is not in the state an error says they must be in", async () => {
     const notLoaded = error("TRAYS_NOT_READY", "The trays aren't loaded.");
     const refused = await copiesIn([notLoaded]);
     expect(refused.code).toBe("TRAYS_NOT_READY");
-    expect(refused.notes).toContain("refuses while trays is not 'loaded' (TRAYS_NOT_READY)");
-    expect((await copiesIn([notLoaded], { trays: loaded })).copies).toBe(3);
+    expect(refused.notes).toContain("refuses while paper_trays is not 'loaded' (TRAYS_NOT_READY)");
+    expect((await copiesIn([notLoaded], { paper_trays: loaded })).copies).toBe(3);
+  });
+
+  it("refuses by the trays of a printer kept inside another record (an office's)", async () => {
+    const office = (trays: State) => ({
+      office: { floor: 2, printer: { model: "Laser 5", copies: 1, paper_trays: trays } },
+    });
+    const empty = error("TRAY_EMPTY", "A tray is empty.");
+    const withEmpty = { tray_1: "loaded", tray_2: "empty" };
+    const set = tool(
+      "set_copies",
+      "Set how many copies each job prints.",
+      { copies: integer },
+      ["copies"],
+      [empty],
+    );
+    const refused = await call(world(office(withEmpty), [set]), "set_copies", { copies: 3 });
+    expect(failure(refused.outcome)).toBe("TRAY_EMPTY");
+    const fine = await call(world(office(withEmpty), [set]), "set_copies", { copies: 3 }, office(loaded));
+    expect(fine.after).toEqual({
+      office: { floor: 2, printer: { model: "Laser 5", copies: 3, paper_trays: loaded } },
+    });
   });
 
   it("names the parts of a record by their field names too (the front and rear covers)", async () => {
