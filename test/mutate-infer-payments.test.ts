@@ -24,8 +24,9 @@ type Row = Record<string, unknown>;
 /** Prepaid transit cards, and the rides taken with them. */
 const transit = (cards: Row = {}): State => ({
   cards: {
-    "TC-1": { card_id: "TC-1", rider: "Ana", balance: 12.5 },
-    "TC-2": { card_id: "TC-2", rider: "Ben", balance: 1 },
+    // how the card is topped up is text, no second balance
+    "TC-1": { card_id: "TC-1", rider: "Ana", balance: 12.5, funds_source: "cash" },
+    "TC-2": { card_id: "TC-2", rider: "Ben", balance: 1, funds_source: "bank" },
     ...cards,
   },
   rides: {
@@ -194,15 +195,30 @@ describe("a charge to the card an argument names", () => {
 });
 
 describe("a refund to the record that paid", () => {
+  const order = (id: string, card: string, total: number, more: Row = {}) => ({
+    order_id: id,
+    customer_id: "C-1",
+    gift_card_id: card,
+    order_total: total,
+    // the total as shown is text, no second price
+    total_display: `$${total}.00`,
+    status: "placed",
+    ...more,
+  });
   /** A gift card shop: cards with a balance, orders paid with one. */
   const shop = (orders: Row = {}) => ({
+    // customers hold no balance: nothing is refunded to them
+    customers: {
+      "C-1": { customer_id: "C-1", name: "Ana" },
+      "C-2": { customer_id: "C-2", name: "Ben" },
+    },
     gift_cards: {
       "GC-1": { gift_card_id: "GC-1", balance: 40 },
       "GC-2": { gift_card_id: "GC-2", balance: 5 },
     },
     orders: {
-      "O-1": { order_id: "O-1", gift_card_id: "GC-1", total: 25, status: "placed" },
-      "O-2": { order_id: "O-2", gift_card_id: "GC-2", total: 10, status: "placed" },
+      "O-1": order("O-1", "GC-1", 25),
+      "O-2": order("O-2", "GC-2", 10),
       ...orders,
     },
   });
@@ -231,7 +247,7 @@ describe("a refund to the record that paid", () => {
     );
     expect(balances).toEqual({ "GC-1": 65, "GC-2": 5 });
     expect(order).toMatchObject({ status: "cancelled" });
-    expect(notes).toContain("refunds total to gift_cards.balance of the gift_card_id that paid");
+    expect(notes).toContain("refunds order_total to gift_cards.balance of the gift_card_id that paid");
   });
 
   it("hears a refund in every form the description may put it", async () => {
@@ -253,15 +269,15 @@ describe("a refund to the record that paid", () => {
 
   it("gives nothing back where the order has two prices, or two records could have paid", async () => {
     const withFee = shop({
-      "O-1": { order_id: "O-1", gift_card_id: "GC-1", total: 25, fee: 2, status: "placed" },
+      "O-1": order("O-1", "GC-1", 25, { fee: 2 }),
     });
     expect((await cancelIn("Cancel an order and refund it.", withFee)).balances["GC-1"]).toBe(40);
     const twoPayers = {
       ...shop(),
       wallets: { "W-1": { wallet_id: "W-1", balance: 0 } },
       orders: {
-        "O-1": { order_id: "O-1", gift_card_id: "GC-1", wallet_id: "W-1", total: 25, status: "placed" },
-        "O-2": { order_id: "O-2", gift_card_id: "GC-2", wallet_id: "W-1", total: 10, status: "placed" },
+        "O-1": order("O-1", "GC-1", 25, { wallet_id: "W-1" }),
+        "O-2": order("O-2", "GC-2", 10, { wallet_id: "W-1" }),
       },
     };
     const { balances } = await cancelIn("Cancel an order and refund it.", twoPayers);
@@ -271,7 +287,8 @@ describe("a refund to the record that paid", () => {
 
 describe("a spending limit the wallet keeps", () => {
   const wallet = (limit: number | null) => ({
-    wallet: { owner: "Ana", monthly_limit: limit },
+    // the limit's currency is text, and the credit line is a balance: neither is the limit
+    wallet: { owner: "Ana", monthly_limit: limit, limit_currency: "EUR", credit_limit: 500 },
     payments: {
       "P-1": { payment_id: "P-1", payee: "Grocer", amount: 30 },
       "P-2": { payment_id: "P-2", payee: "Cafe", amount: 20 },
@@ -313,6 +330,37 @@ describe("a spending limit the wallet keeps", () => {
 
   it("a limit not set bounds nothing", async () => {
     expect(await payIn([overLimit], 5000, null)).toMatchObject({ code: undefined, payments: 3 });
+  });
+
+  it("takes a limit unset in the example state as one, once it is set", async () => {
+    const { outcome } = await call(
+      world(wallet(null), [pay([overLimit])]),
+      "create_payment",
+      { payee: "Baker", amount: 250 },
+      wallet(200),
+    );
+    expect(failure(outcome)).toBe("OVER_LIMIT");
+  });
+
+  it("finds the limit by any of its names, at the top of the state or inside a record", async () => {
+    const payments = { "P-1": { payment_id: "P-1", payee: "Grocer", amount: 30 } };
+    for (const [field, message] of [
+      ["weekly_budget", "More than the budget allows."],
+      ["spend_cap", "The amount is over the spend cap."],
+      ["budget_cap", "The amount is over the budget."],
+      ["allowance", "Not within the allowance."],
+    ] as const) {
+      const top = world({ [field]: 100, payments }, [pay([error("OVER", message)])]);
+      const refused = await call(top, "create_payment", { payee: "Baker", amount: 101 });
+      expect(failure(refused.outcome), field).toBe("OVER");
+      expect(refused.report.notes, field).toContain(`refuses amount above .${field} (OVER)`);
+    }
+    const inside = world({ household: { wallet: { monthly_limit: 100 } }, payments }, [pay([overLimit])]);
+    const refused = await call(inside, "create_payment", { payee: "Baker", amount: 101 });
+    expect(failure(refused.outcome)).toBe("OVER_LIMIT");
+    expect(refused.report.notes).toContain(
+      "refuses amount above household.wallet.monthly_limit (OVER_LIMIT)",
+    );
   });
 
   it("bounds nothing where no error names the limit", async () => {
