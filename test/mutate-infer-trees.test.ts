@@ -359,3 +359,120 @@ describe("worlds with two trees", () => {
     expect(after.runtime).toEqual({ cwd_archive: "/old" });
   });
 });
+
+describe("the words a tool's name may use for each operation", () => {
+  type Check = (result: Awaited<ReturnType<typeof run>>) => void;
+  const answers =
+    (expected: unknown): Check =>
+    (result) =>
+      expect(result.answer).toEqual(expected);
+  const holds =
+    (where: string, node: unknown): Check =>
+    (result) =>
+      expect(at(result.root, where)).toEqual(node);
+  const gone =
+    (where: string): Check =>
+    (result) =>
+      expect(at(result.root, where)).toBeUndefined();
+  const lyric = "/lyrics/road.txt";
+  const moves = { source: text, destination: text };
+  const cases: Array<[string, Record<string, unknown>, Record<string, unknown>, Check]> = [
+    ["getcwd", {}, {}, answers("/")],
+    ["get_cwd", {}, {}, answers("/")],
+    ["show_pwd", {}, {}, answers("/")],
+    ["chdir_to", path, { path: "/lyrics" }, answers("/lyrics")],
+    ["cd_into", path, { path: "/lyrics" }, answers("/lyrics")],
+    ["ls_folder", path, { path: "/setlists" }, answers(["june.txt"])],
+    ["listdir", path, { path: "/setlists" }, answers(["june.txt"])],
+    ["scandir", path, { path: "/setlists" }, answers(["june.txt"])],
+    ["readdir", path, { path: "/setlists" }, answers(["june.txt"])],
+    ["folder_tree", path, { path: "/setlists" }, answers(["june.txt"])],
+    ["mkdir_at", path, { path: "/covers" }, holds("/covers", folder({}))],
+    ["makedirs", path, { path: "/covers" }, holds("/covers", folder({}))],
+    ["mkdirs", path, { path: "/covers" }, holds("/covers", folder({}))],
+    ["make_folder", path, { path: "/covers" }, holds("/covers", folder({}))],
+    ["new_directory", path, { path: "/covers" }, holds("/covers", folder({}))],
+    ["add_folder", path, { path: "/covers" }, holds("/covers", folder({}))],
+    ["unlink", path, { path: lyric }, gone(lyric)],
+    ["rmtree", path, { path: "/lyrics" }, gone("/lyrics")],
+    [
+      "copyfile",
+      moves,
+      { source: lyric, destination: "/road.txt" },
+      holds("/road.txt", file("miles and miles\n")),
+    ],
+    [
+      "copytree",
+      moves,
+      { source: "/lyrics", destination: "/old" },
+      holds("/old/road.txt", file("miles and miles\n")),
+    ],
+    [
+      "copy2",
+      moves,
+      { source: lyric, destination: "/road.txt" },
+      holds("/road.txt", file("miles and miles\n")),
+    ],
+    ["touch_file", path, { path: "/demos/a.txt" }, holds("/demos/a.txt", file(""))],
+    ["create_file", path, { path: "/demos/a.txt" }, holds("/demos/a.txt", file(""))],
+    ["make_file", path, { path: "/demos/a.txt" }, holds("/demos/a.txt", file(""))],
+    ["rmdir_now", path, { path: "/demos" }, gone("/demos")],
+    ["remove_directory", path, { path: "/demos" }, gone("/demos")],
+    ["rm_folder", path, { path: "/demos" }, gone("/demos")],
+    ["rm_path", path, { path: lyric }, gone(lyric)],
+    ["remove_path", path, { path: lyric }, gone(lyric)],
+    ["unlink_path", path, { path: lyric }, gone(lyric)],
+    [
+      "mv_path",
+      moves,
+      { source: lyric, destination: "/road.txt" },
+      holds("/road.txt", file("miles and miles\n")),
+    ],
+    ["move_path", moves, { source: lyric, destination: "/road.txt" }, gone(lyric)],
+    ["cp_path", moves, { source: lyric, destination: "/road.txt" }, holds(lyric, file("miles and miles\n"))],
+    [
+      "grep_lines",
+      { path: text, pattern: text },
+      { path: lyric, pattern: "miles" },
+      answers(["miles and miles"]),
+    ],
+    ["sort_lines", path, { path: "/setlists/june.txt" }, answers("ocean\nroad")],
+    ["head_lines", path, { path: "/setlists/june.txt" }, answers("ocean\nroad")],
+    ["tail_lines", path, { path: "/setlists/june.txt" }, answers("ocean\nroad")],
+    [
+      "diff_files",
+      { file_a: text, file_b: text },
+      { file_a: lyric, file_b: lyric },
+      (r) => expect(r.notes).toContain("reads file_a and file_b and answers the lines that differ"),
+    ],
+    ["du_folder", path, { path: "/setlists" }, answers(11)],
+    ["disk_usage", path, { path: "/setlists" }, answers(11)],
+    ["stat_path", path, { path: "/setlists" }, (r) => expect(r.answer).toMatchObject({ type: "directory" })],
+    ["path_info", path, { path: "/setlists" }, (r) => expect(r.answer).toMatchObject({ type: "directory" })],
+    ["find_files", { pattern: text }, { pattern: "june*" }, answers(["./setlists/june.txt"])],
+    ["search_paths", { pattern: text }, { pattern: "june*" }, answers(["./setlists/june.txt"])],
+    ["locate_file", { pattern: text }, { pattern: "june*" }, answers(["./setlists/june.txt"])],
+    ["echo_to_file", { path: text, text: text }, { path: lyric, text: "x" }, holds(lyric, file("x"))],
+    ["write_path", { path: text, text: text }, { path: lyric, text: "x" }, holds(lyric, file("x"))],
+    ["save_path", { path: text, text: text }, { path: lyric, text: "x" }, holds(lyric, file("x"))],
+    ["put_file", { path: text, text: text }, { path: lyric, text: "x" }, holds(lyric, file("x"))],
+    ["upload_file", { path: text, text: text }, { path: lyric, text: "x" }, holds(lyric, file("x"))],
+    [
+      "append_path",
+      { path: text, text: text },
+      { path: lyric, text: "x" },
+      holds(lyric, file("miles and miles\nx")),
+    ],
+    ["cat_file", path, { path: lyric }, answers("miles and miles\n")],
+    ["view_path", path, { path: lyric }, answers("miles and miles\n")],
+    ["show_file", path, { path: lyric }, answers("miles and miles\n")],
+    ["display_file", path, { path: lyric }, answers("miles and miles\n")],
+    ["get_file", path, { path: lyric }, answers("miles and miles\n")],
+    ["open_path", path, { path: lyric }, answers("miles and miles\n")],
+  ];
+  for (const [name, properties, args, check] of cases)
+    it(`${name} does what its words say`, async () => {
+      const made = tool(name, "An operation on the drive.", properties, Object.keys(args));
+      check(await run(made, args));
+    });
+});
