@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { bool, call, error, failure, integer, type State, text, tool, world } from "./support/infer-world.js";
+import {
+  bool,
+  call,
+  error,
+  failure,
+  integer,
+  number,
+  type State,
+  text,
+  tool,
+  world,
+} from "./support/infer-world.js";
 
 /**
  * File systems (docs/inference.md): tools read by their name's verbs and the paths their
@@ -475,4 +486,100 @@ describe("the words a tool's name may use for each operation", () => {
       const made = tool(name, "An operation on the drive.", properties, Object.keys(args));
       check(await run(made, args));
     });
+});
+
+describe("what the report says, and the outputs an answer goes to", () => {
+  it("notes each operation and where its answer goes", async () => {
+    const info = tool(
+      "file_info",
+      "What a path is.",
+      path,
+      ["path"],
+      [],
+      outputs({ type: text, size: integer, path: text }),
+    );
+    const described = await run(info, { path: "/readme.md" });
+    expect(described.answer).toEqual({ type: "file", size: 11, path: "/readme.md" });
+    expect(described.notes).toContain("info in the tree, answering type, size, path");
+    const list = tool("list_folder", "List a folder.", path, [], [], outputs({ listing: text }));
+    expect((await run(list, { path: "/lyrics" })).notes).toContain(
+      "list in the tree, answered under listing",
+    );
+    const grep = tool("grep_file", "Lines containing a pattern.", { path: text, pattern: text });
+    expect((await run(grep, { path: "/readme.md", pattern: "band" })).notes).toContain(
+      "reads path and answers grep's result on its text",
+    );
+    const make = tool("create_folder", "Make a folder.", path);
+    expect((await run(make, { path: "/covers" })).notes).toContain("mkdir in the tree");
+  });
+
+  it("notes how a write treats the file's text", async () => {
+    const save = tool("save_file", "Write text to a file.", { path: text, content: text });
+    expect((await run(save, { path: "/readme.md", content: "x" })).notes).toContain("writes content to path");
+    const add = tool("save_line", "Appends a line to a file.", { path: text, line: text });
+    const added = await run(add, { path: "/readme.md", line: "x\n" });
+    expect(added.notes).toContain("appends line to path");
+    expect(at(added.root, "/readme.md")).toEqual(file("band notes\nx\n"));
+    const flagged = tool("save_file", "Write text to a file.", { path: text, content: text, append: bool }, [
+      "path",
+      "content",
+    ]);
+    expect((await run(flagged, { path: "/readme.md", content: "x" })).notes).toContain(
+      "writes (appends when append) content to path",
+    );
+  });
+
+  it("creates a missing file only where one sentence says it creates it when missing", async () => {
+    const backup = tool(
+      "save_file",
+      "Writes text to an existing file and creates a backup of it. A missing file is refused.",
+      { path: text, content: text },
+    );
+    expect((await run(backup, { path: "/lyrics/new.txt", content: "x" })).code).toBe(
+      "NO_SUCH_FILE_OR_DIRECTORY",
+    );
+  });
+
+  it("answers the count under the one numeric output, and the lines asked for by any count name", async () => {
+    const usage = tool("disk_usage", "Bytes used.", path, [], [], outputs({ size: integer, folder: text }));
+    expect((await run(usage, { path: "/setlists" })).answer).toEqual({ size: 11 });
+    const head = tool("file_head", "The first lines.", { path: text, n: number }, ["path"]);
+    expect((await run(head, { path: "/lyrics/ocean.txt", n: 1 })).answer).toBe("la la");
+    const tail = tool("file_tail", "The last lines.", { path: text, count: integer }, ["path"]);
+    expect((await run(tail, { path: "/lyrics/ocean.txt", count: 2 })).answer).toBe(
+      "the tide comes in\nla la",
+    );
+  });
+
+  it("answers the path a change made under a text output that names one, not under a flag", async () => {
+    const make = tool(
+      "create_folder",
+      "Make a folder.",
+      path,
+      ["path"],
+      [],
+      outputs({ success: bool, location: text }),
+    );
+    expect((await run(make, { path: "/covers" })).answer).toEqual({ success: true, location: "/covers" });
+  });
+
+  it("knows a documented error by its errno alone, and words the errors it adds as a shell would", async () => {
+    const list = tool(
+      "list_folder",
+      "List a folder.",
+      path,
+      ["path"],
+      [error("ENOTDIR", "Cannot list that.")],
+    );
+    expect((await run(list, { path: "/readme.md" })).code).toBe("ENOTDIR");
+    const read = tool("read_file", "Read a file.", path);
+    const { tool: inferredRead } = await call(world(drive(), [read]), "read_file", { path: "/x" });
+    expect(inferredRead.errors).toContainEqual(
+      expect.objectContaining({
+        code: "NO_SUCH_FILE_OR_DIRECTORY",
+        status: 404,
+        when: "The path does not suit the operation (missing), as a shell would say.",
+      }),
+    );
+  });
 });
