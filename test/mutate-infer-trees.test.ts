@@ -440,7 +440,15 @@ describe("the words a tool's name may use for each operation", () => {
       holds("/road.txt", file("miles and miles\n")),
     ],
     ["move_path", moves, { source: lyric, destination: "/road.txt" }, gone(lyric)],
-    ["cp_path", moves, { source: lyric, destination: "/road.txt" }, holds(lyric, file("miles and miles\n"))],
+    [
+      "cp_path",
+      moves,
+      { source: lyric, destination: "/road.txt" },
+      (r) => {
+        holds(lyric, file("miles and miles\n"))(r);
+        holds("/road.txt", file("miles and miles\n"))(r);
+      },
+    ],
     [
       "grep_lines",
       { path: text, pattern: text },
