@@ -215,6 +215,32 @@ describe("lists of values and maps of values", () => {
       failure: { status: 409 },
     });
   });
+
+  it("mints in the map's own scheme from its counter, though a few ids came from elsewhere", async () => {
+    const mixed = {
+      ...studio,
+      tasks: [
+        {
+          id: "imported",
+          description: "Guests of which one came from another system.",
+          difficulty: "simple",
+          valid: true,
+          state: {
+            studio: {
+              play_list: [],
+              guest_index: { Ben: "G-01", Cleo: "G-02", Ada: "G-03", Omar: "8f1c2d9e" },
+              guest_count: 4,
+            },
+          },
+          solution: [],
+          checklist: [],
+        },
+      ],
+    } as unknown as Toolset;
+    const registered = await call(mixed, "register_guest", { guest_name: "Dora" });
+    expect(registered.outcome).toMatchObject({ output: { guest_id: "G-03" } });
+    expect(registered.after).toMatchObject({ studio: { guest_index: { Dora: "G-03" }, guest_count: 3 } });
+  });
 });
 
 describe("collections with counters", () => {

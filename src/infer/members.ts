@@ -345,12 +345,16 @@ function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note
   const parsed = strings
     .map((v) => /^(.*?)([0-9]+)$/.exec(v))
     .filter((m): m is RegExpExecArray => m !== null);
-  if (parsed.length === 0 || parsed.length < strings.length) return undefined;
-  const prefix = parsed[0]?.[1] ?? "";
-  if (!parsed.every((m) => m[1] === prefix)) return undefined;
-  const width = Math.max(...parsed.map((m) => (m[2] as string).length));
+  const prefix = dominantPrefix(parsed);
+  if (prefix === undefined) return undefined;
+  const scheme = parsed.filter((m) => m[1] === prefix);
   const holder = holderOf(ctx.shape, values);
   const counter = holder ? counterFor(holder.fields, values) : undefined;
+  // with a counter to count from, a few values in another scheme (entries brought in from
+  // elsewhere) do not hide the map's own; without one, the next number is read from every value
+  const covers = counter ? scheme.length * 4 >= strings.length * 3 : scheme.length === strings.length;
+  if (scheme.length === 0 || !covers) return undefined;
+  const width = Math.max(...scheme.map((m) => (m[2] as string).length));
   const highest = `$max([$each($entity(${values.path.map((s) => JSON.stringify(s)).join(", ")}), function($v) { $number($substring($v, ${prefix.length})) })])`;
   const next = counter
     ? `$entity(${[...(holder?.path ?? []), counter].map((s) => JSON.stringify(s)).join(", ")}) + 1`
@@ -365,6 +369,15 @@ function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note
   if (counter && holder)
     drafts.push({ kind: "update", target: holder.path.join("/") || ".", inc: { [counter]: 1 } });
   return { drafts, note: counter ? `from ${counter}` : "the next after the largest" };
+}
+
+/** The prefix most of the values' numbers come after (`MEM-` of `MEM-07`). */
+function dominantPrefix(parsed: readonly RegExpExecArray[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const m of parsed) counts.set(m[1] as string, (counts.get(m[1] as string) ?? 0) + 1);
+  let best: [string, number] | undefined;
+  for (const entry of counts) if (!best || entry[1] > best[1]) best = entry;
+  return best?.[0];
 }
 
 /** A count beside a map named after what it maps (`member_count` beside `member_index`). */

@@ -480,12 +480,61 @@ export function actionOf(tool: {
   return "read";
 }
 
-/** Past participle for a record of an action: `cancel` → `cancelled`, `return` → `returned`, `modify` → `modified`. */
+/**
+ * A verb's past participle, as a status or a confirmation says it: `cancel` → `cancelled`
+ * (the spelling of the status the verb sets), `send` → `sent`, `logout` → `logged out`,
+ * `pin` → `pinned`, `modify` → `modified`.
+ */
 export function participle(verb: string): string {
-  const known = STATUS_VERBS[verb];
-  if (known) return known[1];
+  const irregular = IRREGULAR_PARTICIPLES[verb];
+  if (irregular) return irregular;
+  const status = STATUS_VERBS[verb]?.[1];
+  if (status?.endsWith("ed")) return status;
   if (verb.endsWith("e")) return `${verb}d`;
   if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
-  if (/[^aeiou][aeiou][bdgmnprt]$/.test(verb) && verb.length <= 4) return `${verb}${verb.at(-1)}ed`;
+  // one short closed syllable doubles its consonant (stop → stopped, pin → pinned)
+  if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(verb)) return `${verb}${verb.at(-1)}ed`;
   return `${verb}ed`;
 }
+
+const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = {
+  send: "sent",
+  set: "set",
+  put: "put",
+  make: "made",
+  get: "retrieved",
+  read: "read",
+  find: "found",
+  write: "written",
+  run: "run",
+  begin: "begun",
+  take: "taken",
+  give: "given",
+  build: "built",
+  pay: "paid",
+  buy: "bought",
+  sell: "sold",
+  withdraw: "withdrawn",
+  hold: "held",
+  leave: "left",
+  login: "logged in",
+  logout: "logged out",
+  logon: "logged on",
+  logoff: "logged off",
+  signin: "signed in",
+  signout: "signed out",
+  topup: "topped up",
+};
+
+/**
+ * The commands of a POSIX shell that change files, spelled as the verb and the noun they
+ * stand for, so that `rmdir` reads as "remove directory".
+ */
+export const SHELL_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  cp: ["copy"],
+  mv: ["move"],
+  rm: ["remove"],
+  rmdir: ["remove", "directory"],
+  mkdir: ["create", "directory"],
+  touch: ["create", "file"],
+};

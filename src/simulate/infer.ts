@@ -3,10 +3,16 @@ import {
   type Action,
   actionOf,
   isIdentifierName,
+  LOGIN_VERBS,
+  LOGOUT_VERBS,
+  nounOfIdentifier,
+  participle,
   plural,
+  SHELL_COMMANDS,
   STATUS_VERBS,
   singular,
   verbOf,
+  verbWords,
   wordsOf,
 } from "../infer/index.js";
 import { isPlainObject, type Patch, toPointer } from "../patch/index.js";
@@ -19,7 +25,20 @@ import type { State } from "../state/index.js";
  * on what a verb does and which argument names which entity.
  */
 
-export { type Action, actionOf, wordsOf };
+export {
+  type Action,
+  actionOf,
+  isIdentifierName,
+  LOGIN_VERBS,
+  LOGOUT_VERBS,
+  nounOfIdentifier,
+  participle,
+  SHELL_COMMANDS,
+  singular,
+  verbOf,
+  verbWords,
+  wordsOf,
+};
 
 /** The action the verb of a tool's name states (its first two words), if a known verb is there. */
 export function verbActionOf(name: string): Action | undefined {

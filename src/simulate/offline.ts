@@ -1,6 +1,7 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
 import { canonicalJson, hashOf, isPlainObject, type Patch, pointerSegments } from "../patch/index.js";
 import type { State } from "../state/index.js";
+import { confirmation, confirmingFields } from "./confirmation.js";
 import { conformTracked } from "./conform.js";
 import {
   type Action,
@@ -37,10 +38,13 @@ export class OfflineSimulator implements Simulator {
       if (!tool.outputSchema)
         return { kind: "success", result: effects.result, patch: [], engine: this.name, guessed: [] };
       // a tool that advertises an output schema answers an object of that schema, whatever its effects decided
-      const fitted = conformTracked(tool.outputSchema, placed(tool.outputSchema, effects.result), () =>
+      const known = placed(tool.outputSchema, effects.result);
+      const confirmed = confirm(known, tool, tool.outputSchema, request.args);
+      const fitted = conformTracked(tool.outputSchema, known, () =>
         synthesizeFor(tool, tool.outputSchema as JsonSchema, request),
       );
-      return { kind: "success", result: fitted.value, patch: [], engine: this.name, guessed: fitted.guessed };
+      const guessed = [...confirmed, ...fitted.guessed];
+      return { kind: "success", result: fitted.value, patch: [], engine: this.name, guessed };
     }
     const { result, patch, guessed } = tool.outputSchema
       ? shapedResult(tool, tool.outputSchema, request)
@@ -80,10 +84,16 @@ function shapedResult(
       overlayEntities(known, [{ ...target, entity: write.entity }], schema);
     if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
   }
+  // a text answer that only repeats the text written is not what a write answers
+  const confirmed = confirm(known, tool, schema, args, (name) => known[name] === args[name]);
   // an answer the effects read from the state is not padded with values the state does not hold
   const fromState = effects.status === "applied" && Object.keys(effects.output).length > 0;
   const fitted = conformTracked(schema, known, synthesized, { fillOptional: !fromState });
-  return { result: fitted.value as Record<string, unknown>, patch, guessed: fitted.guessed };
+  return {
+    result: fitted.value as Record<string, unknown>,
+    patch,
+    guessed: [...confirmed, ...fitted.guessed],
+  };
 }
 
 /**
@@ -174,6 +184,27 @@ function echoArguments(schema: JsonSchema, args: Record<string, unknown>): Recor
   const echoed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) if (name in properties) echoed[name] = value;
   return echoed;
+}
+
+/**
+ * A changing tool's free-text confirmation fields the answer left empty, filled with a
+ * sentence made from the call rather than random words (a guess all the same: each API
+ * words its confirmations its own way). Returns the fields filled.
+ */
+function confirm(
+  known: Record<string, unknown>,
+  tool: Tool,
+  schema: JsonSchema,
+  args: Record<string, unknown>,
+  echoed: (name: string) => boolean = () => false,
+): string[] {
+  if (actionOf(tool) === "read") return [];
+  const { fields: confirming, textAnswer } = confirmingFields(schema);
+  const fields = confirming.filter((name) => known[name] === undefined || (textAnswer && echoed(name)));
+  if (fields.length === 0) return [];
+  const sentence = confirmation(tool.title ?? tool.name, args);
+  for (const name of fields) known[name] = sentence;
+  return fields;
 }
 
 function markSuccess(known: Record<string, unknown>, schema: JsonSchema): void {

@@ -3,6 +3,7 @@ import { faker } from "@faker-js/faker/locale/en";
 import { type JsonSchema, patternMatcher } from "../catalog/index.js";
 import type { Collection, State } from "../state/index.js";
 import { cohere } from "./coherence.js";
+import { confirmation } from "./confirmation.js";
 
 /**
  * Deterministic, realistic values for a JSON Schema. One seeded faker, reseeded for every
@@ -334,7 +335,7 @@ function rawString(schema: JsonSchema, walk: Walk): string {
   if (/status|state$/.test(name)) return faker.helpers.arrayElement(["active", "pending", "completed"]);
   if (/color|colour/.test(name)) return faker.color.human();
   if (/description|summary|details/.test(name)) return faker.commerce.productDescription();
-  if (/message/.test(name)) return confirmation(walk.ctx.toolWords ?? ["request"]);
+  if (/message/.test(name)) return confirmation((walk.ctx.toolWords ?? ["request"]).join("_"));
   if (/reason|note|comment|remark|instruction/.test(name)) return faker.lorem.sentence({ min: 4, max: 9 });
   if (/code|sku|symbol|ticker/.test(name)) return faker.string.alphanumeric({ length: 6, casing: "upper" });
   if (/token|key|secret|hash/.test(name)) return faker.string.alphanumeric(24);
@@ -513,54 +514,6 @@ function singularize(word: string): string {
   if (/(ss|us)$/.test(word)) return word;
   if (/s$/.test(word)) return word.slice(0, -1);
   return word;
-}
-
-/**
- * The sentence an API confirms a change with: what was acted on, the verb's participle,
- * "successfully" ("Entities deleted successfully"), the phrasing REST and MCP servers use most.
- */
-function confirmation(words: string[]): string {
-  const [verb, ...rest] = words;
-  const done = verb ? participle(verb) : undefined;
-  if (!done || rest.length === 0) return `${humanize(words)} completed successfully.`;
-  // "remove stock from watchlist" → "Stock removed from watchlist successfully"
-  const cut = rest.findIndex(
-    (w, i) => i > 0 && ["from", "to", "in", "into", "on", "for", "with"].includes(w),
-  );
-  const object = cut > 0 ? rest.slice(0, cut) : rest;
-  const where = cut > 0 ? ` ${rest.slice(cut).join(" ")}` : "";
-  return `${humanize(object)} ${done}${where} successfully`;
-}
-
-const IRREGULAR: Record<string, string> = {
-  send: "sent",
-  set: "set",
-  put: "put",
-  make: "made",
-  get: "retrieved",
-  read: "read",
-  find: "found",
-  write: "written",
-  run: "run",
-  begin: "begun",
-  take: "taken",
-  give: "given",
-  build: "built",
-};
-
-function participle(verb: string): string | undefined {
-  if (!/^[a-z]{2,}$/.test(verb)) return undefined;
-  if (IRREGULAR[verb]) return IRREGULAR[verb];
-  if (verb.endsWith("e")) return `${verb}d`;
-  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
-  // one short closed syllable doubles its consonant (stop → stopped, pin → pinned)
-  if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(verb)) return `${verb}${verb.at(-1)}ed`;
-  return `${verb}ed`;
-}
-
-function humanize(words: string[]): string {
-  const text = words.join(" ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A 32-bit seed from a hex digest. */
