@@ -124,7 +124,7 @@ export function spendingLimit(ctx: Context): Draft[] {
     const error = ctx.facts.errors.find((e) => words.some((w) => new RegExp(`\\b${w}`).test(e.text)));
     if (!error) continue;
     ctx.usedErrors.add(error.code);
-    ctx.notes.push(`refuses a ${price.name} above ${record.path.join(".")}.${limit} (${error.code})`);
+    ctx.notes.push(`refuses ${price.name} above ${record.path.join(".")}.${limit} (${error.code})`);
     const bound = `$limits.${identifier(limit)}`;
     return [
       { kind: "read", target: record.path.join("/") || ".", as: "limits" },

@@ -43,31 +43,45 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   unplug: ["unplugged", "disconnected"],
 };
 
+interface Switching {
+  /** The verb as the notes name it: `on` for `turn_on`. */
+  verb: string;
+  /** The word of the name that says it (`turn`), no noun of the thing switched. */
+  word: string;
+  states: readonly string[];
+}
+
 /** What the verb puts things into: its states, most likely first. */
-function statesOf(ctx: Context): { verb: string; states: readonly string[] } | undefined {
+function statesOf(ctx: Context): Switching | undefined {
   const words = ctx.facts.words;
   // the vocabulary of the other rules need not know a switching verb (`stop`)
   const verb = ctx.facts.verb ?? words[0];
   // `turn_on`, `switch_off`, `power_on`
   if (verb && ["turn", "switch", "power"].includes(verb)) {
-    if (words.includes("on")) return { verb: "on", states: ["on"] };
-    if (words.includes("off")) return { verb: "off", states: ["off"] };
+    if (words.includes("on")) return { verb: "on", word: verb, states: ["on"] };
+    if (words.includes("off")) return { verb: "off", word: verb, states: ["off"] };
   }
   const states = verb ? STATES[verb] : undefined;
-  return verb && states ? { verb, states } : undefined;
+  return verb && states ? { verb, word: verb, states } : undefined;
 }
 
 /** The part the tool switches: the one whose values hold the verb's state, named by the tool where several do. */
-function switched(ctx: Context, states: readonly string[]): { part: Switchable; state: string } | undefined {
-  const nouns = new Set(ctx.facts.nouns.map(singular));
+function switched(ctx: Context, verb: Switching): { part: Switchable; state: string } | undefined {
+  // a verb the other rules do not know (`mute`) is still no noun
+  const nouns = new Set(ctx.facts.nouns.filter((n) => n !== verb.word).map(singular));
   const fits = switchables(ctx).flatMap((part) => {
-    const state = states.find((s) => part.known.includes(s));
-    return state ? [{ part, state }] : [];
+    const state = verb.states.find((s) => part.known.includes(s));
+    return state ? [{ part, state, nouns: nounsOf(part.kind === "map" ? part.field : part.field.path) }] : [];
   });
-  const named = fits.filter(({ part }) =>
-    nounsOf(part.kind === "map" ? part.field : part.field.path).some((n) => nouns.has(n)),
-  );
+  const named = fits.filter((fit) => fit.nouns.some((n) => nouns.has(n)));
   if (named.length === 1) return named[0];
+  // several share a word with the name (`open_garage_door`: `garage_door`, `front_door`): the
+  // one it names whole, the longest where several are (`porch_light` before `lights`)
+  const whole = named
+    .filter((fit) => fit.nouns.every((n) => nouns.has(n)))
+    .sort((a, b) => b.nouns.length - a.nouns.length);
+  const [first, second] = whole;
+  if (first && first.nouns.length > (second?.nouns.length ?? 0)) return first;
   // a tool whose name names something else (`start_sleep_timer`) does not switch a lone part
   return fits.length === 1 && nouns.size === 0 ? fits[0] : undefined;
 }
@@ -75,7 +89,7 @@ function switched(ctx: Context, states: readonly string[]): { part: Switchable; 
 export function switchRule(ctx: Context): Draft[] | undefined {
   const verb = statesOf(ctx);
   if (!verb) return undefined;
-  const found = switched(ctx, verb.states);
+  const found = switched(ctx, verb);
   if (!found) return undefined;
   const { part, state } = found;
   // an argument that sets the field itself is a plain set, not a switch

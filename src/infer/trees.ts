@@ -187,14 +187,14 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
         op === "size" ? "number" : "object",
       );
     case "find": {
-      const name = ctx.facts.params.find(
-        (p) =>
-          p.type === "string" && p !== primary && /^(name|pattern|query|filename|file_name)$/.test(p.name),
-      );
-      const contains = /\bcontain/i.test(ctx.facts.text);
       const where = paths.find(
         (p) => p.name === "path" || p.words.includes("dir") || p.words.includes("directory"),
       );
+      // the name looked for may be the only argument (`search_files(name)`): only the folder is not it
+      const name = ctx.facts.params.find(
+        (p) => p.type === "string" && p !== where && /^(name|pattern|query|filename|file_name)$/.test(p.name),
+      );
+      const contains = /\bcontain/i.test(ctx.facts.text);
       return answer(
         ctx,
         op,
