@@ -97,6 +97,13 @@ describe("confirmations of a change", () => {
     expect(String(answer(stamp, {}).result.result)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
+  it("an undoing verb is spelled as the verb undone", () => {
+    const untag = tool("untag_photo", { result: text }, { photo_id: text });
+    expect(answer(untag, { photo_id: "P-3" }).result.result).toBe("Photo 'P-3' untagged successfully");
+    const unpin = tool("unpin_message", { result: text }, { message_id: text });
+    expect(answer(unpin, { message_id: "M-1" }).result.result).toBe("Message 'M-1' unpinned successfully");
+  });
+
   it("a long argument is shortened, not copied whole into the answer", () => {
     const touch = tool("touch", { result: text }, { file_name: text });
     const long = "n".repeat(500);

@@ -507,6 +507,8 @@ export function participle(verb: string): string {
   if (irregular) return irregular;
   const status = STATUS_VERBS[verb]?.[1];
   if (status?.endsWith("ed")) return status;
+  // an undoing verb is the verb's participle undone (untag → untagged, unpin → unpinned)
+  if (/^un[a-z]{3,}$/.test(verb)) return `un${participle(verb.slice(2))}`;
   if (verb.endsWith("e")) return `${verb}d`;
   if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
   // one short closed syllable doubles its consonant (stop → stopped, pin → pinned)
