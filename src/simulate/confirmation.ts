@@ -15,7 +15,7 @@ import {
 /**
  * The sentence a change is confirmed with, when the tool's answer has a free-text field for
  * it: what was acted on, the verb's participle, where it went, "successfully"
- * ("Stock 'ACME' removed from watchlist successfully", "'a.txt' copied to 'backup'
+ * ("Song 'S-9' removed from playlist successfully", "'a.txt' copied to 'backup'
  * successfully"). Most REST and MCP servers confirm a change this way, each in its own words;
  * the sentence is a guess at those words, built from the call instead of from random ones.
  */
