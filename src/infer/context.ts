@@ -40,12 +40,38 @@ export function notFoundError(
   const chosen = named ?? (notFound.length === 1 && generic.length === 1 ? generic[0] : undefined);
   if (chosen) return use(ctx, chosen);
   if (!options.add) return undefined;
-  return addError(ctx, {
-    code: `${nameWords(singular(collection.name)).join("_").toUpperCase()}_NOT_FOUND`,
-    status: 404,
-    message: `${titleOf(collection.name)} {${argument}} not found.`,
-    when: `No ${humanNoun(collection.name)} has the given ${argument} (inferred from the state's ${collection.name}).`,
-  });
+  const code = `${nameWords(singular(collection.name)).join("_").toUpperCase()}_NOT_FOUND`;
+  const earlier = ctx.addedErrors.find((e) => e.code === code && namedBy.has(e));
+  if (earlier) return answerFor(ctx, earlier, collection, argument);
+  const added: ToolError = { code, status: 404, ...notFoundWords(collection, [argument]) };
+  namedBy.set(added, [argument]);
+  return addError(ctx, added);
+}
+
+/** The arguments each added not-found error speaks of. */
+const namedBy = new WeakMap<ToolError, readonly string[]>();
+
+function notFoundWords(collection: CollectionShape, argumentNames: readonly string[]) {
+  return {
+    message: `${titleOf(collection.name)} ${argumentNames.map((a) => `{${a}}`).join(" or ")} not found.`,
+    when: `No ${humanNoun(collection.name)} has the given ${argumentNames.join(" or ")} (inferred from the state's ${collection.name}).`,
+  };
+}
+
+/**
+ * One added code for two arguments (a split from one hive into another): its message names
+ * both, so that it never blames the one that named a record.
+ */
+function answerFor(ctx: Context, error: ToolError, collection: CollectionShape, argument: string): string {
+  const spoken = namedBy.get(error) ?? [];
+  if (!spoken.includes(argument)) {
+    const both = [...spoken, argument];
+    Object.assign(error, notFoundWords(collection, both));
+    namedBy.set(error, both);
+    ctx.notes.push(`${error.code} answers for ${argument} too`);
+  }
+  ctx.usedErrors.add(error.code);
+  return error.code;
 }
 
 export function use(ctx: Context, error: ErrorFact): string {
