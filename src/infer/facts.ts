@@ -89,7 +89,7 @@ export function factsOf(tool: Tool): ToolFacts {
     // credentials prove who calls; they select nothing and are stored nowhere
     params: paramsOf(tool.inputSchema).filter((p) => !isCredential(p.name)),
     outputs: outputsOf(tool.outputSchema),
-    errors: tool.errors.map((e) => errorFact(e.code, `${e.message} ${e.when}`)),
+    errors: tool.errors.map((e) => errorFact(e.code, e.message, e.when)),
     text: [tool.description, tool.usage ?? ""].join(" ").trim(),
   };
 }
@@ -146,10 +146,13 @@ function typeName(schema: JsonSchema): string | undefined {
   return undefined;
 }
 
-/** 'quoted' or "quoted" values in a description: the examples authors give of a value's shape. */
+/**
+ * 'quoted' or "quoted" values in a description: the examples authors give of a value's shape.
+ * An apostrophe inside a word (the paddle's tag) opens and closes no quote.
+ */
 export function examplesIn(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/'([^'\s][^']{0,60})'|"([^"\s][^"]{0,60})"/g)) {
+  for (const match of text.matchAll(/(?<![a-z0-9])'([^'\s][^']{0,60})'(?![a-z0-9])|"([^"\s][^"]{0,60})"/gi)) {
     const value = match[1] ?? match[2];
     if (value) found.push(value);
   }
@@ -159,39 +162,59 @@ export function examplesIn(text: string): string[] {
 const NOT_FOUND =
   /\b(not found|does ?n[o']t exist|no such|unknown|not exist|could not be found|cannot be found|missing)\b/;
 
-/** "No account has the given number.", "The id names no order.": nothing matches what was given. */
+/**
+ * "No account has the given number.", "The id names no order.": nothing matches what was given,
+ * said at the start of the message or of the `when`; the noun is the one that was not there.
+ */
 const NAMES_NOTHING =
-  /^(?:error:\s*)?(?:no \w+(?: \w+)? (?:has|have|is|are|with|under|matches|match|by|named|called|trades|exists)\b|(?:the|this) \w+(?: \w+)? (?:names|matches|identifies) no\b)/;
+  /^(?:error:\s*)?(?:no (?:such )?(\w+(?: \w+)?) (?:has|have|is|are|with|under|matches|match|by|named|called|trades|exists)\b|(?:the|this) \w+(?: \w+)? (?:names|matches|identifies) no (\w+))/;
 
-function errorFact(code: string, raw: string): ErrorFact {
-  const text = raw.toLowerCase();
+function errorFact(code: string, message: string, when: string): ErrorFact {
+  const text = `${message} ${when}`.toLowerCase();
   const codeWords = nameWords(code);
+  const nothing = [message, when].map((part) => NAMES_NOTHING.exec(part.toLowerCase())).find(Boolean);
   const notFound =
     NOT_FOUND.test(text) ||
-    NAMES_NOTHING.test(text) ||
-    (codeWords.includes("not") && codeWords.includes("found")) ||
+    nothing !== undefined ||
+    /(^|_)(not_(found|exists?)|does_not_exist|no_such|nonexistent)(_|$)/.test(codeWords.join("_")) ||
     codeWords[0] === "unknown" ||
     code === "NOT_FOUND";
-  if (notFound) return { code, kind: "not-found", text, noun: notFoundNoun(text, codeWords) };
-  return {
-    code,
-    kind: /\b(cannot|can ?not|only|non-|must be|not allowed|already)\b/.test(text) ? "state" : "other",
-    text,
-  };
+  if (!notFound)
+    return {
+      code,
+      kind: /\b(cannot|can ?not|only|non-|must be|not allowed|already)\b/.test(text) ? "state" : "other",
+      text,
+    };
+  const named = nothing?.[1] ?? nothing?.[2];
+  return { code, kind: "not-found", text, noun: notFoundNoun(text, codeWords, named) };
 }
 
 /** "order not found" → order; "{item_id} not found" → item; "delivery slot not found" → delivery_slot. */
-function notFoundNoun(text: string, codeWords: readonly string[]): string | undefined {
+function notFoundNoun(text: string, codeWords: readonly string[], named?: string): string | undefined {
   const head = text.replace(/^error:\s*/, "");
   // a camelCase placeholder arrives lowercased: `{postid}` is a post's id
   const placeholder = /\{([a-z_]{2,}?)(_?ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
   if (placeholder?.[1]) return placeholder[1].split("_").map(singular).join("_");
   const before =
-    /^(?:the\s+|some\s+|an?\s+)?((?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:\{[^}]*\}\s+)?(?:was\s+|is\s+)?(?:not found|does ?n[o']t exist|not exist|could not be found|cannot be found)/.exec(
+    /^(?:the\s+|some\s+|an?\s+|this\s+|that\s+)?((?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:\{[^}]*\}\s+)?(?:was\s+|is\s+)?(?:not found|does ?n[o']t exist|not exist|could not be found|cannot be found)/.exec(
       head,
     );
   if (before?.[1]) return before[1].split(/\s+/).map(singular).join("_");
-  if (codeWords[0] === "unknown" && codeWords.length > 1) return codeWords.slice(1).map(singular).join("_");
-  const codeNoun = codeWords.slice(0, codeWords.indexOf("not")).map(singular);
+  if (named) return named.split(/\s+/).map(singular).join("_");
+  const codeNoun = nounOfCode(codeWords).map(singular);
   return codeNoun.length > 0 ? codeNoun.join("_") : undefined;
+}
+
+/**
+ * The noun a not-found code names: `NO_SUCH_KAYAK`, `UNKNOWN_KAYAK`, `BAD_KAYAK` → kayak (the
+ * words after what says "none"); `KAYAK_NOT_FOUND`, `KAYAK_DOES_NOT_EXIST` → kayak (the words
+ * before "not"); `KAYAK_MISSING`, `KAYAK_GONE` → kayak (all but the last word).
+ */
+function nounOfCode(codeWords: readonly string[]): readonly string[] {
+  const lead = codeWords.findIndex((w) => !/^(no|such|unknown|invalid|bad|nonexistent)$/.test(w));
+  if (lead > 0) return codeWords.slice(lead);
+  const not = codeWords.indexOf("not");
+  if (not < 0) return codeWords.slice(0, -1);
+  const subject = codeWords.slice(0, not);
+  return /^(does|do|is|was)$/.test(subject.at(-1) ?? "") ? subject.slice(0, -1) : subject;
 }
