@@ -77,6 +77,16 @@ describe("a documented error that says nothing has the key", () => {
     expect(await missingKayak(error("E_GONE", "Request failed.", when, 404))).toBe("E_GONE");
   });
 
+  it("is read by a code that names its noun, whatever words its message puts before it", async () => {
+    const documented = error(
+      "KAYAK_NOT_FOUND",
+      "No rental kayak {kayak_id}.",
+      "The id names no rental kayak.",
+      404,
+    );
+    expect(await missingKayak(documented)).toBe("KAYAK_NOT_FOUND");
+  });
+
   it("is generic where it names no noun, and answers where it is the only one", async () => {
     const w = world(boathouse, [
       tool("get_kayak", "Get a kayak.", { kayak_id: text }, undefined, [

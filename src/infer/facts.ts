@@ -200,21 +200,25 @@ function notFoundNoun(text: string, codeWords: readonly string[], named?: string
       head,
     );
   if (before?.[1]) return before[1].split(/\s+/).map(singular).join("_");
-  if (named) return named.split(/\s+/).map(singular).join("_");
-  const codeNoun = nounOfCode(codeWords).map(singular);
-  return codeNoun.length > 0 ? codeNoun.join("_") : undefined;
+  // a code that says "not" or "no such" names its noun surely; "no … has" before a guess at one
+  const code = nounOfCode(codeWords);
+  const words = code.sure && code.noun.length > 0 ? code.noun : (named?.split(/\s+/) ?? code.noun);
+  return words.length > 0 ? words.map(singular).join("_") : undefined;
 }
 
 /**
  * The noun a not-found code names: `NO_SUCH_KAYAK`, `UNKNOWN_KAYAK`, `BAD_KAYAK` → kayak (the
  * words after what says "none"); `KAYAK_NOT_FOUND`, `KAYAK_DOES_NOT_EXIST` → kayak (the words
- * before "not"); `KAYAK_MISSING`, `KAYAK_GONE` → kayak (all but the last word).
+ * before "not"); `KAYAK_MISSING`, `KAYAK_GONE` → kayak (all but the last word, a guess).
  */
-function nounOfCode(codeWords: readonly string[]): readonly string[] {
+function nounOfCode(codeWords: readonly string[]): { noun: readonly string[]; sure: boolean } {
   const lead = codeWords.findIndex((w) => !/^(no|such|unknown|invalid|bad|nonexistent)$/.test(w));
-  if (lead > 0) return codeWords.slice(lead);
+  if (lead > 0) return { noun: codeWords.slice(lead), sure: true };
   const not = codeWords.indexOf("not");
-  if (not < 0) return codeWords.slice(0, -1);
+  if (not < 0) return { noun: codeWords.slice(0, -1), sure: false };
   const subject = codeWords.slice(0, not);
-  return /^(does|do|is|was)$/.test(subject.at(-1) ?? "") ? subject.slice(0, -1) : subject;
+  return {
+    noun: /^(does|do|is|was)$/.test(subject.at(-1) ?? "") ? subject.slice(0, -1) : subject,
+    sure: true,
+  };
 }
