@@ -113,11 +113,14 @@ function nounOf(facts: ToolFacts): string | undefined {
       ? [...before.slice(0, -1), singular(before.at(-1) as string)].join("_")
       : undefined;
   }
+  // what follows `by`, `for` or `with` qualifies the noun (`list_badges_for_event`); the nouns
+  // leave those small words out, so the cut is found among the name's words
+  const cut = facts.words.findIndex((w, i) => i > 0 && ["by", "for", "with"].includes(w));
+  const qualified = cut > 0 ? facts.words.slice(cut) : [];
   const words = facts.nouns.filter(
-    (w) => !["by", "id", "ids", "list", "all", "detail", "details", "info"].includes(w) && !/^\d+$/.test(w),
+    (w) => !["id", "ids", "list", "all", "detail", "details", "info"].includes(w) && !/^\d+$/.test(w),
   );
-  const cut = words.findIndex((w) => ["by", "for", "with"].includes(w));
-  const head = (cut > 0 ? words.slice(0, cut) : words).at(-1);
+  const head = words.filter((w) => !qualified.includes(w)).at(-1) ?? words.at(-1);
   if (!head || !facts.verbAction) return undefined;
   if (VERBS.read.includes(head)) return undefined;
   return singular(head);
