@@ -365,11 +365,13 @@ function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note
   // elsewhere) do not hide the map's own; without one, the next number is read from every value
   const covers = counter ? scheme.length * 4 >= strings.length * 3 : scheme.length === strings.length;
   if (scheme.length === 0 || !covers) return undefined;
-  const width = Math.max(...scheme.map((m) => (m[2] as string).length));
+  const width = commonWidth(scheme.map((m) => m[2] as string));
   const highest = `$max([$each($entity(${values.path.map((s) => JSON.stringify(s)).join(", ")}), function($v) { $number($substring($v, ${prefix.length})) })])`;
+  // a world that starts without the map or its count still mints the first id of the scheme
+  const afterHighest = `($highest := ${highest}; $exists($highest) ? $highest + 1 : 1)`;
   const next = counter
-    ? `$entity(${[...(holder?.path ?? []), counter].map((s) => JSON.stringify(s)).join(", ")}) + 1`
-    : `${highest} + 1`;
+    ? `($count := $entity(${[...(holder?.path ?? []), counter].map((s) => JSON.stringify(s)).join(", ")}); $exists($count) ? $count + 1 : ${afterHighest})`
+    : afterHighest;
   const drafts: Draft[] = [
     {
       kind: "let",
@@ -380,6 +382,19 @@ function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note
   if (counter && holder)
     drafts.push({ kind: "update", target: holder.path.join("/") || ".", inc: { [counter]: 1 } });
   return { drafts, note: counter ? `from ${counter}` : "the next after the largest" };
+}
+
+/**
+ * The width most of the numbers are written in (`007` of `MEM-007`): a few longer ones (ids
+ * brought in from elsewhere, or past the padding) do not widen every new id.
+ */
+function commonWidth(numbers: readonly string[]): number {
+  const counts = new Map<number, number>();
+  for (const n of numbers) counts.set(n.length, (counts.get(n.length) ?? 0) + 1);
+  let best: [number, number] = [1, 0];
+  for (const entry of counts)
+    if (entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0])) best = entry;
+  return best[0];
 }
 
 /** The prefix most of the values' numbers come after (`MEM-` of `MEM-07`). */
