@@ -2,7 +2,7 @@ import type { StateDocument, ToolError } from "../catalog/index.js";
 import type { ErrorFact, ToolFacts } from "./facts.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
-import { nameWords, sameNoun, singular } from "./words.js";
+import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./words.js";
 
 /** Everything the rules for one tool share, and what they accumulate. */
 export interface Context {
@@ -40,12 +40,28 @@ export function notFoundError(
   const chosen = named ?? (notFound.length === 1 && generic.length === 1 ? generic[0] : undefined);
   if (chosen) return use(ctx, chosen);
   if (!options.add) return undefined;
+  const noun = nounOf(collection.name, argument);
   return addError(ctx, {
-    code: `${nameWords(singular(collection.name)).join("_").toUpperCase()}_NOT_FOUND`,
+    code: `${noun.join("_").toUpperCase()}_NOT_FOUND`,
     status: 404,
-    message: `${titleOf(collection.name)} {${argument}} not found.`,
-    when: `No ${humanNoun(collection.name)} has the given ${argument} (inferred from the state's ${collection.name}).`,
+    message: `${capitalized(noun.join(" "))} {${argument}} not found.`,
+    when: `No ${noun.join(" ")} has the given ${argument} (inferred from the state's ${collection.name}).`,
   });
+}
+
+/**
+ * The words of one of a collection's records, as the argument spells them where both fit:
+ * `shelf_id` of `shelves` is a shelf (a plural in -ves reads two ways).
+ */
+function nounOf(collection: string, argument: string): readonly string[] {
+  const named = nounOfIdentifier(argument);
+  return named !== undefined && nounKeys(collection).includes(named)
+    ? nameWords(named)
+    : nameWords(singular(collection));
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function use(ctx: Context, error: ErrorFact): string {
@@ -76,9 +92,4 @@ function headWord(noun: string): string {
 
 export function humanNoun(collection: string): string {
   return nameWords(singular(collection)).join(" ");
-}
-
-function titleOf(collection: string): string {
-  const noun = humanNoun(collection);
-  return noun.charAt(0).toUpperCase() + noun.slice(1);
 }
