@@ -106,6 +106,10 @@ describe("two-word verbs", () => {
   it("joins the words of a two-word verb and no others", () => {
     expect(verbWords("log_in_user")).toEqual(["login", "user"]);
     expect(verbWords("signOut")).toEqual(["signout"]);
+    expect(verbWords("sign_in")).toEqual(["signin"]);
+    expect(verbWords("log_on_terminal")).toEqual(["logon", "terminal"]);
+    expect(verbWords("terminal_log_off")).toEqual(["terminal", "logoff"]);
+    expect(verbWords("log_out")).toEqual(["logout"]);
     expect(verbWords("top_up_card")).toEqual(["topup", "card"]);
     expect(verbWords("card_top")).toEqual(["card", "top"]);
     expect(verbWords("log_entry_in")).toEqual(["log", "entry", "in"]);
