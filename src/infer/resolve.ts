@@ -265,6 +265,9 @@ export function collectionOfVerb(facts: ToolFacts, shape: StateShape): Collectio
     `${bare}ion`,
     `${verb}y`,
     verb.replace(/scribe$/, "scription"),
+    // submit → submission, register → registration
+    verb.replace(/mit$/, "mission"),
+    verb.replace(/ster$/, "stration"),
   ]);
   // any word of the name: `booking_records` and `reservation_list` are named for what they keep
   const found = [...shape.collections.values()].filter((c) =>
