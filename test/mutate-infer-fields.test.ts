@@ -88,22 +88,38 @@ describe("the field an argument sets", () => {
 
 describe("an action's record of its arguments", () => {
   it("keeps a cancel's reason as `cancel_reason`, and a return's items as `return_items`", async () => {
-    const cancel = tool("cancel_print_job", "Cancel a print job.", { job_id: text, reason: text });
-    const cancelled = await call(shop([cancel]), "cancel_print_job", { job_id: "j1", reason: "wrong file" });
-    expect(job(cancelled.after)).toEqual({ ...jobs()[0], status: "cancelled", cancel_reason: "wrong file" });
+    const cancel = tool("cancel_print_job", "Cancel a print job.", {
+      job_id: text,
+      reason: text,
+      refund_method: text,
+    });
+    const cancelled = await call(shop([cancel]), "cancel_print_job", {
+      job_id: "j1",
+      reason: "wrong file",
+      refund_method: "voucher",
+    });
+    expect(job(cancelled.after)).toEqual({
+      ...jobs()[0],
+      status: "cancelled",
+      cancel_reason: "wrong file",
+      cancel_refund_method: "voucher",
+    });
     const ret = tool("return_print_job", "Return prints of a job.", {
       job_id: text,
-      print_ids: { type: "array", items: text },
+      damaged_print_ids: { type: "array", items: text },
       return_note: text,
     });
     const returned = await call(shop([ret]), "return_print_job", {
       job_id: "j3",
-      print_ids: ["p1", "p2"],
+      damaged_print_ids: ["p1", "p2"],
       return_note: "smudged",
     });
-    expect(job(returned.after, 2)).toMatchObject({ return_prints: ["p1", "p2"], return_note: "smudged" });
+    expect(job(returned.after, 2)).toMatchObject({
+      return_damaged_prints: ["p1", "p2"],
+      return_note: "smudged",
+    });
     expect(returned.report.notes).toContain(
-      "sets return_prints from print_ids, return_note from return_note",
+      "sets return_damaged_prints from damaged_print_ids, return_note from return_note",
     );
   });
 });
@@ -201,11 +217,16 @@ describe("the status a change leaves a record in", () => {
     );
     expect((state.after.firings as Rows)[0]).toMatchObject({ state: "cancelled" });
     const suffixed = await call(
-      firings((i) => ({ booking_status: ["booked", "paid"][i], glaze_status: ["mixed", "mixed"][i] })),
+      firings((i) => ({
+        status_note: ["fragile", "none"][i],
+        booking_status: ["booked", "paid"][i],
+        glaze_status: ["mixed", "mixed"][i],
+      })),
       "cancel_firing",
       { firing_id: "f1" },
     );
     expect((suffixed.after.firings as Rows)[1]).toMatchObject({
+      status_note: "none",
       booking_status: "cancelled",
       glaze_status: "mixed",
     });
@@ -215,8 +236,8 @@ describe("the status a change leaves a record in", () => {
     const loans = world(
       {
         loans: [
-          { loan_id: "l1", tool_name: "drill", details: { status: "out" } },
-          { loan_id: "l2", tool_name: "saw", details: { status: "out" } },
+          { loan_id: "l1", tool_name: "drill", details: { loan_status: "out" } },
+          { loan_id: "l2", tool_name: "saw", details: { loan_status: "out" } },
         ],
       },
       [
@@ -229,7 +250,7 @@ describe("the status a change leaves a record in", () => {
     expect((closed.after.loans as Rows)[0]).toEqual({
       loan_id: "l1",
       tool_name: "drill",
-      details: { status: "out" },
+      details: { loan_status: "out" },
       status: "closed",
     });
     expect(closed.report.notes).toContain(
@@ -271,6 +292,14 @@ describe("flags where there is no status", () => {
       tool("verify_member", "Verify a member. Verified turns true.", { member_id: text }),
       tool("approve_member", "Approve a member.", { member_id: text }),
     ]);
+    const confirmed = await call(
+      world({ members: people("verified", false) }, [
+        tool("confirm_member", "Confirm a member. Verified turns TRUE.", { member_id: text }),
+      ]),
+      "confirm_member",
+      { member_id: "m0" },
+    );
+    expect((confirmed.after.members as Rows)[0]).toEqual({ member_id: "m0", name: "Ida", verified: true });
     const approved = await call(club, "approve_member", { member_id: "m0" });
     // a flag the description does not name is not the verb's status
     expect((approved.after.members as Rows)[0]).toMatchObject({ verified: false, status: "approved" });
@@ -299,6 +328,18 @@ describe("flags where there is no status", () => {
     }
     const done = await call(inbox, "flag_task_done", { task_id: "t1" });
     expect((done.after.tasks as Rows)[1]).toMatchObject({ done: true });
+    // a text of the flag's name is no flag: `true` is not written into it
+    const texts = world(
+      {
+        messages: [
+          { message_id: "x0", subject: "Hi", read: "no" },
+          { message_id: "x1", subject: "Yo", read: "yes" },
+        ],
+      },
+      [tool("mark_message_read", "Mark a message.", { message_id: text })],
+    );
+    const asText = await call(texts, "mark_message_read", { message_id: "x0" });
+    expect((asText.after.messages as Rows)[0]).toEqual({ message_id: "x0", subject: "Hi", read: "no" });
     // a flag given as an argument is set from it, not from the name
     const given = await call(inbox, "mark_message", { message_id: "x1", read: false });
     expect((given.after.messages as Rows)[1]).toMatchObject({ read: false });
