@@ -143,6 +143,26 @@ describe("records and scalars", () => {
   });
 });
 
+describe("a record the state was given without", () => {
+  const kiosk = toolset({ Kiosk: { display: { brightness: 40, language: "en" }, visitors: 0 } }, [
+    tool(
+      "set_display_language",
+      "Set the language of the display.",
+      { language: { type: "string" } },
+      ["language"],
+      { language: { type: "string" } },
+    ),
+  ]);
+
+  it("is made by the write that sets one of its fields, not answered as kept while nothing is", async () => {
+    const without = await call(kiosk, "set_display_language", { language: "fr" }, { Kiosk: { visitors: 2 } });
+    expect(without.outcome).toMatchObject({ status: "applied", output: { language: "fr" } });
+    expect(without.after).toEqual({ Kiosk: { visitors: 2, display: { language: "fr" } } });
+    const nothing = await call(kiosk, "set_display_language", { language: "de" }, {});
+    expect(nothing.after).toEqual({ Kiosk: { display: { language: "de" } } });
+  });
+});
+
 describe("amounts in and out of a balance", () => {
   const wallet = toolset({ wallet: { owner: "ana", balance: 50 } }, [
     tool("deposit_money", "Deposit money into the wallet.", { amount: { type: "number" } }, ["amount"], {
@@ -240,6 +260,37 @@ describe("lists of values and maps of values", () => {
     const registered = await call(mixed, "register_guest", { guest_name: "Dora" });
     expect(registered.outcome).toMatchObject({ output: { guest_id: "G-03" } });
     expect(registered.after).toMatchObject({ studio: { guest_index: { Dora: "G-03" }, guest_count: 3 } });
+  });
+
+  it("mints in the width most ids are written in, and the first id of a world without the map", async () => {
+    const widths = {
+      ...studio,
+      tasks: [
+        {
+          id: "padded",
+          description: "Guests numbered in two digits, one padded wider.",
+          difficulty: "simple",
+          valid: true,
+          state: { studio: { play_list: [], guest_index: { Ben: "G-01", Cleo: "G-02", Ada: "G-000007" } } },
+          solution: [],
+          checklist: [],
+        },
+      ],
+    } as unknown as Toolset;
+    const padded = await call(widths, "register_guest", { guest_name: "Dora" }, widths.tasks[0]?.state);
+    expect(padded.outcome).toMatchObject({ output: { guest_id: "G-08" } });
+    const second = await call(
+      widths,
+      "register_guest",
+      { guest_name: "Eli" },
+      {
+        studio: { play_list: [], guest_index: { Ben: "G-01", Cleo: "G-02", Ada: "G-03" } },
+      },
+    );
+    expect(second.outcome).toMatchObject({ output: { guest_id: "G-04" } });
+    const empty = await call(widths, "register_guest", { guest_name: "Dora" }, { studio: { play_list: [] } });
+    expect(empty.outcome).toMatchObject({ output: { guest_id: "G-01" } });
+    expect(empty.after).toMatchObject({ studio: { guest_index: { Dora: "G-01" } } });
   });
 });
 

@@ -552,3 +552,43 @@ describe("a map of values", () => {
     expect(inferred(venue, "sync_seat_map").tool.effects).toEqual([]);
   });
 });
+
+describe("addressees kept in a directory of names to ids", () => {
+  const desk = world(
+    {
+      Desk: {
+        member_ids: { Ana: "M-01", Ben: "M-02" },
+        member_count: 2,
+        notes: { "N-1": { note_id: "N-1", recipient_id: "M-01", text: "welcome" } },
+        tasks: { "T-1": { task_id: "T-1", title: "Plan", assignee: "M-01" } },
+      },
+    },
+    [
+      tool("post_note", "Post a note to a member.", {
+        recipient_id: { type: "string", description: "Member ID of the recipient." },
+        text,
+      }),
+      tool("add_member", "Add a member to the desk.", { member_name: text }, undefined, [], {
+        outputSchema: { type: "object", properties: { member_id: text } },
+      }),
+      tool("nudge", "Nudge someone.", { target_id: { type: "string", description: "Whom to nudge." } }),
+    ],
+  );
+
+  it("refuses a change addressed to an id the directory does not hold, by the argument's description", async () => {
+    const known = await call(desk, "post_note", { recipient_id: "M-02", text: "hi" });
+    expect(known.outcome.status).toBe("applied");
+    const stranger = await call(desk, "post_note", { recipient_id: "M-09", text: "hi" });
+    expect(failure(stranger.outcome)).toBe("MEMBER_NOT_FOUND");
+    expect(stranger.after).toEqual(desk.state);
+    expect(stranger.report.notes).toContain("checks recipient_id is a known member (MEMBER_NOT_FOUND)");
+    expect(stranger.tool.errors.find((e) => e.code === "MEMBER_NOT_FOUND")).toMatchObject({ status: 404 });
+  });
+
+  it("does not check the map's own new entries, nor an argument whose docs name no one it keeps", async () => {
+    const added = await call(desk, "add_member", { member_name: "Cleo" });
+    expect(added.answer).toEqual({ member_id: "M-03" });
+    expect(added.report.notes.join(" ")).not.toMatch(/is a known/);
+    expect(inferred(desk, "nudge").report.notes.join(" ")).not.toMatch(/is a known/);
+  });
+});

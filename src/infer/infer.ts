@@ -7,7 +7,13 @@ import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { derivedRecord, folderForCreate, moveToFolder, readAcrossFolders } from "./folders.js";
 import { groundingOf } from "./grounding.js";
-import { listRule as listMembersRule, memberIntent, valuesIntent, valuesRule } from "./members.js";
+import {
+  knownValueChecks,
+  listRule as listMembersRule,
+  memberIntent,
+  valuesIntent,
+  valuesRule,
+} from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { refundFor } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
@@ -175,6 +181,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const drafts = [
       ...signedInGuard(ctx, outcome.drafts),
       ...orderChecks(ctx),
+      ...knownValueChecks(ctx, outcome.drafts),
       ...outcome.drafts,
       ...successFlags(ctx.facts, outcome.drafts),
     ];
@@ -485,7 +492,8 @@ function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
   for (const param of ctx.facts.params.filter((p) => p.required && p.type === "string" && !p.identifier)) {
     const words = param.words.filter((w) => !/^(name|id|key)$/.test(w)).map(singular);
     if (words.length === 0) continue;
-    const found = maps.find((m) => partNoun(m.name) === words.join("_"));
+    // a map named for what it keeps (`member_map`) or for the ids it holds (`member_ids`)
+    const found = maps.find((m) => [words.join("_"), `${words.join("_")}_id`].includes(partNoun(m.name)));
     if (found) return found;
   }
   return undefined;

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../patch/index.js";
 import { addError, type Context, humanNoun, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -222,7 +223,7 @@ function valueReferenceParam(param: Param, values: ValuesShape): boolean {
 
 export function valuesRule(ctx: Context, values: ValuesShape, intent: ValuesIntent): Draft[] {
   const target = values.path.join("/");
-  const noun = humanNoun(values.name.replace(/_(map|dict|index|table)$/, ""));
+  const noun = humanNoun(values.name.replace(/_(map|dict|index|table|ids)$/, ""));
   switch (intent) {
     case "list": {
       const output = singleArrayOutput(ctx.facts.outputs);
@@ -365,11 +366,13 @@ function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note
   // elsewhere) do not hide the map's own; without one, the next number is read from every value
   const covers = counter ? scheme.length * 4 >= strings.length * 3 : scheme.length === strings.length;
   if (scheme.length === 0 || !covers) return undefined;
-  const width = Math.max(...scheme.map((m) => (m[2] as string).length));
+  const width = commonWidth(scheme.map((m) => m[2] as string));
   const highest = `$max([$each($entity(${values.path.map((s) => JSON.stringify(s)).join(", ")}), function($v) { $number($substring($v, ${prefix.length})) })])`;
+  // a world that starts without the map or its count still mints the first id of the scheme
+  const afterHighest = `($highest := ${highest}; $exists($highest) ? $highest + 1 : 1)`;
   const next = counter
-    ? `$entity(${[...(holder?.path ?? []), counter].map((s) => JSON.stringify(s)).join(", ")}) + 1`
-    : `${highest} + 1`;
+    ? `($count := $entity(${[...(holder?.path ?? []), counter].map((s) => JSON.stringify(s)).join(", ")}); $exists($count) ? $count + 1 : ${afterHighest})`
+    : afterHighest;
   const drafts: Draft[] = [
     {
       kind: "let",
@@ -380,6 +383,19 @@ function mintedValue(ctx: Context, values: ValuesShape): { drafts: Draft[]; note
   if (counter && holder)
     drafts.push({ kind: "update", target: holder.path.join("/") || ".", inc: { [counter]: 1 } });
   return { drafts, note: counter ? `from ${counter}` : "the next after the largest" };
+}
+
+/**
+ * The width most of the numbers are written in (`007` of `MEM-007`): a few longer ones (ids
+ * brought in from elsewhere, or past the padding) do not widen every new id.
+ */
+function commonWidth(numbers: readonly string[]): number {
+  const counts = new Map<number, number>();
+  for (const n of numbers) counts.set(n.length, (counts.get(n.length) ?? 0) + 1);
+  let best: [number, number] = [1, 0];
+  for (const entry of counts)
+    if (entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0])) best = entry;
+  return best[0];
 }
 
 /** The prefix most of the values' numbers come after (`MEM-` of `MEM-07`). */
@@ -412,6 +428,78 @@ function counterFor(
 function parentOf(target: string): string {
   const segments = target.split("/");
   return segments.length > 1 ? segments.slice(0, -1).join("/") : ".";
+}
+
+/**
+ * An id argument that names someone the world keeps in a map of names to ids must be one of
+ * the map's ids: a `user_id`, or a role whose docs say whose id it is (`recipient_id`, "the
+ * user ID of the recipient"), as sending to or signing in an unknown user answers 404 in
+ * Slack's `chat.postMessage` (`user_not_found`), Discord's DM channel and GitHub's invitations.
+ * A session whose world keeps no such map cannot say who is unknown.
+ */
+function knownValueCheck(ctx: Context, param: Param): Draft[] {
+  const map = mapOfIds(ctx, param);
+  if (!map) return [];
+  const noun = humanNoun(mapNoun(map));
+  const error = notFoundFor(ctx, noun, param);
+  ctx.notes.push(`checks ${param.name} is a known ${noun} (${error})`);
+  const path = map.path.map((s) => JSON.stringify(s)).join(", ");
+  return [
+    {
+      kind: "check",
+      require: [
+        {
+          expr: `$not($exists($entity(${path}))) or $args.${identifier(param.name)} in $each($entity(${path}), function($v) { $v })`,
+          error,
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * Checks of the id arguments of a change against the maps of ids they name, for every
+ * argument the change's own rule neither references nor files into the map.
+ */
+export function knownValueChecks(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const changes = drafts.filter((d) => d.kind === "create" || d.kind === "update" || d.kind === "delete");
+  if (changes.length === 0) return [];
+  return ctx.facts.params.flatMap((param) => {
+    if (ctx.references.some((r) => r.param === param)) return [];
+    const map = mapOfIds(ctx, param);
+    if (!map || changes.some((d) => changesMap(d, map))) return [];
+    return knownValueCheck(ctx, param);
+  });
+}
+
+/** Whom a map of names to ids keeps: the first word of its name (`user_map`, `member_ids`). */
+function mapNoun(map: ValuesShape): string {
+  return nameWords(map.name).map(singular)[0] ?? "";
+}
+
+/** The change files into the map itself (a new contact's id), or into its record's field of it. */
+function changesMap(draft: Draft, map: ValuesShape): boolean {
+  const path = map.path.join("/");
+  const target = String(draft.target ?? "");
+  if (target === path || target.startsWith(`${path}/`)) return true;
+  const fields = [draft.set, draft.inc, draft.append].flatMap((v) =>
+    isPlainObject(v) ? Object.keys(v) : [],
+  );
+  return target === parentOf(path) && fields.includes(map.name);
+}
+
+/** The one map of names to ids that an id argument names, by its own noun or by its description. */
+function mapOfIds(ctx: Context, param: Param): ValuesShape | undefined {
+  if (!param.identifier || param.type !== "string") return undefined;
+  const noun = nameWords(param.name).slice(0, -1).map(singular).join("_");
+  const maps = ctx.shape.parts.filter(
+    (p): p is ValuesShape => p.kind === "values" && p.valueType === "string",
+  );
+  const byName = maps.filter((map) => mapNoun(map) === noun);
+  if (byName.length > 0) return byName.length === 1 ? byName[0] : undefined;
+  const text = param.description.toLowerCase();
+  const described = maps.filter((map) => new RegExp(`\\b${mapNoun(map)}[ _-]?id\\b`).test(text));
+  return described.length === 1 ? described[0] : undefined;
 }
 
 function notFoundFor(ctx: Context, noun: string, param: Param): string {

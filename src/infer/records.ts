@@ -434,45 +434,7 @@ function signInOrOut(ctx: Context, record: RecordShape, target: string, intent: 
   const answers: Draft[] = ctx.facts.outputs
     .filter((o) => o.type === "boolean" && /status|success|authenticated|logged|login|logout/.test(o.name))
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
-  const known = intent === "login" && who ? knownUser(ctx, who) : [];
-  return [...known, { kind: "update", target, set, as: "record" }, ...answers];
-}
-
-/**
- * Who signs in must be someone the world knows: an id among the values of a map of names to
- * ids.
- */
-function knownUser(ctx: Context, who: Param): Draft[] {
-  if (!who.identifier) return [];
-  const noun = nameWords(who.name).slice(0, -1).map(singular).join("_");
-  const map = ctx.shape.parts.find(
-    (p) => p.kind === "values" && nameWords(p.name).map(singular)[0] === noun && p.valueType === "string",
-  );
-  if (!map) return [];
-  const documented = ctx.facts.errors.find((e) => e.kind === "not-found");
-  const error =
-    documented?.code ??
-    addError(ctx, {
-      code: `${noun.toUpperCase()}_NOT_FOUND`,
-      status: 404,
-      message: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} {${who.name}} not found.`,
-      when: `No ${noun} has the given ${who.name} (inferred from the state).`,
-    });
-  if (documented) ctx.usedErrors.add(documented.code);
-  ctx.notes.push(`checks ${who.name} is a known ${noun} (${error})`);
-  const path = map.path.map((s) => JSON.stringify(s)).join(", ");
-  return [
-    {
-      kind: "check",
-      require: [
-        // a session whose world keeps no such map cannot say who is unknown
-        {
-          expr: `$not($exists($entity(${path}))) or $args.${identifier(who.name)} in $each($entity(${path}), function($v) { $v })`,
-          error,
-        },
-      ],
-    },
-  ];
+  return [{ kind: "update", target, set, as: "record" }, ...answers];
 }
 
 /**

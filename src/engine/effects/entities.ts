@@ -19,6 +19,7 @@ import {
   assign,
   concretePath,
   dig,
+  isFixedTarget,
   isTemplate,
   roundMoney,
   targetPath,
@@ -42,6 +43,8 @@ export async function changeSubject(
   const subject = path ? subjectAt(run.state, path) : undefined;
   if (!path || subject === undefined) {
     if (effect.missing) fail(run, effect.missing);
+    if (effect.kind === "update" && path && isFixedTarget(effect.target))
+      return makeRecord(run, path, effect);
     return undefined; // unknown entity and no rule that it must exist: leave the answer to the simulator
   }
   run.subject = subject;
@@ -60,6 +63,25 @@ export async function changeSubject(
     const pointer = toPointer(path);
     commit(run, [{ op: "replace", path: pointer, value: updated }], pointer);
   }
+  return { value: updated };
+}
+
+/**
+ * An update of a fixed record the world lacks (its settings, the signed-in session, a part the
+ * state was given without) makes the record, as a PUT to a singleton resource does, rather than
+ * answering success and keeping nothing. It is made only under records: never inside a list
+ * or over a value.
+ */
+async function makeRecord(run: Run, path: readonly string[], effect: UpdateEffect): Promise<Ran> {
+  const first = path.findIndex((_, i) => valueAt(run.state, path.slice(0, i + 1)) === undefined);
+  const parent = path.slice(0, first);
+  if (first < 0 || !isPlainObject(subjectAt(run.state, parent))) return undefined;
+  run.subject = {};
+  if (effect.as) run.scope.bindings[effect.as] = run.subject;
+  await checkGuards(run, effect.require, run.subject);
+  const updated = await updateValue(run, run.subject, effect);
+  const made = path.slice(first + 1).reduceRight<unknown>((inner, key) => ({ [key]: inner }), updated);
+  commit(run, [{ op: "add", path: toPointer(path.slice(0, first + 1)), value: made }], toPointer(path));
   return { value: updated };
 }
 

@@ -57,6 +57,11 @@ function segmentPlan(segment: string): SegmentPlan {
   return isTemplate(segment) ? { kind: "template", template: segment } : { kind: "key", key: segment };
 }
 
+/** A target every segment of which is written out (`settings/display`): a fixed part of the world, named by no argument. */
+export function isFixedTarget(target: string): boolean {
+  return planOf(target).every((segment) => segment.kind === "key");
+}
+
 /** The target's steps with templates filled; undefined when one renders to nothing (an absent argument). */
 export function targetSteps(run: Run, target: string): Step[] | undefined {
   const steps: Step[] = [];
