@@ -400,13 +400,14 @@ export function singular(word: string): string {
 function singularOf(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(word)) return word;
-  if (/(ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
+  // `statuses`, `addresses`, `bonuses`, but `causes` and `houses` keep their e
+  if (/(ch|sh|x|z|ss|[^aeiou]us)es$/.test(word)) return word.slice(0, -2);
   if (/s$/.test(word)) return word.slice(0, -1);
   return word;
 }
 
 export function plural(word: string): string {
-  if (/(ss|x|z|ch|sh)$/.test(word)) return `${word}es`;
+  if (/(ss|x|z|ch|sh|[^aeiou]us)$/.test(word)) return `${word}es`;
   if (word.endsWith("s")) return word;
   if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
   return `${word}s`;
