@@ -30,7 +30,11 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
       covered.add(output.split(".")[0] as string);
       continue;
     }
-    for (const field of fieldsAt(shape, String(draft.target ?? ""))) covered.add(field);
+    // a new record holds what the create gives it and its id, not every field its siblings have
+    if (draft.kind === "create") {
+      const id = (draft.id as { field?: unknown } | undefined)?.field;
+      if (typeof id === "string") covered.add(id);
+    } else for (const field of fieldsAt(shape, String(draft.target ?? ""))) covered.add(field);
     // a record written and answered whole answers the fields the write gives it, new ones too
     if (draft.kind === "create" || draft.kind === "update")
       for (const field of Object.keys((draft.set as Record<string, unknown> | undefined) ?? {}))

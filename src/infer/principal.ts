@@ -79,6 +79,8 @@ export function signedInExpression(principal: Principal): string {
 /** Fields that say who made or owns a record (`author`, `owner_id`, `from`). */
 const OWNER_WORDS = new Set([
   "author",
+  // a Mastodon status's `account`, a Plaid transaction's `account_id`: the account it belongs to
+  "account",
   "owner",
   "creator",
   "sender",

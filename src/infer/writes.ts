@@ -365,6 +365,42 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     else drafts.unshift(chargeFor(ctx, reference, missing) ?? { kind: "read", target: referenced, ...named });
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
+  if (collection) drafts.unshift(...selfLinks(ctx, collection, set));
+  return drafts;
+}
+
+/**
+ * An argument that fills a field whose values are keys of the same collection (a status's
+ * `in_reply_to_id`, a comment's `parent_id`) links the new record to one that must exist,
+ * whose count named for the link (`replies_count`) goes up by one: Mastodon's
+ * `in_reply_to_id` and `replies_count`, X's `in_reply_to_tweet_id` and `reply_count`,
+ * Bluesky's `reply.parent` and `replyCount`.
+ */
+function selfLinks(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): Draft[] {
+  const keys = new Set(collection.keys);
+  const drafts: Draft[] = [];
+  for (const param of ctx.facts.params) {
+    if (param.type !== "string" && param.type !== "integer") continue;
+    const field = collection.fields.get(param.name);
+    if (!field || field.path === collection.keyField || set[field.path] !== `{${param.name}}`) continue;
+    const values = field.samples.filter((v) => typeof v === "string" || typeof v === "number").map(String);
+    if (values.length === 0 || !values.every((v) => keys.has(v))) continue;
+    const target = recordTarget(ctx, collection, `{${param.name}}`);
+    if (!target) continue;
+    const missing = notFoundError(ctx, collection, param.name, { add: true });
+    const words = nameWords(field.path).filter((w) => !/^(id|in|to|of|on)$/.test(w));
+    const count = words.map((w) => counted(collection, w)).find((c) => c !== undefined);
+    ctx.notes.push(
+      `${param.name} must name a ${singular(collection.name)}${count ? `, whose ${count} goes up by one` : ""}`,
+    );
+    drafts.push({
+      kind: "update",
+      target,
+      when: `$exists($args.${identifier(param.name)}) and $args.${identifier(param.name)} != null`,
+      ...(missing ? { missing } : {}),
+      ...(count ? { inc: { [count]: 1 } } : {}),
+    });
+  }
   return drafts;
 }
 
