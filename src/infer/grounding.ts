@@ -61,7 +61,20 @@ function fieldsAt(shape: StateShape, target: string): string[] {
   const part = shape.parts.find(
     (p) => same(p.path, wildcard) || (p.kind === "collection" && same([...p.path, "*"], wildcard)),
   );
-  return part ? fieldNames(part) : [];
+  if (part) return fieldNames(part);
+  // a record nested in a collection's records (`customers/{id}/loyalty`): the fields under it
+  for (const collection of shape.parts) {
+    if (collection.kind !== "collection") continue;
+    const base = [...collection.path, "*"];
+    if (wildcard.length <= base.length || !same(base, wildcard.slice(0, base.length))) continue;
+    const prefix = `${wildcard.slice(base.length).join(".")}.`;
+    const nested = [...collection.fields.keys()]
+      .filter((f) => f.startsWith(prefix))
+      .map((f) => f.slice(prefix.length))
+      .filter((f) => !f.includes("."));
+    if (nested.length > 0) return nested;
+  }
+  return [];
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {
