@@ -212,6 +212,42 @@ describe("creating many records", () => {
   });
 });
 
+describe("a batch with fields its records share", () => {
+  const library = world(
+    {
+      library: {
+        books: {
+          dune: { title: "dune", shelf: "A1", year: 1965 },
+          emma: { title: "emma", shelf: "B2", year: 1815 },
+        },
+      },
+    },
+    [
+      tool("add_books_to_shelf", "Add books, all on one shelf.", {
+        books: objects({ title: text, year: text }),
+        shelf: text,
+      }),
+    ],
+  );
+
+  it("files each new record with the shared field, and a shared argument no record keeps makes it no batch", async () => {
+    const made = await call(library, "add_books_to_shelf", {
+      books: [
+        { title: "ulysses", year: 1922 },
+        { title: "dune", year: 2021 },
+      ],
+      shelf: "C3",
+    });
+    const books = (made.after.library as { books: Record<string, unknown> }).books;
+    expect(books.ulysses).toEqual({ title: "ulysses", year: 1922, shelf: "C3" });
+    expect(books.dune).toEqual({ title: "dune", shelf: "A1", year: 1965 });
+    const odd = world(library.state, [
+      tool("add_books_to_shelf", "Add books.", { books: objects({ title: text }), colour: text }),
+    ]);
+    expect(inferred(odd, "add_books_to_shelf").report.notes.join(" ")).not.toMatch(/adds each of books/);
+  });
+});
+
 describe("adding to the lists of many records", () => {
   it("adds each element's values to the record it names, skipping those there, and says what each gained", async () => {
     const added = await call(box, "add_steps", {

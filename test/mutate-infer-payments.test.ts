@@ -368,3 +368,71 @@ describe("a spending limit the wallet keeps", () => {
     expect(await payIn([other], 5000)).toMatchObject({ code: undefined, payments: 3 });
   });
 });
+
+describe("a refund goes back to the method that paid", () => {
+  /** A concert box office: bookings paid with a patron's stored methods, refunds on cancellation. */
+  const boxOffice = world(
+    {
+      patrons: {
+        P1: {
+          patron_id: "P1",
+          methods: {
+            card_11: { kind: "card", last4: "4242" },
+            card_12: { kind: "card", last4: "1881" },
+            voucher_13: { kind: "voucher", balance: 30 },
+          },
+        },
+      },
+      bookings: {
+        B1: {
+          booking_id: "B1",
+          patron_id: "P1",
+          status: "confirmed",
+          payments: [{ method_id: "card_11", amount: 80 }],
+        },
+      },
+    },
+    [
+      tool(
+        "cancel_booking",
+        "Cancel a booking and refund it.",
+        { booking_id: text, method_id: { type: "string", description: "Method id the refund goes to." } },
+        undefined,
+        [
+          error("BOOKING_NOT_FOUND", "No such booking.", "No booking has this id.", 404),
+          error("BAD_REFUND_METHOD", "The refund must go to the original payment method or a voucher."),
+        ],
+      ),
+    ],
+  );
+
+  it("takes the method that paid, or one of the kind the error allows, and refuses any other", async () => {
+    const original = await call(boxOffice, "cancel_booking", { booking_id: "B1", method_id: "card_11" });
+    expect(original.outcome.status).toBe("applied");
+    expect(original.report.notes).toContain(
+      "refuses a method_id that did not pay for it (in payments) unless a voucher (BAD_REFUND_METHOD)",
+    );
+    const voucher = await call(boxOffice, "cancel_booking", { booking_id: "B1", method_id: "voucher_13" });
+    expect(voucher.outcome.status).toBe("applied");
+    const other = await call(boxOffice, "cancel_booking", { booking_id: "B1", method_id: "card_12" });
+    expect(failure(other.outcome)).toBe("BAD_REFUND_METHOD");
+    expect(other.after).toEqual(boxOffice.state);
+  });
+
+  it("allows only the original where the error names no other kind the methods keep", async () => {
+    const strict = world(boxOffice.state as State, [
+      tool(
+        "cancel_booking",
+        "Cancel a booking and refund it.",
+        { booking_id: text, method_id: text },
+        undefined,
+        [error("NOT_ORIGINAL", "Refunds can only go to the original payment method or a bank transfer.")],
+      ),
+    ]);
+    expect(
+      (await call(strict, "cancel_booking", { booking_id: "B1", method_id: "card_11" })).outcome.status,
+    ).toBe("applied");
+    const voucher = await call(strict, "cancel_booking", { booking_id: "B1", method_id: "voucher_13" });
+    expect(failure(voucher.outcome)).toBe("NOT_ORIGINAL");
+  });
+});

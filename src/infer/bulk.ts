@@ -46,13 +46,21 @@ function holderOf(collection: CollectionShape): { target: string; field: string 
   return { target: path.slice(0, -1).join("/") || ".", field: path.at(-1) as string };
 }
 
-/** The one required argument: an array of objects named after a collection (`entities`). */
+/**
+ * The one required array of objects named after a collection (`entities`), and the other
+ * required arguments, each a field every record given shares (`shelf` of
+ * `add_books(books, shelf)`), as a batch endpoint's common fields do.
+ */
 function recordsParam(ctx: Context, maps: readonly CollectionShape[]) {
   const required = ctx.facts.params.filter((p) => p.required);
-  const only = required.length === 1 ? required[0] : undefined;
-  if (only?.type !== "array" || only.itemType !== "object") return undefined;
+  const arrays = required.filter((p) => p.type === "array" && p.itemType === "object");
+  const only = arrays.length === 1 ? arrays[0] : undefined;
+  if (!only) return undefined;
   const collection = maps.find((c) => sameWords(c.name, only.name));
-  return collection ? { param: only, collection } : undefined;
+  if (!collection) return undefined;
+  const shared = required.filter((p) => p !== only);
+  if (!shared.every((p) => collection.fields.has(p.name))) return undefined;
+  return { param: only, collection, shared };
 }
 
 function sameWords(a: string, b: string): boolean {
@@ -62,11 +70,13 @@ function sameWords(a: string, b: string): boolean {
 function createMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | undefined {
   const found = recordsParam(ctx, maps);
   if (!found) return undefined;
-  const { param, collection } = found;
+  const { param, collection, shared } = found;
   const { target, field } = holderOf(collection);
   const key = keyOf(collection, param);
   const given = `$args.${identifier(param.name)}`;
-  const fresh = `${given}[$not(${key} in $keys($before))]`;
+  const common = shared.map((p) => `${JSON.stringify(p.name)}: $args.${identifier(p.name)}`).join(", ");
+  const records = common ? `${given}.$merge([$, { ${common} }])` : given;
+  const fresh = `${records}[$not(${key} in $keys($before))]`;
   const output = arrayOutput(ctx, collection);
   ctx.notes.push(
     `adds each of ${param.name} to ${collection.path.join("/")} under its ${key === "$string($)" ? "content" : key}, skipping those already there${output ? `, answering the ones added as ${output}` : ""}`,

@@ -105,6 +105,69 @@ export function refundFor(ctx: Context, collection: CollectionShape, binding: st
   };
 }
 
+const ORIGINAL_METHOD = /\boriginal (payment )?(method|card|source|account|tender)\b/i;
+const METHOD_WORDS = /^(payment|method|card|source|tender|instrument)$/;
+
+/**
+ * A refund goes back to the method that paid. Where a documented error says the method must
+ * be the original one, an argument naming a payment method must name one of those the
+ * record's payments were made with, or be of the one other kind the error allows ("or a gift
+ * card", where the methods keep their kind in a field). Stripe refunds only to the charge's
+ * own payment method, Square to the tender that paid, Shopify to the original gateway or as
+ * store credit.
+ */
+export function refundDestination(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+  const error = ctx.facts.errors.find((e) => !ctx.usedErrors.has(e.code) && ORIGINAL_METHOD.test(e.text));
+  if (!error) return [];
+  const method = ctx.references.find(
+    (r) =>
+      !r.many && r.collection !== collection && nameWords(r.param.name).some((w) => METHOD_WORDS.test(w)),
+  );
+  if (!method) return [];
+  const name = method.param.name;
+  const payments = [...collection.fields.values()].find(
+    (f) => !f.path.includes(".") && f.types.has("array") && f.itemFields?.has(name),
+  );
+  if (!payments) return [];
+  const given = `$args.${identifier(name)}`;
+  const paid = `${given} in $subject.${identifier(payments.path)}.${identifier(name)}`;
+  const other = otherKind(error.text, method.collection, given);
+  ctx.usedErrors.add(error.code);
+  ctx.notes.push(
+    `refuses a ${name} that did not pay for it (in ${payments.path})${other ? ` unless a ${other.kind}` : ""} (${error.code})`,
+  );
+  return [{ expr: other ? `${paid} or ${other.expr}` : paid, error: error.code }];
+}
+
+/** The kind the error allows besides the original ("… or a gift card"), where the methods say their kind. */
+function otherKind(
+  text: string,
+  methods: CollectionShape,
+  given: string,
+): { kind: string; expr: string } | undefined {
+  const after = text.slice((ORIGINAL_METHOD.exec(text)?.index ?? 0) + 1);
+  const named = /\bor (?:an?|to an?) ([a-z]+(?: [a-z]+)?)\b/i.exec(after)?.[1];
+  if (!named) return undefined;
+  const kind = nameWords(named).join("_");
+  const field = [...methods.fields.values()].find(
+    (f) => !f.path.includes(".") && f.types.has("string") && f.values.has(kind),
+  );
+  if (!field) return undefined;
+  return {
+    kind: named.toLowerCase(),
+    expr: `$lookup(${everyRecordOf(methods)}, ${given}).${identifier(field.path)} = ${JSON.stringify(kind)}`,
+  };
+}
+
+/** The records of a collection wherever they are kept (a user's payment methods, for every user). */
+function everyRecordOf(collection: CollectionShape): string {
+  const first = collection.path.findIndex((s) => s === "*");
+  const head = first < 0 ? collection.path : collection.path.slice(0, first);
+  const rest = first < 0 ? [] : collection.path.slice(first);
+  const tail = rest.map((s) => (s === "*" ? ".*" : `.${identifier(s)}`)).join("");
+  return `$entity(${head.map((s) => JSON.stringify(s)).join(", ")})${tail}`;
+}
+
 const LIMIT_WORDS = /^(budget|limit|cap|allowance)$/;
 
 /**

@@ -54,6 +54,14 @@ function opOf(ctx: Context): TreeOp | undefined {
   const about = folder || file || pathParams(ctx).length > 0;
   // the names of POSIX utilities and of the file APIs of scripting languages (os, shutil, pathlib)
   if (has("pwd", "getcwd", "cwd")) return "pwd";
+  // `get_current_directory`, `working_folder`: where one is, as `pwd` and Python's `os.getcwd` say
+  if (
+    has("current", "working") &&
+    folder &&
+    pathParams(ctx).length === 0 &&
+    !has("list", "ls", "change", "cd")
+  )
+    return "pwd";
   if (has("cd", "chdir") || (has("change") && folder)) return "cd";
   if (has("ls", "listdir", "scandir", "readdir") || (has("list") && about)) return "list";
   // `directory_tree(path)`, `tree`: what a folder holds

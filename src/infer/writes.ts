@@ -9,7 +9,7 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { chargeFor, PRICE_WORDS, sharedFields, spendingLimit } from "./payments.js";
+import { chargeFor, PRICE_WORDS, refundDestination, sharedFields, spendingLimit } from "./payments.js";
 import {
   holderMaker,
   leadingItems,
@@ -50,7 +50,11 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   }
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
   const own = ownGuard(ctx, collection);
-  const require = [...statusGuards(ctx, collection, status?.value), ...(own ? [own.guard] : [])];
+  const require = [
+    ...statusGuards(ctx, collection, status?.value),
+    ...(own ? [own.guard] : []),
+    ...refundDestination(ctx, collection),
+  ];
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
