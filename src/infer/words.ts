@@ -122,6 +122,8 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "modify",
     "change",
     "edit",
+    // notes on a record: Monzo's annotate transaction, `kubectl annotate`
+    "annotate",
     "cancel",
     "approve",
     "reject",
@@ -198,6 +200,7 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "increase",
     "increment",
     "withdraw",
+    "redeem",
     "debit",
     "spend",
     "deduct",
@@ -318,6 +321,8 @@ export const INCREASE_VERBS: ReadonlySet<string> = new Set([
 ]);
 export const DECREASE_VERBS: ReadonlySet<string> = new Set([
   "withdraw",
+  // points and gift cards spent: Square's gift card REDEEM activities and loyalty rewards
+  "redeem",
   "debit",
   "spend",
   "deduct",
