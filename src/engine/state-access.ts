@@ -67,20 +67,26 @@ export function hasCollection(state: State, collection: string): boolean {
 
 /** A new key for a collection: prefix + the next number after the largest one used with that prefix. */
 export function mintKey(state: State, collection: string, prefix: string, width: number): string {
-  const highest = state.collection(collection)?.highestNumbered(prefix) ?? 0;
+  const found = state.collection(collection);
+  const highest = found?.highestNumbered(prefix) ?? 0;
+  // past 2^53 a number rounds: such keys are snowflakes, counted exactly from their text
+  if (found && highest > Number.MAX_SAFE_INTEGER) return nextKey(Object.keys(found.toJSON()), prefix, width);
   return `${prefix}${String(highest + 1).padStart(width, "0")}`;
 }
 
 /** prefix + the next number after the largest one already used with that prefix, zero-padded (small containers inside an entity). */
 export function nextKey(keys: Iterable<unknown>, prefix: string, width: number): string {
-  let highest = 0;
+  // BigInt, as ids written as text run past 2^53 (the snowflakes of X, Discord and Mastodon)
+  let highest = 0n;
   for (const raw of keys) {
     const key = typeof raw === "number" && Number.isInteger(raw) ? String(raw) : raw;
     if (typeof key !== "string" || !key.startsWith(prefix)) continue;
-    const digits = /^[0-9]+$/.test(key.slice(prefix.length)) ? Number(key.slice(prefix.length)) : Number.NaN;
+    const rest = key.slice(prefix.length);
+    if (!/^[0-9]{1,40}$/.test(rest)) continue;
+    const digits = BigInt(rest);
     if (digits > highest) highest = digits;
   }
-  return `${prefix}${String(highest + 1).padStart(width, "0")}`;
+  return `${prefix}${String(highest + 1n).padStart(width, "0")}`;
 }
 
 /** The state after a list of JSON Patch operations. A patch the effects built that does not apply is a bug. */

@@ -2,7 +2,7 @@ import type { StateDocument, ToolError } from "../catalog/index.js";
 import type { ErrorFact, ToolFacts } from "./facts.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
-import { nameWords, sameNoun, singular } from "./words.js";
+import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./words.js";
 
 /** Everything the rules for one tool share, and what they accumulate. */
 export interface Context {
@@ -40,10 +40,11 @@ export function notFoundError(
   const chosen = named ?? (notFound.length === 1 && generic.length === 1 ? generic[0] : undefined);
   if (chosen) return use(ctx, chosen);
   if (!options.add) return undefined;
-  const code = `${nameWords(singular(collection.name)).join("_").toUpperCase()}_NOT_FOUND`;
+  const noun = nounOf(collection.name, argument);
+  const code = `${noun.join("_").toUpperCase()}_NOT_FOUND`;
   const earlier = ctx.addedErrors.find((e) => e.code === code && namedBy.has(e));
-  if (earlier) return answerFor(ctx, earlier, collection, argument);
-  const added: ToolError = { code, status: 404, ...notFoundWords(collection, [argument]) };
+  if (earlier) return answerFor(ctx, earlier, noun, collection, argument);
+  const added: ToolError = { code, status: 404, ...notFoundWords(noun, collection, [argument]) };
   namedBy.set(added, [argument]);
   return addError(ctx, added);
 }
@@ -51,10 +52,14 @@ export function notFoundError(
 /** The arguments each added not-found error speaks of. */
 const namedBy = new WeakMap<ToolError, readonly string[]>();
 
-function notFoundWords(collection: CollectionShape, argumentNames: readonly string[]) {
+function notFoundWords(
+  noun: readonly string[],
+  collection: CollectionShape,
+  argumentNames: readonly string[],
+) {
   return {
-    message: `${titleOf(collection.name)} ${argumentNames.map((a) => `{${a}}`).join(" or ")} not found.`,
-    when: `No ${humanNoun(collection.name)} has the given ${argumentNames.join(" or ")} (inferred from the state's ${collection.name}).`,
+    message: `${capitalized(noun.join(" "))} ${argumentNames.map((a) => `{${a}}`).join(" or ")} not found.`,
+    when: `No ${noun.join(" ")} has the given ${argumentNames.join(" or ")} (inferred from the state's ${collection.name}).`,
   };
 }
 
@@ -62,16 +67,37 @@ function notFoundWords(collection: CollectionShape, argumentNames: readonly stri
  * One added code for two arguments (a split from one hive into another): its message names
  * both, so that it never blames the one that named a record.
  */
-function answerFor(ctx: Context, error: ToolError, collection: CollectionShape, argument: string): string {
+function answerFor(
+  ctx: Context,
+  error: ToolError,
+  noun: readonly string[],
+  collection: CollectionShape,
+  argument: string,
+): string {
   const spoken = namedBy.get(error) ?? [];
   if (!spoken.includes(argument)) {
     const both = [...spoken, argument];
-    Object.assign(error, notFoundWords(collection, both));
+    Object.assign(error, notFoundWords(noun, collection, both));
     namedBy.set(error, both);
     ctx.notes.push(`${error.code} answers for ${argument} too`);
   }
   ctx.usedErrors.add(error.code);
   return error.code;
+}
+
+/**
+ * The words of one of a collection's records, as the argument spells them where both fit:
+ * `shelf_id` of `shelves` is a shelf (a plural in -ves reads two ways).
+ */
+function nounOf(collection: string, argument: string): readonly string[] {
+  const named = nounOfIdentifier(argument);
+  return named !== undefined && nounKeys(collection).includes(named)
+    ? nameWords(named)
+    : nameWords(singular(collection));
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function use(ctx: Context, error: ErrorFact): string {
@@ -102,9 +128,4 @@ function headWord(noun: string): string {
 
 export function humanNoun(collection: string): string {
   return nameWords(singular(collection)).join(" ");
-}
-
-function titleOf(collection: string): string {
-  const noun = humanNoun(collection);
-  return noun.charAt(0).toUpperCase() + noun.slice(1);
 }

@@ -86,8 +86,9 @@ function statedFlag(
     const words = nameWords(field.path)
       .filter((w) => w !== "is")
       .join("[ _]?");
+    // the flag named whole (`is_active`) or by its words (`active`)
     const becomes = new RegExp(
-      `\\b${words}\\b\\W{0,3}\\s+(?:becomes|is set to|turns)\\s+(true|false)\\b`,
+      `(?:\\bis[ _]|\\b)${words}\\b\\W{0,3}\\s+(?:becomes|is set to|turns)\\s+(true|false)\\b`,
       "i",
     ).exec(text);
     const noLonger = new RegExp(`\\bno longer\\s+(?:is\\s+)?${words}\\b`, "i").test(text);
@@ -172,7 +173,8 @@ export function statedStatus(text: string): string | undefined {
  */
 function analogousStatus(ctx: Context): { value: string; rule: string } | undefined {
   const verb = ctx.facts.verb;
-  if (!verb) return undefined;
+  // a plain update changes the fields it is given, not where a record stands
+  if (!verb || PLAIN_UPDATE_VERBS.has(verb)) return undefined;
   const rest = ctx.facts.words.filter((w) => w !== verb).join("_");
   for (const sibling of ctx.siblings()) {
     if (sibling.tool.name === ctx.facts.tool.name || !sibling.verb) continue;

@@ -160,7 +160,7 @@ export function moveToFolder(ctx: Context, subject: Reference): Draft[] | undefi
 
 /** Verbs that make a new record from the one they name. */
 const REPLY_VERBS = new Set(["reply", "respond", "answer"]);
-const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "retweet", "quote"]);
+const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "retweet", "reblog", "quote"]);
 
 /**
  * A reply or a forward files a new record made from the one it names, in the folder sending
@@ -198,9 +198,19 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
     const recipient = recipientField(ctx, into);
     if (recipient) set[recipient.to] = `{$original.${recipient.from}}`;
   }
-  const link = ctx.facts.outputs.find(
-    (o) => !into.fields.has(o.name) && /reply|parent|original|source|quoted|_of$/i.test(o.name),
+  // the link is named for the verb where a field or an output says so (`in_reply_to_id`,
+  // `reblog_of_id`, `retweeted_status`), else for what it points at (`parent`, `original`)
+  const stem = verb.replace(/e$/, "");
+  const byVerb = [...ctx.facts.outputs.map((o) => o.name), ...into.fields.keys()].find(
+    (name) =>
+      !name.includes(".") && name !== into.keyField && nameWords(name).some((w) => w.startsWith(stem)),
   );
+  const link =
+    byVerb && (set[byVerb] === undefined || (set[byVerb] as { $expr?: unknown } | null)?.$expr === "null")
+      ? { name: byVerb }
+      : ctx.facts.outputs.find(
+          (o) => !into.fields.has(o.name) && /reply|parent|original|source|quoted|_of$/i.test(o.name),
+        );
   if (link) set[link.name] = `{${subject.param.name}}`;
   ctx.notes.push(`makes a new ${singular(into.name)} from the one ${subject.param.name} names`);
   // the original counts what was made from it (`repost_count`, `reply_count`)

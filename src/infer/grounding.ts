@@ -30,7 +30,11 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
       covered.add(output.split(".")[0] as string);
       continue;
     }
-    for (const field of fieldsAt(shape, String(draft.target ?? ""))) covered.add(field);
+    // a new record holds what the create gives it and its id, not every field its siblings have
+    if (draft.kind === "create") {
+      const id = (draft.id as { field?: unknown } | undefined)?.field;
+      if (typeof id === "string") covered.add(id);
+    } else for (const field of fieldsAt(shape, String(draft.target ?? ""))) covered.add(field);
     // a record written and answered whole answers the fields the write gives it, new ones too
     if (draft.kind === "create" || draft.kind === "update")
       for (const field of Object.keys((draft.set as Record<string, unknown> | undefined) ?? {}))
@@ -57,7 +61,20 @@ function fieldsAt(shape: StateShape, target: string): string[] {
   const part = shape.parts.find(
     (p) => same(p.path, wildcard) || (p.kind === "collection" && same([...p.path, "*"], wildcard)),
   );
-  return part ? fieldNames(part) : [];
+  if (part) return fieldNames(part);
+  // a record nested in a collection's records (`customers/{id}/loyalty`): the fields under it
+  for (const collection of shape.parts) {
+    if (collection.kind !== "collection") continue;
+    const base = [...collection.path, "*"];
+    if (wildcard.length <= base.length || !same(base, wildcard.slice(0, base.length))) continue;
+    const prefix = `${wildcard.slice(base.length).join(".")}.`;
+    const nested = [...collection.fields.keys()]
+      .filter((f) => f.startsWith(prefix))
+      .map((f) => f.slice(prefix.length))
+      .filter((f) => !f.includes("."));
+    if (nested.length > 0) return nested;
+  }
+  return [];
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {

@@ -15,7 +15,7 @@ import {
   valuesRule,
 } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
-import { refundFor } from "./payments.js";
+import { moneyMove, refundFor } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
 import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
@@ -42,7 +42,7 @@ import {
 import { switchRule } from "./switches.js";
 import { tallyRule } from "./tallies.js";
 import { treeFor, treeRule } from "./trees.js";
-import { type Action, nameWords, singular } from "./words.js";
+import { type Action, DECREASE_VERBS, INCREASE_VERBS, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
 
 /**
@@ -399,6 +399,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const acting = actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
+  const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
+  if (moved && moved.length > 0) return { drafts: moved };
   const filed = subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined;
   if (filed && filed.length > 0) return { drafts: filed };
   const across = subject && acting === "read" ? readAcrossFolders(ctx, subject) : undefined;
@@ -417,7 +419,9 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     if ("drafts" in drafts && drafts.drafts.length > 0) return drafts;
   }
   const own =
-    !subject && !named && (acting === "update" || acting === "read") ? ownRecordRule(ctx, acting) : undefined;
+    !subject && !named && (acting === "update" || acting === "read")
+      ? ownRecordRule(ctx, acting, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS })
+      : undefined;
   if (own) return { drafts: own };
   const folder = !named && acting === "create" ? folderForCreate(ctx) : undefined;
   if (folder) return found(createRule(ctx, folder, singular(folder.name)), "nothing to create");
@@ -480,7 +484,12 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
 function doneWord(name: string, verb: string | undefined): boolean {
   if (!verb) return false;
   const stem = verb.replace(/e$/, "");
-  return nameWords(name).some((w) => w.endsWith("ed") && w.startsWith(stem) && w.length <= stem.length + 3);
+  // the participle alone (`deleted`, `is_archived`): `followed_by` says who, not that it was done
+  const words = nameWords(name).filter((w) => !/^(is|was|successfully)$/.test(w));
+  return (
+    words.length === 1 &&
+    words.some((w) => w.endsWith("ed") && w.startsWith(stem) && w.length <= stem.length + 3)
+  );
 }
 
 /**

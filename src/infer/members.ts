@@ -5,7 +5,7 @@ import type { Param } from "./facts.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import type { ListShape, ValuesShape } from "./shape.js";
 import { referenceTarget } from "./targets.js";
-import { JOIN_VERBS, LEAVE_VERBS, nameWords, singular, VERBS } from "./words.js";
+import { JOIN_VERBS, LEAVE_VERBS, nameWords, participle, singular, VERBS } from "./words.js";
 import { holderOf, referenceChecks } from "./writes.js";
 
 /**
@@ -49,6 +49,8 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
   const output = listOutput(ctx, list);
   const answer: Draft[] = output ? [{ kind: "respond", output, value: { $expr: `[$list]` } }] : [];
   if (intent === "read") {
+    const records = output ? recordsOfIds(ctx, list, output) : undefined;
+    if (records) return records;
     ctx.notes.push(`reads the list ${target}`);
     return [
       readList(target),
@@ -80,10 +82,18 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
     intent === "add"
       ? `${value} in ${current} ? ${current} : $append(${current} ? ${current} : [], ${value})`
       : `[${current}[$ != ${value}]]`;
-  const guard = intent === "remove" ? absentGuard(ctx, param, field, list) : presentGuard(ctx, param, field);
-  // a value that names another collection's entity must name one that exists (a symbol to watch)
-  const checks = intent === "add" ? referenceChecks(ctx, undefined, []) : [];
-  const counted = countOfMembers(ctx, param, intent);
+  const lenient = intent === "remove" && repeatable(ctx);
+  const guard =
+    intent === "remove"
+      ? lenient
+        ? []
+        : absentGuard(ctx, param, field, list)
+      : presentGuard(ctx, param, field);
+  // a value that names another collection's entity must name one that exists (a symbol to
+  // watch, a status to unfavourite where taking out what is not there is no error)
+  const checks = intent === "add" || lenient ? referenceChecks(ctx, undefined, []) : [];
+  const before: Draft[] = [{ kind: "read", target: holderTarget, as: "before" }];
+  const counted = countOfMembers(ctx, param, intent, `$before.${identifier(field)}`);
   ctx.notes.push(
     intent === "add"
       ? `adds ${param.name} to ${target}, once`
@@ -91,6 +101,7 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
   );
   return [
     ...checks,
+    ...(counted.length > 0 ? before : []),
     {
       kind: "update",
       target: holderTarget,
@@ -99,7 +110,50 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
       as: "holder",
     },
     ...(output ? [{ kind: "respond", output, value: { $expr: `[$holder.${identifier(field)}]` } }] : []),
-    ...counted,
+    ...(counted.length > 0 ? counted : memberRecord(ctx, param)),
+    ...membershipFlags(ctx, list, value, `$holder.${identifier(field)}`, output),
+  ];
+}
+
+/**
+ * A boolean answer named for the list (`following`) or for the verb done (`favourited`,
+ * `bookmarked`) says whether the value is in the list after the call: Mastodon's Relationship
+ * and Status (`following`, `favourited`, `bookmarked`), X's `{"following": true}` and
+ * `{"liked": true}`, Spotify's `/me/following/contains`.
+ */
+function membershipFlags(
+  ctx: Context,
+  list: ListShape,
+  value: string,
+  held: string,
+  answered: string | undefined,
+): Draft[] {
+  const verb = ctx.facts.verb?.replace(/^un/, "");
+  const names = new Set([nameWords(list.name).join("_"), ...(verb ? [participle(verb)] : [])]);
+  return ctx.facts.outputs
+    .filter((o) => o.type === "boolean" && o.name !== answered && names.has(nameWords(o.name).join("_")))
+    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `${value} in ${held}` } }));
+}
+
+/**
+ * A membership change whose answer has the fields of the record the value names answers that
+ * record: Mastodon's favourite, bookmark and pin answer the status, GitHub's
+ * `PUT /user/starred` is followed by the repository, Spotify's saved tracks are tracks.
+ */
+function memberRecord(ctx: Context, param: Param): Draft[] {
+  const reference = ctx.references.find((r) => r.param === param && !r.many);
+  if (!reference) return [];
+  const outputs = ctx.facts.outputs.filter((o) => reference.collection.fields.has(o.name));
+  const target = outputs.length > 0 ? referenceTarget(ctx, reference) : undefined;
+  if (!target) return [];
+  ctx.notes.push(`answers the ${singular(reference.collection.name)} ${param.name} names`);
+  return [
+    { kind: "read", target, as: "member" },
+    ...outputs.map((o) => ({
+      kind: "respond",
+      output: o.name,
+      value: { $expr: `$member.${identifier(o.name)}` },
+    })),
   ];
 }
 
@@ -123,7 +177,7 @@ function presentGuard(ctx: Context, param: Param, field: string): Array<Record<s
  * (`like_count`, `likes`, `stargazers_count` for star): it moves by one with the list, and
  * the record's fields answer, as liking or starring does on social and code-hosting APIs.
  */
-function countOfMembers(ctx: Context, param: Param, intent: "add" | "remove"): Draft[] {
+function countOfMembers(ctx: Context, param: Param, intent: "add" | "remove", held: string): Draft[] {
   const reference = ctx.references.find((r) => r.param === param && !r.many);
   const verb = ctx.facts.verb?.replace(/^un/, "");
   if (!reference || !verb) return [];
@@ -141,8 +195,12 @@ function countOfMembers(ctx: Context, param: Param, intent: "add" | "remove"): D
     `${intent === "add" ? "raises" : "lowers"} ${reference.collection.name}.${count.path} by one`,
   );
   const binding = "counted";
+  // the count moves only when the list does: adding what is there, or taking out what is not,
+  // where that is allowed, leaves both as they were
+  const value = `$args.${identifier(param.name)}`;
+  const moved = intent === "add" ? `${value} in ${held} ? 0 : 1` : `${value} in ${held} ? -1 : 0`;
   return [
-    { kind: "update", target, inc: { [count.path]: intent === "add" ? 1 : -1 }, as: binding },
+    { kind: "update", target, inc: { [count.path]: { $expr: moved } }, as: binding },
     ...ctx.facts.outputs
       .filter((o) => reference.collection.fields.has(o.name))
       .map((o) => ({
@@ -150,6 +208,47 @@ function countOfMembers(ctx: Context, param: Param, intent: "add" | "remove"): D
         output: o.name,
         value: { $expr: `$${binding}.${identifier(o.name)}` },
       })),
+  ];
+}
+
+/**
+ * A description that says taking out what is not there changes nothing ("is left as it is",
+ * "no-op"): the removal is idempotent, as Mastodon's unfavourite and unbookmark, GitHub's
+ * `DELETE /user/starred/{owner}/{repo}` and Spotify's `DELETE /me/tracks` are.
+ */
+function repeatable(ctx: Context): boolean {
+  return /\b(left as it is|changes nothing|does nothing|has no effect|no-op|idempotent)\b/i.test(
+    ctx.facts.tool.description ?? "",
+  );
+}
+
+/**
+ * A read of a list of ids whose answer is a list of records answers the records those ids
+ * name, in the list's order: GitHub's `GET /user/starred` answers repositories, Spotify's
+ * `GET /me/tracks` saved tracks, Mastodon's `GET /api/v1/bookmarks` statuses.
+ */
+function recordsOfIds(ctx: Context, list: ListShape, output: string): Draft[] | undefined {
+  if (ctx.facts.outputs.find((o) => o.name === output)?.itemType !== "object") return undefined;
+  const ids = list.items.map(String);
+  if (ids.length === 0) return undefined;
+  const named = [...ctx.shape.collections.values()].filter(
+    (c) => !c.parent && c.keyField && ids.every((id) => c.keys.includes(id)),
+  );
+  const collection = named.length === 1 ? named[0] : undefined;
+  const key = collection?.keyField;
+  if (!collection || !key) return undefined;
+  const target = list.path.join("/");
+  ctx.notes.push(`answers the ${collection.name} the ids of the list ${target} name`);
+  return [
+    readList(target),
+    { kind: "list", target: collection.path.join("/"), as: "records" },
+    {
+      kind: "respond",
+      output,
+      value: {
+        $expr: `[$map($list, function($k) { $records[$string(${identifier(key)}) = $string($k)] })]`,
+      },
+    },
   ];
 }
 

@@ -1,11 +1,13 @@
-import type { Context } from "./context.js";
+import { addError, type Context, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
-import { recordTarget } from "./targets.js";
-import { nameWords } from "./words.js";
+import { containerTarget, recordTarget } from "./targets.js";
+import { recordsAt } from "./transitions.js";
+import { nameWords, singular } from "./words.js";
+import { emptyFields, mintOf } from "./writes.js";
 
 /**
  * Paying from a stored balance. A tool that says it charges a record its arguments name (a
@@ -18,7 +20,7 @@ import { nameWords } from "./words.js";
 
 const CHARGE_WORDS = /\b(charge[sd]?|charging|pays?|paid|paying|debit(s|ed)?|deduct(s|ed)?|bill(s|ed)?)\b/i;
 const REFUND_WORDS = /\b(refund(s|ed)?|credited back|paid back)\b/i;
-const PRICE_WORDS = /^(price|amount|cost|total|fare|fee|sum|charge)$/;
+export const PRICE_WORDS = /^(price|amount|cost|total|fare|fee|sum|charge)$/;
 const BALANCE_WORDS = /^(balance|funds|credit|cash|wallet)$/;
 const SHORT_WORDS = /insufficient|not enough|does not cover|doesn't cover|exceeds|too (low|little)/;
 
@@ -47,10 +49,13 @@ export function chargeFor(
   ctx: Context,
   reference: Reference,
   missing: string | undefined,
+  inherited?: { name: string; expr: string },
 ): Draft | undefined {
   if (reference.many || !CHARGE_WORDS.test(ctx.facts.text)) return undefined;
   const balance = balanceOf(reference.collection);
-  const price = priceParam(ctx);
+  const param = priceParam(ctx);
+  // without a price argument, the price of what the purchase is made from (an offer's total)
+  const price = param ? { name: param.name, expr: `$args.${identifier(param.name)}` } : inherited;
   const target = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
   if (!balance || !price || !target) return undefined;
   // a card's balance may be what is owed rather than what is left: a charge is refused for
@@ -64,8 +69,10 @@ export function chargeFor(
     kind: "update",
     target,
     ...(missing ? { missing } : {}),
-    ...(short ? { require: [{ field: balance.path, gte: `{${price.name}}`, error: short.code }] } : {}),
-    inc: { [balance.path]: { $expr: `-$args.${identifier(price.name)}` } },
+    ...(short
+      ? { require: [{ expr: `$subject.${identifier(balance.path)} >= ${price.expr}`, error: short.code }] }
+      : {}),
+    inc: { [balance.path]: { $expr: `-${price.expr}` } },
   };
 }
 
@@ -204,4 +211,283 @@ export function spendingLimit(ctx: Context): Draft[] {
     ];
   }
   return [];
+}
+
+// ── money moved between stored balances ──────────────────────────────────────
+
+/** Words of an argument naming where money comes from, and where it goes. */
+const FROM_WORDS = /^(from|source|origin|sender|debtor|payer)$/;
+const TO_WORDS = /^(to|destination|target|recipient|creditor|payee|into)$/;
+const MOVE_VERBS = new Set(["transfer", "move"]);
+/** Verbs that pay someone from a stored balance: the balance named by an argument loses the amount. */
+const PAY_VERBS = new Set(["pay", "remit"]);
+
+/** One record a move changes: which argument names it, and whether it gains or loses. */
+interface Side {
+  reference: Reference;
+  balance: FieldShape;
+  sign: 1 | -1;
+}
+
+/**
+ * Money moved into or out of stored balances, each a record of a collection an argument names:
+ * a deposit-like verb adds the amount to the record the tool is about, a withdraw-like verb
+ * takes it away, refusing more than there is; a `from…`/`source…` argument names where it
+ * comes from and a `to…`/`destination…` one where it goes (a transfer between accounts, a
+ * deposit into a pot from an account). A limit the paying record keeps (`dailyLimit`, null
+ * while unset) refuses more, where an error names it; a ledger the description says the move
+ * is appended to gets an entry. Monzo's pots (`deposit`, `withdraw` with `source_account_id`),
+ * Wise's balance movements (`sourceBalanceId`, `targetBalanceId`), Stripe Treasury's transfers
+ * and the Open Banking payments API, whose transactions list every movement.
+ */
+export function moneyMove(
+  ctx: Context,
+  subject: Reference | undefined,
+  verbs: { increase: ReadonlySet<string>; decrease: ReadonlySet<string> },
+): Draft[] | undefined {
+  const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
+  const direction = verbs.increase.has(verb)
+    ? 1
+    : verbs.decrease.has(verb) || PAY_VERBS.has(verb)
+      ? -1
+      : MOVE_VERBS.has(verb)
+        ? 0
+        : undefined;
+  const amount = amountParamOf(ctx);
+  if (direction === undefined || !amount) return undefined;
+  const sides = sidesOf(ctx, subject, direction);
+  if (sides.length === 0 || sides.length > 2) return undefined;
+  if (sides.length === 2 && sides[0]?.sign === sides[1]?.sign) return undefined;
+  const value = `$args.${identifier(amount.name)}`;
+  const checks: Draft[] = [];
+  const updates: Draft[] = [];
+  for (const side of sides) {
+    const target = recordTarget(ctx, side.reference.collection, `{${side.reference.param.name}}`);
+    if (!target) return undefined;
+    const missing = notFoundError(ctx, side.reference.collection, side.reference.param.name, { add: true });
+    const guards = side.sign < 0 ? [shortGuard(ctx, side, value), ...limitGuards(ctx, side, value)] : [];
+    checks.push({
+      kind: "read",
+      target,
+      as: side.sign < 0 ? "payer" : "payee",
+      ...(missing ? { missing } : {}),
+      ...(guards.length > 0 ? { require: guards } : {}),
+    });
+    updates.push({
+      kind: "update",
+      target,
+      inc: { [side.balance.path]: side.sign > 0 ? `{${amount.name}}` : { $expr: `-${value}` } },
+      as: side === sides[0] ? "moved" : "other",
+    });
+    ctx.notes.push(
+      `${side.sign > 0 ? "adds" : "takes"} ${amount.name} ${side.sign > 0 ? "to" : "from"} ${side.reference.collection.name}.${side.balance.path} of ${side.reference.param.name}`,
+    );
+  }
+  // whatever else the call names must exist too (the payee paid)
+  for (const reference of ctx.references) {
+    if (reference.many || sides.some((s) => s.reference === reference)) continue;
+    const target = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    if (target) checks.push({ kind: "read", target, ...(missing ? { missing } : {}) });
+  }
+  const ledger = ledgerEntry(ctx, sides, value);
+  const answersEntry = ledger?.some((d) => d.output === "") ?? false;
+  return [
+    ...checks,
+    ...updates,
+    ...(ledger ?? []),
+    ...(answersEntry ? [] : answersOf(ctx, sides[0] as Side)),
+  ];
+}
+
+function amountParamOf(ctx: Context): Param | undefined {
+  // an id is never the amount (`ticket_id` of `add_ticket_note`)
+  const numbers = ctx.facts.params.filter(
+    (p) => (p.type === "number" || p.type === "integer") && !p.identifier,
+  );
+  const named = numbers.filter((p) =>
+    nameWords(p.name).some((w) => /^(amount|sum|value|points|quantity)$/.test(w)),
+  );
+  return named.length === 1 ? named[0] : numbers.length === 1 ? numbers[0] : undefined;
+}
+
+/** The number a record moves: its one balance, else the one numeric field named like the amount (`points`). */
+function movedField(ctx: Context, collection: CollectionShape): FieldShape | undefined {
+  const balance = balanceOf(collection);
+  if (balance) return balance;
+  const amount = amountParamOf(ctx);
+  const words = amount ? nameWords(amount.name) : [];
+  const named = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("number") &&
+      nameWords(f.path).some((w) => words.includes(w) && w !== "amount"),
+  );
+  return named.length === 1 ? named[0] : undefined;
+}
+
+function sidesOf(ctx: Context, subject: Reference | undefined, direction: 1 | -1 | 0): Side[] {
+  const sides: Side[] = [];
+  for (const reference of ctx.references) {
+    if (reference.many) continue;
+    const balance = movedField(ctx, reference.collection);
+    if (!balance) continue;
+    const words = reference.param.words;
+    const sign = words.some((w) => FROM_WORDS.test(w))
+      ? -1
+      : words.some((w) => TO_WORDS.test(w))
+        ? 1
+        : undefined;
+    if (sign !== undefined) sides.push({ reference, balance, sign });
+    else if (reference === subject && direction !== 0) sides.push({ reference, balance, sign: direction });
+  }
+  // paying a payee, who keeps no balance: the one balance an argument names pays
+  const others = ctx.references.filter((r) => !r.many && r !== subject && movedField(ctx, r.collection));
+  if (sides.length === 0 && direction !== 0 && others.length === 1) {
+    const reference = others[0] as Reference;
+    sides.push({ reference, balance: movedField(ctx, reference.collection) as FieldShape, sign: direction });
+  }
+  // the record the tool is about comes first: it answers
+  return sides.sort((a, b) => (a.reference === subject ? -1 : b.reference === subject ? 1 : 0));
+}
+
+function shortGuard(ctx: Context, side: Side, value: string): Record<string, unknown> {
+  const documented = ctx.facts.errors.find((e) => SHORT_WORDS.test(e.text));
+  const code = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: "INSUFFICIENT_FUNDS",
+        status: 409,
+        message: `The ${nameWords(side.balance.path).join(" ")} does not cover the amount.`,
+        when: "The amount is more than the balance it is taken from (inferred from the tool's verb).",
+      });
+  return { expr: `$subject.${identifier(side.balance.path)} >= ${value}`, error: code };
+}
+
+/** A limit the paying record keeps (`dailyLimit`, `spend_cap`; null while unset) bounds the amount, where an error names it. */
+function limitGuards(ctx: Context, side: Side, value: string): Array<Record<string, unknown>> {
+  const limits = [...side.reference.collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      (f.types.has("number") || f.types.has("null")) &&
+      nameWords(f.path).some((w) => LIMIT_WORDS.test(w)) &&
+      !nameWords(f.path).some((w) => BALANCE_WORDS.test(w)),
+  );
+  if (limits.length !== 1) return [];
+  const limit = (limits[0] as FieldShape).path;
+  const words = nameWords(limit).filter((w) => LIMIT_WORDS.test(w));
+  const error = ctx.facts.errors.find((e) => words.some((w) => new RegExp(`\\b${w}`).test(e.text)));
+  if (!error) return [];
+  ctx.notes.push(`refuses more than ${side.reference.collection.name}.${limit} (${use(ctx, error)})`);
+  const bound = `$subject.${identifier(limit)}`;
+  return [{ expr: `$type(${bound}) = "number" ? ${value} <= ${bound} : true`, error: error.code }];
+}
+
+/**
+ * The entry a move appends to a ledger the description names ("appended to the
+ * transactions"), or whose record the tool answers: the account it is about (the paying
+ * one), the amount signed as the ledger signs money going out where it holds negative
+ * amounts, the time, and the fields its entries leave empty empty.
+ */
+function ledgerEntry(ctx: Context, sides: readonly Side[], value: string): Draft[] | undefined {
+  const ledger = [...ctx.shape.collections.values()].find((c) => {
+    if (c.parent || !c.keyField || sides.some((s) => s.reference.collection === c)) return false;
+    const noun = `(${c.name}|${singular(c.name)})`.toLowerCase();
+    const named = new RegExp(
+      `\\b(appended|recorded|logged)\\b[^.]*\\b${noun}\\b|\\b${noun}\\b[^.]*\\b(appended|recorded|logged)\\b`,
+      "i",
+    );
+    const answered =
+      ctx.facts.outputs.some((o) => o.name === c.keyField) &&
+      ctx.facts.outputs.every((o) => c.fields.has(o.name));
+    return (
+      named.test(ctx.facts.text) ||
+      (answered &&
+        [...c.fields.values()].some((f) => sides.some((s) => f.refersTo === s.reference.collection.name)))
+    );
+  });
+  if (!ledger?.keyField) return undefined;
+  const payer = sides.find((s) => s.sign < 0) ?? (sides[0] as Side);
+  const account = [...ledger.fields.values()].find(
+    (f) => !f.path.includes(".") && f.refersTo === payer.reference.collection.name,
+  );
+  const amountField = [...ledger.fields.values()].find(
+    (f) =>
+      !f.path.includes(".") && f.types.has("number") && nameWords(f.path).some((w) => PRICE_WORDS.test(w)),
+  );
+  if (!account || !amountField) return undefined;
+  const signed = amountField.samples.some((v) => typeof v === "number" && v < 0) && payer.sign < 0;
+  const set: Record<string, unknown> = {
+    [account.path]: `{${payer.reference.param.name}}`,
+    [amountField.path]: signed ? { $expr: `-${value}` } : { $expr: value },
+  };
+  for (const field of ledger.fields.values())
+    if (
+      !field.path.includes(".") &&
+      set[field.path] === undefined &&
+      /^(created|createdat|created_at|date|timestamp|time)$/i.test(field.path.replace(/_/g, ""))
+    )
+      set[field.path] = "{$now}";
+  for (const param of ctx.facts.params)
+    if (set[param.name] === undefined && ledger.fields.has(param.name) && param !== payer.reference.param)
+      set[param.name] = `{${param.name}}`;
+  // what every entry shares with the account it is about (its `currency`) comes from it
+  const binding = payer.sign < 0 ? "payer" : "payee";
+  for (const field of sharedFields(ctx, ledger, account.path, payer.reference.collection))
+    if (set[field] === undefined) set[field] = `{$${binding}.${field}}`;
+  Object.assign(set, emptyFields(ledger, set));
+  const target = containerTarget(ctx, ledger);
+  if (!target) return undefined;
+  ctx.notes.push(`appends an entry to ${ledger.name}`);
+  const answers = ctx.facts.outputs.some((o) => o.name === ledger.keyField);
+  return [
+    {
+      kind: "create",
+      target,
+      id: mintOf(ledger, ledger.name, ledger.keyField),
+      set,
+      as: "entry",
+      ...(answers ? { output: "" } : {}),
+    },
+  ];
+}
+
+/** The outputs the moved record answers: its fields, and arguments echoed by name. */
+function answersOf(ctx: Context, side: Side): Draft[] {
+  return ctx.facts.outputs.flatMap((o) => {
+    if (side.reference.collection.fields.has(o.name))
+      return [{ kind: "respond", output: o.name, value: { $expr: `$moved.${identifier(o.name)}` } }];
+    const param = ctx.facts.params.find((p) => p.name === o.name);
+    return param
+      ? [{ kind: "respond", output: o.name, value: { $expr: `$args.${identifier(param.name)}` } }]
+      : [];
+  });
+}
+
+/** Fields whose value, in every entry of the ledger, is the value of the same field of the record the entry names. */
+export function sharedFields(
+  ctx: Context,
+  ledger: CollectionShape,
+  link: string,
+  owner: CollectionShape,
+): string[] {
+  const entries = ctx.states.flatMap((state) => recordsAt(state, ledger.path));
+  const owners = new Map<string, Record<string, unknown>>();
+  for (const state of ctx.states)
+    for (const record of recordsAt(state, owner.path)) {
+      const key = owner.keyField ? record[owner.keyField] : undefined;
+      if (typeof key === "string" || typeof key === "number") owners.set(String(key), record);
+    }
+  if (entries.length === 0) return [];
+  return [...ledger.fields.keys()].filter(
+    (field) =>
+      !field.includes(".") &&
+      field !== ledger.keyField &&
+      field !== link &&
+      owner.fields.has(field) &&
+      entries.every((entry) => {
+        const record = owners.get(String(entry[link]));
+        return record !== undefined && entry[field] !== undefined && entry[field] === record[field];
+      }),
+  );
 }

@@ -1,12 +1,13 @@
 import type { StateDocument } from "../catalog/index.js";
 import type { Context } from "./context.js";
 import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
 import { fieldFor } from "./fields.js";
 import { identifier } from "./reads.js";
 import type { CollectionShape, FieldShape, RecordShape, StateShape } from "./shape.js";
 import { recordTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
-import { nameWords } from "./words.js";
+import { nameWords, singular } from "./words.js";
 
 /**
  * The signed-in account: a record beside the collections that names one of their records by
@@ -49,10 +50,24 @@ export function principalOf(shape: StateShape, collection: CollectionShape): Pri
   for (const part of shape.parts) {
     if (part.kind !== "record" || part.path.length === 0) continue;
     if (!part.path.some((segment) => nameWords(segment).some((w) => SELF_WORDS.has(w)))) continue;
-    const field = [...part.fields.values()].find((f) => holdsKey(f, keys));
+    const field =
+      [...part.fields.values()].find((f) => holdsKey(f, keys)) ??
+      [...part.fields.values()].find((f) => namesSignedOut(f, collection));
     if (field) return { collection, record: part, field: field.path };
   }
   return undefined;
+}
+
+/**
+ * A session that starts signed out names no one yet: its field named for the collection's key
+ * (`customer_id` beside `customers`), null in every example, is where a sign-in puts who it is,
+ * as Firebase's `currentUser` is null and an OAuth session has no subject until one signs in.
+ */
+function namesSignedOut(field: FieldShape, collection: CollectionShape): boolean {
+  if (field.path.includes(".") || !field.samples.every((s) => s === null)) return false;
+  const words = nameWords(field.path);
+  const noun = nameWords(singular(collection.name)).join("_");
+  return words.at(-1) === "id" && words.slice(0, -1).map(singular).join("_") === noun;
 }
 
 function holdsKey(field: FieldShape, keys: ReadonlySet<string>): boolean {
@@ -79,6 +94,8 @@ export function signedInExpression(principal: Principal): string {
 /** Fields that say who made or owns a record (`author`, `owner_id`, `from`). */
 const OWNER_WORDS = new Set([
   "author",
+  // a Mastodon status's `account`, a Plaid transaction's `account_id`: the account it belongs to
+  "account",
   "owner",
   "creator",
   "sender",
@@ -100,7 +117,20 @@ export function ownerField(collection: CollectionShape, principal: Principal): s
       !f.path.includes(".") &&
       nameWords(f.path).some((w) => OWNER_WORDS.has(w)),
   );
-  return owners.length === 1 ? owners[0]?.path : undefined;
+  if (owners.length === 1) return owners[0]?.path;
+  // or the one field named for the account's own collection (an order's `customer_id` where
+  // customers sign in): whose it is, as Stripe's `customer` and Shopify's `customer_id` say
+  const noun = nameWords(singular(principal.collection.name)).join("_");
+  const named = [...collection.fields.values()].filter(
+    (f) =>
+      f.refersTo === principal.collection.name &&
+      !f.path.includes(".") &&
+      nameWords(f.path)
+        .filter((w) => w !== "id")
+        .map(singular)
+        .join("_") === noun,
+  );
+  return owners.length === 0 && named.length === 1 ? named[0]?.path : undefined;
 }
 
 /**
@@ -137,34 +167,125 @@ export function ownGuard(
  * A tool that names no record but sets fields of the signed-in account's (`set_presence`,
  * `update_my_profile`), or reads it with no argument (`get_me`), acts on that account's record.
  */
-export function ownRecordRule(ctx: Context, action: "read" | "update"): Draft[] | undefined {
+export function ownRecordRule(
+  ctx: Context,
+  action: "read" | "update",
+  amounts?: { increase: ReadonlySet<string>; decrease: ReadonlySet<string> },
+): Draft[] | undefined {
+  // signing in and out changes the session, not the account
+  if (ctx.facts.words.some((w) => /^(login|logout|signin|signout|logon|logoff|authenticate)$/.test(w)))
+    return undefined;
   for (const collection of ctx.shape.collections.values()) {
     const principal = principalOf(ctx.shape, collection);
     if (!principal) continue;
     const params = ctx.facts.params;
     const fields = params.map((p) => fieldFor(p, collection));
     if (action === "update" && (params.length === 0 || fields.some((f) => f === undefined))) continue;
+    const nested = action === "read" && params.length === 0 ? nestedRecordRead(ctx, collection) : undefined;
     if (
       action === "read" &&
+      !nested &&
       (params.length > 0 || !ctx.facts.outputs.some((o) => collection.fields.has(o.name)))
     )
       continue;
-    const target = recordTarget(ctx, collection, signedInKey(principal));
-    if (!target) continue;
+    const record = recordTarget(ctx, collection, signedInKey(principal));
+    if (!record) continue;
+    const target = nested ? `${record}/${nested}` : record;
+    const guard = signedInCheck(ctx, principal);
+    if (action === "read") {
+      ctx.notes.push(
+        `reads the signed-in account's record of ${collection.name}${nested ? `, its ${nested}` : ""}`,
+      );
+      return [signedInRead(principal), ...guard, { kind: "read", target, as: "own", output: "" }];
+    }
+    const moved = amountOf(ctx, params, fields, amounts);
+    if (moved) {
+      const { param, field, sign } = moved;
+      const short = ctx.facts.errors.find((e) =>
+        /insufficient|not enough|exceeds|too (low|little)/i.test(e.text),
+      );
+      if (short) ctx.usedErrors.add(short.code);
+      const path = field.split(".").map(identifier).join(".");
+      ctx.notes.push(
+        `${sign > 0 ? "adds" : "takes"} ${param.name} ${sign > 0 ? "to" : "from"} ${field} of the signed-in account's record of ${collection.name}${short && sign < 0 ? `, never more than it holds (${short.code})` : ""}`,
+      );
+      const last = field.split(".").at(-1) as string;
+      return [
+        signedInRead(principal),
+        ...guard,
+        {
+          kind: "update",
+          target: record,
+          ...(short && sign < 0
+            ? {
+                require: [{ expr: `$subject.${path} >= $args.${identifier(param.name)}`, error: short.code }],
+              }
+            : {}),
+          inc: { [field]: sign > 0 ? `{${param.name}}` : { $expr: `-$args.${identifier(param.name)}` } },
+          as: "own",
+        },
+        ...ctx.facts.outputs
+          .filter((o) => o.name === last)
+          .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$own.${path}` } })),
+      ];
+    }
     const set = Object.fromEntries(params.map((p, i) => [fields[i] as string, `{${p.name}}`]));
     ctx.notes.push(
-      action === "read"
-        ? `reads the signed-in account's record of ${collection.name}`
-        : `sets ${Object.keys(set).join(", ")} of the signed-in account's record of ${collection.name}`,
+      `sets ${Object.keys(set).join(", ")} of the signed-in account's record of ${collection.name}`,
     );
-    return [
-      signedInRead(principal),
-      action === "read"
-        ? { kind: "read", target, as: "own", output: "" }
-        : { kind: "update", target, set, as: "own", output: "" },
-    ];
+    return [signedInRead(principal), { kind: "update", target, set, as: "own", output: "" }];
   }
   return undefined;
+}
+
+/** One amount moved by a deposit- or withdraw-like verb into or out of a number of the account's record (`loyalty.points`). */
+function amountOf(
+  ctx: Context,
+  params: readonly Param[],
+  fields: ReadonlyArray<string | undefined>,
+  amounts: { increase: ReadonlySet<string>; decrease: ReadonlySet<string> } | undefined,
+): { param: Param; field: string; sign: 1 | -1 } | undefined {
+  const verb = ctx.facts.verb ?? "";
+  const sign = amounts?.increase.has(verb) ? 1 : amounts?.decrease.has(verb) ? -1 : undefined;
+  if (!sign || params.length !== 1) return undefined;
+  const param = params[0] as Param;
+  const field = fields[0];
+  if (!field || (param.type !== "integer" && param.type !== "number")) return undefined;
+  return { param, field, sign };
+}
+
+/**
+ * A read of the account's own nested record (`loyalty` of a customer) by a tool that names it
+ * (`get_loyalty_account`) and answers its fields: GitHub's `GET /user/...`, the `/me/...`
+ * sub-resources of Microsoft Graph and Spotify.
+ */
+function nestedRecordRead(ctx: Context, collection: CollectionShape): string | undefined {
+  const outputs = ctx.facts.outputs.map((o) => o.name);
+  if (outputs.length === 0) return undefined;
+  const holders = new Set(
+    [...collection.fields.keys()].filter((f) => f.includes(".")).map((f) => f.split(".")[0] as string),
+  );
+  const named = [...holders].filter(
+    (h) =>
+      ctx.facts.nouns.some((n) => singular(n) === singular(h)) &&
+      outputs.every((o) => collection.fields.has(`${h}.${o}`)),
+  );
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * A tool about the signed-in account's own record that documents an error for no one signed
+ * in answers it when no one is: GitHub's `GET /user` and Spotify's `/me` answer 401 without a token.
+ */
+function signedInCheck(ctx: Context, principal: Principal): Draft[] {
+  const error = ctx.facts.errors.find((e) =>
+    /log(ged)? ?in|sign(ed)? ?in|authenticat|unauthori/i.test(e.text),
+  );
+  if (!error) return [];
+  ctx.usedErrors.add(error.code);
+  return [
+    { kind: "check", require: [{ expr: `$boolean(${signedInExpression(principal)})`, error: error.code }] },
+  ];
 }
 
 /** Who makes a new record, where no argument says: a field to fill, the read that finds them, and their key. */

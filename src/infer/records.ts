@@ -2,6 +2,7 @@ import { preconditions } from "./conditions.js";
 import { addError, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
+import { principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
 import type { FieldShape, RecordShape, StateShape } from "./shape.js";
@@ -406,19 +407,34 @@ function capacityGuard(
 
 /** Fields that say whether, or who, someone is signed in: `authenticated`, `logged_in`, `current_user`. */
 export function authFields(record: RecordShape): FieldShape[] {
-  return [...record.fields.values()].filter((f) => {
-    const words = nameWords(f.path);
-    const flag =
-      f.types.has("boolean") && words.some((w) => /^(authenticated|logged|login|signed|authorized)$/.test(w));
-    const who = words.includes("current") && words.some((w) => /^(user|account|member|id)$/.test(w));
-    return flag || who;
-  });
+  // a session record (`session`, `auth`) says who by an id and holds the token it was given
+  const session = record.path.some((segment) => nameWords(segment).some((w) => /^(session|auth)$/.test(w)));
+  const rank = (f: FieldShape) => (f.types.has("boolean") ? 0 : nameWords(f.path).at(-1) === "id" ? 1 : 2);
+  return [...record.fields.values()]
+    .filter((f) => {
+      if (f.path.includes(".")) return false;
+      const words = nameWords(f.path);
+      const flag =
+        f.types.has("boolean") &&
+        words.some((w) => /^(authenticated|logged|login|signed|authorized)$/.test(w));
+      const who = words.includes("current") && words.some((w) => /^(user|account|member|id)$/.test(w));
+      const held =
+        session &&
+        !f.types.has("boolean") &&
+        (words.at(-1) === "id" || /^(access_)?token$/.test(words.join("_")));
+      return flag || who || held;
+    })
+    .sort((a, b) => rank(a) - rank(b));
 }
 
 /** Logging in sets the flag and who; logging out clears them. */
 function signInOrOut(ctx: Context, record: RecordShape, target: string, intent: "login" | "logout"): Draft[] {
   const fields = authFields(record);
   if (fields.length === 0) return [];
+  if (intent === "login") {
+    const found = signInByField(ctx, record, target, fields);
+    if (found) return found;
+  }
   const set: Record<string, unknown> = {};
   const who = ctx.facts.params.find(
     (p) => /user|account|member|name|id/.test(p.name) && p.type !== "boolean",
@@ -438,6 +454,56 @@ function signInOrOut(ctx: Context, record: RecordShape, target: string, intent: 
 }
 
 /**
+ * Signing in by a field of the accounts (`email`) rather than their key: the account whose
+ * field holds the argument is who signs in, and none answers the documented credentials
+ * error; the session's id field gets its key, its flags turn true. The token an API mints is
+ * its own secret and is left to synthesis. Firebase's `signInWithEmailAndPassword`, Django's
+ * `authenticate(email=…)`, and the password grants of OAuth servers sign in by email.
+ */
+function signInByField(
+  ctx: Context,
+  record: RecordShape,
+  target: string,
+  fields: FieldShape[],
+): Draft[] | undefined {
+  for (const collection of ctx.shape.collections.values()) {
+    const principal = principalOf(ctx.shape, collection);
+    if (principal?.record !== record || !collection.keyField) continue;
+    const by = ctx.facts.params.find(
+      (p) => p.type === "string" && collection.fields.has(p.name) && p.name !== collection.keyField,
+    );
+    if (!by) continue;
+    const error = ctx.facts.errors.find((e) =>
+      /credential|password|wrong|invalid|no (user|account|customer)/i.test(e.text),
+    );
+    const code =
+      error?.code ??
+      addError(ctx, {
+        code: "INVALID_CREDENTIALS",
+        status: 401,
+        message: "The credentials are wrong.",
+        when: `No ${singular(collection.name)} has the given ${by.name} (inferred).`,
+      });
+    if (error) ctx.usedErrors.add(error.code);
+    const set: Record<string, unknown> = {
+      [principal.field]: { $expr: `$found[0].${identifier(collection.keyField)}` },
+    };
+    for (const field of fields) if (field.types.has("boolean")) set[field.path] = true;
+    ctx.notes.push(`signs in the ${singular(collection.name)} whose ${by.name} is given (${code})`);
+    const key = collection.keyField;
+    return [
+      { kind: "list", target: collection.path.join("/"), where: { [by.name]: `{${by.name}}` }, as: "found" },
+      { kind: "check", require: [{ expr: "$count($found) > 0", error: code }] },
+      { kind: "update", target, set, as: "record" },
+      ...ctx.facts.outputs
+        .filter((o) => o.name === principal.field || o.name === key)
+        .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$found[0].${identifier(key)}` } })),
+    ];
+  }
+  return undefined;
+}
+
+/**
  * In a world that keeps who is signed in, a change needs someone signed in: the write
  * endpoints of public APIs answer 401 without a session (GitHub, X, Reddit), while reads of
  * public data do not. The guard reads the flag (or who) beside the part the write changes.
@@ -454,11 +520,13 @@ export function signedInGuard(ctx: Context, drafts: readonly Draft[]): Draft[] {
   const holders = ctx.shape.parts.filter(
     (p): p is RecordShape => p.kind === "record" && authFields(p).length > 0,
   );
-  const holder = holders.find((r) =>
-    changed.some(
-      (t) => r.path.length === 0 || t === r.path.join("/") || t.startsWith(`${r.path.join("/")}/`),
-    ),
-  );
+  // the record that says who is signed in, around what changes or, beside it, the only one
+  const holder =
+    holders.find((r) =>
+      changed.some(
+        (t) => r.path.length === 0 || t === r.path.join("/") || t.startsWith(`${r.path.join("/")}/`),
+      ),
+    ) ?? (holders.length === 1 && holders[0]?.path.length === 1 ? holders[0] : undefined);
   if (!holder) return [];
   const field = authFields(holder)[0] as FieldShape;
   const documented = ctx.facts.errors.find((e) =>

@@ -29,6 +29,9 @@ export interface Reference {
   strength: "strong" | "weak";
 }
 
+/** Words that say which way something moves, before the noun of what it names (Monzo's `source_account_id`, Wise's `targetBalanceId`). */
+const DIRECTION_WORDS = /^(from|to|source|destination|dest|target|origin|src|dst|into)$/;
+
 export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): Reference | undefined {
   const many = param.type === "array";
   const scalar = many ? param.itemType : param.type;
@@ -38,6 +41,12 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   const byKeyField = shape.byKeyField.get(keyName) ?? [];
   const noun = nounOfIdentifier(keyName);
   const byNoun = noun ? nounMatches(shape, noun) : [];
+  // `source_account_id`, `fromAccountId`, `targetBalanceId`: a direction before the noun
+  if (noun && byNoun.length === 0) {
+    const words = nameWords(noun);
+    if (words.length > 1 && DIRECTION_WORDS.test(words[0] as string))
+      byNoun.push(...nounMatches(shape, words.slice(1).join("_")));
+  }
   // several collections keep their key in a field of this name: the one the tool names wins
   const named = byKeyField.length > 1 ? namedCollection(facts, shape) : undefined;
   const preferred = named && byKeyField.includes(named) ? [named] : [];
@@ -210,7 +219,18 @@ export function namedPart<K extends Part["kind"]>(
       const found = candidates.find((p) => formsOf(p).has(run));
       if (found) return found;
     }
-  return undefined;
+  // the head noun alone names a part whose name ends with it, where only one does (`list_cards`
+  // for `payment_cards`, as Stripe lists payment methods of type card)
+  const head = singulars.at(-1);
+  const ending = head
+    ? candidates.filter(
+        (p) =>
+          p.kind === "collection" &&
+          nameWords(p.name).length > 1 &&
+          singular(nameWords(p.name).at(-1) ?? "") === head,
+      )
+    : [];
+  return ending.length === 1 ? ending[0] : undefined;
 }
 
 /**
@@ -265,6 +285,9 @@ export function collectionOfVerb(facts: ToolFacts, shape: StateShape): Collectio
     `${bare}ion`,
     `${verb}y`,
     verb.replace(/scribe$/, "scription"),
+    // submit → submission, register → registration
+    verb.replace(/mit$/, "mission"),
+    verb.replace(/ster$/, "stration"),
   ]);
   // any word of the name: `booking_records` and `reservation_list` are named for what they keep
   const found = [...shape.collections.values()].filter((c) =>

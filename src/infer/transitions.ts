@@ -28,11 +28,16 @@ export function transitionsOf(
   const start = entities.filter((e) =>
     before.length > 0 ? before.includes(String(e[statusField])) : e[statusField] !== after,
   );
-  if (done.length < EVIDENCE || start.length < EVIDENCE) return [];
+  if (done.length === 0 || start.length === 0) return [];
+  // fewer examples are enough for a time named for the status itself that every record before
+  // it keeps as null (`cancelled_at: null`, as Stripe's and Shopify's objects do)
+  const few = done.length < EVIDENCE || start.length < EVIDENCE;
+  const named = new RegExp(`^${after.toLowerCase().replace(/[^a-z]/g, "")}_?(at|on|date|time)$`, "i");
+  const declared = (field: string) => named.test(field) && start.every((e) => e[field] === null);
   const fields = new Set(done.flatMap((e) => Object.keys(e)));
   const found: Transition[] = [];
   for (const field of fields) {
-    if (field === statusField) continue;
+    if (field === statusField || (few && !declared(field))) continue;
     const added = addedField(done, start, field);
     if (added) found.push(added);
   }
@@ -48,14 +53,15 @@ export function recordsAt(state: StateDocument, path: readonly string[]): Array<
   return isPlainObject(value) ? Object.values(value).filter(isPlainObject) : [];
 }
 
-/** A field every finished record has and no starting record has: the time of the change, or a constant. */
+/** A field every finished record has and no starting record has (or has null): the time of the change, or a constant. */
 function addedField(
   done: ReadonlyArray<Record<string, unknown>>,
   start: ReadonlyArray<Record<string, unknown>>,
   field: string,
 ): Transition | undefined {
-  if (!done.every((e) => e[field] !== undefined) || start.some((e) => e[field] !== undefined))
-    return undefined;
+  // null is no value: Stripe and Shopify keep `canceled_at: null` until the cancellation
+  const held = (v: unknown) => v !== undefined && v !== null;
+  if (!done.every((e) => held(e[field])) || start.some((e) => held(e[field]))) return undefined;
   const values = done.map((e) => e[field]);
   if (values.every((v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v)))
     return { kind: "timestamp", field };

@@ -122,6 +122,8 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "modify",
     "change",
     "edit",
+    // notes on a record: Monzo's annotate transaction, `kubectl annotate`
+    "annotate",
     "cancel",
     "approve",
     "reject",
@@ -130,6 +132,7 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "complete",
     "confirm",
     "mark",
+    "flag",
     "move",
     "rename",
     "resolve",
@@ -197,6 +200,7 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "increase",
     "increment",
     "withdraw",
+    "redeem",
     "debit",
     "spend",
     "deduct",
@@ -317,6 +321,8 @@ export const INCREASE_VERBS: ReadonlySet<string> = new Set([
 ]);
 export const DECREASE_VERBS: ReadonlySet<string> = new Set([
   "withdraw",
+  // points and gift cards spent: Square's gift card REDEEM activities and loyalty rewards
+  "redeem",
   "debit",
   "spend",
   "deduct",
@@ -400,13 +406,16 @@ export function singular(word: string): string {
 function singularOf(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(word)) return word;
-  if (/(ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
+  // analyses → analysis; addresses → address, statuses → status (houses, causes keep their e)
+  if (/yses$/.test(word)) return `${word.slice(0, -2)}is`;
+  if (/(ch|sh|x|z|ss|[^aeiou]us)es$/.test(word)) return word.slice(0, -2);
   if (/s$/.test(word)) return word.slice(0, -1);
   return word;
 }
 
 export function plural(word: string): string {
-  if (/(ss|x|z|ch|sh)$/.test(word)) return `${word}es`;
+  if (/(ss|x|z|ch|sh|[^aeiou]us)$/.test(word)) return `${word}es`;
+  if (/[^aeiou]is$/.test(word)) return `${word.slice(0, -2)}es`;
   if (word.endsWith("s")) return word;
   if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
   return `${word}s`;
@@ -505,6 +514,9 @@ export function actionOf(tool: {
 export function participle(verb: string): string {
   const irregular = IRREGULAR_PARTICIPLES[verb];
   if (irregular) return irregular;
+  // a verb done again is the verb's participle again (reset → reset, resend → resent)
+  const again = /^re[a-z]{3,}$/.test(verb) ? IRREGULAR_PARTICIPLES[verb.slice(2)] : undefined;
+  if (again) return `re${again}`;
   const status = STATUS_VERBS[verb]?.[1];
   if (status?.endsWith("ed")) return status;
   // an undoing verb is the verb's participle undone (untag → untagged, unpin → unpinned)
@@ -513,6 +525,8 @@ export function participle(verb: string): string {
   if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
   // one short closed syllable doubles its consonant (stop → stopped, pin → pinned)
   if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(verb)) return `${verb}${verb.at(-1)}ed`;
+  // and so does a stressed last syllable (submit → submitted, transfer → transferred)
+  if (/(mit|[^f]fer|cur|pel|trol)$/.test(verb)) return `${verb}${verb.at(-1)}ed`;
   return `${verb}ed`;
 }
 

@@ -9,7 +9,7 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { chargeFor, refundDestination, spendingLimit } from "./payments.js";
+import { chargeFor, PRICE_WORDS, refundDestination, sharedFields, spendingLimit } from "./payments.js";
 import {
   holderMaker,
   leadingItems,
@@ -347,6 +347,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
   drafts.unshift(...spendingLimit(ctx));
+  const linked = collection ? linkedFields(ctx, collection, create) : { reads: [] };
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
@@ -366,8 +367,89 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         ...named,
         inc: { [counted(reference.collection, name) as string]: 1 },
       });
-    else drafts.unshift(chargeFor(ctx, reference, missing) ?? { kind: "read", target: referenced, ...named });
+    else
+      drafts.unshift(
+        chargeFor(ctx, reference, missing, linked.price) ?? { kind: "read", target: referenced, ...named },
+      );
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
+  }
+  if (collection) drafts.unshift(...selfLinks(ctx, collection, set));
+  drafts.unshift(...linked.reads);
+  return drafts;
+}
+
+/**
+ * A new record made from another its arguments name (an order from an offer) takes the fields
+ * every existing record shares with the one it was made from (`total_amount`,
+ * `total_currency`), and a price among them is what the purchase costs: Duffel orders and
+ * Amadeus flight orders are priced by their offer, Stripe invoice items by their Price,
+ * Shopify order lines by their variant.
+ */
+function linkedFields(
+  ctx: Context,
+  collection: CollectionShape,
+  create: Draft,
+): { reads: Draft[]; price?: { name: string; expr: string } } {
+  const set = create.set as Record<string, unknown>;
+  const reads: Draft[] = [];
+  let price: { name: string; expr: string } | undefined;
+  for (const reference of ctx.references) {
+    if (reference.many || reference.collection === collection || reference.collection.parent) continue;
+    const link = Object.keys(set).find((f) => set[f] === `{${reference.param.name}}`);
+    if (!link) continue;
+    const shared = sharedFields(ctx, collection, link, reference.collection).filter(
+      (f) => set[f] === undefined || !ctx.facts.params.some((p) => set[f] === `{${p.name}}`),
+    );
+    const target =
+      shared.length > 0 ? recordTarget(ctx, reference.collection, `{${reference.param.name}}`) : undefined;
+    if (!target) continue;
+    const binding = `made_from_${reads.length}`;
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    reads.push({ kind: "read", target, as: binding, ...(missing ? { missing } : {}) });
+    for (const field of shared) set[field] = `{$${binding}.${field}}`;
+    const priced = shared.find(
+      (f) => nameWords(f).some((w) => PRICE_WORDS.test(w)) && collection.fields.get(f)?.types.has("number"),
+    );
+    if (priced && !price)
+      price = { name: `${reference.param.name}'s ${priced}`, expr: `$${binding}.${identifier(priced)}` };
+    ctx.notes.push(
+      `takes ${shared.join(", ")} from the ${singular(reference.collection.name)} ${reference.param.name} names`,
+    );
+  }
+  return { reads, ...(price ? { price } : {}) };
+}
+
+/**
+ * An argument that fills a field whose values are keys of the same collection (a status's
+ * `in_reply_to_id`, a comment's `parent_id`) links the new record to one that must exist,
+ * whose count named for the link (`replies_count`) goes up by one: Mastodon's
+ * `in_reply_to_id` and `replies_count`, X's `in_reply_to_tweet_id` and `reply_count`,
+ * Bluesky's `reply.parent` and `replyCount`.
+ */
+function selfLinks(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): Draft[] {
+  const keys = new Set(collection.keys);
+  const drafts: Draft[] = [];
+  for (const param of ctx.facts.params) {
+    if (param.type !== "string" && param.type !== "integer") continue;
+    const field = collection.fields.get(param.name);
+    if (!field || field.path === collection.keyField || set[field.path] !== `{${param.name}}`) continue;
+    const values = field.samples.filter((v) => typeof v === "string" || typeof v === "number").map(String);
+    if (values.length === 0 || !values.every((v) => keys.has(v))) continue;
+    const target = recordTarget(ctx, collection, `{${param.name}}`);
+    if (!target) continue;
+    const missing = notFoundError(ctx, collection, param.name, { add: true });
+    const words = nameWords(field.path).filter((w) => !/^(id|in|to|of|on)$/.test(w));
+    const count = words.map((w) => counted(collection, w)).find((c) => c !== undefined);
+    ctx.notes.push(
+      `${param.name} must name a ${singular(collection.name)}${count ? `, whose ${count} goes up by one` : ""}`,
+    );
+    drafts.push({
+      kind: "update",
+      target,
+      when: `$exists($args.${identifier(param.name)}) and $args.${identifier(param.name)} != null`,
+      ...(missing ? { missing } : {}),
+      ...(count ? { inc: { [count]: 1 } } : {}),
+    });
   }
   return drafts;
 }
@@ -383,7 +465,10 @@ function idSpelling(ctx: Context, snake: string): string {
  * zero, and fields the state shows empty (null) in some of them start empty, as a REST create
  * answers the whole resource (`"assignee": null`, `"labels": []`, `"like_count": 0`).
  */
-function emptyFields(collection: CollectionShape, set: Record<string, unknown>): Record<string, unknown> {
+export function emptyFields(
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): Record<string, unknown> {
   const empty: Record<string, unknown> = {};
   if (collection.size === 0) return empty;
   for (const field of collection.fields.values()) {
@@ -594,7 +679,7 @@ function createdAtFields(collection: CollectionShape): string[] {
  * where its ids are numbers, else its keys' prefix and digit count, else a 3-letter prefix
  * from the noun for a new collection.
  */
-function mintOf(collection: CollectionShape | undefined, name: string, keyField: string) {
+export function mintOf(collection: CollectionShape | undefined, name: string, keyField: string) {
   const numeric = collection?.numericKeys ?? false;
   const counter = collection?.counter
     ? { counter: collection.counter.path.join("/"), counterHolds: collection.counter.holds }
