@@ -161,7 +161,7 @@ function otherKind(
 
 /** The records of a collection wherever they are kept (a user's payment methods, for every user). */
 function everyRecordOf(collection: CollectionShape): string {
-  const first = collection.path.findIndex((s) => s === "*");
+  const first = collection.path.indexOf("*");
   const head = first < 0 ? collection.path : collection.path.slice(0, first);
   const rest = first < 0 ? [] : collection.path.slice(first);
   const tail = rest.map((s) => (s === "*" ? ".*" : `.${identifier(s)}`)).join("");
