@@ -12,7 +12,11 @@ export const SHIPPED_TOOLSETS = resolve(import.meta.dirname, "../../toolsets");
 /** A fresh temporary folder, removed by the returned cleanup. */
 export function tempDir(prefix = "toolsim-test-"): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+  // a process just stopped (a browser's helpers) may still be writing into the folder: retry
+  return {
+    path,
+    cleanup: () => rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+  };
 }
 
 export interface RunningServer {
