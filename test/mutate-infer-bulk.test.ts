@@ -303,6 +303,23 @@ describe("deleting many records", () => {
     expect(Object.keys(pairingsOf(byId.after))).toEqual(["pr2", "pr3"]);
     expect(Object.keys(recipesOf(byId.after))).toHaveLength(3);
   });
+
+  it("removes the records of a list that its key field names, keeping the others in order", async () => {
+    const kennel = world(
+      {
+        dogs: [
+          { dog_id: "d1", name: "Rex" },
+          { dog_id: "d2", name: "Tom" },
+          { dog_id: "d3", name: "Kit" },
+        ],
+        vets: { v1: { vet_id: "v1", name: "Al" } },
+      },
+      [tool("delete_dogs", "Delete several dogs.", { dog_ids: strings })],
+    );
+    const removed = await call(kennel, "delete_dogs", { dog_ids: ["d3", "d1", "d9"] });
+    expect(removed.after).toEqual({ dogs: [{ dog_id: "d2", name: "Tom" }], vets: kennel.state.vets });
+    expect(removed.report.notes).toContain("removes from dogs each record whose dog_id dog_ids names");
+  });
 });
 
 describe("reading many records", () => {

@@ -18,9 +18,17 @@ import { nameWords, singular } from "./words.js";
  * removes those named, and reads in the map's order.
  */
 export function bulkRule(ctx: Context): Draft[] | undefined {
-  const maps = [...ctx.shape.collections.values()].filter((c) => c.container === "map" && !c.parent);
-  if (maps.length === 0) return undefined;
+  const top = [...ctx.shape.collections.values()].filter((c) => !c.parent);
+  const maps = top.filter((c) => c.container === "map");
   const action = ctx.facts.verbAction;
+  if (action === "delete") {
+    const fromList = deleteFromList(
+      ctx,
+      top.filter((c) => c.container === "array" && c.keyField),
+    );
+    if (fromList) return fromList;
+  }
+  if (maps.length === 0) return undefined;
   const written =
     action === "create"
       ? // elements that name a record of another collection add to it rather than being records
@@ -230,6 +238,30 @@ function deleteMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | u
 }
 
 /** An array of keys of a collection: `entityNames`, `order_ids`, or plain `names`/`ids`/`keys`. */
+/**
+ * A delete given the keys of records kept in an array (`delete_pets(pet_ids)` over
+ * `pets: [{pet_id, …}]`): those whose key field is among them leave the list, in its order.
+ */
+function deleteFromList(ctx: Context, lists: readonly CollectionShape[]): Draft[] | undefined {
+  const found = keysParam(ctx, lists);
+  const keyField = found?.collection.keyField;
+  if (!found || !keyField) return undefined;
+  const { param, collection } = found;
+  const { target, field } = holderOf(collection);
+  const key = identifier(keyField);
+  ctx.notes.push(`removes from ${collection.path.join("/")} each record whose ${key} ${param.name} names`);
+  return [
+    { kind: "read", target: collection.path.join("/"), as: "before" },
+    {
+      kind: "update",
+      target,
+      require: [],
+      set: { [field]: { $expr: `[$before[$not(${key} in [$args.${identifier(param.name)}])]]` } },
+      as: "holder",
+    },
+  ];
+}
+
 function keysParam(ctx: Context, maps: readonly CollectionShape[]) {
   const required = ctx.facts.params.filter((p) => p.required);
   const only = required.length === 1 ? required[0] : undefined;
