@@ -559,13 +559,13 @@ describe("addressees kept in a directory of names to ids", () => {
       Desk: {
         member_ids: { Ana: "M-01", Ben: "M-02" },
         member_count: 2,
-        notes: { "N-1": { note_id: "N-1", recipient_id: "M-01", text: "welcome" } },
+        notes: { "N-1": { note_id: "N-1", assignee_id: "M-01", text: "welcome" } },
         tasks: { "T-1": { task_id: "T-1", title: "Plan", assignee: "M-01" } },
       },
     },
     [
-      tool("post_note", "Post a note to a member.", {
-        recipient_id: { type: "string", description: "Member ID of the recipient." },
+      tool("post_note", "Post a note for a member to act on.", {
+        assignee_id: { type: "string", description: "Member ID of the assignee." },
         text,
       }),
       tool("add_member", "Add a member to the desk.", { member_name: text }, undefined, [], {
@@ -576,12 +576,12 @@ describe("addressees kept in a directory of names to ids", () => {
   );
 
   it("refuses a change addressed to an id the directory does not hold, by the argument's description", async () => {
-    const known = await call(desk, "post_note", { recipient_id: "M-02", text: "hi" });
+    const known = await call(desk, "post_note", { assignee_id: "M-02", text: "hi" });
     expect(known.outcome.status).toBe("applied");
-    const stranger = await call(desk, "post_note", { recipient_id: "M-09", text: "hi" });
+    const stranger = await call(desk, "post_note", { assignee_id: "M-09", text: "hi" });
     expect(failure(stranger.outcome)).toBe("MEMBER_NOT_FOUND");
     expect(stranger.after).toEqual(desk.state);
-    expect(stranger.report.notes).toContain("checks recipient_id is a known member (MEMBER_NOT_FOUND)");
+    expect(stranger.report.notes).toContain("checks assignee_id is a known member (MEMBER_NOT_FOUND)");
     expect(stranger.tool.errors.find((e) => e.code === "MEMBER_NOT_FOUND")).toMatchObject({ status: 404 });
   });
 

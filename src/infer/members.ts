@@ -531,8 +531,8 @@ function parentOf(target: string): string {
 
 /**
  * An id argument that names someone the world keeps in a map of names to ids must be one of
- * the map's ids: a `user_id`, or a role whose docs say whose id it is (`recipient_id`, "the
- * user ID of the recipient"), as sending to or signing in an unknown user answers 404 in
+ * the map's ids: a `member_id`, or a role whose docs say whose id it is (`assignee_id`, "the
+ * member id of the assignee"), as sending to or signing in an unknown user answers 404 in
  * Slack's `chat.postMessage` (`user_not_found`), Discord's DM channel and GitHub's invitations.
  * A session whose world keeps no such map cannot say who is unknown.
  */
@@ -571,7 +571,7 @@ export function knownValueChecks(ctx: Context, drafts: readonly Draft[]): Draft[
   });
 }
 
-/** Whom a map of names to ids keeps: the first word of its name (`user_map`, `member_ids`). */
+/** Whom a map of names to ids keeps: the first word of its name (`member_index`, `member_ids`). */
 function mapNoun(map: ValuesShape): string {
   return nameWords(map.name).map(singular)[0] ?? "";
 }

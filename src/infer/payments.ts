@@ -139,7 +139,7 @@ export function refundDestination(ctx: Context, collection: CollectionShape): Ar
   return [{ expr: other ? `${paid} or ${other.expr}` : paid, error: error.code }];
 }
 
-/** The kind the error allows besides the original ("… or a gift card"), where the methods say their kind. */
+/** The kind the error allows besides the original ("… or a voucher"), where the methods say their kind. */
 function otherKind(
   text: string,
   methods: CollectionShape,
