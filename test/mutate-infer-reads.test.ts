@@ -688,3 +688,66 @@ describe("what a lookup or a list answers", () => {
     expect((await call(w, "search_plants", { tag: "kitchen" })).answer).toEqual({ plants: [basil] });
   });
 });
+
+describe("a limit on what a list answers", () => {
+  const state = {
+    ...nurseryState,
+    pots: {
+      K1: { pot_id: "K1", size: 10, glaze: "blue" },
+      K2: { pot_id: "K2", size: 20, glaze: "blue" },
+      K3: { pot_id: "K3", size: 10, glaze: "green" },
+    },
+  };
+  const w = nursery(
+    [
+      tool(
+        "list_plants",
+        "List plants.",
+        { limit: integer, tag: text },
+        [],
+        [],
+        out({ plants: list(), total: integer }),
+      ),
+      tool(
+        "search_plants",
+        "Search plants.",
+        { page_size: integer },
+        ["page_size"],
+        [],
+        out({ plants: list() }),
+      ),
+      tool("list_pots", "List pots.", { size: integer, top: integer }, [], [], out({ pots: list() })),
+      tool("list_gardeners", "List gardeners.", { n: number }, [], [], out({ gardeners: list() })),
+    ],
+    state,
+  );
+
+  it("answers at most as many records as the limit says, counting those answered", async () => {
+    const two = await call(w, "list_plants", { limit: 2 });
+    expect(two.answer).toEqual({ plants: [fern, sunflower], total: 2 });
+    expect((await call(w, "list_plants", { limit: 1, tag: "indoor" })).answer).toEqual({
+      plants: [fern],
+      total: 1,
+    });
+    expect((await call(w, "list_plants", {})).answer).toEqual({ plants: [fern, sunflower, basil], total: 3 });
+    expect(two.report.notes).toEqual([
+      "lists plants where tags holds tag",
+      "answers how many matched under total",
+    ]);
+  });
+
+  it("lists where the only required argument is the limit", async () => {
+    expect((await call(w, "search_plants", { page_size: 1 })).answer).toEqual({ plants: [fern] });
+    expect(inferred(w, "search_plants").report.notes).toEqual(["lists plants"]);
+  });
+
+  it("selects by a field named like a limit, and limits by an integer only", async () => {
+    expect((await call(w, "list_pots", { size: 10, top: 1 })).answer).toEqual({ pots: [state.pots.K1] });
+    expect((await call(w, "list_pots", { size: 10 })).answer).toEqual({
+      pots: [state.pots.K1, state.pots.K3],
+    });
+    expect((await call(w, "list_gardeners", { n: 1 })).answer).toEqual({
+      gardeners: Object.values(state.gardeners),
+    });
+  });
+});

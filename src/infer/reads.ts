@@ -225,12 +225,21 @@ function textFieldFor(param: Param, collection: CollectionShape): string | undef
 
 /**
  * A read whose arguments are fields of the records rather than their key: `find_member_id_by_phone`,
- * `search_rooms(city, check_in, nights)`. It lists what matches; a tool that says it finds
- * an id answers the id, and its documented not-found error answers when nothing matches.
+ * `search_rooms(city, check_in, nights)`, or a list of everything (`list_all_products`). It
+ * lists what matches, at most as many as a limit argument says; a tool that says it finds an
+ * id answers the id, and its documented not-found error answers when nothing matches.
  */
 export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
-  const selection = selectionOf(ctx, collection);
-  if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required)) return undefined;
+  // a field of the records named `size` or `count` selects; otherwise such an argument limits
+  const limitParam = ctx.facts.params.find(
+    (p) =>
+      /^(limit|max|max_results|page_size|count|top|n|size)$/.test(p.name) &&
+      p.type === "integer" &&
+      !fieldFor(p, collection),
+  );
+  const selection = selectionOf(ctx, collection, new Set(limitParam ? [limitParam.name] : []));
+  if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required && p !== limitParam))
+    return undefined;
   if (selection.unmatched.length > 0)
     ctx.notes.push(`argument(s) ${selection.unmatched.join(", ")} match no field of ${collection.name}`);
   const target = containerTarget(ctx, collection);
@@ -246,6 +255,8 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
     target,
     ...(Object.keys(selection.where).length > 0 ? { where: selection.where } : {}),
     ...(selection.filters.length > 0 ? { filter: selection.filters.join(" and ") } : {}),
+    // `limit`, `page_size`: at most that many (GitHub's `per_page`, Stripe's `limit`)
+    ...(limitParam ? { limit: `{${limitParam.name}}` } : {}),
     ...(missing ? { missing } : {}),
     as: binding,
   };
@@ -336,30 +347,6 @@ export function keyNameOf(siblings: readonly ToolFacts[], collection: Collection
       return required[0]?.name as string;
   }
   return `${noun}_id`;
-}
-
-/** A list of everything in the collection (`list_all_products`), filtered by the arguments that select. */
-export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
-  const limitParam = ctx.facts.params.find(
-    (p) => /^(limit|max|max_results|page_size|count|top|n|size)$/.test(p.name) && p.type === "integer",
-  );
-  const selection = selectionOf(ctx, collection, new Set(limitParam ? [limitParam.name] : []));
-  const target = containerTarget(ctx, collection);
-  if (!target) return [];
-  ctx.notes.push(
-    `lists ${collection.name}${selection.described.length > 0 ? ` where ${selection.described.join(", ")}` : ""}`,
-  );
-  return [
-    {
-      kind: "list",
-      target,
-      ...(Object.keys(selection.where).length > 0 ? { where: selection.where } : {}),
-      ...(selection.filters.length > 0 ? { filter: selection.filters.join(" and ") } : {}),
-      ...(limitParam ? { limit: `{${limitParam.name}}` } : {}),
-      as: "matches",
-    },
-    ...listAnswer(ctx, collection, "matches"),
-  ];
 }
 
 /**
