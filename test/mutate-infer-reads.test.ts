@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { inferToolset } from "../src/infer/index.js";
 import {
   bool,
   call,
@@ -749,5 +750,103 @@ describe("a limit on what a list answers", () => {
     expect((await call(w, "list_gardeners", { n: 1 })).answer).toEqual({
       gardeners: Object.values(state.gardeners),
     });
+  });
+});
+
+describe("the key field records of a map take when they have none", () => {
+  const storeState = {
+    shelves: { A: { label: "Seeds", capacity: 40 }, B: { label: "Tools", capacity: 10 } },
+    funds: { VTI: { name: "Total market", price: 250 }, BND: { name: "Bonds", price: 72 } },
+    crates: { C1: { weight: 3 }, C2: { weight: 5 } },
+    bins: { X: { volume: 1 }, Y: { volume: 2 } },
+  };
+  const keys = (properties: string) => out({ [properties]: strings });
+  const store = world(storeState, [
+    tool("get_shelf", "Get a shelf.", { shelf_code: text }),
+    tool("list_shelves", "List shelves.", {}, [], [], keys("shelves")),
+    tool("get_fund", "Get a fund.", { ticker: text }),
+    tool("list_funds", "List funds.", {}, [], [], keys("funds")),
+    tool("list_crates", "List crates.", {}, [], [], keys("crates")),
+    tool("weigh_crate", "Weigh a crate.", { name: text, scale: text }),
+    tool("list_bins", "List bins.", {}, [], [], keys("bins")),
+    tool("empty_bin", "Empty a bin.", { bin_ids: strings }),
+  ]);
+  const filled = inferToolset(store).toolset.state as State;
+
+  it("is the argument other tools name a record by, in either reading of a plural in -ves", async () => {
+    expect(filled.shelves).toEqual({
+      A: { shelf_code: "A", label: "Seeds", capacity: 40 },
+      B: { shelf_code: "B", label: "Tools", capacity: 10 },
+    });
+    const listed = await call(store, "list_shelves", {}, filled);
+    expect(listed.answer).toEqual({ shelves: ["A", "B"] });
+    expect(listed.report.notes).toContain("answers the shelf_code of what matches under shelves");
+  });
+
+  it("is the one argument of a tool named after the collection, where that is a natural key", async () => {
+    expect(filled.funds).toMatchObject({ VTI: { ticker: "VTI" }, BND: { ticker: "BND" } });
+    expect((await call(store, "list_funds", {}, filled)).answer).toEqual({ funds: ["BND", "VTI"] });
+  });
+
+  it("is the noun's id where no tool names the records otherwise", async () => {
+    // `weigh_crate(name, scale)` has two arguments; `empty_bin` names bins by a list
+    expect(filled.crates).toEqual({ C1: { crate_id: "C1", weight: 3 }, C2: { crate_id: "C2", weight: 5 } });
+    expect(filled.bins).toEqual({ X: { bin_id: "X", volume: 1 }, Y: { bin_id: "Y", volume: 2 } });
+    expect((await call(store, "list_crates", {}, filled)).answer).toEqual({ crates: ["C1", "C2"] });
+  });
+});
+
+describe("nouns in -ves, and names that need quoting", () => {
+  const state = {
+    shelves: {
+      S1: { shelf_id: "S1", label: "Seeds", aisle: 1 },
+      S2: { shelf_id: "S2", label: "Tools", aisle: 2 },
+    },
+    items: [
+      { item_id: "I1", "pot-size": 3, kind: "clay" },
+      { item_id: "I2", "pot-size": 5, kind: "clay" },
+    ],
+  };
+  const w = world(state, [
+    tool(
+      "get_shelf",
+      "Get a shelf.",
+      { shelf_id: text },
+      undefined,
+      [],
+      out({ shelf: object, aisle_name: text }),
+    ),
+    tool(
+      "find_shelf_by_label",
+      "Returns the shelf ID of the shelf with that label.",
+      { label: text },
+      undefined,
+      [error("SHELF_NOT_FOUND", "No shelf has that label.")],
+    ),
+    tool("list_items", "List items.", { "max-size": integer, kind: text }, [], []),
+    tool("get_item", "Get an item.", { item_id: text }, undefined, [], out({ item: object })),
+  ]);
+
+  it("puts a record of shelves under `shelf`", async () => {
+    expect((await call(w, "get_shelf", { shelf_id: "S2" })).answer).toEqual({ shelf: state.shelves.S2 });
+  });
+
+  it("answers the id a description calls the shelf id", async () => {
+    expect((await call(w, "find_shelf_by_label", { label: "Tools" })).answer).toBe("S2");
+    expect(failure((await call(w, "find_shelf_by_label", { label: "Pots" })).outcome)).toBe(
+      "SHELF_NOT_FOUND",
+    );
+  });
+
+  it("bounds a field whose name is no plain identifier by an argument whose name is none either", async () => {
+    expect((await call(w, "list_items", { "max-size": 4 })).answer).toEqual([state.items[0]]);
+    expect((await call(w, "list_items", { kind: "clay" })).answer).toEqual(state.items);
+  });
+
+  it("binds a record under a name no effect uses for itself", async () => {
+    const { tool: found } = inferred(w, "get_item");
+    expect(found.effects[0]).toMatchObject({ kind: "read", as: "entity", output: "item" });
+    expect((await call(w, "get_item", { item_id: "I2" })).answer).toEqual({ item: state.items[1] });
+    expect(inferred(w, "get_shelf").tool.effects[0]).toMatchObject({ as: "shelf" });
   });
 });

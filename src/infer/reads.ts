@@ -5,7 +5,7 @@ import { fieldFor } from "./fields.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
-import { nameWords, sameNoun, singular } from "./words.js";
+import { nameWords, nounKeys, sameNoun, singular } from "./words.js";
 
 /** Reads of collections: by key, lookups by other fields, and lists. */
 
@@ -63,8 +63,8 @@ function relatedList(ctx: Context, subject: Reference): Draft[] {
 export function wrapperOutput(ctx: Context, collection: CollectionShape): string | undefined {
   const outputs = ctx.facts.outputs;
   if (outputs.length === 0) return undefined;
-  const noun = nameWords(singular(collection.name)).join("_");
-  const named = outputs.find((o) => o.type === "object" && nameWords(singular(o.name)).join("_") === noun);
+  // `shelf` names a record of `shelves` (a plural in -ves reads two ways)
+  const named = outputs.find((o) => o.type === "object" && sameNoun(o.name, collection.name));
   if (named) return named.name;
   const fields = new Set(collection.fields.keys());
   if (outputs.some((o) => fields.has(o.name))) return undefined;
@@ -306,12 +306,12 @@ function idOutput(ctx: Context, keyField: string): string | undefined {
 
 /** The tool's name or description says it finds an id (`find_member_id_by_phone`, "returns the customer id"). */
 function answersAnId(ctx: Context, collection: CollectionShape): boolean {
-  const noun = nameWords(singular(collection.name)).join("_");
+  const nouns = nounReadings(collection).join("|");
   const name = ctx.facts.words.join("_");
-  if (new RegExp(`(^|_)${noun}_ids?(_|$)`).test(name) || /(^|_)ids?(_|$)/.test(name.replace(/_by_.*/, "")))
+  if (new RegExp(`(^|_)(${nouns})_ids?(_|$)`).test(name) || /(^|_)ids?(_|$)/.test(name.replace(/_by_.*/, "")))
     return true;
   return new RegExp(
-    `\\b(returns?|finds?|looks? up|gets?)\\s+(the\\s+)?${noun.replace(/_/g, " ")}\\s+ids?\\b`,
+    `\\b(returns?|finds?|looks? up|gets?)\\s+(the\\s+)?(${nouns.replace(/_/g, " ")})\\s+ids?\\b`,
     "i",
   ).test(ctx.facts.text);
 }
@@ -330,10 +330,10 @@ export function keyFieldFor(ctx: Context, collection: CollectionShape): string {
 
 /** The name a key field takes when records lack one: the argument other tools name this collection by. */
 export function keyNameOf(siblings: readonly ToolFacts[], collection: CollectionShape): string {
-  const noun = nameWords(singular(collection.name)).join("_");
+  const nouns = nounReadings(collection);
   for (const sibling of siblings)
     for (const param of sibling.params)
-      if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === noun)
+      if (param.identifier && param.type !== "array" && nouns.includes(param.words.slice(0, -1).join("_")))
         return param.name;
   // the one argument of a sibling named after the collection (`get_fund(ticker)`) is its key
   for (const sibling of siblings) {
@@ -341,12 +341,21 @@ export function keyNameOf(siblings: readonly ToolFacts[], collection: Collection
     const names = sibling.nouns.map(singular).join("_");
     if (
       required.length === 1 &&
-      names.includes(noun) &&
+      nouns.some((noun) => names.includes(noun)) &&
       /^(symbol|ticker|name|username|handle|code|slug|key|title|email|sku)$/.test(required[0]?.name ?? "")
     )
       return required[0]?.name as string;
   }
-  return `${noun}_id`;
+  return `${nouns[0]}_id`;
+}
+
+/**
+ * The noun of a collection's records in every reading: its name made singular (`sales_order`)
+ * and, for a plural in -ves, each singular it may have (`shelves` → shelve, shelf), so that
+ * `shelf_code` and "the shelf id" name the records of `shelves`.
+ */
+function nounReadings(collection: CollectionShape): string[] {
+  return [...new Set([nameWords(singular(collection.name)).join("_"), ...nounKeys(collection.name)])];
 }
 
 /**
