@@ -161,6 +161,21 @@ describe("a record read by its key", () => {
   });
 });
 
+describe("a record whose one object output is a field of it", () => {
+  it("answers the record bare, the field among its fields", async () => {
+    const state = {
+      gardeners: {
+        G1: { gardener_id: "G1", name: "Maya", address: { city: "Leeds" } },
+        G2: { gardener_id: "G2", name: "Tom", address: { city: "York" } },
+      },
+    };
+    const w = world(state, [
+      tool("get_gardener", "Get a gardener.", { gardener_id: text }, undefined, [], out({ address: object })),
+    ]);
+    expect((await call(w, "get_gardener", { gardener_id: "G2" })).answer).toMatchObject(state.gardeners.G2);
+  });
+});
+
 describe("the records of another collection that refer to the one read", () => {
   it("answers a gardener's plants: those whose gardener_id is the argument", async () => {
     const w = nursery([
@@ -321,7 +336,15 @@ describe("records selected by the arguments of a list", () => {
     tool(
       "list_plants",
       "List plants.",
-      { watered_only: bool, flowering_only: bool, unwatered_only: bool, since: text, until: text },
+      {
+        watered_only: bool,
+        flowering_only: bool,
+        unwatered_only: bool,
+        since: text,
+        until: text,
+        start_date: text,
+        end_time: text,
+      },
       [],
       [],
       out({ plants: list() }),
@@ -356,6 +379,9 @@ describe("records selected by the arguments of a list", () => {
   it("bounds the records' one date by a bare since or until", async () => {
     expect(await names("list_plants", { since: "2026-02-01" })).toEqual(["Basil"]);
     expect(await names("list_plants", { until: "2026-01-10" })).toEqual(["Fern", "Sunflower"]);
+    expect(await names("list_plants", { start_date: "2026-01-10", end_time: "2026-02-01" })).toEqual([
+      "Fern",
+    ]);
   });
 
   it("finds the words of a query in the records' text, whatever their case", async () => {
@@ -370,13 +396,37 @@ describe("records selected by the arguments of a list", () => {
     expect(await names("list_plants", { unwatered_only: true })).toEqual(["Sunflower", "Basil"]);
   });
 
+  it("bounds nothing by words that only start or end like a bound", async () => {
+    const browse = nursery([
+      tool(
+        "browse_plants",
+        "Browse plants.",
+        { photo: text, starter: text, admin: text, total_cm: number, query: integer },
+        [],
+        [],
+        out({ plants: list() }),
+      ),
+    ]);
+    expect(inferred(browse, "browse_plants").report.notes[0]).toBe(
+      "argument(s) photo, starter, admin, total_cm, query match no field of plants",
+    );
+    const all = await call(browse, "browse_plants", {
+      photo: "0",
+      starter: "9",
+      admin: "9",
+      total_cm: 0,
+      query: 1,
+    });
+    expect(all.answer).toEqual({ plants: [fern, sunflower, basil] });
+  });
+
   it("says how each argument selects, and which select nothing", () => {
     expect(inferred(w, "search_plants").report.notes).toEqual([
       "argument(s) colour match no field of plants",
       "lists plants where name, tags holds tag, height_cm >= min_height_cm, height_cm <= max_height_cm, potted_on >= potted_after, potted_on <= potted_before, care_text contains query",
     ]);
     expect(inferred(w, "list_plants").report.notes).toEqual([
-      "lists plants where watered is true when watered_only, is_flowering is true when flowering_only, watered is false when unwatered_only, potted_on >= since, potted_on <= until",
+      "lists plants where watered is true when watered_only, is_flowering is true when flowering_only, watered is false when unwatered_only, potted_on >= since, potted_on <= until, potted_on >= start_date, potted_on <= end_time",
     ]);
   });
 });
@@ -432,17 +482,12 @@ describe("arguments that select nothing", () => {
         since: text,
         colour: text,
         min_age: { type: "array", items: integer },
+        max_age: bool,
+        age_from: object,
         max_name: text,
         dogs: strings,
+        phrase: text,
       },
-      [],
-      [],
-      out({ dogs: list() }),
-    ),
-    tool(
-      "browse_dogs",
-      "Browse the dogs.",
-      { photo: text, starter: text, admin: text, total_years: number, query: integer, phrase: text },
       [],
       [],
       out({ dogs: list() }),
@@ -464,10 +509,10 @@ describe("arguments that select nothing", () => {
   it("takes no flag that is text, no switch of three words, no switch given as text", async () => {
     const notes = inferred(kennel, "list_dogs").report.notes;
     expect(notes[0]).toBe(
-      "argument(s) microchipped_only, show_active_only, active_only, since, colour, min_age, max_name match no field of dogs",
+      "argument(s) microchipped_only, show_active_only, active_only, since, colour, min_age, max_age, age_from, max_name match no field of dogs",
     );
     expect(notes[1]).toBe(
-      "lists dogs where active is false when inactive_only, is_vaccinated is false when unvaccinated_only, dog_id in dogs",
+      "lists dogs where active is false when inactive_only, is_vaccinated is false when unvaccinated_only, dog_id in dogs, name contains phrase",
     );
     const all = ["Rex", "Nala", "Odin"];
     expect(
@@ -478,20 +523,31 @@ describe("arguments that select nothing", () => {
         since: "2026-02-01",
         colour: "pink",
         min_age: [9],
+        max_age: true,
+        age_from: { years: 9 },
         max_name: "A",
       }),
     ).toEqual(all);
   });
 
-  it("bounds no date where the records have two, and nothing by words that only contain a bound", async () => {
-    expect(inferred(kennel, "browse_dogs").report.notes[0]).toBe(
-      "argument(s) photo, starter, admin, total_years, query match no field of dogs",
-    );
-    expect(
-      await names("browse_dogs", { photo: "0", starter: "9", admin: "0", total_years: 0, query: 1 }),
-    ).toEqual(["Rex", "Nala", "Odin"]);
-    // where no field is named for text, a name holds the words
-    expect(await names("browse_dogs", { phrase: "oD" })).toEqual(["Odin"]);
+  it("finds a name's words in the records' name where no field is named for text", async () => {
+    expect(await names("list_dogs", { phrase: "oD" })).toEqual(["Odin"]);
+  });
+});
+
+describe("words searched in a text no name marks as one", () => {
+  it("looks in the first field with more values than an enumeration has", async () => {
+    const entries = Array.from({ length: 30 }, (_, i) => ({
+      signer: `Guest ${i + 1}`,
+      entry_id: `E${String(i + 1).padStart(2, "0")}`,
+      mood: i % 2 === 0 ? "glad" : "calm",
+    }));
+    const book = world({ entries }, [
+      tool("search_entries", "Search the guest book.", { q: text }, undefined, [], out({ entries: list() })),
+    ]);
+    const found = await call(book, "search_entries", { q: "guest 17" });
+    expect(found.answer).toEqual({ entries: [entries[16]] });
+    expect(found.report.notes).toEqual(["lists entries where signer contains q"]);
   });
 });
 
@@ -629,6 +685,17 @@ describe("what a lookup or a list answers", () => {
       out({ plants: list() }),
     ),
     tool("list_gardeners", "List gardeners.", { shift: text }, undefined, [], out({ total: integer })),
+    tool(
+      "query_gardeners",
+      "Query gardeners.",
+      { shift: text },
+      undefined,
+      [],
+      out({ rows: list({ type: "array" }) }),
+    ),
+    tool("search_gardeners", "Search gardeners.", { shift: text }, undefined, [
+      error("GARDENER_NOT_FOUND", "No gardener works that shift."),
+    ]),
   ];
   const w = nursery(tools);
 
@@ -669,6 +736,18 @@ describe("what a lookup or a list answers", () => {
       gardeners: [nurseryState.gardeners.G2],
       total: 1,
     });
+  });
+
+  it("answers records in a list of lists, and a documented not-found error where none match", async () => {
+    expect((await call(w, "query_gardeners", { shift: "morning" })).answer).toEqual({
+      rows: [nurseryState.gardeners.G1],
+    });
+    expect((await call(w, "search_gardeners", { shift: "morning" })).answer).toEqual([
+      nurseryState.gardeners.G1,
+    ]);
+    const none = await call(w, "search_gardeners", { shift: "night" });
+    expect(failure(none.outcome)).toBe("GARDENER_NOT_FOUND");
+    expect(none.report.notes).toEqual(["lists gardeners where shift; none: GARDENER_NOT_FOUND"]);
   });
 
   it("answers the keys where the list holds plain values", async () => {
