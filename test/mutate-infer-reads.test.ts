@@ -401,14 +401,22 @@ describe("records selected by the arguments of a list", () => {
       tool(
         "browse_plants",
         "Browse plants.",
-        { photo: text, starter: text, admin: text, total_cm: number, query: integer },
+        {
+          photo: text,
+          starter: text,
+          admin: text,
+          total_cm: number,
+          query: integer,
+          subtext: text,
+          textile: text,
+        },
         [],
         [],
         out({ plants: list() }),
       ),
     ]);
     expect(inferred(browse, "browse_plants").report.notes[0]).toBe(
-      "argument(s) photo, starter, admin, total_cm, query match no field of plants",
+      "argument(s) photo, starter, admin, total_cm, query, subtext, textile match no field of plants",
     );
     const all = await call(browse, "browse_plants", {
       photo: "0",
@@ -416,6 +424,8 @@ describe("records selected by the arguments of a list", () => {
       admin: "9",
       total_cm: 0,
       query: 1,
+      subtext: "zz",
+      textile: "zz",
     });
     expect(all.answer).toEqual({ plants: [fern, sunflower, basil] });
   });
@@ -798,6 +808,14 @@ describe("a limit on what a list answers", () => {
       ),
       tool("list_pots", "List pots.", { size: integer, top: integer }, [], [], out({ pots: list() })),
       tool("list_gardeners", "List gardeners.", { n: number }, [], [], out({ gardeners: list() })),
+      tool(
+        "browse_gardeners",
+        "Browse gardeners.",
+        { nights: integer, season: integer },
+        [],
+        [],
+        out({ gardeners: list(), subtotal: integer, countdown: integer }),
+      ),
     ],
     state,
   );
@@ -827,6 +845,12 @@ describe("a limit on what a list answers", () => {
       pots: [state.pots.K1, state.pots.K3],
     });
     expect((await call(w, "list_gardeners", { n: 1 })).answer).toEqual({
+      gardeners: Object.values(state.gardeners),
+    });
+  });
+
+  it("takes no argument that only starts or ends like a limit, and counts under no such output", async () => {
+    expect((await call(w, "browse_gardeners", { nights: 1, season: 1 })).answer).toEqual({
       gardeners: Object.values(state.gardeners),
     });
   });
