@@ -546,17 +546,20 @@ describe("arguments that select nothing", () => {
 });
 
 describe("words searched in a text no name marks as one", () => {
-  it("looks in the first field with more values than an enumeration has", async () => {
+  it("looks in the first field with more values than an enumeration has, not in keys", async () => {
     const entries = Array.from({ length: 30 }, (_, i) => ({
-      signer: `Guest ${i + 1}`,
       entry_id: `E${String(i + 1).padStart(2, "0")}`,
+      room_id: `R${i + 1}`,
+      signer: `Guest ${i + 1}`,
       mood: i % 2 === 0 ? "glad" : "calm",
     }));
-    const book = world({ entries }, [
+    const rooms = Object.fromEntries(entries.map((e) => [e.room_id, { room_id: e.room_id, beds: 2 }]));
+    const book = world({ entries, rooms }, [
       tool("search_entries", "Search the guest book.", { q: text }, undefined, [], out({ entries: list() })),
     ]);
     const found = await call(book, "search_entries", { q: "guest 17" });
     expect(found.answer).toEqual({ entries: [entries[16]] });
+    expect((await call(book, "search_entries", { q: "E1" })).answer).toEqual({ entries: [] });
     expect(found.report.notes).toEqual(["lists entries where signer contains q"]);
   });
 });

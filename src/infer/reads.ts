@@ -209,15 +209,17 @@ function rangeFor(param: Param, collection: CollectionShape): { field: string; o
   return undefined;
 }
 
-/** `keyword`, `query`, `q`, `search`, `text`: contained in the records' one long text field. */
+/** `keyword`, `query`, `q`, `search`, `text`: contained in the records' one long text field, never in their keys. */
 function textFieldFor(param: Param, collection: CollectionShape): string | undefined {
   if (param.type !== "string" || !/^(keyword|keywords|query|q|search|text|term|phrase)$/.test(param.name))
     return undefined;
+  // many distinct values make a text, unless they are keys: the records' own or another's
   const texts = [...collection.fields.values()].filter(
     (f) =>
       !f.path.includes(".") &&
       f.types.has("string") &&
-      (f.open || /content|text|body|message|description|title|name/.test(f.path)),
+      ((f.open && f.path !== collection.keyField && f.refersTo === undefined) ||
+        /content|text|body|message|description|title|name/.test(f.path)),
   );
   const preferred = texts.find((f) => /content|text|body|message/.test(f.path)) ?? texts[0];
   return preferred?.path;
