@@ -22,6 +22,7 @@ import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
+  FILED_JOINS,
   listOfVerb,
   namedCollection,
   namedPart,
@@ -391,12 +392,12 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     if (drafts.length > 0) return { drafts };
   }
   // what an action makes names its collection before what it is about (`reserve_room` files a reservation)
-  const named =
-    verbNounCollection(facts, shape) ??
-    collectionOfVerb(facts, shape) ??
-    (head?.kind === "collection" ? head : namedCollection(facts, shape));
+  const filedBy = verbNounCollection(facts, shape) ?? collectionOfVerb(facts, shape);
+  const named = filedBy ?? (head?.kind === "collection" ? head : namedCollection(facts, shape));
   const subject = subjectOf(ctx, named);
-  const acting = actionFor(facts, subject);
+  // joining what another record offers files a record of the joining (`subscribe(plan_id)`)
+  const joins = filedBy && facts.verb && FILED_JOINS.has(facts.verb) && subject?.collection !== filedBy;
+  const acting = joins ? "create" : actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
