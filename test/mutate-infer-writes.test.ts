@@ -303,3 +303,61 @@ describe("a record made from another takes from what is left of it", () => {
     );
   });
 });
+
+describe("a contact's tags and address", () => {
+  const crm = () =>
+    world(
+      {
+        contacts: {
+          c1: {
+            contact_id: "c1",
+            name: "Ann",
+            tags: ["vip", "lead"],
+            address: { city: "Oslo", zip: "0150" },
+          },
+          c2: { contact_id: "c2", name: "Bo", tags: [], address: { city: "Bergen", zip: "5003" } },
+        },
+      },
+      [
+        tool("remove_tag", "Remove a tag from a contact.", { contact_id: text, tag: text }),
+        tool("update_contact", "Update a contact; fields left out keep their values.", {
+          contact_id: text,
+          address: { type: "object", properties: { city: text, zip: text } },
+        }),
+        tool("replace_address", "Replace a contact's address.", {
+          contact_id: text,
+          address: { type: "object", properties: { city: text, zip: text } },
+        }),
+      ],
+    );
+  const contact = (after: Record<string, unknown>, id: string) =>
+    (after.contacts as Record<string, Record<string, unknown>>)[id];
+
+  it("removing a tag takes it out of the contact's tags and keeps the contact", async () => {
+    const { after } = await call(crm(), "remove_tag", { contact_id: "c1", tag: "vip" });
+    expect(contact(after, "c1")).toEqual({
+      contact_id: "c1",
+      name: "Ann",
+      tags: ["lead"],
+      address: { city: "Oslo", zip: "0150" },
+    });
+    expect(
+      contact((await call(crm(), "remove_tag", { contact_id: "c2", tag: "vip" })).after, "c2")?.tags,
+    ).toEqual([]);
+    expect(failure((await call(crm(), "remove_tag", { contact_id: "c9", tag: "vip" })).outcome)).toBe(
+      "CONTACT_NOT_FOUND",
+    );
+  });
+
+  it("an update merges an object into the field, while a replace puts it whole", async () => {
+    const merged = await call(crm(), "update_contact", { contact_id: "c1", address: { city: "Trondheim" } });
+    expect(contact(merged.after, "c1")?.address).toEqual({ city: "Trondheim", zip: "0150" });
+    const kept = await call(crm(), "update_contact", { contact_id: "c1" });
+    expect(contact(kept.after, "c1")?.address).toEqual({ city: "Oslo", zip: "0150" });
+    const replaced = await call(crm(), "replace_address", {
+      contact_id: "c1",
+      address: { city: "Trondheim" },
+    });
+    expect(contact(replaced.after, "c1")?.address).toEqual({ city: "Trondheim" });
+  });
+});

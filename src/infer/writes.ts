@@ -41,7 +41,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const collection = subject.collection;
   const binding = bindingName(collection);
   const bound = { collection, binding };
-  const set = argumentFields(ctx, subject);
+  const set = mergedObjects(ctx, collection, argumentFields(ctx, subject));
   const status = statusAfter(ctx, collection);
   if (status && set[status.field] === undefined) {
     const flag = collection.fields.get(status.field)?.types.has("boolean");
@@ -72,6 +72,28 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     },
     ...checks,
   ];
+}
+
+/**
+ * An object argument given to an update of an object field changes the keys it names and
+ * keeps the others (JSON Merge Patch, RFC 7396: GitHub's and Kubernetes' PATCH, Stripe's
+ * `metadata`); a tool named to replace or set it replaces it whole.
+ */
+function mergedObjects(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): Record<string, unknown> {
+  if (ctx.facts.verb === "replace" || ctx.facts.verb === "set") return set;
+  const merged = { ...set };
+  for (const param of ctx.facts.params) {
+    if (param.type !== "object") continue;
+    const field = Object.keys(set).find((f) => set[f] === `{${param.name}}`);
+    if (!field || !collection.fields.get(field)?.types.has("object")) continue;
+    merged[field] = { $expr: `$merge([$subject.${identifier(field)}, $args.${identifier(param.name)}])` };
+    ctx.notes.push(`merges ${param.name} into ${field}, keeping the keys it leaves out`);
+  }
+  return merged;
 }
 
 /** The fields the arguments set: the record's own, else the action's record of them. */
@@ -805,6 +827,44 @@ export function pluralNoun(noun: string): string {
  * of its own (an attendee's email) is changed or removed in place, as the sub-resources of
  * GitHub's issues (comments, labels), Google Calendar's attendees and Stripe's line items are.
  */
+/**
+ * A value taken out of a record's list of plain values (`remove_tag(contact_id, tag)`): the
+ * list keeps every other value; a value not there is refused only where the tool documents
+ * it. GitHub's `DELETE /issues/{n}/labels/{name}`, Shopify's `tagsRemove`, Mailchimp's tags.
+ */
+function pulledValue(
+  ctx: Context,
+  subject: Reference,
+  path: string,
+  target: string,
+  rest: readonly Param[],
+): Draft[] {
+  const value = rest.find((p) => p.required && p.type !== "array" && p.type !== "object");
+  if (!value) return [];
+  const collection = subject.collection;
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  const noun = singular(path);
+  const gone =
+    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
+    ctx.facts.errors.find((e) => /not (among|in|on|part of)\b|isn't (among|in|on)\b/.test(e.text));
+  const list = `$subject.${identifier(path)}`;
+  const given = `$args.${identifier(value.name)}`;
+  ctx.notes.push(
+    `takes ${value.name} out of the ${path} of the ${humanNoun(collection.name)} ${subject.param.name} names${gone ? `, refusing one not there (${use(ctx, gone)})` : ""}`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
+      set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
+      as: bindingName(collection),
+      output: wrapperOutput(ctx, collection) ?? "",
+    },
+  ];
+}
+
 export function elementRule(ctx: Context, subject: Reference, acting: Action): Draft[] {
   const field = listFieldNamed(ctx, subject.collection, subject);
   const target = referenceTarget(ctx, subject);
@@ -846,6 +906,7 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
         : []),
     ];
   }
+  if (acting === "delete" && !field.itemFields) return pulledValue(ctx, subject, field.path, target, rest);
   if (!key || (acting !== "update" && acting !== "delete")) return [];
   const noun = singular(field.path);
   const gone =
