@@ -347,7 +347,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const computed = options.computation?.(ctx.facts.tool);
   if (computed && computed.length > 0) {
     ctx.notes.push("computes its answer (a computation tool)");
-    return { drafts: computed.filter(isPlainObject) as Draft[] };
+    const drafts = computed.filter(isPlainObject) as Draft[];
+    // the error a refused computation answers is the tool's own, documented one
+    for (const draft of drafts)
+      if (typeof draft.computeError === "string") ctx.usedErrors.add(draft.computeError);
+    return { drafts };
   }
   const { facts, shape } = ctx;
   if (shape.parts.length <= 1 && shape.root.fields.size === 0)
