@@ -9,7 +9,14 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { chargeFor, PRICE_WORDS, refundDestination, sharedFields, spendingLimit } from "./payments.js";
+import {
+  chargeFor,
+  kindFields,
+  PRICE_WORDS,
+  refundDestination,
+  sharedFields,
+  spendingLimit,
+} from "./payments.js";
 import {
   holderMaker,
   leadingItems,
@@ -346,8 +353,8 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   );
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
-  drafts.unshift(...spendingLimit(ctx));
   const linked = collection ? linkedFields(ctx, collection, create) : { reads: [] };
+  drafts.unshift(...spendingLimit(ctx, linked.price));
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
@@ -397,6 +404,11 @@ function linkedFields(
     if (reference.many || reference.collection === collection || reference.collection.parent) continue;
     const link = Object.keys(set).find((f) => set[f] === `{${reference.param.name}}`);
     if (!link) continue;
+    for (const [field, kind] of Object.entries(kindFields(ctx, collection, link))) {
+      if (set[field] !== undefined && ctx.facts.params.some((p) => set[field] === `{${p.name}}`)) continue;
+      set[field] = kind;
+      ctx.notes.push(`sets ${field} to '${kind}', as every ${singular(collection.name)} with a ${link} has it`);
+    }
     const shared = sharedFields(ctx, collection, link, reference.collection).filter(
       (f) => set[f] === undefined || !ctx.facts.params.some((p) => set[f] === `{${p.name}}`),
     );
