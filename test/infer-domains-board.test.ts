@@ -42,11 +42,14 @@ const PRICING = {
   due: "2026-04-03T17:00:00Z",
   dueComplete: false,
   closed: false,
-  comments: [{ id: "cmt_0001", idMember: "mbr_02", text: "Draft is in Figma.", date: "2026-03-20T09:12:00Z" }],
+  comments: [
+    { id: "cmt_0001", idMember: "mbr_02", text: "Draft is in Figma.", date: "2026-03-20T09:12:00Z" },
+  ],
 };
 
 const ids = (value: unknown) => (Array.isArray(value) ? value.map((c: { id?: unknown }) => c.id) : value);
-const cardsIn = async (listId: string) => ids(fieldsOf(await board.call("getCardsInList", { id: listId })).cards);
+const cardsIn = async (listId: string) =>
+  ids(fieldsOf(await board.call("getCardsInList", { id: listId })).cards);
 const card = async (id: string) => fieldsOf(await board.call("getCard", { id }));
 
 describe("board: boards, lists and cards as stored", () => {
@@ -101,7 +104,9 @@ describe("board: cards made, changed, moved and removed", () => {
       labels: ["errand"],
       due: "2026-04-01T12:00:00Z",
     });
-    expect.soft(expectOk(next)).toMatchObject({ id: "crd_0008", labels: ["errand"], due: "2026-04-01T12:00:00Z" });
+    expect
+      .soft(expectOk(next))
+      .toMatchObject({ id: "crd_0008", labels: ["errand"], due: "2026-04-01T12:00:00Z" });
     expectError(await board.call("createCard", { idList: "lst_99", name: "Lost" }), "LIST_NOT_FOUND");
   });
 
@@ -133,17 +138,23 @@ describe("board: cards made, changed, moved and removed", () => {
     expect.soft(await cardsIn("lst_01")).toEqual(["crd_0002"]);
     expectError(await board.call("deleteCard", { id: "crd_0001" }), "CARD_NOT_FOUND");
     // the board around them is untouched
-    expectRecord(await board.call("getBoard", { id: "brd_01" }), { id: "brd_01", name: "Website relaunch" }, {
-      desc: "Everything for the May relaunch",
-      closed: false,
-    });
+    expectRecord(
+      await board.call("getBoard", { id: "brd_01" }),
+      { id: "brd_01", name: "Website relaunch" },
+      {
+        desc: "Everything for the May relaunch",
+        closed: false,
+      },
+    );
   });
 
   it("a new list goes at the end of its board", async () => {
     const answer = await board.call("createList", { idBoard: "brd_02", name: "Bought" });
     expect.soft(expectOk(answer)).toMatchObject({ name: "Bought", closed: false, cards: [] });
     const lists = fieldsOf(await board.call("getListsOnBoard", { id: "brd_02" })).lists;
-    expect.soft(Array.isArray(lists) && lists.map((l: { name: string }) => l.name)).toEqual(["To buy", "Bought"]);
+    expect
+      .soft(Array.isArray(lists) && lists.map((l: { name: string }) => l.name))
+      .toEqual(["To buy", "Bought"]);
     expectError(await board.call("createList", { idBoard: "brd_99", name: "Nowhere" }), "BOARD_NOT_FOUND");
   });
 });
@@ -155,11 +166,16 @@ describe("board: labels, comments and due dates", () => {
     });
     expectOk(await board.call("addLabelToCard", { id: "crd_0001", label: "urgent" }));
     expect.soft((await card("crd_0001")).labels).toEqual(["content", "urgent"]);
-    expect.soft(expectOk(await board.call("removeLabelFromCard", { id: "crd_0003", label: "urgent" }))).toEqual({
-      labels: ["design"],
-    });
+    expect
+      .soft(expectOk(await board.call("removeLabelFromCard", { id: "crd_0003", label: "urgent" })))
+      .toEqual({
+        labels: ["design"],
+      });
     expect.soft((await card("crd_0003")).labels).toEqual(["design"]);
-    expectError(await board.call("removeLabelFromCard", { id: "crd_0003", label: "urgent" }), "LABEL_NOT_FOUND");
+    expectError(
+      await board.call("removeLabelFromCard", { id: "crd_0003", label: "urgent" }),
+      "LABEL_NOT_FOUND",
+    );
     expectError(await board.call("addLabelToCard", { id: "crd_0099", label: "x" }), "CARD_NOT_FOUND");
   });
 

@@ -198,7 +198,10 @@ describe("music: following playlists and saving tracks", () => {
   });
 
   it("saving an unknown track answers 404 and saves none of the others", async () => {
-    expectError(await music.call("save_tracks_for_current_user", { ids: [PAPER, UNKNOWN_TRACK] }), "NOT_FOUND");
+    expectError(
+      await music.call("save_tracks_for_current_user", { ids: [PAPER, UNKNOWN_TRACK] }),
+      "NOT_FOUND",
+    );
     expect.soft(await saved()).toEqual([NIGHT, COPPER]);
   });
 });
@@ -224,7 +227,9 @@ describe("music: the player", () => {
     expect
       .soft(expectOk(await music.call("set_playback_volume", { volume_percent: 75 })))
       .toMatchObject({ volume_percent: 75 });
-    expect.soft(await player()).toMatchObject({ repeat_state: "context", volume_percent: 75, shuffle_state: false });
+    expect
+      .soft(await player())
+      .toMatchObject({ repeat_state: "context", volume_percent: 75, shuffle_state: false });
   });
 
   it("starting playback plays; with a track id that track; pausing stops; an unknown track answers 404", async () => {

@@ -51,12 +51,13 @@ const offerIds = (value: unknown) =>
 describe("trip: hotels and offers as stored", () => {
   it("a city's hotels answer as stored, within the rating asked for; an unknown hotel is not found", async () => {
     const all = fieldsOf(await trip.call("search_hotels", { city_code: "LIS" })).hotels;
-    expect.soft(Array.isArray(all) && all.map((h: { hotel_id: string }) => h.hotel_id)).toEqual([
-      "HLLIS042",
-      "HLLIS117",
-    ]);
+    expect
+      .soft(Array.isArray(all) && all.map((h: { hotel_id: string }) => h.hotel_id))
+      .toEqual(["HLLIS042", "HLLIS117"]);
     const good = fieldsOf(await trip.call("search_hotels", { city_code: "LIS", min_rating: 4 })).hotels;
-    expect.soft(Array.isArray(good) && good.map((h: { hotel_id: string }) => h.hotel_id)).toEqual(["HLLIS042"]);
+    expect
+      .soft(Array.isArray(good) && good.map((h: { hotel_id: string }) => h.hotel_id))
+      .toEqual(["HLLIS042"]);
     const hotel = await trip.call("get_hotel", { hotel_id: "HLOPO009" });
     expectRecord(hotel, {
       hotel_id: "HLOPO009",
@@ -101,7 +102,10 @@ describe("trip: hotels and offers as stored", () => {
 
 describe("trip: bookings paid from the stored wallet", () => {
   it("a hotel booking charges the offer's total to the payment method and is filed confirmed", async () => {
-    const answer = await trip.call("create_hotel_booking", { offer_id: "HOF-0001", payment_method_id: "pm_0001" });
+    const answer = await trip.call("create_hotel_booking", {
+      offer_id: "HOF-0001",
+      payment_method_id: "pm_0001",
+    });
     expect.soft(expectOk(answer)).toMatchObject({
       booking_id: "BK-10024",
       product: "hotel",
@@ -122,14 +126,23 @@ describe("trip: bookings paid from the stored wallet", () => {
   });
 
   it("the booking's product says what was booked", async () => {
-    const hotel = await trip.call("create_hotel_booking", { offer_id: "HOF-0003", payment_method_id: "pm_0001" });
+    const hotel = await trip.call("create_hotel_booking", {
+      offer_id: "HOF-0003",
+      payment_method_id: "pm_0001",
+    });
     expect.soft(fieldsOf(hotel).product).toBe("hotel");
-    const car = await trip.call("create_car_booking", { car_offer_id: "COF-0001", payment_method_id: "pm_0001" });
+    const car = await trip.call("create_car_booking", {
+      car_offer_id: "COF-0001",
+      payment_method_id: "pm_0001",
+    });
     expect.soft(fieldsOf(car).product).toBe("car");
   });
 
   it("a car booking charges the car offer's total", async () => {
-    const answer = await trip.call("create_car_booking", { car_offer_id: "COF-0001", payment_method_id: "pm_0002" });
+    const answer = await trip.call("create_car_booking", {
+      car_offer_id: "COF-0001",
+      payment_method_id: "pm_0002",
+    });
     expect.soft(expectOk(answer)).toMatchObject({
       booking_id: "BK-10024",
       car_offer_id: "COF-0001",

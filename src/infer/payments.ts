@@ -517,7 +517,8 @@ export function kindFields(ctx: Context, ledger: CollectionShape, link: string):
     if (!linked.every((entry) => entry[field] === value)) continue;
     // a value every record has its own of (a time, a name) is data, not a kind
     if (new Set(entries.map((entry) => entry[field])).size === entries.length) continue;
-    if (others.every((entry) => typeof entry[field] === "string" && entry[field] !== value)) kinds[field] = value;
+    if (others.every((entry) => typeof entry[field] === "string" && entry[field] !== value))
+      kinds[field] = value;
   }
   return kinds;
 }

@@ -39,7 +39,8 @@ function relatedList(ctx: Context, subject: Reference): Draft[] {
   const outputs = ctx.facts.outputs.filter((o) => o.type === "array");
   for (const output of outputs) {
     for (const collection of ctx.shape.collections.values()) {
-      if (collection === subject.collection || !childNamed(collection, output.name, subject.collection)) continue;
+      if (collection === subject.collection || !childNamed(collection, output.name, subject.collection))
+        continue;
       const links = [...collection.fields.values()].filter(
         (f) => f.refersTo === subject.collection.name && !f.path.includes("."),
       );
@@ -67,11 +68,7 @@ function childNamed(collection: CollectionShape, list: string, parent: Collectio
   const words = nameWords(collection.name);
   const owner = nameWords(singular(parent.name));
   const rest = words.slice(owner.length);
-  return (
-    rest.length > 0 &&
-    owner.every((w, i) => words[i] === w) &&
-    sameNoun(rest.join("_"), list)
-  );
+  return rest.length > 0 && owner.every((w, i) => words[i] === w) && sameNoun(rest.join("_"), list);
 }
 
 /**

@@ -93,7 +93,8 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   if (amount && DECREASE_VERBS.has(verb)) return "decrease";
   if (VERBS.read.includes(verb)) return "read";
   // a toggle told which way (`toggle_shuffle(state: true)`) sets the switch rather than flip it
-  if (["toggle", "flip"].includes(verb)) return ctx.facts.params.some((p) => p.type === "boolean") ? "set" : "toggle";
+  if (["toggle", "flip"].includes(verb))
+    return ctx.facts.params.some((p) => p.type === "boolean") ? "set" : "toggle";
   if (verb === "reset" && ctx.facts.params.length === 0) return "reset";
   // on a record a create verb sets fields too (`start_timer(minutes)` on a device)
   if (PLAIN_UPDATE_VERBS.has(verb) || VERBS.update.includes(verb) || VERBS.create.includes(verb))

@@ -407,7 +407,9 @@ function linkedFields(
     for (const [field, kind] of Object.entries(kindFields(ctx, collection, link))) {
       if (set[field] !== undefined && ctx.facts.params.some((p) => set[field] === `{${p.name}}`)) continue;
       set[field] = kind;
-      ctx.notes.push(`sets ${field} to '${kind}', as every ${singular(collection.name)} with a ${link} has it`);
+      ctx.notes.push(
+        `sets ${field} to '${kind}', as every ${singular(collection.name)} with a ${link} has it`,
+      );
     }
     const shared = sharedFields(ctx, collection, link, reference.collection).filter(
       (f) => set[f] === undefined || !ctx.facts.params.some((p) => set[f] === `{${p.name}}`),
