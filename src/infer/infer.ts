@@ -11,6 +11,7 @@ import {
   knownValueChecks,
   listRule as listMembersRule,
   memberIntent,
+  recordListValuesRule,
   valuesIntent,
   valuesRule,
 } from "./members.js";
@@ -363,6 +364,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   }
   const bulk = bulkRule(ctx);
   if (bulk && bulk.length > 0) return { drafts: bulk };
+  const listed = recordListValuesRule(ctx);
+  if (listed && listed.length > 0) return { drafts: listed };
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head =
     listOfVerb(facts, shape) ?? namedPart(facts, shape, ["collection", "list", "values", "record"]);
