@@ -180,6 +180,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       return base;
     }
     const drafts = [
+      // where the nested records the effects name are kept, found before anything reads them
+      ...(ctx.located?.values() ?? []),
       ...signedInGuard(ctx, outcome.drafts),
       ...orderChecks(ctx),
       ...knownValueChecks(ctx, outcome.drafts),
@@ -549,7 +551,9 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
   const single = ctx.references.filter((r) => !r.many);
   const reachable = (r: Reference) =>
     !r.collection.parent ||
-    single.some((o) => o.collection.name === r.collection.parent && !o.collection.parent);
+    single.some((o) => o.collection.name === r.collection.parent && !o.collection.parent) ||
+    // a record kept deeper, named by its own key, is found wherever it is (`targets.ts`)
+    (r.strength === "strong" && r.collection.keyField !== undefined);
   const ranked = [
     ...single.filter((r) => r.collection === named && r.param.required && reachable(r)),
     ...single.filter((r) => r.collection === named && reachable(r)),
