@@ -753,6 +753,29 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
       (e) => /\balready\b/.test(e.text) || /ALREADY|EXISTS|DUPLICATE/.test(e.code),
     );
     const list = `$subject.${identifier(field.path)}`;
+    // "a label it already has is left as it is": a plain value joins once, with no error
+    if (!taken && typeof value === "string" && !field.itemFields && ONCE.test(ctx.facts.tool.description)) {
+      const given = `$args.${identifier(value.slice(1, -1))}`;
+      ctx.notes.push(
+        `adds ${value.slice(1, -1)} to the ${field.path} of the ${humanNoun(collection.name)} ${subject.param.name} names, once`,
+      );
+      return [
+        ...referenceChecks(ctx, subject, []),
+        {
+          kind: "update",
+          target,
+          ...(missing ? { missing } : {}),
+          set: {
+            [field.path]: {
+              $expr: `${given} in ${list} ? ${list} : $append(${list} ? ${list} : [], ${given})`,
+            },
+          },
+          as: binding,
+          ...answerOf(ctx, collection, binding),
+        },
+        ...fieldAnswers(ctx, collection, binding),
+      ];
+    }
     const present = key
       ? `$count(${list}[${identifier(key.name)} = $args.${identifier(key.name)}]) = 0`
       : `$not($args.${identifier(rest.find((p) => p.required)?.name ?? "")} in ${list})`;
@@ -775,6 +798,8 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
         : []),
     ];
   }
+  if (acting === "delete" && !key && !field.itemFields)
+    return plainValueRemoved(ctx, subject, field.path, rest);
   if (!key || (acting !== "update" && acting !== "delete")) return [];
   const noun = singular(field.path);
   const gone =
@@ -806,6 +831,64 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
  * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
  * the one whose records have a field for every other argument (an attendee's email and rsvp).
  */
+const ONCE =
+  /\b(left as it is|already (has|there|present)[^.]*(left|kept|nothing)|changes nothing|no-op|idempotent)\b/i;
+
+/**
+ * A plain value taken out of a record's list (a label off a card): the list without it; one
+ * the list lacks answers the documented error that names its noun or says it is not there, as
+ * GitHub's `DELETE …/labels/{name}` answers 404 for a label the issue lacks and Trello's
+ * `DELETE /cards/{id}/idLabels/{idLabel}` does for one the card lacks.
+ */
+function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest: readonly Param[]): Draft[] {
+  const required = rest.filter((p) => p.required && p.type !== "object" && p.type !== "array");
+  const target = referenceTarget(ctx, subject);
+  if (required.length !== 1 || !target) return [];
+  const param = required[0] as Param;
+  const noun = singular(path);
+  const gone =
+    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
+    ctx.facts.errors.find((e) =>
+      /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text),
+    );
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const given = `$args.${identifier(param.name)}`;
+  const list = `$subject.${identifier(path)}`;
+  ctx.notes.push(
+    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${use(ctx, gone)} where it is not there)` : ""}`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
+      set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
+      as: bindingName(subject.collection),
+      ...answerOf(ctx, subject.collection, bindingName(subject.collection)),
+    },
+    ...fieldAnswers(ctx, subject.collection, bindingName(subject.collection)),
+  ];
+}
+
+/** An answer of only some of the record's fields (`{labels}`) gives those; any other, the record. */
+function answerOf(ctx: Context, collection: CollectionShape, binding: string): { output?: string } {
+  return fieldAnswers(ctx, collection, binding).length > 0
+    ? {}
+    : { output: wrapperOutput(ctx, collection) ?? "" };
+}
+
+function fieldAnswers(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const outputs = ctx.facts.outputs;
+  const some = outputs.length > 0 && outputs.length < collection.fields.size / 2;
+  if (!some || !outputs.every((o) => collection.fields.has(o.name))) return [];
+  return outputs.map((o) => ({
+    kind: "respond",
+    output: o.name,
+    value: { $expr: `$${binding}.${identifier(o.name)}` },
+  }));
+}
+
 function listFieldNamed(ctx: Context, collection: CollectionShape, subject: Reference) {
   const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
   const holding = [...collection.fields.values()].filter(
