@@ -106,3 +106,30 @@ describe("the report as text", () => {
     );
   });
 });
+
+describe("a write that keeps nothing", () => {
+  const gym = world(
+    {
+      classes: { spin: { class_id: "spin", seats: 12 }, yoga: { class_id: "yoga", seats: 8 } },
+      bookings: { "B-1": { booking_id: "B-1", class_id: "spin", status: "confirmed" } },
+    },
+    [
+      tool("subscribe", "Subscribe to a class's updates.", { class_id: text }),
+      tool("cancel_booking", "Cancel a booking.", { booking_id: text }),
+      tool("get_class", "Get a class.", { class_id: text }),
+    ],
+  );
+
+  it("is reported partly, saying it changes nothing, while a read of the same record is inferred", () => {
+    const { report } = inferToolset(gym);
+    const subscribe = report.find((r) => r.tool === "subscribe");
+    expect(subscribe?.verdict).toBe("partly");
+    expect(subscribe?.gaps).toContain(
+      'changes nothing: no argument or word of "subscribe" says what it changes',
+    );
+    expect(report.find((r) => r.tool === "get_class")?.verdict).toBe("inferred");
+    const cancel = report.find((r) => r.tool === "cancel_booking");
+    expect(cancel?.verdict).toBe("inferred");
+    expect(cancel?.gaps).toEqual([]);
+  });
+});

@@ -142,6 +142,120 @@ describe("the text utilities on a file's lines", () => {
   });
 });
 
+describe("listings tagged and files read together", () => {
+  it("tags each listed name with its kind where the docs show the tags", async () => {
+    const list = tool(
+      "list_folder",
+      "List what a folder holds. Folders are marked [DIR] and files [FILE].",
+      path,
+      [],
+      [],
+      outputs({ listing: text }),
+    );
+    expect((await run(list, { path: "/" })).answer).toEqual({
+      listing: "[DIR] lyrics\n[DIR] setlists\n[DIR] demos\n[FILE] readme.md",
+    });
+  });
+
+  it("answers a folder's whole tree as JSON nodes where the docs say so, types in the docs' words", async () => {
+    const tree = tool(
+      "folder_tree",
+      "A recursive tree of a folder as JSON: each entry has 'name', 'type' (file/folder) and 'children' for folders, with 2-space indentation.",
+      path,
+      [],
+      [],
+      outputs({ tree: text }),
+    );
+    const { answer } = await run(tree, { path: "/lyrics" });
+    const nodes = [
+      { name: "ocean.txt", type: "file" },
+      { name: "road.txt", type: "file" },
+    ];
+    expect(answer).toEqual({ tree: JSON.stringify(nodes, null, 2) });
+    const top = JSON.parse(((await run(tree, { path: "/" })).answer as { tree: string }).tree);
+    expect(top[2]).toEqual({ name: "demos", type: "folder", children: [] });
+    expect((await run(tree, { path: "/readme.md" })).code).toBe("NOT_A_DIRECTORY");
+  });
+
+  it("answers what a path is as `field: value` lines where the tool answers one text", async () => {
+    const info = tool(
+      "get_file_info",
+      "Metadata of a file or folder.",
+      path,
+      [],
+      [],
+      outputs({ content: text }),
+    );
+    expect((await run(info, { path: "/lyrics/road.txt" })).answer).toEqual({
+      content: "name: road.txt\npath: /lyrics/road.txt\ntype: file\nsize: 16",
+    });
+  });
+
+  it("reads several files at once, each under its path, one that cannot be read answering its error", async () => {
+    const read = tool(
+      "read_files",
+      "Read several files at once.",
+      { paths: { type: "array", items: text } },
+      undefined,
+      [],
+      outputs({ text }),
+    );
+    const { answer, notes } = await run(read, {
+      paths: ["/lyrics/road.txt", "/lyrics/sea.txt", "/readme.md"],
+    });
+    expect(answer).toEqual({
+      text: "/lyrics/road.txt:\nmiles and miles\n\n---\n/lyrics/sea.txt: Error - No such file or directory. (/lyrics/sea.txt)\n---\n/readme.md:\nband notes\n",
+    });
+    expect(notes).toContain("reads each of paths in the tree, answered under text");
+  });
+});
+
+describe("editing a file's text", () => {
+  const edits = {
+    type: "array",
+    items: { type: "object", properties: { oldText: text, newText: text }, required: ["oldText", "newText"] },
+  };
+
+  it("replaces the first exact occurrence of each text, answering a diff of the lines changed", async () => {
+    const edit = tool("edit_file", "Replace texts in a file.", { path: text, edits, dryRun: bool }, [
+      "path",
+      "edits",
+    ]);
+    const lyric = "/lyrics/ocean.txt";
+    const done = await run(edit, { path: lyric, edits: [{ oldText: "la la", newText: "ha ha" }] });
+    expect(at(done.root, lyric)).toEqual(file("ha ha\nthe tide comes in\nla la\n"));
+    expect(done.answer).toBe(`--- ${lyric}\n+++ ${lyric}\n@@ edit 1 @@\n-la la\n+ha ha`);
+    // a dry run answers the same and keeps the file
+    const dry = await run(edit, {
+      path: lyric,
+      edits: [{ oldText: "la la", newText: "ha ha" }],
+      dryRun: true,
+    });
+    expect(dry.answer).toBe(done.answer);
+    expect(at(dry.root, lyric)).toEqual(file("la la\nthe tide comes in\nla la\n"));
+  });
+
+  it("refuses a text that is not in the file and a file that is not there, changing nothing", async () => {
+    const edit = tool("str_replace", "Replace one text in a file.", {
+      path: text,
+      old_str: text,
+      new_str: text,
+    });
+    const missing = await run(edit, { path: "/lyrics/road.txt", old_str: "kilometres", new_str: "miles" });
+    expect(missing.code).toBe("EDIT_NOT_APPLIED");
+    expect(at(missing.root, "/lyrics/road.txt")).toEqual(file("miles and miles\n"));
+    expect((await run(edit, { path: "/lyrics/sea.txt", old_str: "a", new_str: "b" })).code).toBe(
+      "NO_SUCH_FILE_OR_DIRECTORY",
+    );
+    const done = await run(edit, {
+      path: "/lyrics/road.txt",
+      old_str: "miles and",
+      new_str: "kilometres and",
+    });
+    expect(at(done.root, "/lyrics/road.txt")).toEqual(file("kilometres and miles\n"));
+  });
+});
+
 describe("changing the drive", () => {
   it("makes a folder, and refuses one that exists", async () => {
     const make = tool("create_folder", "Make a folder.", path);

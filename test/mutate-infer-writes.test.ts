@@ -192,11 +192,13 @@ describe("tickets: status changes, guards, notes, creates and deletes", () => {
     ]);
   });
 
-  it("creates a ticket under the next id of the counter, opened now, without notes, and moves the counter", async () => {
+  it("creates a ticket under the next id of the counter, opened now and open, without notes, and moves the counter", async () => {
     const { after } = await call(desk, "create_ticket", { subject: "Printer" });
     expect(after.tickets?.["T-0003"]).toEqual({
       ticket_id: "T-0003",
       subject: "Printer",
+      // of open and closed, the status that begins a ticket's life
+      status: "open",
       opened_at: NOW,
       notes: [],
     });
@@ -243,5 +245,33 @@ describe("guards a description states, and ids of other shapes", () => {
   it("gives a new record the number after the largest where the ids are numbers", async () => {
     const { after } = await call(shop, "add_shelf", { label: "C" });
     expect(after.shelves?.["10"]).toEqual({ id: 10, label: "C" });
+  });
+});
+
+describe("the status a new record starts in", () => {
+  const board = (statuses: string[], name = "create_task", description = "Create a task.") =>
+    world(
+      {
+        tasks: Object.fromEntries(
+          statuses.map((status, i) => [`K-${i + 1}`, { task_id: `K-${i + 1}`, title: `t${i}`, status }]),
+        ),
+      },
+      [tool(name, description, { title: text })],
+    );
+  const created = async (statuses: string[], name?: string, description?: string) => {
+    const { after } = await call(board(statuses, name, description), name ?? "create_task", { title: "new" });
+    const tasks = Object.values(after.tasks as Record<string, { title: string; status?: string }>);
+    return tasks.find((t) => t.title === "new")?.status;
+  };
+
+  it("is the one status of the records that begins a lifecycle, in the records' spelling", async () => {
+    expect(await created(["Done", "Pending", "Done"])).toBe("Pending");
+    expect(await created(["in_review", "draft"])).toBe("draft");
+  });
+
+  it("of several beginnings is the one the tool names, and none where nothing decides", async () => {
+    expect(await created(["open", "pending", "closed"], "open_task", "Open a task.")).toBe("open");
+    expect(await created(["open", "pending", "closed"])).toBeUndefined();
+    expect(await created(["done", "archived"])).toBeUndefined();
   });
 });

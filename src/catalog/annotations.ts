@@ -61,7 +61,9 @@ function overwrites(effect: Effect): boolean {
   if (effect.kind === "delete") return true;
   if (effect.kind === "tree") {
     // a copy may land on a file that is there; a write that does not append replaces the text
-    return ["remove", "move", "copy"].includes(effect.op) || (effect.op === "write" && !effect.append);
+    return (
+      ["remove", "move", "copy", "edit"].includes(effect.op) || (effect.op === "write" && !effect.append)
+    );
   }
   if (effect.kind !== "update") return false;
   return Object.keys(effect.set).length > 0 || Object.keys(effect.inc).length > 0;

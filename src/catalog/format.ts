@@ -283,6 +283,7 @@ export const TREE_OPERATIONS = [
   "mkdir",
   "touch",
   "write",
+  "edit",
   "move",
   "copy",
   "remove",
@@ -332,7 +333,14 @@ export const TreeEffect = z
       "the path the operation is about (list, find, size and info default to the current folder).",
     ),
     to: treeValue("where a move or copy goes: into it when it is a folder, else to it."),
+    paths: treeValue(
+      "read: several paths instead of one, each read on its own: answered as a list of {path, content}, or {path, error} for one that cannot be read.",
+    ),
     content: treeValue("the text a write puts in the file."),
+    edits: treeValue(
+      "edit: the replacements, a list of {oldText, newText} (or old_text/new_text, old_string/new_string), each of the first exact occurrence.",
+    ),
+    dryRun: treeValue("edit: answer what would change and change nothing."),
     all: treeValue("list: also names starting with a dot."),
     name: treeValue("find: the name to look for."),
     match: z
@@ -354,6 +362,20 @@ export const TreeEffect = z
       .boolean()
       .default(false)
       .describe("list: a file is not a folder to list (an error), not itself."),
+    nested: z
+      .object({ file: z.string().max(40), folder: z.string().max(40) })
+      .strict()
+      .optional()
+      .describe(
+        'list: everything under the folder as nodes {name, type, children}, `type` in these words ({"file": "file", "folder": "directory"}).',
+      ),
+    tags: z
+      .object({ file: z.string().max(40), folder: z.string().max(40) })
+      .strict()
+      .optional()
+      .describe(
+        'list: each name after the tag of its kind ("[FILE] a.txt", "[DIR] notes"), as the docs show them.',
+      ),
     refuseExisting: z.boolean().default(false).describe("touch: a name already taken is an error."),
     errors: z
       .partialRecord(z.enum(TREE_ERROR_KINDS), errorCode)

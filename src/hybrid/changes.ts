@@ -1,8 +1,7 @@
 import { REMOVE_VERBS, wordsOf } from "../infer/index.js";
 import { isPlainObject } from "../patch/index.js";
 import type { ToolFailure } from "../simulate/index.js";
-import { applyEdits } from "../world/index.js";
-import { editSummary, textEdits } from "./files.js";
+import { applyEdits, editSummary, textEdits } from "../world/index.js";
 import {
   type ArgumentIdentifier,
   collectionFor,

@@ -1,12 +1,13 @@
-import { isPlainObject } from "../patch/index.js";
 import type { ToolFailure } from "../simulate/index.js";
 import { wordsOf } from "../simulate/index.js";
 import {
+  editSummary,
   type RelocateOptions,
   type RemoveOptions,
   sparse,
   type TextEdit,
   type TreeError,
+  textEdits,
 } from "../world/index.js";
 import { isIdentifierArgument, isPathLike, scalarIdentifiers } from "./identifiers.js";
 import {
@@ -113,20 +114,6 @@ function relocateOptions(description: string, args: Record<string, unknown>): Re
   if (args.overwrite === true) return {};
   if (refuses || args.overwrite === false) return { into: false, replace: false };
   return {};
-}
-
-/** The `edits` argument of editing tools: a list of {oldText, newText} (or old_text/new_text, old_string/new_string). */
-export function textEdits(value: unknown): TextEdit[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const edits: TextEdit[] = [];
-  for (const edit of value) {
-    if (!isPlainObject(edit)) return undefined;
-    const oldText = edit.oldText ?? edit.old_text ?? edit.old_string;
-    const newText = edit.newText ?? edit.new_text ?? edit.new_string;
-    if (typeof oldText !== "string" || typeof newText !== "string") return undefined;
-    edits.push({ oldText, newText });
-  }
-  return edits;
 }
 
 // ── the overlay's paths as a sparse view ─────────────────────────────────────
@@ -354,15 +341,4 @@ function describeFailure(failure: TreeError): ToolFailure {
 
 function failed(failure: ToolFailure): FileChange {
   return { puts: [], message: failure.message, failure };
-}
-
-/** A short unified-style diff of the edited lines, one hunk per edit. */
-export function editSummary(path: string, hunks: ReadonlyArray<{ before: string; after: string }>): string {
-  const lines = [`--- ${path}`, `+++ ${path}`];
-  for (const [index, hunk] of hunks.entries()) {
-    lines.push(`@@ edit ${index + 1} @@`);
-    for (const line of hunk.before.split("\n")) lines.push(`-${line}`);
-    for (const line of hunk.after.split("\n")) lines.push(`+${line}`);
-  }
-  return lines.join("\n");
 }

@@ -23,6 +23,7 @@ import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
+  FILED_JOINS,
   listOfVerb,
   namedCollection,
   namedPart,
@@ -195,7 +196,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const silent = base.errors
       .filter((e) => !produced.has(e.code))
       .map((e) => `documented error ${e.code} is answered by no effect`);
-    const gaps = [...dropped, ...silent];
+    const gaps = [...dropped, ...silent, ...unchangedWrite(ctx.facts, drafts)];
     if (effects.length === 0) {
       report.push({ ...entry, verdict: "not inferred", gaps });
       return base;
@@ -400,12 +401,12 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     if (drafts.length > 0) return { drafts };
   }
   // what an action makes names its collection before what it is about (`reserve_room` files a reservation)
-  const named =
-    verbNounCollection(facts, shape) ??
-    collectionOfVerb(facts, shape) ??
-    (head?.kind === "collection" ? head : namedCollection(facts, shape));
+  const filedBy = verbNounCollection(facts, shape) ?? collectionOfVerb(facts, shape);
+  const named = filedBy ?? (head?.kind === "collection" ? head : namedCollection(facts, shape));
   const subject = subjectOf(ctx, named);
-  const acting = actionFor(facts, subject);
+  // joining what another record offers files a record of the joining (`subscribe(plan_id)`)
+  const joins = filedBy && facts.verb && FILED_JOINS.has(facts.verb) && subject?.collection !== filedBy;
+  const acting = joins ? "create" : actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
@@ -469,6 +470,42 @@ function withRefund(ctx: Context, collection: CollectionShape, drafts: Draft[]):
 }
 
 const CHANGES = new Set(["create", "update", "delete", "tree"]);
+
+/** The fields of an update that only say which record and when, changing nothing of it. */
+const UPDATE_FRAME = new Set([
+  "kind",
+  "target",
+  "missing",
+  "require",
+  "as",
+  "output",
+  "when",
+  "unless",
+  "set",
+]);
+
+/**
+ * A tool whose name says it writes while its effects only read (an update that sets nothing:
+ * `subscribe(plan_id)` beside a plan and no word of what subscribing changes) answers from
+ * the state but keeps nothing of the call: it is reported partly, never inferred.
+ */
+function unchangedWrite(facts: ToolFacts, drafts: readonly Draft[]): string[] {
+  if (facts.verbAction !== "create" && facts.verbAction !== "update" && facts.verbAction !== "delete")
+    return [];
+  const changes = drafts.some((d) => {
+    if (d.kind === "create" || d.kind === "delete") return true;
+    if (d.kind === "tree") return !TREE_READ_OPS.has(String(d.op));
+    if (d.kind !== "update") return false;
+    const set = d.set;
+    return (
+      Object.keys(d).some((k) => !UPDATE_FRAME.has(k)) ||
+      (typeof set === "object" && set !== null && Object.keys(set).length > 0)
+    );
+  });
+  return changes ? [] : [`changes nothing: no argument or word of "${facts.tool.name}" says what it changes`];
+}
+
+const TREE_READ_OPS = new Set(["pwd", "list", "read", "info", "size", "find"]);
 
 /**
  * A boolean output that reports the call went through (`success`, `sent_status`,

@@ -300,6 +300,9 @@ const PLAIN_MEMBERSHIP = new Set([
   "leave",
 ]);
 
+/** Joins whose nouns name records of their own (a subscription), not a bare set. */
+export const FILED_JOINS: ReadonlySet<string> = new Set(["subscribe"]);
+
 /**
  * The collection the verb's noun names, where the tool's other words name none: `book_room`
  * files a booking, `reserve_room` a reservation, `subscribe` a subscription, as REST APIs
@@ -308,8 +311,10 @@ const PLAIN_MEMBERSHIP = new Set([
  */
 export function collectionOfVerb(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
   const verb = facts.verb;
-  // only a verb that makes something names what it makes (`list` names no listing)
-  if (!verb || verb.length < 3 || !VERBS.create.includes(verb)) return undefined;
+  // only a verb that makes something names what it makes (`list` names no listing); joining
+  // something kept as records makes one (`subscribe` files a subscription, as Stripe's
+  // `POST /v1/subscriptions` and YouTube's `subscriptions.insert` do)
+  if (!verb || verb.length < 3 || !(VERBS.create.includes(verb) || FILED_JOINS.has(verb))) return undefined;
   const bare = verb.replace(/e$/, "");
   const forms = new Set([
     `${verb}ing`,

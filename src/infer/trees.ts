@@ -25,6 +25,7 @@ type TreeOp =
   | "mkdir"
   | "touch"
   | "write"
+  | "edit"
   | "move"
   | "copy"
   | "remove"
@@ -85,6 +86,8 @@ function opOf(ctx: Context): TreeOp | undefined {
   if (has("du") || (has("disk") && has("usage"))) return "size";
   if (has("stat", "info") && about) return "info";
   if (has("find", "search", "locate") && about) return "find";
+  // `edit_file(path, edits)`, `str_replace(path, old_str, new_str)`: replacements in a file's text
+  if (has("edit", "patch", "replace", "modify", "update") && about && editsOf(ctx)) return "edit";
   if (has("echo", "write", "append", "save", "put", "upload") && about) return "write";
   if (has("cat") || (has("read", "view", "show", "display", "get", "open") && (file || about))) return "read";
   return undefined;
@@ -140,6 +143,8 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
         "string",
       );
     case "list": {
+      const nested = nestedListing(ctx);
+      if (nested) return nestedRule(ctx, base, nested, primary);
       const all = ctx.facts.params.find(
         (p) => p.type === "boolean" && /^(a|all|show_hidden|hidden|include_hidden)$/.test(p.name),
       );
@@ -154,6 +159,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
             ...(all ? { all: `{${all.name}}` } : {}),
             // a tool that documents "not a directory" lists folders only (listdir), not a file as itself (ls)
             ...(documents(ctx, "not-folder") ? { foldersOnly: true } : {}),
+            ...listingTags(ctx.facts.tool.description),
             errors: errorsFor(ctx, documents(ctx, "not-folder") ? ["missing", "not-folder"] : ["missing"]),
             as: "value",
           },
@@ -162,7 +168,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
       );
     }
     case "read":
-      if (!primary) return undefined;
+      if (!primary) return readEachRule(ctx, base);
       return answer(
         ctx,
         op,
@@ -261,6 +267,8 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
     }
     case "write":
       return writeRule(ctx, base, primary);
+    case "edit":
+      return editRule(ctx, base, primary);
     case "move":
     case "copy":
       if (!primary || !to) return undefined;
@@ -347,6 +355,17 @@ function infoRule(ctx: Context, base: Record<string, unknown>, primary: Param | 
   const answers: Draft[] = ctx.facts.outputs
     .filter((o) => known.includes(o.name))
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$value.${o.name}` } }));
+  // asked for as one text: a `field: value` line each, as `stat` and file servers print metadata
+  const lone =
+    ctx.facts.outputs.length === 1 && ctx.facts.outputs[0]?.type === "string"
+      ? ctx.facts.outputs[0]
+      : undefined;
+  if (answers.length === 0 && lone)
+    answers.push({
+      kind: "respond",
+      output: lone.name,
+      value: { $expr: `$join($each($value, function($v, $k) { $k & ": " & $v }), "\n")` },
+    });
   ctx.notes.push(
     `info in the tree${answers.length > 0 ? `, answering ${answers.map((a) => a.output).join(", ")}` : ""}`,
   );
@@ -423,6 +442,154 @@ function writeRule(
   );
   // a write answers the path it wrote, as a change does, where an output holds one
   return changed(ctx, "write", drafts);
+}
+
+/**
+ * Several files read in one call (`read_multiple_files(paths)`, a batch get of paths): each
+ * file's text under its path, and for one that cannot be read its error, the others still
+ * read, as batch reads of the file-system MCP server, Google Drive's and S3's batch APIs do.
+ */
+function readEachRule(ctx: Context, base: Record<string, unknown>): Draft[] | undefined {
+  const list = ctx.facts.params.find(
+    (p) =>
+      p.type === "array" &&
+      p.itemType === "string" &&
+      p.words.some((w) => /^(paths|files|filenames)$/.test(w)),
+  );
+  if (!list) return undefined;
+  const output = outputFor(ctx.facts.outputs, "string");
+  ctx.notes.push(`reads each of ${list.name} in the tree${output ? `, answered under ${output.name}` : ""}`);
+  // as text: each file's path, then its text (or what went wrong), the files set apart by a rule
+  const text = `$join($map($value, function($r) { $exists($r.error) ? $r.path & ": Error - " & $r.error : $r.path & ":\n" & $r.content }), "\n---\n")`;
+  return [
+    {
+      ...base,
+      kind: "tree",
+      op: "read",
+      paths: `{${list.name}}`,
+      errors: errorsFor(ctx, ["missing", "is-folder"]),
+      as: "value",
+    },
+    {
+      kind: "respond",
+      ...(output ? { output: output.name } : {}),
+      value: { $expr: output?.type === "string" ? text : "$value" },
+    },
+  ];
+}
+
+/**
+ * A listing whose docs say it answers a JSON tree of nodes with children (`directory_tree`):
+ * the node types in the docs' words (`'type' (file/directory)`), indented where they say so.
+ */
+function nestedListing(
+  ctx: Context,
+): { types: { file: string; folder: string }; indent: boolean } | undefined {
+  const text = ctx.facts.tool.description;
+  if (!/\bjson\b/i.test(text) || !/\bchildren\b/i.test(text)) return undefined;
+  const named = /\b(file)\s*(?:\/|\bor\b)\s*['"]?(directory|folder|dir)\b/i.exec(text);
+  return {
+    types: named
+      ? { file: named[1] as string, folder: named[2] as string }
+      : { file: "file", folder: "directory" },
+    indent: /\bindent/i.test(text),
+  };
+}
+
+function nestedRule(
+  ctx: Context,
+  base: Record<string, unknown>,
+  nested: { types: { file: string; folder: string }; indent: boolean },
+  primary: Param | undefined,
+): Draft[] {
+  const output = outputFor(ctx.facts.outputs, "string");
+  ctx.notes.push(
+    `lists everything under the folder, nested${output ? `, answered under ${output.name}` : ""}`,
+  );
+  return [
+    {
+      ...base,
+      kind: "tree",
+      op: "list",
+      ...(primary ? { path: `{${primary.name}}` } : {}),
+      nested: nested.types,
+      errors: errorsFor(ctx, ["missing", "not-folder"]),
+      as: "value",
+    },
+    {
+      kind: "respond",
+      ...(output ? { output: output.name } : {}),
+      value: { $expr: output?.type === "string" ? `$string($value, ${nested.indent})` : "$value" },
+    },
+  ];
+}
+
+/**
+ * The tags a listing's docs say mark files and folders (`[FILE]` and `[DIR]`, as the
+ * file-system MCP server, FTP clients' `[D]` and many shells' tools print them).
+ */
+function listingTags(
+  description: string,
+): { tags: { file: string; folder: string } } | Record<string, never> {
+  const file = /\[(?:FILE|File|file|F)\]/.exec(description)?.[0];
+  const folder = /\[(?:DIR|Dir|dir|DIRECTORY|Directory|directory|FOLDER|Folder|folder|D)\]/.exec(
+    description,
+  )?.[0];
+  return file && folder ? { tags: { file, folder } } : {};
+}
+
+/** The replacements an editing tool takes: a list of {old, new} pairs, or one pair of arguments. */
+function editsOf(ctx: Context): { list: Param } | { old: Param; new: Param } | undefined {
+  const pair = (names: readonly string[]) => {
+    const old = names.find((n) => OLD_TEXT.test(n));
+    const replacement = names.find((n) => NEW_TEXT.test(n));
+    return old && replacement ? { old, replacement } : undefined;
+  };
+  const list = ctx.facts.params.find((p) => p.type === "array" && pair(p.itemProperties ?? []));
+  if (list) return { list };
+  const strings = ctx.facts.params.filter((p) => p.type === "string");
+  const found = pair(strings.map((p) => p.name));
+  const old = strings.find((p) => p.name === found?.old);
+  const replacement = strings.find((p) => p.name === found?.replacement);
+  return old && replacement ? { old, new: replacement } : undefined;
+}
+
+// the names editors give the two texts: oldText/newText, old_str/new_str, old_string/new_string
+const OLD_TEXT = /^old_?(text|str|string)$/i;
+const NEW_TEXT = /^new_?(text|str|string)$/i;
+
+/**
+ * Replacements in a file's text, each of the first exact occurrence, answered as a diff of
+ * the lines changed; a text not found fails and changes nothing (the file-system MCP
+ * server's `edit_file`, the text editor tools of coding agents, `sed`'s first-match `s///`).
+ */
+function editRule(ctx: Context, base: Record<string, unknown>, file: Param | undefined): Draft[] | undefined {
+  const edits = editsOf(ctx);
+  if (!file || !edits) return undefined;
+  const dryRun = ctx.facts.params.find((p) => p.type === "boolean" && /^(dry_?run|preview)$/i.test(p.name));
+  const value =
+    "list" in edits
+      ? `{${edits.list.name}}`
+      : {
+          $expr: `[{"oldText": $args.${identifier(edits.old.name)}, "newText": $args.${identifier(edits.new.name)}}]`,
+        };
+  return answer(
+    ctx,
+    "edit",
+    [
+      {
+        ...base,
+        kind: "tree",
+        op: "edit",
+        path: `{${file.name}}`,
+        edits: value,
+        ...(dryRun ? { dryRun: `{${dryRun.name}}` } : {}),
+        errors: errorsFor(ctx, ["missing", "is-folder"]),
+        as: "value",
+      },
+    ],
+    "string",
+  );
 }
 
 /**

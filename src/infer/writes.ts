@@ -275,6 +275,24 @@ function statusError(
  * creation timestamp, and its id appended to the list that the record it references keeps
  * of them (an author's `posts`); counts of the same noun beside it move by one.
  */
+/** Statuses that begin a lifecycle, in the words APIs give them. */
+const BEGINNINGS =
+  /^(open|new|pending|draft|created|requested|submitted|scheduled|queued|planned|proposed|initiated|received|unpaid|todo|to do|not started|active)$/i;
+
+/**
+ * The status a new record starts in, where the tool does not say: the one value the records
+ * have that begins a lifecycle (`open` beside `closed`, `pending` beside `shipped`), or of
+ * several, the one the tool's own words name (`open_ticket` among open and pending); a new
+ * GitHub issue is `open`, a Zendesk ticket `new`, a Stripe invoice `draft`.
+ */
+function startingStatus(ctx: Context, values: readonly string[]): string | undefined {
+  const starts = values.filter((v) => BEGINNINGS.test(v.replace(/[_-]/g, " ")));
+  if (starts.length === 1) return starts[0];
+  const words = new Set([...ctx.facts.words, ...nameWords(ctx.facts.tool.description)]);
+  const named = starts.filter((v) => words.has(v.toLowerCase()));
+  return named.length === 1 ? named[0] : undefined;
+}
+
 export function createRule(ctx: Context, collection: CollectionShape | undefined, noun: string): Draft[] {
   if (collection?.parent) return nestedCreate(ctx, collection, noun);
   const name = collection?.name ?? pluralNoun(noun);
@@ -316,6 +334,14 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (typeof first === "string") {
       set[statusPath] = first;
       ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
+    }
+  } else if (collection && statusPath && set[statusPath] === undefined) {
+    const start = startingStatus(ctx, [...(collection.fields.get(statusPath)?.values.keys() ?? [])]);
+    if (start) {
+      set[statusPath] = start;
+      ctx.notes.push(
+        `starts it '${start}' (of the records' ${statusPath} values, the one that begins a lifecycle)`,
+      );
     }
   }
   const keyField = collection?.keyField ?? idSpelling(ctx, `${nameWords(singular(name)).join("_")}_id`);

@@ -15,7 +15,14 @@ export {
   segmentsOf,
 } from "./paths.js";
 export * as sparse from "./sparse.js";
-export { applyEdits, type EditedText, type EditMismatch, type TextEdit } from "./text.js";
+export {
+  applyEdits,
+  type EditedText,
+  type EditMismatch,
+  editSummary,
+  type TextEdit,
+  textEdits,
+} from "./text.js";
 export {
   cd,
   copy,
@@ -28,8 +35,10 @@ export {
   list,
   mkdir,
   move,
+  type NestedNode,
   type NodeConventions,
   type NodeInfo,
+  nested,
   pwd,
   type RelocateOptions,
   type RemoveOptions,

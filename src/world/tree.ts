@@ -73,13 +73,47 @@ export function list(
   path: string | undefined,
   all = false,
   foldersOnly = false,
+  tags?: { file: string; folder: string },
 ): TreeOutcome<string[]> {
   const at = locate(tree, path ?? ".");
   if ("failure" in at) return at;
+  const tagged = (name: string, node: Node) =>
+    tags ? `${isFolder(node, tree.nodes) ? tags.folder : tags.file} ${name}` : name;
   if (!isFolder(at.node, tree.nodes))
-    return foldersOnly ? failed("not-folder", at.segments) : done(tree.top, [baseName(at.segments)]);
-  const names = Object.keys(childrenOf(at.node, tree.nodes));
-  return done(tree.top, all ? names : names.filter((name) => !name.startsWith(".")));
+    return foldersOnly
+      ? failed("not-folder", at.segments)
+      : done(tree.top, [tagged(baseName(at.segments), at.node)]);
+  const children = Object.entries(childrenOf(at.node, tree.nodes));
+  const shown = all ? children : children.filter(([name]) => !name.startsWith("."));
+  return done(
+    tree.top,
+    shown.map(([name, node]) => tagged(name, node)),
+  );
+}
+
+/** A node of a nested listing: a folder's entry has its children, a file's none. */
+export interface NestedNode {
+  name: string;
+  type: string;
+  children?: NestedNode[];
+}
+
+/** Everything under a folder, nested (`tree`), each node's type in the words given. */
+export function nested(
+  tree: Tree,
+  path: string | undefined,
+  types: { file: string; folder: string },
+): TreeOutcome<NestedNode[]> {
+  const at = locate(tree, path ?? ".");
+  if ("failure" in at) return at;
+  const nodeOf = (name: string, node: Node): NestedNode =>
+    isFolder(node, tree.nodes)
+      ? { name, type: types.folder, children: childrenList(node) }
+      : { name, type: types.file };
+  const childrenList = (folder: Node): NestedNode[] =>
+    Object.entries(childrenOf(folder, tree.nodes)).map(([name, node]) => nodeOf(name, node));
+  if (!isFolder(at.node, tree.nodes)) return failed("not-folder", at.segments);
+  return done(tree.top, childrenList(at.node));
 }
 
 /** Changes the current folder; answers the new one. */

@@ -66,11 +66,12 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
     case "pwd":
       return world.pwd(tree);
     case "list":
-      return world.list(tree, path, await flag(run, effect.all, "all"), effect.foldersOnly);
+      if (effect.nested) return world.nested(tree, path, effect.nested);
+      return world.list(tree, path, await flag(run, effect.all, "all"), effect.foldersOnly, effect.tags);
     case "cd":
       return world.cd(tree, given("path", path));
     case "read":
-      return world.read(tree, given("path", path));
+      return effect.paths === undefined ? world.read(tree, given("path", path)) : readEach(run, effect, tree);
     case "info":
       return world.info(tree, path);
     case "size":
@@ -95,6 +96,8 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
         append: typeof effect.append === "boolean" ? effect.append : await flag(run, effect.append, "append"),
         parents: await flag(run, effect.parents, "parents"),
       });
+    case "edit":
+      return edit(run, effect, tree, given("path", path));
     case "move":
       return world.move(tree, given("path", path), given("to", await text(run, effect.to, "to")));
     case "copy":
@@ -103,6 +106,57 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
       return world.remove(tree, given("path", path), { kinds: effect.kinds, emptyOnly: effect.emptyOnly });
   }
 }
+
+/** Several files read at once; one that cannot be read is answered with its error, the rest still read. */
+async function readEach(run: Run, effect: TreeEffect, tree: world.Tree): Promise<world.TreeOutcome<unknown>> {
+  const given = await resolve(run, effect.paths, "paths");
+  const paths = Array.isArray(given) ? given.filter((p): p is string => typeof p === "string") : [];
+  const read = paths.map((path) => {
+    const outcome = world.read(tree, path);
+    if (outcome.ok) return { path, content: outcome.value };
+    return { path, error: treeFailure(run, effect, outcome.failure).message };
+  });
+  return { ok: true, top: tree.top, value: read };
+}
+
+/**
+ * Replacements in a file's text, answered as a short diff of the lines they changed; a dry
+ * run answers the same and keeps the tree as it was. A replacement whose text is not in the
+ * file changes nothing and answers the tool's documented error for it, else EDIT_NOT_APPLIED.
+ */
+async function edit(
+  run: Run,
+  effect: TreeEffect,
+  tree: world.Tree,
+  path: string,
+): Promise<world.TreeOutcome<unknown>> {
+  const edits = world.textEdits(
+    effect.edits === undefined ? undefined : await resolve(run, effect.edits, "edits"),
+  );
+  if (!edits)
+    return {
+      ok: false,
+      failure: { error: "invalid", path, detail: "edits must be a list of {oldText, newText}" },
+    };
+  const before = world.read(tree, path);
+  if (!before.ok) return before;
+  const applied = world.applyEdits(before.value, edits);
+  if (!applied.ok)
+    throw new EffectFailure(
+      failureOf(run, effect.errors.invalid ?? NO_MATCH.code, {}, `${path}: ${applied.message}`, NO_MATCH),
+    );
+  const edited = world.edit(tree, path, edits);
+  if (!edited.ok) return edited;
+  const dryRun = await flag(run, effect.dryRun, "dryRun");
+  return { ...edited, top: dryRun ? tree.top : edited.top, value: world.editSummary(path, applied.hunks) };
+}
+
+const NO_MATCH: ToolError = {
+  code: "EDIT_NOT_APPLIED",
+  status: 400,
+  message: "The text to replace is not in the file.",
+  when: "",
+};
 
 async function text(run: Run, value: unknown, key: string): Promise<string | undefined> {
   if (value === undefined) return undefined;
