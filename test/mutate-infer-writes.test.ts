@@ -275,3 +275,31 @@ describe("the status a new record starts in", () => {
     expect(await created(["done", "archived"])).toBeUndefined();
   });
 });
+
+describe("a record made from another takes from what is left of it", () => {
+  const box = () =>
+    world(
+      {
+        events: {
+          E1: { event_id: "E1", name: "Quartet", tickets_remaining: 3 },
+          E2: { event_id: "E2", name: "Choir", tickets_remaining: 0 },
+        },
+        orders: { "O-1": { order_id: "O-1", event_id: "E1", quantity: 1 } },
+      },
+      [tool("place_order", "Order tickets for an event.", { event_id: text, quantity: { type: "integer" } })],
+    );
+
+  it("takes the quantity ordered, refusing more than is left, and leaves all as it was when refused", async () => {
+    const done = await call(box(), "place_order", { event_id: "E1", quantity: 2 });
+    expect((done.after.events as Record<string, { tickets_remaining: number }>).E1?.tickets_remaining).toBe(
+      1,
+    );
+    expect(Object.keys(done.after.orders as object)).toEqual(["O-1", "O-2"]);
+    const refused = await call(box(), "place_order", { event_id: "E1", quantity: 4 });
+    expect(failure(refused.outcome)).toBe("EVENT_SOLD_OUT");
+    expect(refused.after).toEqual(box().state);
+    expect(failure((await call(box(), "place_order", { event_id: "E2", quantity: 1 })).outcome)).toBe(
+      "EVENT_SOLD_OUT",
+    );
+  });
+});

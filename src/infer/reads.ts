@@ -2,6 +2,7 @@ import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
+import { pagingOf } from "./paging.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
@@ -113,14 +114,10 @@ interface Selection {
  * These are the filter parameters of list endpoints across public APIs (GitHub's `since`,
  * Stripe's `created[gte]`, e-commerce `min_price`/`max_price`, full-text `q`).
  */
-function selectionOf(
-  ctx: Context,
-  collection: CollectionShape,
-  skip: ReadonlySet<string> = new Set(),
-): Selection {
+function selectionOf(ctx: Context, collection: CollectionShape, skip?: ReadonlySet<string>): Selection {
   const selection: Selection = { where: {}, filters: [], described: [], unmatched: [] };
   for (const param of ctx.facts.params) {
-    if (skip.has(param.name)) continue;
+    if (skip?.has(param.name)) continue;
     const field = fieldFor(param, collection);
     if (field) {
       selection.where[field] = `{${param.name}}`;
@@ -244,7 +241,8 @@ function textFieldFor(param: Param, collection: CollectionShape): string | undef
  * an id answers the id, and its documented not-found error answers when nothing matches.
  */
 export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
-  const selection = selectionOf(ctx, collection);
+  const paging = pagingOf(ctx, collection, "matches");
+  const selection = selectionOf(ctx, collection, paging?.params);
   if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required)) return undefined;
   if (selection.unmatched.length > 0)
     ctx.notes.push(`argument(s) ${selection.unmatched.join(", ")} match no field of ${collection.name}`);
@@ -297,6 +295,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
       { kind: "respond", value: { $expr: `$${binding}[0]` } },
     ];
   }
+  if (paging) return [list, paging.draft, ...listAnswer(ctx, collection, "page", binding)];
   return [list, ...listAnswer(ctx, collection, binding)];
 }
 
@@ -355,12 +354,10 @@ export function keyNameOf(siblings: readonly ToolFacts[], collection: Collection
 
 /** A list of everything in the collection (`list_all_products`), filtered by the arguments that select. */
 export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
-  const limitParam = ctx.facts.params.find(
-    (p) => /^(limit|max|max_results|page_size|count|top|n|size)$/.test(p.name) && p.type === "integer",
-  );
-  const selection = selectionOf(ctx, collection, new Set(limitParam ? [limitParam.name] : []));
   const target = containerTarget(ctx, collection);
   if (!target) return [];
+  const paging = pagingOf(ctx, collection, "matches");
+  const selection = selectionOf(ctx, collection, paging?.params);
   ctx.notes.push(
     `lists ${collection.name}${selection.described.length > 0 ? ` where ${selection.described.join(", ")}` : ""}`,
   );
@@ -370,10 +367,10 @@ export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
       target,
       ...(Object.keys(selection.where).length > 0 ? { where: selection.where } : {}),
       ...(selection.filters.length > 0 ? { filter: selection.filters.join(" and ") } : {}),
-      ...(limitParam ? { limit: `{${limitParam.name}}` } : {}),
       as: "matches",
     },
-    ...listAnswer(ctx, collection, "matches"),
+    ...(paging ? [paging.draft] : []),
+    ...listAnswer(ctx, collection, paging ? "page" : "matches"),
   ];
 }
 
@@ -382,7 +379,7 @@ export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
  * there — as keys when it holds plain values (a list of ids), as records otherwise — else
  * the fields the description names of each, else the records.
  */
-function listAnswer(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+function listAnswer(ctx: Context, collection: CollectionShape, binding: string, all = binding): Draft[] {
   const answer = listValue(ctx, collection, binding);
   // a count beside the list (`total`, `count`) is how many matched: GitHub's `total_count`, Stripe's `total_count`
   const count = ctx.facts.outputs.find(
@@ -394,7 +391,7 @@ function listAnswer(ctx: Context, collection: CollectionShape, binding: string):
   );
   if (!count || answer.output === undefined) return [answer];
   ctx.notes.push(`answers how many matched under ${count.name}`);
-  return [answer, { kind: "respond", output: count.name, value: { $expr: `$count($${binding})` } }];
+  return [answer, { kind: "respond", output: count.name, value: { $expr: `$count($${all})` } }];
 }
 
 function listValue(ctx: Context, collection: CollectionShape, binding: string): Draft {

@@ -400,15 +400,74 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         ...named,
         inc: { [counted(reference.collection, name) as string]: 1 },
       });
-    else
+    else {
       drafts.unshift(
         chargeFor(ctx, reference, missing, linked.price) ?? { kind: "read", target: referenced, ...named },
       );
+      const taken = stockTaken(ctx, reference, referenced, missing);
+      if (taken) drafts.unshift(taken);
+    }
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   if (collection) drafts.unshift(...selfLinks(ctx, collection, set));
   drafts.unshift(...linked.reads);
   return drafts;
+}
+
+/** A number of a record that says how many of it are left to take (`available_seats`, `stock`). */
+const STOCK = /^(stock|inventory|available|remaining|in_stock|bookable|left)$/;
+
+/**
+ * A record made from another that keeps how many are left (an order of an offer with
+ * `available_seats`, a ticket of an event with `tickets_remaining`) takes its quantity from
+ * it (the `quantity`-like argument, else one), refused when too few are left: Amadeus's
+ * `numberOfBookableSeats`, Shopify's inventory on an order, Eventbrite's ticket classes.
+ */
+function stockTaken(
+  ctx: Context,
+  reference: Reference,
+  target: string,
+  missing: string | undefined,
+): Draft | undefined {
+  const stock = [...reference.collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.size === 1 &&
+      (f.types.has("number") || f.types.has("integer")) &&
+      nameWords(f.path).some((w) => STOCK.test(w)),
+  );
+  if (stock.length !== 1) return undefined;
+  const field = (stock[0] as FieldShape).path;
+  const quantity = ctx.facts.params.find(
+    (p) =>
+      (p.type === "integer" || p.type === "number") &&
+      /^(quantity|qty|count|seats|tickets|passengers|number_of_\w+|num_\w+)$/.test(p.name),
+  );
+  const amount = quantity ? `{${quantity.name}}` : 1;
+  const what = nameWords(field).join(" ");
+  const documented = ctx.facts.errors.find((e) =>
+    /sold out|out of stock|fully booked|no (more )?(seats|tickets|stock)|not enough (seats|tickets|stock)|unavailable|no longer available/.test(
+      e.text,
+    ),
+  );
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${nameWords(singular(reference.collection.name)).join("_").toUpperCase()}_SOLD_OUT`,
+        status: 409,
+        message: `Not enough ${what} left.`,
+        when: `The ${humanNoun(reference.collection.name)} has fewer ${what} than the call takes (inferred from its ${field}).`,
+      });
+  ctx.notes.push(
+    `takes ${quantity ? quantity.name : "one"} from ${reference.collection.name}.${field} (${error})`,
+  );
+  return {
+    kind: "update",
+    target,
+    ...(missing ? { missing } : {}),
+    require: [{ field, gte: amount, error }],
+    inc: { [field]: quantity ? { $expr: `-$args.${identifier(quantity.name)}` } : -1 },
+  };
 }
 
 /**
