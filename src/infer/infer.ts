@@ -11,6 +11,7 @@ import {
   knownValueChecks,
   listRule as listMembersRule,
   memberIntent,
+  recordListValuesRule,
   valuesIntent,
   valuesRule,
 } from "./members.js";
@@ -180,6 +181,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       return base;
     }
     const drafts = [
+      // where the nested records the effects name are kept, found before anything reads them
+      ...(ctx.located?.values() ?? []),
       ...signedInGuard(ctx, outcome.drafts),
       ...orderChecks(ctx),
       ...knownValueChecks(ctx, outcome.drafts),
@@ -348,7 +351,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const computed = options.computation?.(ctx.facts.tool);
   if (computed && computed.length > 0) {
     ctx.notes.push("computes its answer (a computation tool)");
-    return { drafts: computed.filter(isPlainObject) as Draft[] };
+    const drafts = computed.filter(isPlainObject) as Draft[];
+    // the error a refused computation answers is the tool's own, documented one
+    for (const draft of drafts)
+      if (typeof draft.computeError === "string") ctx.usedErrors.add(draft.computeError);
+    return { drafts };
   }
   const { facts, shape } = ctx;
   if (shape.parts.length <= 1 && shape.root.fields.size === 0)
@@ -360,6 +367,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   }
   const bulk = bulkRule(ctx);
   if (bulk && bulk.length > 0) return { drafts: bulk };
+  const listed = recordListValuesRule(ctx);
+  if (listed && listed.length > 0) return { drafts: listed };
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head =
     listOfVerb(facts, shape) ?? namedPart(facts, shape, ["collection", "list", "values", "record"]);
@@ -579,7 +588,9 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
   const single = ctx.references.filter((r) => !r.many);
   const reachable = (r: Reference) =>
     !r.collection.parent ||
-    single.some((o) => o.collection.name === r.collection.parent && !o.collection.parent);
+    single.some((o) => o.collection.name === r.collection.parent && !o.collection.parent) ||
+    // a record kept deeper, named by its own key, is found wherever it is (`targets.ts`)
+    (r.strength === "strong" && r.collection.keyField !== undefined);
   const ranked = [
     ...single.filter((r) => r.collection === named && r.param.required && reachable(r)),
     ...single.filter((r) => r.collection === named && reachable(r)),

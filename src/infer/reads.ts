@@ -40,7 +40,8 @@ function relatedList(ctx: Context, subject: Reference): Draft[] {
   const outputs = ctx.facts.outputs.filter((o) => o.type === "array");
   for (const output of outputs) {
     for (const collection of ctx.shape.collections.values()) {
-      if (collection === subject.collection || !sameNoun(collection.name, output.name)) continue;
+      if (collection === subject.collection || !childNamed(collection, output.name, subject.collection))
+        continue;
       const links = [...collection.fields.values()].filter(
         (f) => f.refersTo === subject.collection.name && !f.path.includes("."),
       );
@@ -55,6 +56,20 @@ function relatedList(ctx: Context, subject: Reference): Draft[] {
     }
   }
   return [];
+}
+
+/**
+ * A collection is the answer's list when it is named as the list is (`posts`), or named as the
+ * list is under the name of the record's kind (`hotel_offers` listed as a hotel's `offers`), as
+ * Stripe lists an invoice's `invoice_items` as its `lines`, GitHub an issue's comments, and
+ * Shopify an order's `order_line_items` as its `line_items`.
+ */
+function childNamed(collection: CollectionShape, list: string, parent: CollectionShape): boolean {
+  if (sameNoun(collection.name, list)) return true;
+  const words = nameWords(collection.name);
+  const owner = nameWords(singular(parent.name));
+  const rest = words.slice(owner.length);
+  return rest.length > 0 && owner.every((w, i) => words[i] === w) && sameNoun(rest.join("_"), list);
 }
 
 /**

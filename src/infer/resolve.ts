@@ -49,7 +49,17 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   }
   // several collections keep their key in a field of this name: the one the tool names wins
   const named = byKeyField.length > 1 ? namedCollection(facts, shape) : undefined;
-  const preferred = named && byKeyField.includes(named) ? [named] : [];
+  const preferred =
+    named && byKeyField.includes(named)
+      ? [named]
+      : !noun
+        ? headNounCollection(param, facts, [
+            ...byKeyField,
+            ...[...shape.nested.values()].filter((c) => c.keyField === keyName && !byKeyField.includes(c)),
+          ])
+        : [];
+  if (preferred.length === 1 && preferred[0]?.parent)
+    return { param, collection: preferred[0], many, strength: "strong" };
   const strong = pick([
     ...preferred,
     ...byKeyField.filter((c) => byNoun.includes(c)),
@@ -76,6 +86,33 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
   return undefined;
+}
+
+/**
+ * A bare key (`id`) among collections that all keep their key in a field of that name, nested
+ * ones too (a board's lists, a list's cards), names the one the tool's name names, its head
+ * noun first (`getCardsInList` → lists, `addLabelToCard` → cards), passing over one another
+ * argument names (`moveCardToList(id, idList)` moves a card): Trello's `/cards/{id}` and
+ * `/lists/{id}/cards`, Todoist's `/tasks/{id}`, Asana's `/tasks/{task_gid}`.
+ */
+function headNounCollection(
+  param: Param,
+  facts: ToolFacts,
+  candidates: readonly CollectionShape[],
+): CollectionShape[] {
+  if (candidates.length < 2) return [];
+  const others = new Set(
+    facts.params
+      .filter((p) => p !== param)
+      .map((p) => nounOfIdentifier(p.name))
+      .filter((n): n is string => n !== undefined),
+  );
+  for (const word of [...facts.nouns].reverse()) {
+    if ([...others].some((n) => sameNoun(n, word))) continue;
+    const found = candidates.filter((c) => sameNoun(word, c.name));
+    if (found.length === 1) return found;
+  }
+  return [];
 }
 
 /**

@@ -9,7 +9,14 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { chargeFor, PRICE_WORDS, refundDestination, sharedFields, spendingLimit } from "./payments.js";
+import {
+  chargeFor,
+  kindFields,
+  PRICE_WORDS,
+  refundDestination,
+  sharedFields,
+  spendingLimit,
+} from "./payments.js";
 import {
   holderMaker,
   leadingItems,
@@ -394,8 +401,8 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   );
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
-  drafts.unshift(...spendingLimit(ctx));
   const linked = collection ? linkedFields(ctx, collection, create) : { reads: [] };
+  drafts.unshift(...spendingLimit(ctx, linked.price));
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
@@ -504,6 +511,13 @@ function linkedFields(
     if (reference.many || reference.collection === collection || reference.collection.parent) continue;
     const link = Object.keys(set).find((f) => set[f] === `{${reference.param.name}}`);
     if (!link) continue;
+    for (const [field, kind] of Object.entries(kindFields(ctx, collection, link))) {
+      if (set[field] !== undefined && ctx.facts.params.some((p) => set[field] === `{${p.name}}`)) continue;
+      set[field] = kind;
+      ctx.notes.push(
+        `sets ${field} to '${kind}', as every ${singular(collection.name)} with a ${link} has it`,
+      );
+    }
     const shared = sharedFields(ctx, collection, link, reference.collection).filter(
       (f) => set[f] === undefined || !ctx.facts.params.some((p) => set[f] === `{${p.name}}`),
     );
@@ -827,44 +841,6 @@ export function pluralNoun(noun: string): string {
  * of its own (an attendee's email) is changed or removed in place, as the sub-resources of
  * GitHub's issues (comments, labels), Google Calendar's attendees and Stripe's line items are.
  */
-/**
- * A value taken out of a record's list of plain values (`remove_tag(contact_id, tag)`): the
- * list keeps every other value; a value not there is refused only where the tool documents
- * it. GitHub's `DELETE /issues/{n}/labels/{name}`, Shopify's `tagsRemove`, Mailchimp's tags.
- */
-function pulledValue(
-  ctx: Context,
-  subject: Reference,
-  path: string,
-  target: string,
-  rest: readonly Param[],
-): Draft[] {
-  const value = rest.find((p) => p.required && p.type !== "array" && p.type !== "object");
-  if (!value) return [];
-  const collection = subject.collection;
-  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
-  const noun = singular(path);
-  const gone =
-    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
-    ctx.facts.errors.find((e) => /not (among|in|on|part of)\b|isn't (among|in|on)\b/.test(e.text));
-  const list = `$subject.${identifier(path)}`;
-  const given = `$args.${identifier(value.name)}`;
-  ctx.notes.push(
-    `takes ${value.name} out of the ${path} of the ${humanNoun(collection.name)} ${subject.param.name} names${gone ? `, refusing one not there (${use(ctx, gone)})` : ""}`,
-  );
-  return [
-    {
-      kind: "update",
-      target,
-      ...(missing ? { missing } : {}),
-      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
-      set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
-      as: bindingName(collection),
-      output: wrapperOutput(ctx, collection) ?? "",
-    },
-  ];
-}
-
 export function elementRule(ctx: Context, subject: Reference, acting: Action): Draft[] {
   const field = listFieldNamed(ctx, subject.collection, subject);
   const target = referenceTarget(ctx, subject);
@@ -884,6 +860,29 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
       (e) => /\balready\b/.test(e.text) || /ALREADY|EXISTS|DUPLICATE/.test(e.code),
     );
     const list = `$subject.${identifier(field.path)}`;
+    // "a label it already has is left as it is": a plain value joins once, with no error
+    if (!taken && typeof value === "string" && !field.itemFields && ONCE.test(ctx.facts.tool.description)) {
+      const given = `$args.${identifier(value.slice(1, -1))}`;
+      ctx.notes.push(
+        `adds ${value.slice(1, -1)} to the ${field.path} of the ${humanNoun(collection.name)} ${subject.param.name} names, once`,
+      );
+      return [
+        ...referenceChecks(ctx, subject, []),
+        {
+          kind: "update",
+          target,
+          ...(missing ? { missing } : {}),
+          set: {
+            [field.path]: {
+              $expr: `${given} in ${list} ? ${list} : $append(${list} ? ${list} : [], ${given})`,
+            },
+          },
+          as: binding,
+          ...answerOf(ctx, collection, binding),
+        },
+        ...fieldAnswers(ctx, collection, binding),
+      ];
+    }
     const present = key
       ? `$count(${list}[${identifier(key.name)} = $args.${identifier(key.name)}]) = 0`
       : `$not($args.${identifier(rest.find((p) => p.required)?.name ?? "")} in ${list})`;
@@ -906,7 +905,8 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
         : []),
     ];
   }
-  if (acting === "delete" && !field.itemFields) return pulledValue(ctx, subject, field.path, target, rest);
+  if (acting === "delete" && !key && !field.itemFields)
+    return plainValueRemoved(ctx, subject, field.path, rest);
   if (!key || (acting !== "update" && acting !== "delete")) return [];
   const noun = singular(field.path);
   const gone =
@@ -938,6 +938,64 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
  * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
  * the one whose records have a field for every other argument (an attendee's email and rsvp).
  */
+const ONCE =
+  /\b(left as it is|already (has|there|present)[^.]*(left|kept|nothing)|changes nothing|no-op|idempotent)\b/i;
+
+/**
+ * A plain value taken out of a record's list (a label off a card): the list without it; one
+ * the list lacks answers the documented error that names its noun or says it is not there, as
+ * GitHub's `DELETE …/labels/{name}` answers 404 for a label the issue lacks and Trello's
+ * `DELETE /cards/{id}/idLabels/{idLabel}` does for one the card lacks.
+ */
+function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest: readonly Param[]): Draft[] {
+  const required = rest.filter((p) => p.required && p.type !== "object" && p.type !== "array");
+  const target = referenceTarget(ctx, subject);
+  if (required.length !== 1 || !target) return [];
+  const param = required[0] as Param;
+  const noun = singular(path);
+  const gone =
+    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
+    ctx.facts.errors.find((e) =>
+      /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text),
+    );
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const given = `$args.${identifier(param.name)}`;
+  const list = `$subject.${identifier(path)}`;
+  ctx.notes.push(
+    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${use(ctx, gone)} where it is not there)` : ""}`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
+      set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
+      as: bindingName(subject.collection),
+      ...answerOf(ctx, subject.collection, bindingName(subject.collection)),
+    },
+    ...fieldAnswers(ctx, subject.collection, bindingName(subject.collection)),
+  ];
+}
+
+/** An answer of only some of the record's fields (`{labels}`) gives those; any other, the record. */
+function answerOf(ctx: Context, collection: CollectionShape, binding: string): { output?: string } {
+  return fieldAnswers(ctx, collection, binding).length > 0
+    ? {}
+    : { output: wrapperOutput(ctx, collection) ?? "" };
+}
+
+function fieldAnswers(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const outputs = ctx.facts.outputs;
+  const some = outputs.length > 0 && outputs.length < collection.fields.size / 2;
+  if (!some || !outputs.every((o) => collection.fields.has(o.name))) return [];
+  return outputs.map((o) => ({
+    kind: "respond",
+    output: o.name,
+    value: { $expr: `$${binding}.${identifier(o.name)}` },
+  }));
+}
+
 function listFieldNamed(ctx: Context, collection: CollectionShape, subject: Reference) {
   const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
   const holding = [...collection.fields.values()].filter(
