@@ -148,7 +148,7 @@ describe("computation tools answer the computed value over MCP", () => {
     ).toBe(150);
   });
 
-  it("a unit conversion fills the output property that is the answer; a tool with no documented error answers EFFECT_FAILED with the reason", async () => {
+  it("a unit conversion fills the output property that is the answer; a tool with no documented error answers INVALID_INPUT with the reason", async () => {
     const converted = await call("convert_length", { value: 5, from_unit: "km", to_unit: "mile" });
     expect(converted.isError).toBeFalsy();
     expect((converted.structuredContent as { converted_value: number }).converted_value).toBeCloseTo(
@@ -158,7 +158,7 @@ describe("computation tools answer the computed value over MCP", () => {
     const unknown = await call("convert_length", { value: 5, from_unit: "parsec", to_unit: "mile" });
     expect(unknown.isError).toBe(true);
     const { error } = JSON.parse(textOf(unknown)) as { error: { code: string; message: string } };
-    expect(error.code).toBe("EFFECT_FAILED");
+    expect(error.code).toBe("INVALID_INPUT");
     expect(error.message).toMatch(/unknown unit "parsec"/);
   });
 });

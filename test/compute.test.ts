@@ -136,6 +136,15 @@ describe("convert: units and currencies", () => {
     expect(value(convert(1, "GBP", "USD", byPair))).toBeCloseTo(1 / 0.79, 6); // the state has no USD: the table
     expect(ratesFromState({ orders: {} })).toBeUndefined();
   });
+
+  it("reads a table that quotes one currency at 1 as quoted against that one", () => {
+    const perEuro = ratesFromState({ exchange_rates: { EUR: 1, USD: 1.25, GBP: 0.8 } });
+    expect(value(convert(100, "EUR", "USD", perEuro))).toBe(125);
+    expect(value(convert(125, "USD", "GBP", perEuro))).toBe(80);
+    // two codes at 1 say nothing about which is the base: dollars, as before
+    const ambiguous = ratesFromState({ exchange_rates: { EUR: 1, CHF: 1, GBP: 0.5 } });
+    expect(value(convert(10, "USD", "GBP", ambiguous))).toBe(5);
+  });
 });
 
 describe("math: the allowlisted functions", () => {

@@ -613,7 +613,7 @@ describe("effects in isolation: each kind's rules", () => {
     expect(undocumented).toEqual({ code: "ELSEWHERE", status: 400, message: "ELSEWHERE" });
   });
 
-  it("a refused computation answers computeError, else the only client error, else the catalog's fault", async () => {
+  it("a refused computation answers computeError, else the only client error, else INVALID_INPUT with the reason", async () => {
     const effects = (extra: Record<string, unknown>) => [
       { kind: "respond", value: { $expr: "$calc(expression)" }, output: "v", ...extra },
     ];
@@ -632,11 +632,12 @@ describe("effects in isolation: each kind's rules", () => {
       { code: "INVALID", status: 400, message: "Invalid.", when: "bad" },
       { code: "WRONG", status: 422, message: "Wrong.", when: "bad" },
     ]);
-    expect(two.code).toBe("EFFECT_FAILED");
-    expect(two.message).toMatch(/cannot run: a computation failed: /);
+    // the call's values are what a computation refuses: an error of the call, whose reason says what to mend
+    expect(two).toMatchObject({ code: "INVALID_INPUT", status: 400 });
+    expect(two.message).toMatch(/^The call's values cannot be computed with\. \(.+\)$/);
     const serverOnly = await failure(effects({}), { expression: "2 +* 3" }, {}, [
       { code: "DOWN", status: 503, message: "Down.", when: "down" },
     ]);
-    expect(serverOnly.code).toBe("EFFECT_FAILED");
+    expect(serverOnly.code).toBe("INVALID_INPUT");
   });
 });

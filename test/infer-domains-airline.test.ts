@@ -124,8 +124,8 @@ describe("airline: orders paid from a stored card, refunded when cancelled", () 
   });
 
   // a booking takes a seat from its offer (`available_seats`), as Amadeus's `numberOfBookableSeats`
-  // and Shopify's inventory on an order go down: not inferred yet
-  it.fails("an order takes one seat from its offer", async () => {
+  // and Shopify's inventory on an order go down
+  it("an order takes one seat from its offer", async () => {
     await login();
     expectOk(await order("off_0002", "pcd_01"));
     expect(fieldsOf(await air.call("get_offer", { offer_id: "off_0002" })).available_seats).toBe(1);

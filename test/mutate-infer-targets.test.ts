@@ -62,10 +62,19 @@ describe("records inside other records", () => {
     expect(own.report.notes).toContain("checks card_id exists (CARD_NOT_FOUND)");
   });
 
-  it("says so, and infers nothing, when nothing names the parent", () => {
-    const { report, tool: found } = inferred(library, "get_card");
-    expect(report.notes).toContain("cards live inside members, but nothing names which one");
-    expect(found.effects).toEqual([]);
+  it("finds a card by its own key wherever it is kept, when nothing names the parent", async () => {
+    expect((await call(library, "get_card", { card_id: "c2" })).answer).toEqual({
+      card_id: "c2",
+      kind: "credit",
+    });
+    expect((await call(library, "get_card", { card_id: "c1" })).answer).toEqual({
+      card_id: "c1",
+      kind: "debit",
+    });
+    // nowhere: the not-found error, not a made-up card
+    expect(failure((await call(library, "get_card", { card_id: "c9" })).outcome)).toBe("CARD_NOT_FOUND");
+    const { tool: found } = inferred(library, "get_card");
+    expect(found.effects[0]).toMatchObject({ kind: "let" });
   });
 
   it("reaches a record inside an element of an array by the element's key field", async () => {

@@ -177,6 +177,20 @@ describe("listings tagged and files read together", () => {
     expect((await run(tree, { path: "/readme.md" })).code).toBe("NOT_A_DIRECTORY");
   });
 
+  it("answers what a path is as `field: value` lines where the tool answers one text", async () => {
+    const info = tool(
+      "get_file_info",
+      "Metadata of a file or folder.",
+      path,
+      [],
+      [],
+      outputs({ content: text }),
+    );
+    expect((await run(info, { path: "/lyrics/road.txt" })).answer).toEqual({
+      content: "name: road.txt\npath: /lyrics/road.txt\ntype: file\nsize: 16",
+    });
+  });
+
   it("reads several files at once, each under its path, one that cannot be read answering its error", async () => {
     const read = tool(
       "read_files",

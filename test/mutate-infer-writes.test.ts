@@ -192,11 +192,13 @@ describe("tickets: status changes, guards, notes, creates and deletes", () => {
     ]);
   });
 
-  it("creates a ticket under the next id of the counter, opened now, without notes, and moves the counter", async () => {
+  it("creates a ticket under the next id of the counter, opened now and open, without notes, and moves the counter", async () => {
     const { after } = await call(desk, "create_ticket", { subject: "Printer" });
     expect(after.tickets?.["T-0003"]).toEqual({
       ticket_id: "T-0003",
       subject: "Printer",
+      // of open and closed, the status that begins a ticket's life
+      status: "open",
       opened_at: NOW,
       notes: [],
     });
@@ -243,5 +245,119 @@ describe("guards a description states, and ids of other shapes", () => {
   it("gives a new record the number after the largest where the ids are numbers", async () => {
     const { after } = await call(shop, "add_shelf", { label: "C" });
     expect(after.shelves?.["10"]).toEqual({ id: 10, label: "C" });
+  });
+});
+
+describe("the status a new record starts in", () => {
+  const board = (statuses: string[], name = "create_task", description = "Create a task.") =>
+    world(
+      {
+        tasks: Object.fromEntries(
+          statuses.map((status, i) => [`K-${i + 1}`, { task_id: `K-${i + 1}`, title: `t${i}`, status }]),
+        ),
+      },
+      [tool(name, description, { title: text })],
+    );
+  const created = async (statuses: string[], name?: string, description?: string) => {
+    const { after } = await call(board(statuses, name, description), name ?? "create_task", { title: "new" });
+    const tasks = Object.values(after.tasks as Record<string, { title: string; status?: string }>);
+    return tasks.find((t) => t.title === "new")?.status;
+  };
+
+  it("is the one status of the records that begins a lifecycle, in the records' spelling", async () => {
+    expect(await created(["Done", "Pending", "Done"])).toBe("Pending");
+    expect(await created(["in_review", "draft"])).toBe("draft");
+  });
+
+  it("of several beginnings is the one the tool names, and none where nothing decides", async () => {
+    expect(await created(["open", "pending", "closed"], "open_task", "Open a task.")).toBe("open");
+    expect(await created(["open", "pending", "closed"])).toBeUndefined();
+    expect(await created(["done", "archived"])).toBeUndefined();
+  });
+});
+
+describe("a record made from another takes from what is left of it", () => {
+  const box = () =>
+    world(
+      {
+        events: {
+          E1: { event_id: "E1", name: "Quartet", tickets_remaining: 3 },
+          E2: { event_id: "E2", name: "Choir", tickets_remaining: 0 },
+        },
+        orders: { "O-1": { order_id: "O-1", event_id: "E1", quantity: 1 } },
+      },
+      [tool("place_order", "Order tickets for an event.", { event_id: text, quantity: { type: "integer" } })],
+    );
+
+  it("takes the quantity ordered, refusing more than is left, and leaves all as it was when refused", async () => {
+    const done = await call(box(), "place_order", { event_id: "E1", quantity: 2 });
+    expect((done.after.events as Record<string, { tickets_remaining: number }>).E1?.tickets_remaining).toBe(
+      1,
+    );
+    expect(Object.keys(done.after.orders as object)).toEqual(["O-1", "O-2"]);
+    const refused = await call(box(), "place_order", { event_id: "E1", quantity: 4 });
+    expect(failure(refused.outcome)).toBe("EVENT_SOLD_OUT");
+    expect(refused.after).toEqual(box().state);
+    expect(failure((await call(box(), "place_order", { event_id: "E2", quantity: 1 })).outcome)).toBe(
+      "EVENT_SOLD_OUT",
+    );
+  });
+});
+
+describe("a contact's tags and address", () => {
+  const crm = () =>
+    world(
+      {
+        contacts: {
+          c1: {
+            contact_id: "c1",
+            name: "Ann",
+            tags: ["vip", "lead"],
+            address: { city: "Oslo", zip: "0150" },
+          },
+          c2: { contact_id: "c2", name: "Bo", tags: [], address: { city: "Bergen", zip: "5003" } },
+        },
+      },
+      [
+        tool("remove_tag", "Remove a tag from a contact.", { contact_id: text, tag: text }),
+        tool("update_contact", "Update a contact; fields left out keep their values.", {
+          contact_id: text,
+          address: { type: "object", properties: { city: text, zip: text } },
+        }),
+        tool("replace_address", "Replace a contact's address.", {
+          contact_id: text,
+          address: { type: "object", properties: { city: text, zip: text } },
+        }),
+      ],
+    );
+  const contact = (after: Record<string, unknown>, id: string) =>
+    (after.contacts as Record<string, Record<string, unknown>>)[id];
+
+  it("removing a tag takes it out of the contact's tags and keeps the contact", async () => {
+    const { after } = await call(crm(), "remove_tag", { contact_id: "c1", tag: "vip" });
+    expect(contact(after, "c1")).toEqual({
+      contact_id: "c1",
+      name: "Ann",
+      tags: ["lead"],
+      address: { city: "Oslo", zip: "0150" },
+    });
+    expect(
+      contact((await call(crm(), "remove_tag", { contact_id: "c2", tag: "vip" })).after, "c2")?.tags,
+    ).toEqual([]);
+    expect(failure((await call(crm(), "remove_tag", { contact_id: "c9", tag: "vip" })).outcome)).toBe(
+      "CONTACT_NOT_FOUND",
+    );
+  });
+
+  it("an update merges an object into the field, while a replace puts it whole", async () => {
+    const merged = await call(crm(), "update_contact", { contact_id: "c1", address: { city: "Trondheim" } });
+    expect(contact(merged.after, "c1")?.address).toEqual({ city: "Trondheim", zip: "0150" });
+    const kept = await call(crm(), "update_contact", { contact_id: "c1" });
+    expect(contact(kept.after, "c1")?.address).toEqual({ city: "Oslo", zip: "0150" });
+    const replaced = await call(crm(), "replace_address", {
+      contact_id: "c1",
+      address: { city: "Trondheim" },
+    });
+    expect(contact(replaced.after, "c1")?.address).toEqual({ city: "Trondheim" });
   });
 });

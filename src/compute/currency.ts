@@ -216,8 +216,9 @@ export function ratesFromState(
   const cached = tables.get(collection);
   if (cached) return cached.table;
   const pairs = new Map<string, number>();
+  const base = baseOf(collection);
   for (const [key, entity] of Object.entries(collection)) {
-    const pair = pairOf(key, entity);
+    const pair = pairOf(key, entity, base);
     if (pair) pairs.set(`${pair.from}>${pair.to}`, pair.rate);
   }
   const table = pairs.size > 0 ? { pairs } : undefined;
@@ -239,7 +240,21 @@ function collectionIn(state: StateReader | Readonly<Record<string, unknown>>, na
   return (state as Record<string, unknown>)[name];
 }
 
-function pairOf(key: string, entity: unknown): { from: string; to: string; rate: number } | undefined {
+/**
+ * The currency a table of codes to plain numbers is quoted against: the one code it quotes at
+ * exactly 1, as reference-rate tables list their own base (`{"EUR": 1, "USD": 1.08}`); USD
+ * where no single code is.
+ */
+function baseOf(collection: Record<string, unknown>): string {
+  const ones = Object.entries(collection).filter(([key, value]) => value === 1 && /^[A-Za-z]{3}$/.test(key));
+  return ones.length === 1 && ones[0] ? ones[0][0].toUpperCase() : "USD";
+}
+
+function pairOf(
+  key: string,
+  entity: unknown,
+  base: string,
+): { from: string; to: string; rate: number } | undefined {
   const record = isPlainObject(entity) ? entity : {};
   const rate = typeof entity === "number" ? entity : numberIn(record, ["rate", "value", "exchange_rate"]);
   if (rate === undefined || !(rate > 0)) return undefined;
@@ -248,7 +263,7 @@ function pairOf(key: string, entity: unknown): { from: string; to: string; rate:
   if (from && to) return { from, to, rate };
   const split = key.toUpperCase().match(/^([A-Z]{3})[/_\->:]?([A-Z]{3})$/);
   if (split?.[1] && split[2]) return { from: split[1], to: split[2], rate };
-  if (/^[A-Za-z]{3}$/.test(key)) return { from: from ?? "USD", to: key.toUpperCase(), rate };
+  if (/^[A-Za-z]{3}$/.test(key)) return { from: from ?? base, to: key.toUpperCase(), rate };
   return undefined;
 }
 

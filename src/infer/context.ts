@@ -1,4 +1,5 @@
 import type { StateDocument, ToolError } from "../catalog/index.js";
+import type { Draft } from "./drafts.js";
 import type { ErrorFact, ToolFacts } from "./facts.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
@@ -21,6 +22,8 @@ export interface Context {
   usedErrors: Set<string>;
   /** Collections whose entities must keep their key as a field for an effect to answer it. */
   keyFields: Map<string, string>;
+  /** Effects that find where a nested record is kept, by binding, run before everything else. */
+  located?: Map<string, Draft>;
 }
 
 /** The documented error for "no <noun> with this key", or one added when the source documents none. */

@@ -92,7 +92,9 @@ function statedFlag(
       "i",
     ).exec(text);
     const noLonger = new RegExp(`\\bno longer\\s+(?:is\\s+)?${words}\\b`, "i").test(text);
-    const value = becomes?.[1]?.toLowerCase() ?? (noLonger ? "false" : undefined);
+    // "Archive a card: it is closed", "the repository becomes archived": the flag, set
+    const becomesFlag = new RegExp(`\\b(?:it|which|and) (?:is|becomes) (?:now )?${words}\\b`, "i").test(text);
+    const value = becomes?.[1]?.toLowerCase() ?? (noLonger ? "false" : becomesFlag ? "true" : undefined);
     if (value) return { field: field.path, value, rule: "the description states it" };
   }
   return undefined;

@@ -11,6 +11,7 @@ import {
   knownValueChecks,
   listRule as listMembersRule,
   memberIntent,
+  recordListValuesRule,
   valuesIntent,
   valuesRule,
 } from "./members.js";
@@ -22,6 +23,7 @@ import { keyNameOf, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
+  FILED_JOINS,
   listOfVerb,
   namedCollection,
   namedPart,
@@ -179,6 +181,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       return base;
     }
     const drafts = [
+      // where the nested records the effects name are kept, found before anything reads them
+      ...(ctx.located?.values() ?? []),
       ...signedInGuard(ctx, outcome.drafts),
       ...orderChecks(ctx),
       ...knownValueChecks(ctx, outcome.drafts),
@@ -347,7 +351,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const computed = options.computation?.(ctx.facts.tool);
   if (computed && computed.length > 0) {
     ctx.notes.push("computes its answer (a computation tool)");
-    return { drafts: computed.filter(isPlainObject) as Draft[] };
+    const drafts = computed.filter(isPlainObject) as Draft[];
+    // the error a refused computation answers is the tool's own, documented one
+    for (const draft of drafts)
+      if (typeof draft.computeError === "string") ctx.usedErrors.add(draft.computeError);
+    return { drafts };
   }
   const { facts, shape } = ctx;
   if (shape.parts.length <= 1 && shape.root.fields.size === 0)
@@ -359,6 +367,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   }
   const bulk = bulkRule(ctx);
   if (bulk && bulk.length > 0) return { drafts: bulk };
+  const listed = recordListValuesRule(ctx);
+  if (listed && listed.length > 0) return { drafts: listed };
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head =
     listOfVerb(facts, shape) ?? namedPart(facts, shape, ["collection", "list", "values", "record"]);
@@ -391,12 +401,12 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     if (drafts.length > 0) return { drafts };
   }
   // what an action makes names its collection before what it is about (`reserve_room` files a reservation)
-  const named =
-    verbNounCollection(facts, shape) ??
-    collectionOfVerb(facts, shape) ??
-    (head?.kind === "collection" ? head : namedCollection(facts, shape));
+  const filedBy = verbNounCollection(facts, shape) ?? collectionOfVerb(facts, shape);
+  const named = filedBy ?? (head?.kind === "collection" ? head : namedCollection(facts, shape));
   const subject = subjectOf(ctx, named);
-  const acting = actionFor(facts, subject);
+  // joining what another record offers files a record of the joining (`subscribe(plan_id)`)
+  const joins = filedBy && facts.verb && FILED_JOINS.has(facts.verb) && subject?.collection !== filedBy;
+  const acting = joins ? "create" : actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
@@ -577,7 +587,9 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
   const single = ctx.references.filter((r) => !r.many);
   const reachable = (r: Reference) =>
     !r.collection.parent ||
-    single.some((o) => o.collection.name === r.collection.parent && !o.collection.parent);
+    single.some((o) => o.collection.name === r.collection.parent && !o.collection.parent) ||
+    // a record kept deeper, named by its own key, is found wherever it is (`targets.ts`)
+    (r.strength === "strong" && r.collection.keyField !== undefined);
   const ranked = [
     ...single.filter((r) => r.collection === named && r.param.required && reachable(r)),
     ...single.filter((r) => r.collection === named && reachable(r)),

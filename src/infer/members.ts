@@ -1,10 +1,10 @@
 import { isPlainObject } from "../patch/index.js";
-import { addError, type Context, humanNoun, use } from "./context.js";
+import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier, singleArrayOutput } from "./reads.js";
-import type { ListShape, ValuesShape } from "./shape.js";
-import { referenceTarget } from "./targets.js";
+import type { CollectionShape, ListShape, ValuesShape } from "./shape.js";
+import { recordTarget, referenceTarget } from "./targets.js";
 import { JOIN_VERBS, LEAVE_VERBS, nameWords, participle, singular, VERBS } from "./words.js";
 import { holderOf, referenceChecks } from "./writes.js";
 
@@ -58,6 +58,11 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
     ];
   }
   const param = valueParam(ctx);
+  const many = param ? undefined : valuesParam(ctx);
+  if (many && (intent === "add" || intent === "remove")) {
+    const drafts = listOfValuesRule(ctx, list, intent, many);
+    if (drafts.length > 0) return drafts;
+  }
   if (!param) {
     ctx.notes.push(
       `no one argument names the value to ${intent === "contains" ? "look for in" : intent === "add" ? "add to" : "remove from"} ${target}`,
@@ -113,6 +118,69 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
     ...(counted.length > 0 ? counted : memberRecord(ctx, param)),
     ...membershipFlags(ctx, list, value, `$holder.${identifier(field)}`, output),
   ];
+}
+
+/** The one array argument of plain values a membership change may take instead (`ids`, `user_ids`). */
+function valuesParam(ctx: Context): Param | undefined {
+  const arrays = ctx.facts.params.filter(
+    (p) => p.type === "array" && (p.itemType === "string" || p.itemType === "integer"),
+  );
+  return arrays.length === 1 && ctx.facts.params.length === 1 ? arrays[0] : undefined;
+}
+
+/**
+ * Several values added at once (`save_tracks(ids)`) join the list in the order given, each
+ * once, and where the list's values are all keys of one collection, each must name a record of
+ * it (its not-found error, before anything is added); taken out, every one of them leaves.
+ * Spotify's `PUT`/`DELETE /me/tracks?ids=…` and `/me/following?ids=…`, GitHub's
+ * `POST /repos/{o}/{r}/issues/{n}/labels` (`labels: [...]`), and Slack's
+ * `conversations.invite` (`users=U1,U2`) take a list of values so.
+ */
+function listOfValuesRule(ctx: Context, list: ListShape, intent: "add" | "remove", param: Param): Draft[] {
+  const holder = holderOf(ctx.shape, list);
+  const holderTarget = holder ? holder.path.join("/") || "." : undefined;
+  if (!holderTarget) return [];
+  const field = list.path.at(-1) as string;
+  const target = list.path.join("/");
+  const values = `$args.${identifier(param.name)}`;
+  const current = `($subject.${identifier(field)} ? $subject.${identifier(field)} : [])`;
+  const changed =
+    intent === "add"
+      ? `$reduce(${values}, function($held, $v) { $v in $held ? $held : $append($held, $v) }, ${current})`
+      : `[${current}[$not($ in ${values})]]`;
+  const checks: Draft[] = [];
+  const keysOf = intent === "add" ? collectionOfItems(ctx, list) : undefined;
+  const missing = keysOf ? notFoundError(ctx, keysOf, param.name, { add: true }) : undefined;
+  if (keysOf && missing) {
+    checks.push({
+      kind: "read",
+      each: values,
+      target: `${keysOf.path.join("/")}/{$item}`,
+      missing,
+    });
+    ctx.notes.push(`checks every one of ${param.name} names one of ${keysOf.name} (${missing})`);
+  }
+  ctx.notes.push(
+    intent === "add"
+      ? `adds each of ${param.name} to ${target}, once`
+      : `removes every one of ${param.name} from ${target}`,
+  );
+  const output = listOutput(ctx, list);
+  return [
+    ...checks,
+    { kind: "update", target: holderTarget, set: { [field]: { $expr: changed } }, as: "holder" },
+    ...(output ? [{ kind: "respond", output, value: { $expr: `[$holder.${identifier(field)}]` } }] : []),
+  ];
+}
+
+/** The top-level collection every value of the list is a key of (saved track ids: `tracks`). */
+function collectionOfItems(ctx: Context, list: ListShape): CollectionShape | undefined {
+  const ids = list.items.map(String);
+  if (ids.length === 0) return undefined;
+  const named = [...ctx.shape.collections.values()].filter(
+    (c) => !c.parent && c.path.length === 1 && ids.every((id) => c.keys.includes(id)),
+  );
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /**
@@ -610,4 +678,116 @@ function notFoundFor(ctx: Context, noun: string, param: Param): string {
     message: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} {${param.name}} not found.`,
     when: `No ${noun} has the given ${param.name} (inferred from the state).`,
   });
+}
+
+// ── the values a record keeps in a list ──────────────────────────────────────
+
+const POSITION_WORDS = /^(position|index|at|offset)$/;
+
+/**
+ * Values given as a list (`track_ids`) join or leave the record's list named for them (a
+ * playlist's `tracks`), the record named by another argument (`playlist_id`, its not-found
+ * error where it does not exist); where the list's values are keys of a collection, each given
+ * must name one. A list the tool places by a position argument is a sequence, which takes a
+ * value twice and inserts at that position (at the end without one); any other takes each value
+ * once. Removing takes out every occurrence. Spotify's `POST`/`DELETE
+ * /playlists/{id}/tracks` (`uris`, `position`), GitHub's `POST`/`DELETE
+ * /repos/{o}/{r}/issues/{n}/labels`, and Google Tasks' and YouTube's playlist items
+ * (`position`) work so.
+ */
+export function recordListValuesRule(ctx: Context): Draft[] | undefined {
+  const verb = ctx.facts.verb;
+  const intent =
+    verb && (JOIN_VERBS.has(verb) || ["insert", "append", "put"].includes(verb))
+      ? "add"
+      : verb && (LEAVE_VERBS.has(verb) || ["delete"].includes(verb))
+        ? "remove"
+        : undefined;
+  if (!intent) return undefined;
+  for (const param of ctx.facts.params) {
+    if (param.type !== "array" || (param.itemType !== "string" && param.itemType !== "integer")) continue;
+    const noun = nameWords(param.name).filter((w) => !/^(id|ids|key|keys|uri|uris)$/.test(w));
+    if (noun.length === 0) continue;
+    const wanted = singular(noun.join("_"));
+    for (const reference of ctx.references) {
+      if (reference.many || reference.param === param || reference.strength !== "strong") continue;
+      const field = [...reference.collection.fields.values()].find(
+        (f) =>
+          !f.path.includes(".") &&
+          f.types.has("array") &&
+          f.itemFields === undefined &&
+          singular(nameWords(f.path).join("_")) === wanted,
+      );
+      const target = field ? recordTarget(ctx, reference.collection, `{${reference.param.name}}`) : undefined;
+      if (!field || !target) continue;
+      return valuesOfRecord(ctx, {
+        param,
+        field: field.path,
+        refersTo: field.refersTo,
+        target,
+        reference,
+        intent,
+      });
+    }
+  }
+  return undefined;
+}
+
+function valuesOfRecord(
+  ctx: Context,
+  at: {
+    param: Param;
+    field: string;
+    refersTo: string | undefined;
+    target: string;
+    reference: { collection: CollectionShape; param: Param };
+    intent: "add" | "remove";
+  },
+): Draft[] {
+  const { param, field, target, reference, intent } = at;
+  const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+  const values = `$args.${identifier(param.name)}`;
+  const current = `($subject.${identifier(field)} ? $subject.${identifier(field)} : [])`;
+  const position = ctx.facts.params.find(
+    (p) => p !== param && p.type === "integer" && nameWords(p.name).some((w) => POSITION_WORDS.test(w)),
+  );
+  const at_ = position ? `$args.${identifier(position.name)}` : undefined;
+  const changed =
+    intent === "remove"
+      ? `[${current}[$not($ in ${values})]]`
+      : at_
+        ? `($c := ${current}; $p := $exists(${at_}) ? ${at_} : $count($c); $append($append([$filter($c, function($v, $i) { $i < $p })], ${values}), [$filter($c, function($v, $i) { $i >= $p })]))`
+        : `$reduce(${values}, function($held, $v) { $v in $held ? $held : $append($held, $v) }, ${current})`;
+  const checks: Draft[] = [];
+  const items = at.refersTo ? ctx.shape.collections.get(at.refersTo) : undefined;
+  const itemMissing =
+    intent === "add" && items ? notFoundError(ctx, items, param.name, { add: true }) : undefined;
+  if (items && itemMissing) {
+    checks.push({ kind: "read", target, ...(missing ? { missing } : {}) });
+    checks.push({
+      kind: "read",
+      each: values,
+      target: `${items.path.join("/")}/{$item}`,
+      missing: itemMissing,
+    });
+    ctx.notes.push(`checks every one of ${param.name} names one of ${items.name} (${itemMissing})`);
+  }
+  ctx.notes.push(
+    intent === "add"
+      ? `adds ${param.name} to the ${field} of the ${humanNoun(reference.collection.name)} ${reference.param.name} names${at_ ? `, at ${position?.name} (else at the end), repeats kept` : ", each once"}`
+      : `removes every ${param.name} from the ${field} of the ${humanNoun(reference.collection.name)} ${reference.param.name} names`,
+  );
+  return [
+    ...checks,
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      set: { [field]: { $expr: changed } },
+      as: "holder",
+    },
+    ...ctx.facts.outputs
+      .filter((o) => reference.collection.fields.has(o.name))
+      .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$holder.${identifier(o.name)}` } })),
+  ];
 }

@@ -171,12 +171,14 @@ function everyRecordOf(collection: CollectionShape): string {
 const LIMIT_WORDS = /^(budget|limit|cap|allowance)$/;
 
 /**
- * A spending limit a record keeps (`spend_cap`, `monthly_limit`) bounds the price a tool
- * takes, where the tool documents the error for going past it ("above the spend cap"): Stripe
+ * A spending limit a record keeps (`spend_cap`, `monthly_limit`, a trip's `budget_limit`) bounds
+ * the price a tool takes (its price argument, or the price of what it is made from), where the tool documents the error for going past it ("above the spend cap"): Stripe
  * Issuing's spending controls, Brex and Ramp budgets, AWS Budgets actions.
  */
-export function spendingLimit(ctx: Context): Draft[] {
-  const price = priceParam(ctx);
+export function spendingLimit(ctx: Context, inherited?: { name: string; expr: string }): Draft[] {
+  const param = priceParam(ctx);
+  // without a price argument, the price of what the purchase is made from (an offer's total)
+  const price = param ? { name: param.name, expr: `$args.${identifier(param.name)}` } : inherited;
   if (!price) return [];
   for (const record of ctx.shape.parts) {
     if (record.kind !== "record") continue;
@@ -203,7 +205,7 @@ export function spendingLimit(ctx: Context): Draft[] {
         require: [
           // a limit not set (null) bounds nothing
           {
-            expr: `$type(${bound}) = "number" ? $args.${identifier(price.name)} <= ${bound} : true`,
+            expr: `$type(${bound}) = "number" ? ${price.expr} <= ${bound} : true`,
             error: error.code,
           },
         ],
@@ -464,7 +466,7 @@ function answersOf(ctx: Context, side: Side): Draft[] {
   });
 }
 
-/** Fields whose value, in every entry of the ledger, is the value of the same field of the record the entry names. */
+/** Fields whose value, in every entry of the ledger that names a record by `link`, is the value of the same field of that record. */
 export function sharedFields(
   ctx: Context,
   ledger: CollectionShape,
@@ -478,16 +480,45 @@ export function sharedFields(
       const key = owner.keyField ? record[owner.keyField] : undefined;
       if (typeof key === "string" || typeof key === "number") owners.set(String(key), record);
     }
-  if (entries.length === 0) return [];
+  // an entry that links to nothing (a car's booking has no hotel offer) says nothing of the link
+  const linked = entries.filter((entry) => entry[link] !== null && entry[link] !== undefined);
+  if (linked.length === 0) return [];
   return [...ledger.fields.keys()].filter(
     (field) =>
       !field.includes(".") &&
       field !== ledger.keyField &&
       field !== link &&
       owner.fields.has(field) &&
-      entries.every((entry) => {
+      linked.every((entry) => {
         const record = owners.get(String(entry[link]));
         return record !== undefined && entry[field] !== undefined && entry[field] === record[field];
       }),
   );
+}
+
+/**
+ * A field that tells records made from one kind of record from the others: every record that
+ * names one by `link` holds one value there, and every record that names none holds another
+ * (`product: "hotel"` on the bookings of hotel offers, `"car"` on the others). A new record made
+ * from that kind takes the value: Stripe's `object` and balance transactions' `type`, Amadeus
+ * orders' `type`, Expedia itineraries' room and car items, each say what they were made from.
+ */
+export function kindFields(ctx: Context, ledger: CollectionShape, link: string): Record<string, string> {
+  const entries = ctx.states.flatMap((state) => recordsAt(state, ledger.path));
+  const named = (entry: Record<string, unknown>) => entry[link] !== null && entry[link] !== undefined;
+  const linked = entries.filter(named);
+  const others = entries.filter((entry) => !named(entry));
+  if (linked.length === 0 || others.length === 0) return {};
+  const kinds: Record<string, string> = {};
+  for (const field of ledger.fields.keys()) {
+    if (field.includes(".") || field === ledger.keyField || field === link) continue;
+    const value = linked[0]?.[field];
+    if (typeof value !== "string") continue;
+    if (!linked.every((entry) => entry[field] === value)) continue;
+    // a value every record has its own of (a time, a name) is data, not a kind
+    if (new Set(entries.map((entry) => entry[field])).size === entries.length) continue;
+    if (others.every((entry) => typeof entry[field] === "string" && entry[field] !== value))
+      kinds[field] = value;
+  }
+  return kinds;
 }

@@ -2,6 +2,7 @@ import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
+import { pagingOf } from "./paging.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
@@ -39,7 +40,8 @@ function relatedList(ctx: Context, subject: Reference): Draft[] {
   const outputs = ctx.facts.outputs.filter((o) => o.type === "array");
   for (const output of outputs) {
     for (const collection of ctx.shape.collections.values()) {
-      if (collection === subject.collection || !sameNoun(collection.name, output.name)) continue;
+      if (collection === subject.collection || !childNamed(collection, output.name, subject.collection))
+        continue;
       const links = [...collection.fields.values()].filter(
         (f) => f.refersTo === subject.collection.name && !f.path.includes("."),
       );
@@ -54,6 +56,20 @@ function relatedList(ctx: Context, subject: Reference): Draft[] {
     }
   }
   return [];
+}
+
+/**
+ * A collection is the answer's list when it is named as the list is (`posts`), or named as the
+ * list is under the name of the record's kind (`hotel_offers` listed as a hotel's `offers`), as
+ * Stripe lists an invoice's `invoice_items` as its `lines`, GitHub an issue's comments, and
+ * Shopify an order's `order_line_items` as its `line_items`.
+ */
+function childNamed(collection: CollectionShape, list: string, parent: CollectionShape): boolean {
+  if (sameNoun(collection.name, list)) return true;
+  const words = nameWords(collection.name);
+  const owner = nameWords(singular(parent.name));
+  const rest = words.slice(owner.length);
+  return rest.length > 0 && owner.every((w, i) => words[i] === w) && sameNoun(rest.join("_"), list);
 }
 
 /**
@@ -98,14 +114,10 @@ interface Selection {
  * These are the filter parameters of list endpoints across public APIs (GitHub's `since`,
  * Stripe's `created[gte]`, e-commerce `min_price`/`max_price`, full-text `q`).
  */
-function selectionOf(
-  ctx: Context,
-  collection: CollectionShape,
-  skip: ReadonlySet<string> = new Set(),
-): Selection {
+function selectionOf(ctx: Context, collection: CollectionShape, skip?: ReadonlySet<string>): Selection {
   const selection: Selection = { where: {}, filters: [], described: [], unmatched: [] };
   for (const param of ctx.facts.params) {
-    if (skip.has(param.name)) continue;
+    if (skip?.has(param.name)) continue;
     const field = fieldFor(param, collection);
     if (field) {
       selection.where[field] = `{${param.name}}`;
@@ -232,15 +244,12 @@ function textFieldFor(param: Param, collection: CollectionShape): string | undef
  * id answers the id, and its documented not-found error answers when nothing matches.
  */
 export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
-  // a field of the records named `size` or `count` selects; otherwise such an argument limits
-  const limitParam = ctx.facts.params.find(
-    (p) =>
-      /^(limit|max|max_results|page_size|count|top|n|size)$/.test(p.name) &&
-      p.type === "integer" &&
-      !fieldFor(p, collection),
-  );
-  const selection = selectionOf(ctx, collection, new Set(limitParam ? [limitParam.name] : []));
-  if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required && p !== limitParam))
+  const paging = pagingOf(ctx, collection, "matches");
+  const selection = selectionOf(ctx, collection, paging?.params);
+  if (
+    selection.described.length === 0 &&
+    ctx.facts.params.some((p) => p.required && !paging?.params.has(p.name))
+  )
     return undefined;
   if (selection.unmatched.length > 0)
     ctx.notes.push(`argument(s) ${selection.unmatched.join(", ")} match no field of ${collection.name}`);
@@ -257,8 +266,6 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
     target,
     ...(Object.keys(selection.where).length > 0 ? { where: selection.where } : {}),
     ...(selection.filters.length > 0 ? { filter: selection.filters.join(" and ") } : {}),
-    // `limit`, `page_size`: at most that many (GitHub's `per_page`, Stripe's `limit`)
-    ...(limitParam ? { limit: `{${limitParam.name}}` } : {}),
     ...(missing ? { missing } : {}),
     as: binding,
   };
@@ -295,6 +302,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
       { kind: "respond", value: { $expr: `$${binding}[0]` } },
     ];
   }
+  if (paging) return [list, paging.draft, ...listAnswer(ctx, collection, "page", binding)];
   return [list, ...listAnswer(ctx, collection, binding)];
 }
 
@@ -365,7 +373,7 @@ function nounReadings(collection: CollectionShape): string[] {
  * there — as keys when it holds plain values (a list of ids), as records otherwise — else
  * the fields the description names of each, else the records.
  */
-function listAnswer(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+function listAnswer(ctx: Context, collection: CollectionShape, binding: string, all = binding): Draft[] {
   const answer = listValue(ctx, collection, binding);
   // a count beside the list (`total`, `count`) is how many matched: GitHub's `total_count`, Stripe's `total_count`
   const count = ctx.facts.outputs.find(
@@ -377,7 +385,7 @@ function listAnswer(ctx: Context, collection: CollectionShape, binding: string):
   );
   if (!count || answer.output === undefined) return [answer];
   ctx.notes.push(`answers how many matched under ${count.name}`);
-  return [answer, { kind: "respond", output: count.name, value: { $expr: `$count($${binding})` } }];
+  return [answer, { kind: "respond", output: count.name, value: { $expr: `$count($${all})` } }];
 }
 
 function listValue(ctx: Context, collection: CollectionShape, binding: string): Draft {

@@ -1,11 +1,12 @@
 import { preconditions } from "./conditions.js";
-import { addError, type Context } from "./context.js";
+import { addError, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
 import { principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
 import type { FieldShape, RecordShape, StateShape } from "./shape.js";
+import { recordTarget } from "./targets.js";
 import {
   DECREASE_VERBS,
   INCREASE_VERBS,
@@ -91,7 +92,9 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   if (amount && INCREASE_VERBS.has(verb)) return "increase";
   if (amount && DECREASE_VERBS.has(verb)) return "decrease";
   if (VERBS.read.includes(verb)) return "read";
-  if (["toggle", "flip"].includes(verb)) return "toggle";
+  // a toggle told which way (`toggle_shuffle(state: true)`) sets the switch rather than flip it
+  if (["toggle", "flip"].includes(verb))
+    return ctx.facts.params.some((p) => p.type === "boolean") ? "set" : "toggle";
   if (verb === "reset" && ctx.facts.params.length === 0) return "reset";
   // on a record a create verb sets fields too (`start_timer(minutes)` on a device)
   if (PLAIN_UPDATE_VERBS.has(verb) || VERBS.update.includes(verb) || VERBS.create.includes(verb))
@@ -281,15 +284,34 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
     if (field && plainField(field)) set[field.path] = `{${param.name}}`;
   }
   if (Object.keys(set).length === 0) return [];
+  const named = namedRecordChecks(ctx);
   ctx.notes.push(
     `sets ${Object.entries(set)
       .map(([f, v]) => `${f} from ${v.slice(1, -1)}`)
       .join(", ")} of ${target}`,
   );
   return [
+    ...named,
     { kind: "update", target, require: recordGuards(ctx, record), set, as: "record" },
     ...answersFrom(ctx, record, "record"),
   ];
+}
+
+/**
+ * A record of a collection an argument names (the track a player is told to play) must exist,
+ * answered by its not-found error before anything changes, as a `PUT` that refers to an unknown
+ * resource is a 404: Spotify's player given an unknown track, GitHub's issue given an unknown
+ * milestone, Stripe's subscription given an unknown price.
+ */
+export function namedRecordChecks(ctx: Context): Draft[] {
+  return ctx.references.flatMap((reference) => {
+    if (reference.many || reference.strength !== "strong") return [];
+    const target = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    if (!target || !missing) return [];
+    ctx.notes.push(`checks ${reference.param.name} names one of ${reference.collection.name} (${missing})`);
+    return [{ kind: "read", target, missing }];
+  });
 }
 
 /** The number an amount moves: named by the tool (`refillInkTank` → `inkLevel`), else the record's one balance. */

@@ -49,7 +49,17 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   }
   // several collections keep their key in a field of this name: the one the tool names wins
   const named = byKeyField.length > 1 ? namedCollection(facts, shape) : undefined;
-  const preferred = named && byKeyField.includes(named) ? [named] : [];
+  const preferred =
+    named && byKeyField.includes(named)
+      ? [named]
+      : !noun
+        ? headNounCollection(param, facts, [
+            ...byKeyField,
+            ...[...shape.nested.values()].filter((c) => c.keyField === keyName && !byKeyField.includes(c)),
+          ])
+        : [];
+  if (preferred.length === 1 && preferred[0]?.parent)
+    return { param, collection: preferred[0], many, strength: "strong" };
   const strong = pick([
     ...preferred,
     ...byKeyField.filter((c) => byNoun.includes(c)),
@@ -76,6 +86,33 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
   return undefined;
+}
+
+/**
+ * A bare key (`id`) among collections that all keep their key in a field of that name, nested
+ * ones too (a board's lists, a list's cards), names the one the tool's name names, its head
+ * noun first (`getCardsInList` → lists, `addLabelToCard` → cards), passing over one another
+ * argument names (`moveCardToList(id, idList)` moves a card): Trello's `/cards/{id}` and
+ * `/lists/{id}/cards`, Todoist's `/tasks/{id}`, Asana's `/tasks/{task_gid}`.
+ */
+function headNounCollection(
+  param: Param,
+  facts: ToolFacts,
+  candidates: readonly CollectionShape[],
+): CollectionShape[] {
+  if (candidates.length < 2) return [];
+  const others = new Set(
+    facts.params
+      .filter((p) => p !== param)
+      .map((p) => nounOfIdentifier(p.name))
+      .filter((n): n is string => n !== undefined),
+  );
+  for (const word of [...facts.nouns].reverse()) {
+    if ([...others].some((n) => sameNoun(n, word))) continue;
+    const found = candidates.filter((c) => sameNoun(word, c.name));
+    if (found.length === 1) return found;
+  }
+  return [];
 }
 
 /**
@@ -263,6 +300,9 @@ const PLAIN_MEMBERSHIP = new Set([
   "leave",
 ]);
 
+/** Joins whose nouns name records of their own (a subscription), not a bare set. */
+export const FILED_JOINS: ReadonlySet<string> = new Set(["subscribe"]);
+
 /**
  * The collection the verb's noun names, where the tool's other words name none: `book_room`
  * files a booking, `reserve_room` a reservation, `subscribe` a subscription, as REST APIs
@@ -271,8 +311,10 @@ const PLAIN_MEMBERSHIP = new Set([
  */
 export function collectionOfVerb(facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
   const verb = facts.verb;
-  // only a verb that makes something names what it makes (`list` names no listing)
-  if (!verb || verb.length < 3 || !VERBS.create.includes(verb)) return undefined;
+  // only a verb that makes something names what it makes (`list` names no listing); joining
+  // something kept as records makes one (`subscribe` files a subscription, as Stripe's
+  // `POST /v1/subscriptions` and YouTube's `subscriptions.insert` do)
+  if (!verb || verb.length < 3 || !(VERBS.create.includes(verb) || FILED_JOINS.has(verb))) return undefined;
   const bare = verb.replace(/e$/, "");
   const forms = new Set([
     `${verb}ing`,

@@ -3,8 +3,8 @@ import type { Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
-import { answersFrom } from "./records.js";
-import { singular } from "./words.js";
+import { answersFrom, namedRecordChecks, recordField } from "./records.js";
+import { nameWords, singular } from "./words.js";
 
 /**
  * Switches: verbs that put a thing into a state — start and stop charging, open and close
@@ -19,7 +19,7 @@ import { singular } from "./words.js";
  */
 
 const STATES: Readonly<Record<string, readonly string[]>> = {
-  start: ["running", "started", "on", "active"],
+  start: ["running", "started", "on", "active", "playing"],
   stop: ["stopped", "off", "idle", "inactive"],
   lock: ["locked"],
   unlock: ["unlocked"],
@@ -33,6 +33,7 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   disarm: ["disarmed"],
   pause: ["paused"],
   resume: ["running", "resumed", "active", "playing"],
+  play: ["playing", "running", "started"],
   mute: ["muted"],
   unmute: ["unmuted"],
   engage: ["engaged", "on"],
@@ -90,7 +91,7 @@ export function switchRule(ctx: Context): Draft[] | undefined {
   const verb = statesOf(ctx);
   if (!verb) return undefined;
   const found = switched(ctx, verb);
-  if (!found) return undefined;
+  if (!found) return flagSwitch(ctx, verb);
   const { part, state } = found;
   // an argument that sets the field itself is a plain set, not a switch
   const fieldName = part.kind === "map" ? part.field : part.field.path;
@@ -136,4 +137,74 @@ function keysParam(ctx: Context, part: Extract<Switchable, { kind: "map" }>): Pa
     const inMap = Array.isArray(items) && items.length > 0 && items.every((v) => keys.has(String(v)));
     return (p.type === "array" || p.type === "string") && (inMap || nounsOf(p.name).includes(noun));
   });
+}
+
+/** Verbs whose states are the opposites of another's: `pause` leaves `playing`, `stop` leaves `running`. */
+const OPPOSITES: Readonly<Record<string, string>> = {
+  start: "stop",
+  stop: "start",
+  lock: "unlock",
+  unlock: "lock",
+  open: "close",
+  close: "open",
+  enable: "disable",
+  disable: "enable",
+  activate: "deactivate",
+  deactivate: "activate",
+  arm: "disarm",
+  disarm: "arm",
+  pause: "play",
+  play: "pause",
+  resume: "pause",
+  mute: "unmute",
+  unmute: "mute",
+  engage: "release",
+  release: "engage",
+  connect: "disconnect",
+  disconnect: "connect",
+  plug: "unplug",
+  unplug: "plug",
+};
+
+/**
+ * A switching verb on a record that keeps the state as a boolean named for it (`is_playing`,
+ * `locked`, `muted`) sets it: true for the verb's own state (`play`, `resume`, `start` →
+ * `is_playing`), false for its opposite's (`pause` → `is_playing` false), where the record has
+ * one such flag. Arguments named like the record's fields are set with it (a track to play),
+ * and records they name must exist. Spotify's player (`is_playing` after play and pause),
+ * Home Assistant's `media_player` (`is_volume_muted` after mute), Tesla's Fleet API
+ * (`locked` after `door_lock` and `door_unlock`).
+ */
+function flagSwitch(ctx: Context, verb: Switching): Draft[] | undefined {
+  const opposite = OPPOSITES[verb.verb];
+  const against = opposite ? (STATES[opposite] ?? []) : [];
+  const flags = ctx.shape.parts.flatMap((record) => {
+    if (record.kind !== "record") return [];
+    return [...record.fields.values()].flatMap((field) => {
+      if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
+      const words = nameWords(field.path).filter((w) => w !== "is");
+      if (words.length !== 1) return [];
+      const word = words[0] as string;
+      if (verb.states.includes(word)) return [{ record, field, value: true }];
+      if (against.includes(word)) return [{ record, field, value: false }];
+      return [];
+    });
+  });
+  if (flags.length !== 1) return undefined;
+  const { record, field, value } = flags[0] as (typeof flags)[number];
+  const target = record.path.join("/") || ".";
+  const set: Record<string, unknown> = { [field.path]: { $expr: String(value) } };
+  for (const param of ctx.facts.params) {
+    const named = recordField(record, param.name);
+    if (named && named !== field && !named.types.has("object")) set[named.path] = `{${param.name}}`;
+  }
+  const others = Object.entries(set).filter(([f]) => f !== field.path);
+  ctx.notes.push(
+    `sets ${field.path} of ${target} to ${value} (the verb "${verb.verb}")${others.map(([f, v]) => `, ${f} from ${String(v).slice(1, -1)}`).join("")}`,
+  );
+  return [
+    ...namedRecordChecks(ctx),
+    { kind: "update", target, require: preconditions(ctx, record), set, as: "record" },
+    ...answersFrom(ctx, record, "record"),
+  ];
 }

@@ -355,6 +355,17 @@ function infoRule(ctx: Context, base: Record<string, unknown>, primary: Param | 
   const answers: Draft[] = ctx.facts.outputs
     .filter((o) => known.includes(o.name))
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$value.${o.name}` } }));
+  // asked for as one text: a `field: value` line each, as `stat` and file servers print metadata
+  const lone =
+    ctx.facts.outputs.length === 1 && ctx.facts.outputs[0]?.type === "string"
+      ? ctx.facts.outputs[0]
+      : undefined;
+  if (answers.length === 0 && lone)
+    answers.push({
+      kind: "respond",
+      output: lone.name,
+      value: { $expr: `$join($each($value, function($v, $k) { $k & ": " & $v }), "\n")` },
+    });
   ctx.notes.push(
     `info in the tree${answers.length > 0 ? `, answering ${answers.map((a) => a.output).join(", ")}` : ""}`,
   );

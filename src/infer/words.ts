@@ -461,6 +461,9 @@ export function isIdentifierName(name: string): boolean {
 /** `order_id` → `order`, `delivery_slot_id` → `delivery_slot`, `item_ids` → `item`; undefined for a bare `id`. */
 export function nounOfIdentifier(name: string): string | undefined {
   const words = nameWords(name);
+  // the identifier word first (`idList`, `id_customer`), as Trello and PrestaShop name them
+  if (words.length >= 2 && words[0] === "id" && /^id(_|[A-Z])/.test(name))
+    return words.slice(1).map(singular).join("_");
   if (words.length < 2 || !ID_SUFFIX.test(words.join("_"))) return undefined;
   return words.slice(0, -1).map(singular).join("_");
 }

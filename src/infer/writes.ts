@@ -9,7 +9,14 @@ import {
   statusAfter,
   statusField,
 } from "./fields.js";
-import { chargeFor, PRICE_WORDS, refundDestination, sharedFields, spendingLimit } from "./payments.js";
+import {
+  chargeFor,
+  kindFields,
+  PRICE_WORDS,
+  refundDestination,
+  sharedFields,
+  spendingLimit,
+} from "./payments.js";
 import {
   holderMaker,
   leadingItems,
@@ -41,7 +48,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const collection = subject.collection;
   const binding = bindingName(collection);
   const bound = { collection, binding };
-  const set = argumentFields(ctx, subject);
+  const set = mergedObjects(ctx, collection, argumentFields(ctx, subject));
   const status = statusAfter(ctx, collection);
   if (status && set[status.field] === undefined) {
     const flag = collection.fields.get(status.field)?.types.has("boolean");
@@ -72,6 +79,28 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     },
     ...checks,
   ];
+}
+
+/**
+ * An object argument given to an update of an object field changes the keys it names and
+ * keeps the others (JSON Merge Patch, RFC 7396: GitHub's and Kubernetes' PATCH, Stripe's
+ * `metadata`); a tool named to replace or set it replaces it whole.
+ */
+function mergedObjects(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): Record<string, unknown> {
+  if (ctx.facts.verb === "replace" || ctx.facts.verb === "set") return set;
+  const merged = { ...set };
+  for (const param of ctx.facts.params) {
+    if (param.type !== "object") continue;
+    const field = Object.keys(set).find((f) => set[f] === `{${param.name}}`);
+    if (!field || !collection.fields.get(field)?.types.has("object")) continue;
+    merged[field] = { $expr: `$merge([$subject.${identifier(field)}, $args.${identifier(param.name)}])` };
+    ctx.notes.push(`merges ${param.name} into ${field}, keeping the keys it leaves out`);
+  }
+  return merged;
 }
 
 /** The fields the arguments set: the record's own, else the action's record of them. */
@@ -268,6 +297,24 @@ function statusError(
  * creation timestamp, and its id appended to the list that the record it references keeps
  * of them (an author's `posts`); counts of the same noun beside it move by one.
  */
+/** Statuses that begin a lifecycle, in the words APIs give them. */
+const BEGINNINGS =
+  /^(open|new|pending|draft|created|requested|submitted|scheduled|queued|planned|proposed|initiated|received|unpaid|todo|to do|not started|active)$/i;
+
+/**
+ * The status a new record starts in, where the tool does not say: the one value the records
+ * have that begins a lifecycle (`open` beside `closed`, `pending` beside `shipped`), or of
+ * several, the one the tool's own words name (`open_ticket` among open and pending); a new
+ * GitHub issue is `open`, a Zendesk ticket `new`, a Stripe invoice `draft`.
+ */
+function startingStatus(ctx: Context, values: readonly string[]): string | undefined {
+  const starts = values.filter((v) => BEGINNINGS.test(v.replace(/[_-]/g, " ")));
+  if (starts.length === 1) return starts[0];
+  const words = new Set([...ctx.facts.words, ...nameWords(ctx.facts.tool.description)]);
+  const named = starts.filter((v) => words.has(v.toLowerCase()));
+  return named.length === 1 ? named[0] : undefined;
+}
+
 export function createRule(ctx: Context, collection: CollectionShape | undefined, noun: string): Draft[] {
   if (collection?.parent) return nestedCreate(ctx, collection, noun);
   const name = collection?.name ?? pluralNoun(noun);
@@ -310,6 +357,14 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       set[statusPath] = first;
       ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
     }
+  } else if (collection && statusPath && set[statusPath] === undefined) {
+    const start = startingStatus(ctx, [...(collection.fields.get(statusPath)?.values.keys() ?? [])]);
+    if (start) {
+      set[statusPath] = start;
+      ctx.notes.push(
+        `starts it '${start}' (of the records' ${statusPath} values, the one that begins a lifecycle)`,
+      );
+    }
   }
   const keyField = collection?.keyField ?? idSpelling(ctx, `${nameWords(singular(name)).join("_")}_id`);
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
@@ -346,8 +401,8 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   );
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
-  drafts.unshift(...spendingLimit(ctx));
   const linked = collection ? linkedFields(ctx, collection, create) : { reads: [] };
+  drafts.unshift(...spendingLimit(ctx, linked.price));
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
@@ -367,15 +422,74 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         ...named,
         inc: { [counted(reference.collection, name) as string]: 1 },
       });
-    else
+    else {
       drafts.unshift(
         chargeFor(ctx, reference, missing, linked.price) ?? { kind: "read", target: referenced, ...named },
       );
+      const taken = stockTaken(ctx, reference, referenced, missing);
+      if (taken) drafts.unshift(taken);
+    }
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
   if (collection) drafts.unshift(...selfLinks(ctx, collection, set));
   drafts.unshift(...linked.reads);
   return drafts;
+}
+
+/** A number of a record that says how many of it are left to take (`available_seats`, `stock`). */
+const STOCK = /^(stock|inventory|available|remaining|in_stock|bookable|left)$/;
+
+/**
+ * A record made from another that keeps how many are left (an order of an offer with
+ * `available_seats`, a ticket of an event with `tickets_remaining`) takes its quantity from
+ * it (the `quantity`-like argument, else one), refused when too few are left: Amadeus's
+ * `numberOfBookableSeats`, Shopify's inventory on an order, Eventbrite's ticket classes.
+ */
+function stockTaken(
+  ctx: Context,
+  reference: Reference,
+  target: string,
+  missing: string | undefined,
+): Draft | undefined {
+  const stock = [...reference.collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.size === 1 &&
+      (f.types.has("number") || f.types.has("integer")) &&
+      nameWords(f.path).some((w) => STOCK.test(w)),
+  );
+  if (stock.length !== 1) return undefined;
+  const field = (stock[0] as FieldShape).path;
+  const quantity = ctx.facts.params.find(
+    (p) =>
+      (p.type === "integer" || p.type === "number") &&
+      /^(quantity|qty|count|seats|tickets|passengers|number_of_\w+|num_\w+)$/.test(p.name),
+  );
+  const amount = quantity ? `{${quantity.name}}` : 1;
+  const what = nameWords(field).join(" ");
+  const documented = ctx.facts.errors.find((e) =>
+    /sold out|out of stock|fully booked|no (more )?(seats|tickets|stock)|not enough (seats|tickets|stock)|unavailable|no longer available/.test(
+      e.text,
+    ),
+  );
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${nameWords(singular(reference.collection.name)).join("_").toUpperCase()}_SOLD_OUT`,
+        status: 409,
+        message: `Not enough ${what} left.`,
+        when: `The ${humanNoun(reference.collection.name)} has fewer ${what} than the call takes (inferred from its ${field}).`,
+      });
+  ctx.notes.push(
+    `takes ${quantity ? quantity.name : "one"} from ${reference.collection.name}.${field} (${error})`,
+  );
+  return {
+    kind: "update",
+    target,
+    ...(missing ? { missing } : {}),
+    require: [{ field, gte: amount, error }],
+    inc: { [field]: quantity ? { $expr: `-$args.${identifier(quantity.name)}` } : -1 },
+  };
 }
 
 /**
@@ -397,6 +511,13 @@ function linkedFields(
     if (reference.many || reference.collection === collection || reference.collection.parent) continue;
     const link = Object.keys(set).find((f) => set[f] === `{${reference.param.name}}`);
     if (!link) continue;
+    for (const [field, kind] of Object.entries(kindFields(ctx, collection, link))) {
+      if (set[field] !== undefined && ctx.facts.params.some((p) => set[field] === `{${p.name}}`)) continue;
+      set[field] = kind;
+      ctx.notes.push(
+        `sets ${field} to '${kind}', as every ${singular(collection.name)} with a ${link} has it`,
+      );
+    }
     const shared = sharedFields(ctx, collection, link, reference.collection).filter(
       (f) => set[f] === undefined || !ctx.facts.params.some((p) => set[f] === `{${p.name}}`),
     );
@@ -739,6 +860,29 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
       (e) => /\balready\b/.test(e.text) || /ALREADY|EXISTS|DUPLICATE/.test(e.code),
     );
     const list = `$subject.${identifier(field.path)}`;
+    // "a label it already has is left as it is": a plain value joins once, with no error
+    if (!taken && typeof value === "string" && !field.itemFields && ONCE.test(ctx.facts.tool.description)) {
+      const given = `$args.${identifier(value.slice(1, -1))}`;
+      ctx.notes.push(
+        `adds ${value.slice(1, -1)} to the ${field.path} of the ${humanNoun(collection.name)} ${subject.param.name} names, once`,
+      );
+      return [
+        ...referenceChecks(ctx, subject, []),
+        {
+          kind: "update",
+          target,
+          ...(missing ? { missing } : {}),
+          set: {
+            [field.path]: {
+              $expr: `${given} in ${list} ? ${list} : $append(${list} ? ${list} : [], ${given})`,
+            },
+          },
+          as: binding,
+          ...answerOf(ctx, collection, binding),
+        },
+        ...fieldAnswers(ctx, collection, binding),
+      ];
+    }
     const present = key
       ? `$count(${list}[${identifier(key.name)} = $args.${identifier(key.name)}]) = 0`
       : `$not($args.${identifier(rest.find((p) => p.required)?.name ?? "")} in ${list})`;
@@ -761,6 +905,8 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
         : []),
     ];
   }
+  if (acting === "delete" && !key && !field.itemFields)
+    return plainValueRemoved(ctx, subject, field.path, rest);
   if (!key || (acting !== "update" && acting !== "delete")) return [];
   const noun = singular(field.path);
   const gone =
@@ -792,6 +938,64 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
  * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
  * the one whose records have a field for every other argument (an attendee's email and rsvp).
  */
+const ONCE =
+  /\b(left as it is|already (has|there|present)[^.]*(left|kept|nothing)|changes nothing|no-op|idempotent)\b/i;
+
+/**
+ * A plain value taken out of a record's list (a label off a card): the list without it; one
+ * the list lacks answers the documented error that names its noun or says it is not there, as
+ * GitHub's `DELETE …/labels/{name}` answers 404 for a label the issue lacks and Trello's
+ * `DELETE /cards/{id}/idLabels/{idLabel}` does for one the card lacks.
+ */
+function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest: readonly Param[]): Draft[] {
+  const required = rest.filter((p) => p.required && p.type !== "object" && p.type !== "array");
+  const target = referenceTarget(ctx, subject);
+  if (required.length !== 1 || !target) return [];
+  const param = required[0] as Param;
+  const noun = singular(path);
+  const gone =
+    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
+    ctx.facts.errors.find((e) =>
+      /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text),
+    );
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const given = `$args.${identifier(param.name)}`;
+  const list = `$subject.${identifier(path)}`;
+  ctx.notes.push(
+    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${use(ctx, gone)} where it is not there)` : ""}`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
+      set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
+      as: bindingName(subject.collection),
+      ...answerOf(ctx, subject.collection, bindingName(subject.collection)),
+    },
+    ...fieldAnswers(ctx, subject.collection, bindingName(subject.collection)),
+  ];
+}
+
+/** An answer of only some of the record's fields (`{labels}`) gives those; any other, the record. */
+function answerOf(ctx: Context, collection: CollectionShape, binding: string): { output?: string } {
+  return fieldAnswers(ctx, collection, binding).length > 0
+    ? {}
+    : { output: wrapperOutput(ctx, collection) ?? "" };
+}
+
+function fieldAnswers(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const outputs = ctx.facts.outputs;
+  const some = outputs.length > 0 && outputs.length < collection.fields.size / 2;
+  if (!some || !outputs.every((o) => collection.fields.has(o.name))) return [];
+  return outputs.map((o) => ({
+    kind: "respond",
+    output: o.name,
+    value: { $expr: `$${binding}.${identifier(o.name)}` },
+  }));
+}
+
 function listFieldNamed(ctx: Context, collection: CollectionShape, subject: Reference) {
   const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
   const holding = [...collection.fields.values()].filter(

@@ -1,10 +1,10 @@
-import { ABSENT, isExpressionValue, renderValue } from "../../catalog/index.js";
+import { ABSENT, isExpressionValue, renderValue, type ToolError } from "../../catalog/index.js";
 import { ratesFromState } from "../../compute/index.js";
 import { evaluateExpression } from "../../expr/index.js";
 import { isPlainObject } from "../../patch/index.js";
 import { valueAt } from "../state-access.js";
-import { fail } from "./failures.js";
-import { EffectBroken, type Run } from "./run.js";
+import { fail, failureOf } from "./failures.js";
+import { EffectBroken, EffectFailure, type Run } from "./run.js";
 import { renderTemplate } from "./templates.js";
 
 /** The values of effects: templates filled and expressions evaluated against the call. */
@@ -74,8 +74,9 @@ export async function evaluate(run: Run, text: string, key: string, input?: unkn
 }
 
 /**
- * A computation refused the call's values ($calc of a malformed formula): the effect's
- * `computeError`, else the tool's only documented 400/422 error, else the catalog's fault.
+ * A computation refused the call's values ($calc of a malformed formula, a currency no rate
+ * knows): the effect's `computeError`, else the tool's only documented 400/422 error, else
+ * INVALID_INPUT with the computation's reason, an error of the call the agent can mend.
  */
 function computeRefused(run: Run, reason: string): never {
   const effect = run.effect;
@@ -84,5 +85,12 @@ function computeRefused(run: Run, reason: string): never {
     ("computeError" in effect ? effect.computeError : undefined) ??
     (clientErrors.length === 1 ? clientErrors[0]?.code : undefined);
   if (code) fail(run, code, {}, reason);
-  throw new EffectBroken(`a computation failed: ${reason}`);
+  throw new EffectFailure(failureOf(run, INVALID_INPUT.code, {}, reason, INVALID_INPUT));
 }
+
+const INVALID_INPUT: ToolError = {
+  code: "INVALID_INPUT",
+  status: 400,
+  message: "The call's values cannot be computed with.",
+  when: "",
+};
