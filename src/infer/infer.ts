@@ -19,7 +19,7 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { moneyMove, refundFor } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
-import { keyNameOf, listRule, lookupRule, readRule } from "./reads.js";
+import { keyNameOf, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
@@ -569,7 +569,6 @@ function namedCollectionRule(ctx: Context, named: CollectionShape, action: Actio
   if (action !== "read") return { reason: `changes ${named.name}, but no argument names which record` };
   const lookup = lookupRule(ctx, named);
   if (lookup) return { drafts: lookup };
-  if (ctx.facts.params.every((p) => !p.required)) return { drafts: listRule(ctx, named) };
   return { reason: `no argument matches a field of ${named.name}` };
 }
 

@@ -31,7 +31,13 @@ const NUMBER = new Set(["integer", "number"]);
 export function pagingOf(ctx: Context, collection: CollectionShape, binding: string): Paging | undefined {
   const params = ctx.facts.params;
   const named = (pattern: RegExp, numeric: boolean) =>
-    params.find((p) => pattern.test(p.name.toLowerCase()) && NUMBER.has(p.type ?? "") === numeric);
+    // a field of the records named `size` or `count` selects rather than pages
+    params.find(
+      (p) =>
+        pattern.test(p.name.toLowerCase()) &&
+        NUMBER.has(p.type ?? "") === numeric &&
+        !collection.fields.has(p.name),
+    );
   const limit = named(LIMIT, true);
   const offset = named(OFFSET, true);
   const page = named(PAGE, true);

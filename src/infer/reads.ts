@@ -6,7 +6,7 @@ import { pagingOf } from "./paging.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
-import { nameWords, sameNoun, singular } from "./words.js";
+import { nameWords, nounKeys, sameNoun, singular } from "./words.js";
 
 /** Reads of collections: by key, lookups by other fields, and lists. */
 
@@ -79,8 +79,8 @@ function childNamed(collection: CollectionShape, list: string, parent: Collectio
 export function wrapperOutput(ctx: Context, collection: CollectionShape): string | undefined {
   const outputs = ctx.facts.outputs;
   if (outputs.length === 0) return undefined;
-  const noun = nameWords(singular(collection.name)).join("_");
-  const named = outputs.find((o) => o.type === "object" && nameWords(singular(o.name)).join("_") === noun);
+  // `shelf` names a record of `shelves` (a plural in -ves reads two ways)
+  const named = outputs.find((o) => o.type === "object" && sameNoun(o.name, collection.name));
   if (named) return named.name;
   const fields = new Set(collection.fields.keys());
   if (outputs.some((o) => fields.has(o.name))) return undefined;
@@ -221,15 +221,17 @@ function rangeFor(param: Param, collection: CollectionShape): { field: string; o
   return undefined;
 }
 
-/** `keyword`, `query`, `q`, `search`, `text`: contained in the records' one long text field. */
+/** `keyword`, `query`, `q`, `search`, `text`: contained in the records' one long text field, never in their keys. */
 function textFieldFor(param: Param, collection: CollectionShape): string | undefined {
   if (param.type !== "string" || !/^(keyword|keywords|query|q|search|text|term|phrase)$/.test(param.name))
     return undefined;
+  // many distinct values make a text, unless they are keys: the records' own or another's
   const texts = [...collection.fields.values()].filter(
     (f) =>
       !f.path.includes(".") &&
       f.types.has("string") &&
-      (f.open || /content|text|body|message|description|title|name/.test(f.path)),
+      ((f.open && f.path !== collection.keyField && f.refersTo === undefined) ||
+        /content|text|body|message|description|title|name/.test(f.path)),
   );
   const preferred = texts.find((f) => /content|text|body|message/.test(f.path)) ?? texts[0];
   return preferred?.path;
@@ -237,13 +239,18 @@ function textFieldFor(param: Param, collection: CollectionShape): string | undef
 
 /**
  * A read whose arguments are fields of the records rather than their key: `find_member_id_by_phone`,
- * `search_rooms(city, check_in, nights)`. It lists what matches; a tool that says it finds
- * an id answers the id, and its documented not-found error answers when nothing matches.
+ * `search_rooms(city, check_in, nights)`, or a list of everything (`list_all_products`). It
+ * lists what matches, at most as many as a limit argument says; a tool that says it finds an
+ * id answers the id, and its documented not-found error answers when nothing matches.
  */
 export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
   const paging = pagingOf(ctx, collection, "matches");
   const selection = selectionOf(ctx, collection, paging?.params);
-  if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required)) return undefined;
+  if (
+    selection.described.length === 0 &&
+    ctx.facts.params.some((p) => p.required && !paging?.params.has(p.name))
+  )
+    return undefined;
   if (selection.unmatched.length > 0)
     ctx.notes.push(`argument(s) ${selection.unmatched.join(", ")} match no field of ${collection.name}`);
   const target = containerTarget(ctx, collection);
@@ -309,12 +316,12 @@ function idOutput(ctx: Context, keyField: string): string | undefined {
 
 /** The tool's name or description says it finds an id (`find_member_id_by_phone`, "returns the customer id"). */
 function answersAnId(ctx: Context, collection: CollectionShape): boolean {
-  const noun = nameWords(singular(collection.name)).join("_");
+  const nouns = nounReadings(collection).join("|");
   const name = ctx.facts.words.join("_");
-  if (new RegExp(`(^|_)${noun}_ids?(_|$)`).test(name) || /(^|_)ids?(_|$)/.test(name.replace(/_by_.*/, "")))
+  if (new RegExp(`(^|_)(${nouns})_ids?(_|$)`).test(name) || /(^|_)ids?(_|$)/.test(name.replace(/_by_.*/, "")))
     return true;
   return new RegExp(
-    `\\b(returns?|finds?|looks? up|gets?)\\s+(the\\s+)?${noun.replace(/_/g, " ")}\\s+ids?\\b`,
+    `\\b(returns?|finds?|looks? up|gets?)\\s+(the\\s+)?(${nouns.replace(/_/g, " ")})\\s+ids?\\b`,
     "i",
   ).test(ctx.facts.text);
 }
@@ -333,10 +340,10 @@ export function keyFieldFor(ctx: Context, collection: CollectionShape): string {
 
 /** The name a key field takes when records lack one: the argument other tools name this collection by. */
 export function keyNameOf(siblings: readonly ToolFacts[], collection: CollectionShape): string {
-  const noun = nameWords(singular(collection.name)).join("_");
+  const nouns = nounReadings(collection);
   for (const sibling of siblings)
     for (const param of sibling.params)
-      if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === noun)
+      if (param.identifier && param.type !== "array" && nouns.includes(param.words.slice(0, -1).join("_")))
         return param.name;
   // the one argument of a sibling named after the collection (`get_fund(ticker)`) is its key
   for (const sibling of siblings) {
@@ -344,34 +351,21 @@ export function keyNameOf(siblings: readonly ToolFacts[], collection: Collection
     const names = sibling.nouns.map(singular).join("_");
     if (
       required.length === 1 &&
-      names.includes(noun) &&
+      nouns.some((noun) => names.includes(noun)) &&
       /^(symbol|ticker|name|username|handle|code|slug|key|title|email|sku)$/.test(required[0]?.name ?? "")
     )
       return required[0]?.name as string;
   }
-  return `${noun}_id`;
+  return `${nouns[0]}_id`;
 }
 
-/** A list of everything in the collection (`list_all_products`), filtered by the arguments that select. */
-export function listRule(ctx: Context, collection: CollectionShape): Draft[] {
-  const target = containerTarget(ctx, collection);
-  if (!target) return [];
-  const paging = pagingOf(ctx, collection, "matches");
-  const selection = selectionOf(ctx, collection, paging?.params);
-  ctx.notes.push(
-    `lists ${collection.name}${selection.described.length > 0 ? ` where ${selection.described.join(", ")}` : ""}`,
-  );
-  return [
-    {
-      kind: "list",
-      target,
-      ...(Object.keys(selection.where).length > 0 ? { where: selection.where } : {}),
-      ...(selection.filters.length > 0 ? { filter: selection.filters.join(" and ") } : {}),
-      as: "matches",
-    },
-    ...(paging ? [paging.draft] : []),
-    ...listAnswer(ctx, collection, paging ? "page" : "matches"),
-  ];
+/**
+ * The noun of a collection's records in every reading: its name made singular (`sales_order`)
+ * and, for a plural in -ves, each singular it may have (`shelves` → shelve, shelf), so that
+ * `shelf_code` and "the shelf id" name the records of `shelves`.
+ */
+function nounReadings(collection: CollectionShape): string[] {
+  return [...new Set([nameWords(singular(collection.name)).join("_"), ...nounKeys(collection.name)])];
 }
 
 /**
