@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -17,16 +16,7 @@ import {
  * record. Served without effects.
  */
 
-let air: DomainSession;
-beforeAll(async () => {
-  air = await openDomain("airline.json");
-});
-afterAll(async () => {
-  await air?.close();
-});
-beforeEach(async () => {
-  await air.reset();
-});
+const air = useDomain("airline.json");
 
 const HANA = { email: "hana.sato@example.com", password: "correct-horse" };
 const PASSENGERS = [{ given_name: "Hana", family_name: "Sato", type: "adult" }];

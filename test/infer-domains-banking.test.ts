@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -16,16 +15,7 @@ import {
  * is set. Tool names in camelCase, as a JavaScript SDK spells them. Served without effects.
  */
 
-let bank: DomainSession;
-beforeAll(async () => {
-  bank = await openDomain("banking.json");
-});
-afterAll(async () => {
-  await bank?.close();
-});
-beforeEach(async () => {
-  await bank.reset();
-});
+const bank = useDomain("banking.json");
 
 const CURRENT = "acc_00009Ae1";
 const JOINT = "acc_00009Ae2";

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -23,16 +22,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let board: DomainSession;
-beforeAll(async () => {
-  board = await openDomain("board.json");
-});
-afterAll(async () => {
-  await board?.close();
-});
-beforeEach(async () => {
-  await board.reset();
-});
+const board = useDomain("board.json");
 
 const PRICING = {
   id: "crd_0003",

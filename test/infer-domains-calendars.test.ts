@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -19,16 +18,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let cal: DomainSession;
-beforeAll(async () => {
-  cal = await openDomain("calendars.json");
-});
-afterAll(async () => {
-  await cal?.close();
-});
-beforeEach(async () => {
-  await cal.reset();
-});
+const cal = useDomain("calendars.json");
 
 const DESIGN_REVIEW = {
   event_id: "evt_3k9a",

@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type DomainSession,
-  expectError,
-  expectGrounded,
-  expectOk,
-  expectRecord,
-  openDomain,
-} from "./support/domain-session.js";
+import { describe, expect, it } from "vitest";
+import { expectError, expectGrounded, expectOk, expectRecord, useDomain } from "./support/domain-session.js";
 
 /**
  * An air purifier's local API whose whole state is the device: scalars for its modes, levels and
@@ -18,16 +11,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let device: DomainSession;
-beforeAll(async () => {
-  device = await openDomain("devices.json");
-});
-afterAll(async () => {
-  await device?.close();
-});
-beforeEach(async () => {
-  await device.reset();
-});
+const device = useDomain("devices.json");
 
 /** The device as the catalog's state holds it. */
 const DEVICE = {

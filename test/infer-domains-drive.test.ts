@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type DomainSession, expectError, expectOk, openDomain } from "./support/domain-session.js";
+import { describe, expect, it } from "vitest";
+import { expectError, expectOk, useDomain } from "./support/domain-session.js";
 
 /**
  * A drive addressed by absolute paths that comes with no data: its tools read and write files
@@ -7,16 +7,7 @@ import { type DomainSession, expectError, expectOk, openDomain } from "./support
  * Served without effects.
  */
 
-let drive: DomainSession;
-beforeAll(async () => {
-  drive = await openDomain("drive.json");
-});
-afterAll(async () => {
-  await drive?.close();
-});
-beforeEach(async () => {
-  await drive.reset();
-});
+const drive = useDomain("drive.json");
 
 describe("drive: a tree of files that starts empty", () => {
   it("a file uploaded anywhere reads back its text; the folders above it are made", async () => {

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -18,16 +17,7 @@ import {
  * repeated. Served without effects.
  */
 
-let fedi: DomainSession;
-beforeAll(async () => {
-  fedi = await openDomain("fediverse.json");
-});
-afterAll(async () => {
-  await fedi?.close();
-});
-beforeEach(async () => {
-  await fedi.reset();
-});
+const fedi = useDomain("fediverse.json");
 
 const ME = "109348201";
 const TIDE = "113400000000000101";

@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type Answer,
-  type DomainSession,
-  expectError,
-  expectGrounded,
-  expectOk,
-  openDomain,
-} from "./support/domain-session.js";
+import { describe, expect, it } from "vitest";
+import { type Answer, expectError, expectGrounded, expectOk, useDomain } from "./support/domain-session.js";
 
 /**
  * A workspace reached through shell-style calls (POSIX and Python os names): a tree of
@@ -18,16 +11,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let shell: DomainSession;
-beforeAll(async () => {
-  shell = await openDomain("files.json");
-});
-afterAll(async () => {
-  await shell?.close();
-});
-beforeEach(async () => {
-  await shell.reset();
-});
+const shell = useDomain("files.json");
 
 const cwd = async () => (await shell.call("getcwd")).value;
 const entries = async (args: Record<string, unknown> = {}) => sorted(await shell.call("listdir", args));

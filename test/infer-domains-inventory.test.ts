@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -19,16 +18,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let stock: DomainSession;
-beforeAll(async () => {
-  stock = await openDomain("inventory.json");
-});
-afterAll(async () => {
-  await stock?.close();
-});
-beforeEach(async () => {
-  await stock.reset();
-});
+const stock = useDomain("inventory.json");
 
 const BRACKET = {
   Sku: "SKU-1042",

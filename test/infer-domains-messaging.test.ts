@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Answer,
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -20,16 +19,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let pigeon: DomainSession;
-beforeAll(async () => {
-  pigeon = await openDomain("messaging.json");
-});
-afterAll(async () => {
-  await pigeon?.close();
-});
-beforeEach(async () => {
-  await pigeon.reset();
-});
+const pigeon = useDomain("messaging.json");
 
 type Message = Record<string, unknown>;
 

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -21,16 +20,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let music: DomainSession;
-beforeAll(async () => {
-  music = await openDomain("music.json");
-});
-afterAll(async () => {
-  await music?.close();
-});
-beforeEach(async () => {
-  await music.reset();
-});
+const music = useDomain("music.json");
 
 const NIGHT = "1aXq7TmPrwLbZsQ0dFkU2e";
 const HARBOUR = "2bYr8UnQsxMcAtR1eGlV3f";

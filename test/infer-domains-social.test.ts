@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -19,16 +18,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let tern: DomainSession;
-beforeAll(async () => {
-  tern = await openDomain("social.json");
-});
-afterAll(async () => {
-  await tern?.close();
-});
-beforeEach(async () => {
-  await tern.reset();
-});
+const tern = useDomain("social.json");
 
 const POST_2 = {
   id: 2,

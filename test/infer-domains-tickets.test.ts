@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -19,16 +18,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let desk: DomainSession;
-beforeAll(async () => {
-  desk = await openDomain("tickets.json");
-});
-afterAll(async () => {
-  await desk?.close();
-});
-beforeEach(async () => {
-  await desk.reset();
-});
+const desk = useDomain("tickets.json");
 
 const TICKET_502 = {
   id: 502,

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -19,16 +18,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let broker: DomainSession;
-beforeAll(async () => {
-  broker = await openDomain("trading.json");
-});
-afterAll(async () => {
-  await broker?.close();
-});
-beforeEach(async () => {
-  await broker.reset();
-});
+const broker = useDomain("trading.json");
 
 const ORDER_1002 = {
   symbol: "BLUE",

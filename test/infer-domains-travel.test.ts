@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -15,16 +14,7 @@ import {
  * reservation, charge its card, and refund the card when the reservation is cancelled.
  */
 
-let travel: DomainSession;
-beforeAll(async () => {
-  travel = await openDomain("travel.json");
-});
-afterAll(async () => {
-  await travel?.close();
-});
-beforeEach(async () => {
-  await travel.reset();
-});
+const travel = useDomain("travel.json");
 
 const balances = async () => {
   const cards = fieldsOf(await travel.call("list_payment_cards")).cards;

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 
 /**
@@ -22,16 +21,7 @@ import {
  * behaviour is right, to have its `.fails` removed.
  */
 
-let trip: DomainSession;
-beforeAll(async () => {
-  trip = await openDomain("trip.json");
-});
-afterAll(async () => {
-  await trip?.close();
-});
-beforeEach(async () => {
-  await trip.reset();
-});
+const trip = useDomain("trip.json");
 
 const balances = async () => {
   const methods = fieldsOf(await trip.call("list_payment_methods")).payment_methods;

@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type DomainSession,
-  expectError,
-  expectGrounded,
-  expectOk,
-  fieldsOf,
-  openDomain,
-} from "./support/domain-session.js";
+import { describe, expect, it } from "vitest";
+import { expectError, expectGrounded, expectOk, fieldsOf, useDomain } from "./support/domain-session.js";
 
 /**
  * One electric car: a record of scalars (charge port, charging, cable, energy, sentry mode)
@@ -15,16 +8,7 @@ import {
  * state does not allow.
  */
 
-let car: DomainSession;
-beforeAll(async () => {
-  car = await openDomain("vehicle.json");
-});
-afterAll(async () => {
-  await car?.close();
-});
-beforeEach(async () => {
-  await car.reset();
-});
+const car = useDomain("vehicle.json");
 
 const vehicle = async () => fieldsOf(await car.call("get_vehicle_state"));
 

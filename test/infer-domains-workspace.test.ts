@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type DomainSession, expectGrounded, expectOk, openDomain } from "./support/domain-session.js";
+import { describe, expect, it } from "vitest";
+import { expectGrounded, expectOk, useDomain } from "./support/domain-session.js";
 
 /**
  * A batch API with no state: boards keyed by their name and cards told apart by what they
@@ -7,16 +7,7 @@ import { type DomainSession, expectGrounded, expectOk, openDomain } from "./supp
  * boards by name, and a search over every value. Served without effects.
  */
 
-let desk: DomainSession;
-beforeAll(async () => {
-  desk = await openDomain("workspace.json");
-});
-afterAll(async () => {
-  await desk?.close();
-});
-beforeEach(async () => {
-  await desk.reset();
-});
+const desk = useDomain("workspace.json");
 
 const ROADMAP = { name: "Roadmap", owner: "Ines", columns: ["Later", "Next", "Now"] };
 const HIRING = { name: "Hiring", owner: "Bo" };

@@ -1,16 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Answer,
   DOMAINS,
-  type DomainSession,
   expectError,
   expectGrounded,
   expectOk,
   expectRecord,
   fieldsOf,
-  openDomain,
+  useDomain,
 } from "./support/domain-session.js";
 import { runCli } from "./support/index.js";
 
@@ -55,16 +54,7 @@ describe("the domain catalogs", () => {
   });
 });
 
-let box: DomainSession;
-beforeAll(async () => {
-  box = await openDomain("recipes.json");
-});
-afterAll(async () => {
-  await box?.close();
-});
-beforeEach(async () => {
-  await box.reset();
-});
+const box = useDomain("recipes.json");
 
 const SOUP = {
   title: "Carrot and ginger soup",

@@ -5,7 +5,14 @@ import addFormatsImport from "ajv-formats";
 import { Catalog, loadToolsets } from "../../src/catalog/index.js";
 import { inferLoaded } from "../../src/infer/index.js";
 import { createRuntime, type Runtime } from "../../src/runtime/index.js";
-import { type Answer, callTool, DOMAINS, type DomainSession, type SchemaBreach } from "./domain-session.js";
+import {
+  type Answer,
+  callTool,
+  DOMAINS,
+  type DomainSession,
+  domainHooks,
+  type SchemaBreach,
+} from "./domain-session.js";
 import { tempDir } from "./processes.js";
 
 export * from "./domain-session.js";
@@ -99,3 +106,6 @@ function inferredCatalog(path: string): Catalog {
   if (errors.length > 0) throw new Error(`${path} has errors: ${JSON.stringify(errors, null, 2)}`);
   return new Catalog(inferLoaded(loaded.toolsets).loaded);
 }
+
+/** The in-process session of a test file, as `useDomain` of domain-session.ts opens the stdio one. */
+export const useDomain = domainHooks(openDomain);

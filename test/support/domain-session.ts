@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Client } from "@modelcontextprotocol/client";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsImport from "ajv-formats";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { connectStdio, tempDir } from "./processes.js";
 
 // ajv-formats ships CommonJS with a default export; under NodeNext the callable sits on `.default`.
@@ -88,6 +88,35 @@ export async function openDomain(file: string): Promise<DomainSession> {
     },
   };
 }
+
+/**
+ * A test file's domain session, opened once before its tests, reset to the catalog's initial
+ * state before each and closed after them, by whichever `open` the module serves (stdio here,
+ * in process under mutation runs). The value is the session, reachable once it is open.
+ */
+export function domainHooks(open: (file: string) => Promise<DomainSession>): (file: string) => DomainSession {
+  return (file) => {
+    let session: DomainSession | undefined;
+    beforeAll(async () => {
+      session = await open(file);
+    });
+    afterAll(async () => {
+      await session?.close();
+    });
+    beforeEach(async () => {
+      await session?.reset();
+    });
+    return new Proxy({} as DomainSession, {
+      get(_, key: keyof DomainSession) {
+        if (!session) throw new Error(`the ${file} session is used before it is open (use it inside a test)`);
+        const value = session[key];
+        return typeof value === "function" ? value.bind(session) : value;
+      },
+    });
+  };
+}
+
+export const useDomain = domainHooks(openDomain);
 
 /** What a call needs to be made and read: the client, the output validators, where breaches go. */
 export interface Caller {
