@@ -333,6 +333,39 @@ describe("trees of folders and files", () => {
     });
   });
 
+  it("edits a file by exact replacements, refusing edits of another shape and texts not in the file", async () => {
+    const edits = [{ oldText: "beta", newText: "gamma" }];
+    const done = await run([tree("edit", { path: "notes.txt", edits: "{edits}" })], { edits }, fs);
+    const home = (after: Record<string, unknown>) =>
+      (after.disk as { root: { home: { contents: Record<string, { content?: string }> } } }).root.home
+        .contents;
+    expect(home(done.after)["notes.txt"]?.content).toBe("alpha\ngamma");
+    expect(done.outcome).toMatchObject({
+      output: { value: "--- notes.txt\n+++ notes.txt\n@@ edit 1 @@\n-beta\n+gamma" },
+    });
+    const dry = await run(
+      [tree("edit", { path: "notes.txt", edits: "{edits}", dryRun: true })],
+      { edits },
+      fs,
+    );
+    expect(dry.outcome).toMatchObject({ status: "applied", patch: [] });
+    const shape = await run(
+      [tree("edit", { path: "notes.txt", edits: "{edits}" })],
+      { edits: [{ from: "a" }] },
+      fs,
+    );
+    expect(shape.outcome).toMatchObject({
+      status: "failed",
+      failure: { code: "INVALID_EDITS", status: 400 },
+    });
+    const absent = await run(
+      [tree("edit", { path: "notes.txt", edits: "{edits}" })],
+      { edits: [{ oldText: "delta", newText: "x" }] },
+      fs,
+    );
+    expect(absent.outcome).toMatchObject({ status: "failed", failure: { code: "EDIT_NOT_APPLIED" } });
+  });
+
   it("works on trees written as nested objects whose files are their text", async () => {
     const plain = { files: { src: { "main.ts": "export {}", lib: {} } } };
     const simple = { kind: "tree", target: "files", output: "value" };

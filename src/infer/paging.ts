@@ -26,6 +26,7 @@ const PAGE = /^(page|page_number|pagenumber|page_no)$/;
 const SORT = /^(sort|sort_by|sortby|order_by|orderby|sort_field|sortfield|sort_key)$/;
 const DIRECTION = /^(order|direction|sort_order|sortorder|sort_direction|sortdirection|dir)$/;
 const NUMBER = new Set(["integer", "number"]);
+const MADE_AT = /creat|posted|sent|timestamp/;
 
 /** The paging a list tool's arguments and description ask for, or undefined when none. */
 export function pagingOf(ctx: Context, collection: CollectionShape, binding: string): Paging | undefined {
@@ -99,7 +100,8 @@ function statedOrder(
       ([...f.values.keys()].some((v) => /^\d{4}-\d{2}-\d{2}/.test(v)) ||
         nameWords(f.path).some((w) => /^(at|date|time|timestamp|created|updated)$/.test(w))),
   );
-  const created = times.find((f) => /creat|posted|sent|timestamp/.test(f.path)) ?? times[0];
-  if (!created || (times.length > 1 && !/creat|posted|sent|timestamp/.test(created.path))) return undefined;
+  // of several times, the one that says when the record was made
+  const created = times.length === 1 ? times[0] : times.find((f) => MADE_AT.test(f.path));
+  if (!created) return undefined;
   return { field: created.path, descending: /newest|latest|recent/i.test(said) };
 }

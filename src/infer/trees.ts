@@ -531,10 +531,8 @@ function nestedRule(
 function listingTags(
   description: string,
 ): { tags: { file: string; folder: string } } | Record<string, never> {
-  const file = /\[(?:FILE|File|file|F)\]/.exec(description)?.[0];
-  const folder = /\[(?:DIR|Dir|dir|DIRECTORY|Directory|directory|FOLDER|Folder|folder|D)\]/.exec(
-    description,
-  )?.[0];
+  const file = /\[(?:file|f)\]/i.exec(description)?.[0];
+  const folder = /\[(?:dir|directory|folder|d)\]/i.exec(description)?.[0];
   return file && folder ? { tags: { file, folder } } : {};
 }
 

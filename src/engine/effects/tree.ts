@@ -130,14 +130,9 @@ async function edit(
   tree: world.Tree,
   path: string,
 ): Promise<world.TreeOutcome<unknown>> {
-  const edits = world.textEdits(
-    effect.edits === undefined ? undefined : await resolve(run, effect.edits, "edits"),
-  );
-  if (!edits)
-    return {
-      ok: false,
-      failure: { error: "invalid", path, detail: "edits must be a list of {oldText, newText}" },
-    };
+  const given = effect.edits === undefined ? undefined : await resolve(run, effect.edits, "edits");
+  const edits = world.textEdits(given);
+  if (!edits) throw new EffectFailure(failureOf(run, BAD_EDITS.code, {}, undefined, BAD_EDITS));
   const before = world.read(tree, path);
   if (!before.ok) return before;
   const applied = world.applyEdits(before.value, edits);
@@ -145,16 +140,23 @@ async function edit(
     throw new EffectFailure(
       failureOf(run, effect.errors.invalid ?? NO_MATCH.code, {}, `${path}: ${applied.message}`, NO_MATCH),
     );
-  const edited = world.edit(tree, path, edits);
-  if (!edited.ok) return edited;
-  const dryRun = await flag(run, effect.dryRun, "dryRun");
-  return { ...edited, top: dryRun ? tree.top : edited.top, value: world.editSummary(path, applied.hunks) };
+  const summary = world.editSummary(path, applied.hunks);
+  if (await flag(run, effect.dryRun, "dryRun")) return { ok: true, top: tree.top, value: summary };
+  const written = world.write(tree, path, applied.text);
+  return written.ok ? { ...written, value: summary } : written;
 }
 
 const NO_MATCH: ToolError = {
   code: "EDIT_NOT_APPLIED",
   status: 400,
   message: "The text to replace is not in the file.",
+  when: "",
+};
+
+const BAD_EDITS: ToolError = {
+  code: "INVALID_EDITS",
+  status: 400,
+  message: "The edits must be a list of {oldText, newText}, each a string.",
   when: "",
 };
 
