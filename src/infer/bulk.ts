@@ -237,7 +237,6 @@ function deleteMany(ctx: Context, maps: readonly CollectionShape[]): Draft[] | u
   ];
 }
 
-/** An array of keys of a collection: `entityNames`, `order_ids`, or plain `names`/`ids`/`keys`. */
 /**
  * A delete given the keys of records kept in an array (`delete_pets(pet_ids)` over
  * `pets: [{pet_id, …}]`): those whose key field is among them leave the list, in its order.
@@ -262,6 +261,7 @@ function deleteFromList(ctx: Context, lists: readonly CollectionShape[]): Draft[
   ];
 }
 
+/** An array of keys of a collection: `entityNames`, `order_ids`, or plain `names`/`ids`/`keys`. */
 function keysParam(ctx: Context, maps: readonly CollectionShape[]) {
   const required = ctx.facts.params.filter((p) => p.required);
   const only = required.length === 1 ? required[0] : undefined;

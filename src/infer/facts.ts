@@ -167,7 +167,7 @@ const NOT_FOUND =
  * said at the start of the message or of the `when`; the noun is the one that was not there.
  */
 const NAMES_NOTHING =
-  /^(?:error:\s*)?(?:no (?:such )?(\w+(?: \w+)?) (?:has|have|is|are|with|under|matches|match|by|named|called|trades|exists)\b|(?:the|this) \w+(?: \w+)? (?:names|matches|identifies) no (\w+))/;
+  /^(?:error:\s*)?(?:no (?:such )?(\w+(?: \w+)?) (?:has|have|is|are|with|under|matches|match|by|named|called|exists)\b|(?:the|this) \w+(?: \w+)? (?:names|matches|identifies) no (\w+))/;
 
 function errorFact(code: string, message: string, when: string): ErrorFact {
   const text = `${message} ${when}`.toLowerCase();

@@ -160,7 +160,7 @@ export function moveToFolder(ctx: Context, subject: Reference): Draft[] | undefi
 
 /** Verbs that make a new record from the one they name. */
 const REPLY_VERBS = new Set(["reply", "respond", "answer"]);
-const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "retweet", "reblog", "quote"]);
+const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "reblog", "quote"]);
 
 /**
  * A reply or a forward files a new record made from the one it names, in the folder sending
@@ -199,7 +199,7 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
     if (recipient) set[recipient.to] = `{$original.${recipient.from}}`;
   }
   // the link is named for the verb where a field or an output says so (`in_reply_to_id`,
-  // `reblog_of_id`, `retweeted_status`), else for what it points at (`parent`, `original`)
+  // `reblog_of_id`, `reposted_from`), else for what it points at (`parent`, `original`)
   const stem = verb.replace(/e$/, "");
   const byVerb = [...ctx.facts.outputs.map((o) => o.name), ...into.fields.keys()].find(
     (name) =>

@@ -94,8 +94,8 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
         ? []
         : absentGuard(ctx, param, field, list)
       : presentGuard(ctx, param, field);
-  // a value that names another collection's entity must name one that exists (a symbol to
-  // watch, a status to unfavourite where taking out what is not there is no error)
+  // a value that names another collection's entity must name one that exists (a repository
+  // to star, a status to unfavourite where taking out what is not there is no error)
   const checks = intent === "add" || lenient ? referenceChecks(ctx, undefined, []) : [];
   const before: Draft[] = [{ kind: "read", target: holderTarget, as: "before" }];
   const counted = countOfMembers(ctx, param, intent, `$before.${identifier(field)}`);

@@ -14,7 +14,7 @@ import { emptyFields, mintOf } from "./writes.js";
  * card, a wallet, an account holding a `balance`) takes the price from that balance, and
  * refuses more than there is where the tool documents that; a tool that says it refunds
  * gives the price of the record it changes back to the record that paid for it. Stripe's
- * customer balance, PayPal's wallet and the gift cards of Shopify and Square pay for a
+ * customer balance, PayPal's wallet and the store credit of Shopify and Square pay for a
  * purchase from a stored balance, and their refunds go back to the method that paid.
  */
 
@@ -111,8 +111,8 @@ const METHOD_WORDS = /^(payment|method|card|source|tender|instrument)$/;
 /**
  * A refund goes back to the method that paid. Where a documented error says the method must
  * be the original one, an argument naming a payment method must name one of those the
- * record's payments were made with, or be of the one other kind the error allows ("or a gift
- * card", where the methods keep their kind in a field). Stripe refunds only to the charge's
+ * record's payments were made with, or be of the one other kind the error allows ("or store
+ * credit", where the methods keep their kind in a field). Stripe refunds only to the charge's
  * own payment method, Square to the tender that paid, Shopify to the original gateway or as
  * store credit.
  */
@@ -171,7 +171,7 @@ function everyRecordOf(collection: CollectionShape): string {
 const LIMIT_WORDS = /^(budget|limit|cap|allowance)$/;
 
 /**
- * A spending limit a record keeps (`spend_cap`, `monthly_limit`, a trip's `budget_limit`) bounds
+ * A spending limit a record keeps (`spend_cap`, `monthly_limit`, a card's `spending_limit`) bounds
  * the price a tool takes (its price argument, or the price of what it is made from), where the tool documents the error for going past it ("above the spend cap"): Stripe
  * Issuing's spending controls, Brex and Ramp budgets, AWS Budgets actions.
  */

@@ -14,7 +14,7 @@ import { nameWords, singular } from "./words.js";
  * key (`me.handle`, `session.userId`). Writes "as the signed-in user" act on it: a new post
  * is written by it, "your own posts" are the ones it wrote, "set my presence" changes its
  * record. These are the `/user` and `/me` endpoints of GitHub, Slack's `users.profile.set`,
- * and the author of a new tweet, issue or message on X, GitHub and Slack.
+ * and the author of a new post, issue or message on Mastodon, GitHub and Slack.
  */
 
 export interface Principal {
@@ -233,7 +233,7 @@ export function ownRecordRule(
     ctx.notes.push(
       `sets ${Object.keys(set).join(", ")} of the signed-in account's record of ${collection.name}`,
     );
-    return [signedInRead(principal), { kind: "update", target, set, as: "own", output: "" }];
+    return [signedInRead(principal), ...guard, { kind: "update", target, set, as: "own", output: "" }];
   }
   return undefined;
 }

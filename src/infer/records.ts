@@ -440,10 +440,7 @@ export function authFields(record: RecordShape): FieldShape[] {
         f.types.has("boolean") &&
         words.some((w) => /^(authenticated|logged|login|signed|authorized)$/.test(w));
       const who = words.includes("current") && words.some((w) => /^(user|account|member|id)$/.test(w));
-      const held =
-        session &&
-        !f.types.has("boolean") &&
-        (words.at(-1) === "id" || /^(access_)?token$/.test(words.join("_")));
+      const held = session && !f.types.has("boolean") && (words.at(-1) === "id" || words.at(-1) === "token");
       return flag || who || held;
     })
     .sort((a, b) => rank(a) - rank(b));

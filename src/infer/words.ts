@@ -321,7 +321,7 @@ export const INCREASE_VERBS: ReadonlySet<string> = new Set([
 ]);
 export const DECREASE_VERBS: ReadonlySet<string> = new Set([
   "withdraw",
-  // points and gift cards spent: Square's gift card REDEEM activities and loyalty rewards
+  // points and stored value spent: Square's loyalty reward redemptions, Starbucks' stars
   "redeem",
   "debit",
   "spend",

@@ -290,13 +290,6 @@ function statusError(
   });
 }
 
-/**
- * A create files a new record in the collection the tool's name names (or a new one), under
- * an id minted the way the collection's ids are (a counter beside it, or the next after the
- * largest, in the keys' format), with the arguments that are its fields, the clock in its
- * creation timestamp, and its id appended to the list that the record it references keeps
- * of them (an author's `posts`); counts of the same noun beside it move by one.
- */
 /** Statuses that begin a lifecycle, in the words APIs give them. */
 const BEGINNINGS =
   /^(open|new|pending|draft|created|requested|submitted|scheduled|queued|planned|proposed|initiated|received|unpaid|todo|to do|not started|active)$/i;
@@ -315,6 +308,13 @@ function startingStatus(ctx: Context, values: readonly string[]): string | undef
   return named.length === 1 ? named[0] : undefined;
 }
 
+/**
+ * A create files a new record in the collection the tool's name names (or a new one), under
+ * an id minted the way the collection's ids are (a counter beside it, or the next after the
+ * largest, in the keys' format), with the arguments that are its fields, the clock in its
+ * creation timestamp, and its id appended to the list that the record it references keeps
+ * of them (an author's `posts`); counts of the same noun beside it move by one.
+ */
 export function createRule(ctx: Context, collection: CollectionShape | undefined, noun: string): Draft[] {
   if (collection?.parent) return nestedCreate(ctx, collection, noun);
   const name = collection?.name ?? pluralNoun(noun);
@@ -436,12 +436,12 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   return drafts;
 }
 
-/** A number of a record that says how many of it are left to take (`available_seats`, `stock`). */
+/** A number of a record that says how many of it are left to take (`bookable_seats`, `stock`). */
 const STOCK = /^(stock|inventory|available|remaining|in_stock|bookable|left)$/;
 
 /**
  * A record made from another that keeps how many are left (an order of an offer with
- * `available_seats`, a ticket of an event with `tickets_remaining`) takes its quantity from
+ * bookable seats, a ticket of an event with `tickets_remaining`) takes its quantity from
  * it (the `quantity`-like argument, else one), refused when too few are left: Amadeus's
  * `numberOfBookableSeats`, Shopify's inventory on an order, Eventbrite's ticket classes.
  */
@@ -463,7 +463,7 @@ function stockTaken(
   const quantity = ctx.facts.params.find(
     (p) =>
       (p.type === "integer" || p.type === "number") &&
-      /^(quantity|qty|count|seats|tickets|passengers|number_of_\w+|num_\w+)$/.test(p.name),
+      /^(quantity|qty|count|seats|tickets|number_of_\w+|num_\w+)$/.test(p.name),
   );
   const amount = quantity ? `{${quantity.name}}` : 1;
   const what = nameWords(field).join(" ");
@@ -544,8 +544,8 @@ function linkedFields(
  * An argument that fills a field whose values are keys of the same collection (a status's
  * `in_reply_to_id`, a comment's `parent_id`) links the new record to one that must exist,
  * whose count named for the link (`replies_count`) goes up by one: Mastodon's
- * `in_reply_to_id` and `replies_count`, X's `in_reply_to_tweet_id` and `reply_count`,
- * Bluesky's `reply.parent` and `replyCount`.
+ * `in_reply_to_id` and `replies_count`, Bluesky's `reply.parent` and `replyCount`,
+ * GitHub's comment `in_reply_to_id`.
  */
 function selfLinks(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): Draft[] {
   const keys = new Set(collection.keys);
@@ -934,10 +934,7 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
   ];
 }
 
-/**
- * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
- * the one whose records have a field for every other argument (an attendee's email and rsvp).
- */
+/** A description saying a value already there is left as it is: the add is idempotent, not refused. */
 const ONCE =
   /\b(left as it is|already (has|there|present)[^.]*(left|kept|nothing)|changes nothing|no-op|idempotent)\b/i;
 
@@ -996,6 +993,10 @@ function fieldAnswers(ctx: Context, collection: CollectionShape, binding: string
   }));
 }
 
+/**
+ * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
+ * the one whose records have a field for every other argument (an attendee's email and rsvp).
+ */
 function listFieldNamed(ctx: Context, collection: CollectionShape, subject: Reference) {
   const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
   const holding = [...collection.fields.values()].filter(
