@@ -1,5 +1,5 @@
 import { checkedParse, plain } from "./evaluate.js";
-import { mathjs } from "./mathjs.js";
+import { type MathNode, mathjs } from "./mathjs.js";
 
 /**
  * Derivatives and definite integrals of a function given as text ("3x^2 + 2x - 1",
@@ -16,8 +16,28 @@ export function derivativeAt(text: string, at: number, variable: string, order: 
   const parsed = checkedParse(text, [variable]);
   if (typeof parsed === "string") throw new Error(`invalid function ${JSON.stringify(text)}: ${parsed}`);
   let node = parsed;
-  for (let i = 0; i < order; i++) node = mathjs().derivative(node, variable);
+  for (let i = 0; i < order; i++) {
+    if (i > 0 && sizeOf(node) > MAX_DERIVATIVE_NODES)
+      throw new Error(
+        `the derivative of order ${i} already has more than ${MAX_DERIVATIVE_NODES} terms: ask for a lower order or a shorter function`,
+      );
+    node = mathjs().derivative(node, variable);
+  }
   return numberOf(node.compile().evaluate({ [variable]: at }));
+}
+
+/**
+ * Each derivative of a product repeats its factors (the product rule), so a tree grows by a
+ * factor as large as its depth: a tree past this size is not differentiated again.
+ */
+const MAX_DERIVATIVE_NODES = 20_000;
+
+function sizeOf(node: MathNode): number {
+  let size = 0;
+  node.traverse(() => {
+    size++;
+  });
+  return size;
 }
 
 /** Evaluations of the function an integral may spend: adaptive Simpson stops well before. */
