@@ -70,7 +70,7 @@ export const ROOMS = {
   },
   compute: {
     mutate: ["src/compute/**/*.ts"],
-    tests: ["test/compute.test.ts", "test/expr.test.ts", "test/mutate-compute-limits.test.ts"],
+    tests: ["test/compute.test.ts", "test/expr.test.ts", "test/mutate-compute-*.test.ts"],
   },
   importers: {
     mutate: ["src/catalog/importers/**/*.ts"],

@@ -79,8 +79,10 @@ const ALIASES: Readonly<Record<string, string>> = {
 export function unitName(text: string): string | undefined {
   const trimmed = text.trim().replace(/\s+/g, " ");
   const lower = trimmed.toLowerCase();
+  // "degrees Kelvin" is a temperature: mathjs would read it as an angle times a temperature
+  const scale = /^degrees? ./.test(lower) ? lower.replace(/^degrees? /, "") : undefined;
   // the table first: a bare "C" or "F" is a temperature far more often than a coulomb or a farad
-  for (const candidate of [ALIASES[lower], trimmed, lower, lower.replace(/^degrees? /, "")]) {
+  for (const candidate of [ALIASES[lower], scale && ALIASES[scale], scale, trimmed, lower]) {
     if (candidate && readable(candidate)) return candidate;
   }
   return undefined;
