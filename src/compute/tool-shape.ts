@@ -30,7 +30,6 @@ export interface ParameterShape {
   kind: ValueKind;
   required: boolean;
   default?: unknown;
-  enum?: unknown[];
 }
 
 export interface ToolShape {
@@ -63,7 +62,6 @@ function parameterOf(name: string, schema: JsonSchema, required: boolean): Param
     required,
   };
   if (schema.default !== undefined) shape.default = schema.default;
-  if (Array.isArray(schema.enum)) shape.enum = schema.enum;
   return shape;
 }
 
