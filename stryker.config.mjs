@@ -71,6 +71,9 @@ export const ROOMS = {
   compute: {
     mutate: ["src/compute/**/*.ts"],
     tests: ["test/compute.test.ts", "test/expr.test.ts", "test/mutate-compute-*.test.ts"],
+    // a mutant of math.ts or evaluate.ts runs most of these files: one load of src/ (and of
+    // mathjs) for all
+    sharedModules: true,
   },
   importers: {
     mutate: ["src/catalog/importers/**/*.ts"],

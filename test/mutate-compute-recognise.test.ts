@@ -455,7 +455,7 @@ describe("where the answer goes, and which documented error answers bad input", 
   });
 
   it("names the documented error that says the input is invalid, of the computation's kind first", () => {
-    const error = (code: string, message = "", when = "") => ({ code, message, when });
+    const error = (code: string, message = "", when = "") => ({ code, status: 400, message, when });
     const withErrors = (errors: Tool["errors"]) =>
       computationFor(
         tool("convert_units", "Convert between units.", { value: NUMBER, from: TEXT, to: TEXT }, { errors }),
