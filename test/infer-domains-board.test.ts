@@ -110,9 +110,9 @@ describe("board: cards made, changed, moved and removed", () => {
     expectError(await board.call("updateCard", { id: "crd_0099", name: "x" }), "CARD_NOT_FOUND");
   });
 
-  // moving a record from one parent's array to another's (Trello's `idList`) needs an effect that
-  // takes it out of one array and appends it to another: the effects language has none yet
-  it.fails("moving a card takes it out of its list and puts it at the bottom of the other", async () => {
+  // moving a record from one parent's array to another's (Trello's `idList`): out of one array,
+  // onto the end of the other
+  it("moving a card takes it out of its list and puts it at the bottom of the other", async () => {
     const answer = await board.call("moveCardToList", { id: "crd_0001", idList: "lst_02" });
     expect.soft(expectOk(answer)).toMatchObject({ id: "crd_0001", name: "Audit old blog posts" });
     expect.soft(await cardsIn("lst_01")).toEqual(["crd_0002"]);

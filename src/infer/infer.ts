@@ -5,7 +5,7 @@ import { bulkRule } from "./bulk.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
-import { derivedRecord, folderForCreate, moveToFolder, readAcrossFolders } from "./folders.js";
+import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
 import { groundingOf } from "./grounding.js";
 import {
   knownValueChecks,
@@ -409,7 +409,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
   if (moved && moved.length > 0) return { drafts: moved };
-  const filed = subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined;
+  const filed =
+    moveToHolder(ctx) ?? (subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined);
   if (filed && filed.length > 0) return { drafts: filed };
   const across = subject && acting === "read" ? readAcrossFolders(ctx, subject) : undefined;
   if (across) return { drafts: across };

@@ -25,6 +25,19 @@ export function referenceTarget(
   return recordTarget(ctx, collection, `{${param.name}}`, bound);
 }
 
+/**
+ * The record an argument names where it is now, found by its own key, whatever holder another
+ * argument names (a card being moved to the list `idList` names is still in its own).
+ */
+export function currentTarget(ctx: Context, reference: Reference): string | undefined {
+  const key = `{${reference.param.name}}`;
+  const { collection } = reference;
+  const container = locatedContainer(ctx, collection, key);
+  if (!container) return referenceTarget(ctx, reference);
+  if (collection.container === "map") return `${container}/${key}`;
+  return collection.keyField ? `${container}/[${collection.keyField}=${key}]` : undefined;
+}
+
 /** The target of one record of a collection, its key given as a template. */
 export function recordTarget(
   ctx: Context,
