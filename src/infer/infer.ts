@@ -43,6 +43,15 @@ import {
 } from "./shape.js";
 import { switchRule } from "./switches.js";
 import { tallyRule } from "./tallies.js";
+import {
+  revokeRule,
+  signInRule,
+  type TokenScheme,
+  tokenArgument,
+  tokenGuard,
+  tokenScheme,
+  withoutToken,
+} from "./tokens.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, DECREASE_VERBS, INCREASE_VERBS, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
@@ -117,6 +126,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     keyNames.set(collection, name);
     return name;
   };
+  let tokens: TokenScheme | null | undefined;
+  const tokenSchemeOf = () => {
+    tokens ??= tokenScheme(shape, siblings()) ?? null;
+    return tokens ?? undefined;
+  };
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
@@ -149,8 +163,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
       return base;
     }
+    const scheme = tokenSchemeOf();
+    const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
-      facts: factsOf(base),
+      facts: token ? withoutToken(factsOf(base), token.name) : factsOf(base),
       shape,
       states,
       siblings,
@@ -168,7 +184,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
           fieldReference(param, shape),
       )
       .filter((r): r is Reference => r !== undefined);
-    const outcome = inferTool(ctx, options);
+    const outcome = scheme
+      ? tokenOutcome(ctx, scheme, token, () => inferTool(ctx, options))
+      : inferTool(ctx, options);
     if ("reason" in outcome) {
       report.push({
         toolset: toolset.id,
@@ -183,7 +201,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const drafts = [
       // where the nested records the effects name are kept, found before anything reads them
       ...(ctx.located?.values() ?? []),
-      ...signedInGuard(ctx, outcome.drafts),
+      ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
       ...orderChecks(ctx),
       ...knownValueChecks(ctx, outcome.drafts),
       ...outcome.drafts,
@@ -460,6 +478,31 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     };
   if (!named) return { reason: "names no part of the state and no argument names a record" };
   return { reason: `no argument matches a field of ${named.name}` };
+}
+
+/**
+ * Where the toolset mints tokens that its tools take back: a sign-in mints one, a revoke
+ * clears it, and any other tool given one first checks it is the token the state keeps.
+ */
+function tokenOutcome(
+  ctx: Context,
+  scheme: TokenScheme,
+  token: ReturnType<typeof tokenArgument>,
+  rest: () => Outcome,
+): Outcome {
+  if (scheme.signIns.has(ctx.facts.tool.name))
+    return {
+      drafts: signInRule(ctx, scheme, () => {
+        const outcome = rest();
+        return "drafts" in outcome ? outcome.drafts : [];
+      }),
+    };
+  if (!token) return rest();
+  const guard = tokenGuard(ctx, scheme, token);
+  const revoked = revokeRule(ctx, scheme);
+  if (revoked) return { drafts: [...guard, ...revoked] };
+  const outcome = rest();
+  return "drafts" in outcome ? { drafts: [...guard, ...outcome.drafts] } : outcome;
 }
 
 /** A change of a record that the tool says refunds gives its price back to whatever paid for it. */
