@@ -2,7 +2,7 @@ import type { JsonSchema, Tool, ToolError } from "../catalog/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { addError, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
-import type { ErrorFact, ToolFacts } from "./facts.js";
+import type { ToolFacts } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { FieldShape, RecordShape, StateShape } from "./shape.js";
 import { LOGIN_VERBS, LOGOUT_VERBS, nameWords } from "./words.js";
@@ -167,14 +167,18 @@ function lifetimeOf(facts: ToolFacts): number | undefined {
   return undefined;
 }
 
-/** What a bad token answers: a documented error that speaks of the token, of being unauthorized or unauthenticated. */
-function tokenErrorOf(errors: readonly ErrorFact[]): ErrorFact | undefined {
+/**
+ * What a bad token answers: a documented 401, or an error that speaks of the token, of being
+ * unauthorized or unauthenticated, or of a session to start again ("re-login, please").
+ */
+function tokenErrorOf(errors: readonly ToolError[]): ToolError | undefined {
   return errors.find(
     (e) =>
-      /\b(token|unauthori[sz]ed|unauthenticated|not authenticated|session (has )?expired|api key)\b/.test(
-        e.text,
+      e.status === 401 ||
+      /\b(token|unauthori[sz]ed|unauthenticated|not authenticated|not authori[sz]ed|not (logged|signed) in|re-?login|(log|sign) in again|session (has )?(expired|terminated|ended)|api key)\b/.test(
+        `${e.message} ${e.when}`.toLowerCase(),
       ) ||
-      /(^|_)(unauthori[sz]ed|unauthenticated|invalid_token|token_expired|expired_token|invalid_auth|not_authed)(_|$)/.test(
+      /(^|_)(unauthori[sz]ed|unauthenticated|not_authori[sz]ed|not_authenticated|not_logged_in|invalid_token|token_expired|expired_token|invalid_auth|not_authed|session_expired|invalid_session)(_|$)/.test(
         e.code.toLowerCase(),
       ),
   );
@@ -187,8 +191,7 @@ function documentedTokenError(
 ): ToolError | undefined {
   for (const facts of siblings) {
     if (outputs.has(facts.tool.name) || !tokenArgumentOf(facts.tool, outputs)) continue;
-    const fact = tokenErrorOf(facts.errors);
-    const error = fact ? facts.tool.errors.find((e) => e.code === fact.code) : undefined;
+    const error = tokenErrorOf(facts.tool.errors);
     if (error) return error;
   }
   return undefined;
@@ -231,11 +234,11 @@ export function tokenArgument(scheme: TokenScheme, tool: Tool): RawParam | undef
 
 /** The facts of a tool without its token argument and its token error: they select and say nothing else. */
 export function withoutToken(facts: ToolFacts, argument: string): ToolFacts {
-  const error = tokenErrorOf(facts.errors);
+  const error = tokenErrorOf(facts.tool.errors);
   return {
     ...facts,
     params: facts.params.filter((p) => p.name !== argument),
-    errors: facts.errors.filter((e) => e !== error),
+    errors: facts.errors.filter((e) => e.code !== error?.code),
   };
 }
 
@@ -246,13 +249,7 @@ function kept(scheme: TokenScheme, field: string): string {
 
 /** The error a bad token answers: the tool's own, the toolset's, or an added `INVALID_TOKEN` (401). */
 function badTokenError(ctx: Context, scheme: TokenScheme, argument: string): string {
-  const documented = tokenErrorOf(
-    ctx.facts.tool.errors.map((e) => ({
-      code: e.code,
-      kind: "other",
-      text: `${e.message} ${e.when}`.toLowerCase(),
-    })),
-  );
+  const documented = tokenErrorOf(ctx.facts.tool.errors);
   if (documented) {
     ctx.usedErrors.add(documented.code);
     return documented.code;
