@@ -318,6 +318,37 @@ describe("an OAuth client whose token expires", () => {
   });
 });
 
+describe("a revocation that takes any token, as RFC 7009 has it", () => {
+  it("clears the kept token when it is the one given, and answers any other without an error or a change", async () => {
+    const api = world(
+      {
+        auth: { access_token: "at_2f9c1d77ab01", expires_at: null },
+        apps: { app_1: { client_id: "app_1", client_secret: "s1" } },
+      },
+      [
+        tool(
+          "create_token",
+          "Authenticate the client; answers an access token.",
+          { client_id: text, client_secret: text },
+          undefined,
+          [],
+          {
+            outputSchema: { type: "object", properties: { access_token: text } },
+          },
+        ),
+        tool("revoke_token", "Revoke a token. An invalid or unknown token is not an error.", { token: text }),
+        tool("whoami", "The client the token belongs to.", { access_token: text }),
+      ],
+    );
+    const other = await call(api, "revoke_token", { token: "at_000000000000" });
+    expect(other.outcome.status).toBe("applied");
+    expect(other.after.auth).toEqual({ access_token: "at_2f9c1d77ab01", expires_at: null });
+    const kept = await call(api, "revoke_token", { token: "at_2f9c1d77ab01" });
+    expect(kept.after.auth).toEqual({ access_token: null, expires_at: null });
+    expect(inferred(api, "revoke_token").tool.errors).toEqual([]);
+  });
+});
+
 describe("where nothing takes the token back, signing in is left to the rules of sessions", () => {
   it("a token only the sign-in answers is not checked anywhere", () => {
     const api = world(

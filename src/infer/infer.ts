@@ -199,6 +199,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       return base;
     }
     const drafts = [
+      // a bad token is refused before anything is looked at, as a 401 comes before a 404
+      ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
       // where the nested records the effects name are kept, found before anything reads them
       ...(ctx.located?.values() ?? []),
       ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
@@ -481,8 +483,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
 }
 
 /**
- * Where the toolset mints tokens that its tools take back: a sign-in mints one, a revoke
- * clears it, and any other tool given one first checks it is the token the state keeps.
+ * Where the toolset mints tokens that its tools take back: a sign-in mints one and a revoke
+ * clears it (the check of a given token comes first in every tool, with the other guards).
  */
 function tokenOutcome(
   ctx: Context,
@@ -497,12 +499,8 @@ function tokenOutcome(
         return "drafts" in outcome ? outcome.drafts : [];
       }),
     };
-  if (!token) return rest();
-  const guard = tokenGuard(ctx, scheme, token);
-  const revoked = revokeRule(ctx, scheme);
-  if (revoked) return { drafts: [...guard, ...revoked] };
-  const outcome = rest();
-  return "drafts" in outcome ? { drafts: [...guard, ...outcome.drafts] } : outcome;
+  const revoked = token ? revokeRule(ctx, scheme) : undefined;
+  return revoked ? { drafts: revoked } : rest();
 }
 
 /** A change of a record that the tool says refunds gives its price back to whatever paid for it. */

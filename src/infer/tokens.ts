@@ -273,6 +273,7 @@ function badTokenError(ctx: Context, scheme: TokenScheme, argument: string): str
  * the state keeps and has not expired; an optional token is checked only when given.
  */
 export function tokenGuard(ctx: Context, scheme: TokenScheme, argument: RawParam): Draft[] {
+  if (forgiving(ctx)) return [];
   const error = badTokenError(ctx, scheme, argument.name);
   const given = `$args.${identifier(argument.name)}`;
   const require: Array<Record<string, unknown>> = [
@@ -441,6 +442,32 @@ export function revokeRule(ctx: Context, scheme: TokenScheme): Draft[] | undefin
   for (const field of scheme.store.fields.values())
     if (!field.path.includes(".") && (field.path === scheme.field || field.path === scheme.expires))
       set[field.path] = null;
+  if (forgiving(ctx)) {
+    // RFC 7009 §2.2: an invalid token is no error, and revoking it changes nothing
+    const argument = tokenArgument(scheme, ctx.facts.tool)?.name ?? "";
+    ctx.notes.push(
+      `clears ${Object.keys(set).join(", ")} of ${target} when ${argument} is the one kept; any other is no error`,
+    );
+    return [
+      {
+        kind: "update",
+        target,
+        set,
+        as: SESSION,
+        when: `$args.${identifier(argument)} = ${kept(scheme, scheme.field)}`,
+      },
+    ];
+  }
   ctx.notes.push(`clears ${Object.keys(set).join(", ")} of ${target}`);
   return [{ kind: "update", target, set, as: SESSION }];
+}
+
+/** A revoke whose docs say an unknown or invalid token is no error ("always succeeds"), as RFC 7009 has it. */
+function forgiving(ctx: Context): boolean {
+  return (
+    ctx.facts.words.some((w) => LOGOUT_VERBS.has(w) || w === "revoke" || w === "invalidate") &&
+    /\b(unknown|invalid|expired|revoked)\b[^.]*\b(is|are)\s+(not an error|no error|ignored)\b|\balways succeeds\b/i.test(
+      ctx.facts.text,
+    )
+  );
 }
