@@ -31,7 +31,7 @@ const tracker = world({ token: null, users, bugs }, [
   tool(
     "user_login",
     "Log in with a login name and password. Answers the user's id and a token to pass to the other methods.",
-    { login: text, password: text },
+    { login: text, password: text, remember: { type: "boolean" } },
     ["login", "password"],
     [
       error(

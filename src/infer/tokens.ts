@@ -201,6 +201,7 @@ interface RawParam {
   name: string;
   required: boolean;
   description: string;
+  schema: JsonSchema;
 }
 
 function rawParams(tool: Tool): RawParam[] {
@@ -211,6 +212,7 @@ function rawParams(tool: Tool): RawParam[] {
     name,
     required: required.has(name),
     description: isPlainObject(raw) && typeof raw.description === "string" ? raw.description : "",
+    schema: (isPlainObject(raw) ? raw : {}) as JsonSchema,
   }));
 }
 
@@ -369,7 +371,7 @@ const credentialsOf = new WeakMap<Context, { target: string; fields: Set<string>
 function credentials(ctx: Context): { target: string; fields: Set<string> } | undefined {
   const known = credentialsOf.get(ctx);
   if (known !== undefined) return known ?? undefined;
-  const given = rawParams(ctx.facts.tool).filter((p) => !/^(grant_type|scope|scopes)$/.test(p.name));
+  const given = credentialParams(ctx);
   let found: { target: string; fields: Set<string> } | undefined;
   for (const collection of ctx.shape.collections.values()) {
     const held = given.filter((p) => collection.fields.has(p.name));
@@ -382,6 +384,20 @@ function credentials(ctx: Context): { target: string; fields: Set<string> } | un
   return found;
 }
 
+/**
+ * What a sign-in proves who calls by: its free text arguments (an id, a login, a secret), not
+ * a choice among fixed values (`grant_type`), a flag (`remember_me`) or the scope asked for.
+ */
+function credentialParams(ctx: Context): RawParam[] {
+  return rawParams(ctx.facts.tool).filter(
+    (p) =>
+      p.schema.type === "string" &&
+      !Array.isArray(p.schema.enum) &&
+      p.schema.const === undefined &&
+      !/^scopes?$/.test(p.name),
+  );
+}
+
 function callerHas(ctx: Context, field: string): boolean {
   return credentials(ctx)?.fields.has(field) ?? false;
 }
@@ -389,7 +405,7 @@ function callerHas(ctx: Context, field: string): boolean {
 function credentialsCheck(ctx: Context): Draft[] {
   const found = credentials(ctx);
   if (!found) return [];
-  const given = rawParams(ctx.facts.tool).filter((p) => !/^(grant_type|scope|scopes)$/.test(p.name));
+  const given = credentialParams(ctx);
   const documented = ctx.facts.errors.find((e) =>
     /credential|password|secret|client authentication|invalid client|wrong|no (user|account|client)/.test(
       e.text,
