@@ -463,3 +463,36 @@ describe("a verb made of re- and the noun of a number", () => {
     expect(made.after).toEqual({ kiosk: { name: "K1", stock_units: 8, cash: 20 } });
   });
 });
+
+describe("a record kept inside another's records, reached through a record an effect reads", () => {
+  const shop = toolset(
+    {
+      accounts: {
+        A1: { account_id: "A1", name: "Rui", cards: { C1: { card_id: "C1", balance: 100 } } },
+        A2: { account_id: "A2", name: "Ana", cards: { C7: { card_id: "C7", balance: 50 } } },
+      },
+      orders: { O1: { order_id: "O1", account_id: "A2", card_id: "C7", amount: 30, status: "paid" } },
+    },
+    [
+      tool(
+        "refund_order",
+        "Refund a paid order: its amount is returned to the balance of the card it was paid with, and the order's status becomes refunded.",
+        { order_id: { type: "string" } },
+        ["order_id"],
+        { order_id: { type: "string" }, status: { type: "string" } },
+      ),
+    ],
+  );
+
+  it("finds the card the order names after reading the order, and refunds it there", async () => {
+    const refunded = await call(shop, "refund_order", { order_id: "O1" });
+    expect(refunded.outcome).toMatchObject({
+      status: "applied",
+      output: { order_id: "O1", status: "refunded" },
+    });
+    expect(refunded.after).toMatchObject({
+      accounts: { A1: { cards: { C1: { balance: 100 } } }, A2: { cards: { C7: { balance: 80 } } } },
+      orders: { O1: { status: "refunded" } },
+    });
+  });
+});

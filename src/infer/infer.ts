@@ -201,13 +201,13 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const drafts = [
       // a bad token is refused before anything is looked at, as a 401 comes before a 404
       ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
-      // where the nested records the effects name are kept, found before anything reads them
-      ...(ctx.located?.values() ?? []),
-      ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
-      ...orderChecks(ctx),
-      ...knownValueChecks(ctx, outcome.drafts),
-      ...outcome.drafts,
-      ...successFlags(ctx.facts, outcome.drafts),
+      ...locatedFirst(ctx.located?.values() ?? [], [
+        ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
+        ...orderChecks(ctx),
+        ...knownValueChecks(ctx, outcome.drafts),
+        ...outcome.drafts,
+        ...successFlags(ctx.facts, outcome.drafts),
+      ]),
     ];
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
@@ -524,6 +524,20 @@ const UPDATE_FRAME = new Set([
   "unless",
   "set",
 ]);
+
+/**
+ * The searches for where nested records are kept, each just before the first effect that goes
+ * through it: a search by a key an earlier effect binds (the card a booking was paid with)
+ * must come after that effect, and one by an argument may come first.
+ */
+function locatedFirst(located: Iterable<Draft>, drafts: readonly Draft[]): Draft[] {
+  const placed = [...drafts];
+  for (const search of [...located].reverse()) {
+    const at = placed.findIndex((d) => JSON.stringify(d).includes(`$${String(search.as)}.`));
+    placed.splice(Math.max(at, 0), 0, search);
+  }
+  return placed;
+}
 
 /**
  * A tool whose name says it writes while its effects only read (an update that sets nothing:
