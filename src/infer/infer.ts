@@ -43,6 +43,15 @@ import {
 } from "./shape.js";
 import { switchRule } from "./switches.js";
 import { tallyRule } from "./tallies.js";
+import {
+  revokeRule,
+  signInRule,
+  type TokenScheme,
+  tokenArgument,
+  tokenGuard,
+  tokenScheme,
+  withoutToken,
+} from "./tokens.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, DECREASE_VERBS, INCREASE_VERBS, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
@@ -117,6 +126,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     keyNames.set(collection, name);
     return name;
   };
+  let tokens: TokenScheme | null | undefined;
+  const tokenSchemeOf = () => {
+    tokens ??= tokenScheme(shape, siblings()) ?? null;
+    return tokens ?? undefined;
+  };
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
@@ -149,8 +163,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
       return base;
     }
+    const scheme = tokenSchemeOf();
+    const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
-      facts: factsOf(base),
+      facts: token ? withoutToken(factsOf(base), token.name) : factsOf(base),
       shape,
       states,
       siblings,
@@ -168,7 +184,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
           fieldReference(param, shape),
       )
       .filter((r): r is Reference => r !== undefined);
-    const outcome = inferTool(ctx, options);
+    const outcome = scheme
+      ? tokenOutcome(ctx, scheme, token, () => inferTool(ctx, options))
+      : inferTool(ctx, options);
     if ("reason" in outcome) {
       report.push({
         toolset: toolset.id,
@@ -180,13 +198,17 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return base;
     }
-    const drafts = locatedFirst(ctx.located?.values() ?? [], [
-      ...signedInGuard(ctx, outcome.drafts),
-      ...orderChecks(ctx),
-      ...knownValueChecks(ctx, outcome.drafts),
-      ...outcome.drafts,
-      ...successFlags(ctx.facts, outcome.drafts),
-    ]);
+    const drafts = [
+      // a bad token is refused before anything is looked at, as a 401 comes before a 404
+      ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
+      ...locatedFirst(ctx.located?.values() ?? [], [
+        ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
+        ...orderChecks(ctx),
+        ...knownValueChecks(ctx, outcome.drafts),
+        ...outcome.drafts,
+        ...successFlags(ctx.facts, outcome.drafts),
+      ]),
+    ];
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
@@ -459,6 +481,27 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     };
   if (!named) return { reason: "names no part of the state and no argument names a record" };
   return { reason: `no argument matches a field of ${named.name}` };
+}
+
+/**
+ * Where the toolset mints tokens that its tools take back: a sign-in mints one and a revoke
+ * clears it (the check of a given token comes first in every tool, with the other guards).
+ */
+function tokenOutcome(
+  ctx: Context,
+  scheme: TokenScheme,
+  token: ReturnType<typeof tokenArgument>,
+  rest: () => Outcome,
+): Outcome {
+  if (scheme.signIns.has(ctx.facts.tool.name))
+    return {
+      drafts: signInRule(ctx, scheme, () => {
+        const outcome = rest();
+        return "drafts" in outcome ? outcome.drafts : [];
+      }),
+    };
+  const revoked = token ? revokeRule(ctx, scheme) : undefined;
+  return revoked ? { drafts: revoked } : rest();
 }
 
 /** A change of a record that the tool says refunds gives its price back to whatever paid for it. */
