@@ -496,3 +496,47 @@ describe("a record kept inside another's records, reached through a record an ef
     });
   });
 });
+
+describe("one account's client API whose collection starts empty, numbered by a counter", () => {
+  const note = { id: { type: "integer" }, username: { type: "string" }, title: { type: "string" } };
+  const jot = toolset(
+    { authenticated: true, username: "kim", password: "pw-1", note_counter: 0, notes: {} },
+    [
+      tool(
+        "write_note",
+        "Write a new note for the signed-in user.",
+        { title: { type: "string" } },
+        ["title"],
+        note,
+      ),
+      tool("read_note", "Read a note by its id.", { note_id: { type: "integer" } }, ["note_id"], note),
+      tool("erase_note", "Erase a note by its id.", { note_id: { type: "integer" } }, ["note_id"], {
+        deleted: { type: "boolean" },
+      }),
+    ],
+  );
+
+  it("files the note under the counter's number, by the account, and the counter moves", async () => {
+    const written = await call(jot, "write_note", { title: "Groceries" });
+    expect(written.report.verdict).toBe("inferred");
+    expect(written.outcome).toMatchObject({
+      status: "applied",
+      output: { id: 0, username: "kim", title: "Groceries" },
+    });
+    expect(written.after).toMatchObject({
+      note_counter: 1,
+      notes: { "0": { id: 0, username: "kim", title: "Groceries" } },
+    });
+    const read = await call(jot, "read_note", { note_id: 0 }, written.after);
+    expect(read.outcome).toMatchObject({ status: "applied", output: { id: 0, title: "Groceries" } });
+  });
+
+  it("answers deleted for an erase, and the note is gone", async () => {
+    const written = await call(jot, "write_note", { title: "Groceries" });
+    const erased = await call(jot, "erase_note", { note_id: 0 }, written.after);
+    expect(erased.report.verdict).toBe("inferred");
+    expect(erased.outcome).toMatchObject({ status: "applied", output: { deleted: true } });
+    const gone = await call(jot, "read_note", { note_id: 0 }, erased.after);
+    expect(gone.outcome).toMatchObject({ status: "failed", failure: { status: 404 } });
+  });
+});

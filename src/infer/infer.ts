@@ -284,7 +284,8 @@ function withSchemaCollections(found: StateShape, derived: SchemaWorld, empty: b
   const byName = new Map(schema.map((c) => [c.name, c]));
   const parts = found.parts.map((part) =>
     part.kind === "collection" && part.size === 0 && part.fields.size === 0 && byName.has(part.name)
-      ? { ...(byName.get(part.name) as CollectionShape), path: part.path }
+      ? // the counter beside the empty collection still numbers what the schemas describe
+        { ...(byName.get(part.name) as CollectionShape), path: part.path, counter: part.counter }
       : part,
   );
   return reindexed(parts, found.root);
@@ -577,12 +578,17 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
         o.type === "boolean" &&
         !answered.has(o.name) &&
         (/^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name) ||
-          doneWord(o.name, facts.verb)),
+          doneWord(o.name, facts.verb) ||
+          (facts.verbAction === "delete" && doneWord(o.name, "delete")) ||
+          (facts.verbAction === "delete" && doneWord(o.name, "remove"))),
     )
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
 }
 
-/** An output named for the tool's own verb done (`deleted` of a delete, `archived` of an archive). */
+/**
+ * An output named for the tool's own verb done (`deleted` of a delete, `archived` of an
+ * archive); any removal answers `deleted` or `removed` (`erase_note` → `deleted: true`).
+ */
 function doneWord(name: string, verb: string | undefined): boolean {
   if (!verb) return false;
   const stem = verb.replace(/e$/, "");
@@ -671,9 +677,20 @@ function keyByPosition(ctx: Context, named: CollectionShape | undefined): Refere
 }
 
 /** What the tool does: its read-only hint first, then its verb; an unknown verb stays unknown. */
+/** Verbs that write a thing anew or over what is there, as the docs say. */
+const WRITES_ANEW = new Set(["write", "put", "save", "store", "record"]);
+
 function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "unknown" {
   if (facts.readOnly === true) return "read";
   const verb = facts.verbAction;
+  // `write_note`: "Write a new note" makes one where no argument names one to rewrite
+  if (
+    verb === "update" &&
+    !subject &&
+    WRITES_ANEW.has(facts.verb ?? "") &&
+    /\bnew\b/i.test(facts.tool.description)
+  )
+    return "create";
   if (verb && !(verb === "read" && facts.readOnly === false)) return verb;
   if (facts.destructive === true) return "delete";
   if (facts.readOnly === false) return subject ? "update" : "create";
