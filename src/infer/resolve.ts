@@ -49,8 +49,10 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   }
   // several collections keep their key in a field of this name: the one the tool names wins
   const named = byKeyField.length > 1 ? namedCollection(facts, shape) : undefined;
+  // …unless another argument names that one (`moveCardToList(id, idList)`: `id` is the card)
+  const namedByOther = named !== undefined && namesOtherArgument(param, facts, named);
   const preferred =
-    named && byKeyField.includes(named)
+    named && byKeyField.includes(named) && !namedByOther
       ? [named]
       : !noun
         ? headNounCollection(param, facts, [
@@ -86,6 +88,13 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
   return undefined;
+}
+
+function namesOtherArgument(param: Param, facts: ToolFacts, collection: CollectionShape): boolean {
+  return facts.params.some((p) => {
+    const noun = p === param ? undefined : nounOfIdentifier(p.name);
+    return noun !== undefined && sameNoun(noun, collection.name);
+  });
 }
 
 /**
@@ -273,7 +282,8 @@ export function namedPart<K extends Part["kind"]>(
 /**
  * The list a membership verb keeps, named by the verb's participle: `follow`/`unfollow` keep
  * `following`, `like` keeps `liked_post_ids`, `star` keeps `starred` (as GitHub's and X's
- * APIs name them). Verbs that say nothing of the list (add, remove) name none.
+ * APIs name them), or by its noun (`subscribe` keeps `subscriptions`, as YouTube's and
+ * Reddit's do). Verbs that say nothing of the list (add, remove) name none.
  */
 export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | undefined {
   const verb = facts.verb;
@@ -281,10 +291,20 @@ export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | und
   const stem = verb.replace(/^un/, "");
   if (PLAIN_MEMBERSHIP.has(stem)) return undefined;
   const bare = stem.replace(/e$/, "");
-  const forms = new Set([`${bare}ing`, `${bare}ed`, `${stem}${stem.at(-1)}ed`, `${bare}es`, `${stem}s`]);
-  const lists = shape.parts.filter(
-    (p): p is ListShape => p.kind === "list" && forms.has(nameWords(p.name)[0] ?? ""),
-  );
+  // …or by the verb's noun: `subscribe` keeps `subscriptions`, `bookmark` keeps `bookmarks`
+  const forms = new Set([
+    `${bare}ing`,
+    `${bare}ed`,
+    `${stem}${stem.at(-1)}ed`,
+    `${bare}es`,
+    `${stem}s`,
+    stem,
+    stem.replace(/scribe$/, "scription"),
+  ]);
+  const lists = shape.parts.filter((p): p is ListShape => {
+    const first = nameWords(p.name)[0] ?? "";
+    return p.kind === "list" && (forms.has(first) || forms.has(singular(first)));
+  });
   return lists.length === 1 ? lists[0] : undefined;
 }
 
