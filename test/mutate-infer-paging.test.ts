@@ -121,14 +121,16 @@ describe("what the schema gives when an argument is left out", () => {
     expect(await titles(page, { page_size: 3 })).toEqual(["Curry"]);
   });
 
-  it("ignores a default that is no text and no number", async () => {
-    const unset = tool(
-      "list_recipes",
-      "List recipes.",
-      { limit: { type: ["integer", "null"], default: null } },
-      [],
-    );
-    expect(await titles(unset, {})).toEqual(["Soup", "Stew", "Salad", "Curry"]);
+  it("ignores a default that is no text and no number, as a schema's slip", async () => {
+    for (const slip of [null, true]) {
+      const unset = tool(
+        "list_recipes",
+        "List recipes.",
+        { limit: { type: ["integer", "null"], default: slip } },
+        [],
+      );
+      expect(await titles(unset, {}), String(slip)).toEqual(["Soup", "Stew", "Salad", "Curry"]);
+    }
   });
 
   it("sorts ascending where no argument or sentence gives a direction", async () => {
@@ -169,13 +171,13 @@ const entryTitles = async (description: string, entry: (i: number) => Record<str
 describe("the time field a stated order sorts by", () => {
   it("is a field whose values are dates, whatever its name", async () => {
     const { titles: got, notes } = await entryTitles("List entries, most recent first.", (n) => ({
-      posted_on: `2026-01-0${n}`,
+      filed_on: `2026-01-0${n}`,
       format: "pdf",
       attempts: n,
       summary: `Notes of 2026-05-0${5 - n}`,
     }));
     expect(got).toEqual(["Entry 4", "Entry 3", "Entry 2", "Entry 1"]);
-    expect(notes).toContain("answers the matches by posted_on, newest first");
+    expect(notes).toContain("answers the matches by filed_on, newest first");
   });
 
   it("is a field named for a time, whatever its values", async () => {
