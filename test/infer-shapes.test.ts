@@ -463,3 +463,80 @@ describe("a verb made of re- and the noun of a number", () => {
     expect(made.after).toEqual({ kiosk: { name: "K1", stock_units: 8, cash: 20 } });
   });
 });
+
+describe("a record kept inside another's records, reached through a record an effect reads", () => {
+  const shop = toolset(
+    {
+      accounts: {
+        A1: { account_id: "A1", name: "Rui", cards: { C1: { card_id: "C1", balance: 100 } } },
+        A2: { account_id: "A2", name: "Ana", cards: { C7: { card_id: "C7", balance: 50 } } },
+      },
+      orders: { O1: { order_id: "O1", account_id: "A2", card_id: "C7", amount: 30, status: "paid" } },
+    },
+    [
+      tool(
+        "refund_order",
+        "Refund a paid order: its amount is returned to the balance of the card it was paid with, and the order's status becomes refunded.",
+        { order_id: { type: "string" } },
+        ["order_id"],
+        { order_id: { type: "string" }, status: { type: "string" } },
+      ),
+    ],
+  );
+
+  it("finds the card the order names after reading the order, and refunds it there", async () => {
+    const refunded = await call(shop, "refund_order", { order_id: "O1" });
+    expect(refunded.outcome).toMatchObject({
+      status: "applied",
+      output: { order_id: "O1", status: "refunded" },
+    });
+    expect(refunded.after).toMatchObject({
+      accounts: { A1: { cards: { C1: { balance: 100 } } }, A2: { cards: { C7: { balance: 80 } } } },
+      orders: { O1: { status: "refunded" } },
+    });
+  });
+});
+
+describe("one account's client API whose collection starts empty, numbered by a counter", () => {
+  const note = { id: { type: "integer" }, username: { type: "string" }, title: { type: "string" } };
+  const jot = toolset(
+    { authenticated: true, username: "kim", password: "pw-1", note_counter: 0, notes: {} },
+    [
+      tool(
+        "write_note",
+        "Write a new note for the signed-in user.",
+        { title: { type: "string" } },
+        ["title"],
+        note,
+      ),
+      tool("read_note", "Read a note by its id.", { note_id: { type: "integer" } }, ["note_id"], note),
+      tool("erase_note", "Erase a note by its id.", { note_id: { type: "integer" } }, ["note_id"], {
+        deleted: { type: "boolean" },
+      }),
+    ],
+  );
+
+  it("files the note under the counter's number, by the account, and the counter moves", async () => {
+    const written = await call(jot, "write_note", { title: "Groceries" });
+    expect(written.report.verdict).toBe("inferred");
+    expect(written.outcome).toMatchObject({
+      status: "applied",
+      output: { id: 0, username: "kim", title: "Groceries" },
+    });
+    expect(written.after).toMatchObject({
+      note_counter: 1,
+      notes: { "0": { id: 0, username: "kim", title: "Groceries" } },
+    });
+    const read = await call(jot, "read_note", { note_id: 0 }, written.after);
+    expect(read.outcome).toMatchObject({ status: "applied", output: { id: 0, title: "Groceries" } });
+  });
+
+  it("answers deleted for an erase, and the note is gone", async () => {
+    const written = await call(jot, "write_note", { title: "Groceries" });
+    const erased = await call(jot, "erase_note", { note_id: 0 }, written.after);
+    expect(erased.report.verdict).toBe("inferred");
+    expect(erased.outcome).toMatchObject({ status: "applied", output: { deleted: true } });
+    const gone = await call(jot, "read_note", { note_id: 0 }, erased.after);
+    expect(gone.outcome).toMatchObject({ status: "failed", failure: { status: 404 } });
+  });
+});

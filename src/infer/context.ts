@@ -22,7 +22,10 @@ export interface Context {
   usedErrors: Set<string>;
   /** Collections whose entities must keep their key as a field for an effect to answer it. */
   keyFields: Map<string, string>;
-  /** Effects that find where a nested record is kept, by binding, run before everything else. */
+  /**
+   * Effects that find where a nested record is kept, by the collection's path and the key's
+   * expression; each runs before the first effect that goes through it.
+   */
   located?: Map<string, Draft>;
 }
 

@@ -204,8 +204,11 @@ export function requiredStatuses(
   const fromName = statuses.filter((s) => s.length > 2 && containsWords(nameText, s));
   const text = ctx.facts.text.toLowerCase();
   const noun = nameWords(singular(collection.name)).join(" ");
+  // "only booked shipments can be cancelled", said by the description or by a documented error
   const fromOnly = statuses.filter((s) =>
-    new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${literal(s)}\\s+${literal(noun)}`).test(text),
+    [text, ...ctx.facts.errors.map((e) => e.text)].some((t) =>
+      new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${literal(s)}\\s+${literal(noun)}`).test(t),
+    ),
   );
   const fromErrors = ctx.facts.errors
     .map((e) => new RegExp(`\\bnon-([a-z]+)\\s+${literal(noun)}`).exec(e.text)?.[1])

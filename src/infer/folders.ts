@@ -4,7 +4,7 @@ import { ownerField, principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
-import { referenceTarget } from "./targets.js";
+import { currentTarget, recordTarget, referenceTarget } from "./targets.js";
 import { nameWords, plural, STATUS_VERBS, singular } from "./words.js";
 import { counted, createRule } from "./writes.js";
 
@@ -156,6 +156,42 @@ export function moveToFolder(ctx: Context, subject: Reference): Draft[] | undefi
     { kind: "delete", target, ...(missing ? { missing } : {}), as: "moved", output: "" },
     { kind: "update", target: holder, append: { [to]: "{$moved}" } },
   ];
+}
+
+/**
+ * Moving a record kept inside others' (a card in a list) to another holder of its kind, named
+ * by an argument (`idList`): it leaves the holder it is in and goes at the end of the other,
+ * as Trello's `PUT /1/cards/{id}?idList=…`, Jira's move of an issue to another sprint and
+ * Asana's `addTask` to another section do. An unknown record or holder changes nothing.
+ */
+export function moveToHolder(ctx: Context): Draft[] | undefined {
+  if (ctx.facts.verb !== "move") return undefined;
+  for (const subject of ctx.references) {
+    const kept = subject.collection;
+    if (subject.many || !kept.parent || kept.container !== "array") continue;
+    const to = ctx.references.find((r) => r !== subject && !r.many && r.collection.name === kept.parent);
+    if (!to) continue;
+    const from = currentTarget(ctx, subject);
+    const holder = recordTarget(ctx, to.collection, `{${to.param.name}}`);
+    if (!from || !holder) continue;
+    const missing = notFoundError(ctx, kept, subject.param.name, { add: true });
+    const absent = notFoundError(ctx, to.collection, to.param.name, { add: true });
+    const field = kept.path.at(-1) as string;
+    ctx.notes.push(
+      `moves the ${singular(kept.name)} to the end of the ${field} of the ${singular(to.collection.name)} ${to.param.name} names`,
+    );
+    return [
+      { kind: "delete", target: from, ...(missing ? { missing } : {}), as: "moved", output: "" },
+      {
+        kind: "update",
+        target: holder,
+        ...(absent ? { missing: absent } : {}),
+        append: { [field]: "{$moved}" },
+      },
+      { kind: "respond", value: "{$moved}" },
+    ];
+  }
+  return undefined;
 }
 
 /** Verbs that make a new record from the one they name. */

@@ -5,7 +5,7 @@ import { bulkRule } from "./bulk.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
-import { derivedRecord, folderForCreate, moveToFolder, readAcrossFolders } from "./folders.js";
+import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
 import { groundingOf } from "./grounding.js";
 import {
   knownValueChecks,
@@ -43,6 +43,15 @@ import {
 } from "./shape.js";
 import { switchRule } from "./switches.js";
 import { tallyRule } from "./tallies.js";
+import {
+  revokeRule,
+  signInRule,
+  type TokenScheme,
+  tokenArgument,
+  tokenGuard,
+  tokenScheme,
+  withoutToken,
+} from "./tokens.js";
 import { treeFor, treeRule } from "./trees.js";
 import { type Action, DECREASE_VERBS, INCREASE_VERBS, nameWords, singular } from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
@@ -117,6 +126,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     keyNames.set(collection, name);
     return name;
   };
+  let tokens: TokenScheme | null | undefined;
+  const tokenSchemeOf = () => {
+    tokens ??= tokenScheme(shape, siblings()) ?? null;
+    return tokens ?? undefined;
+  };
   const report: ToolReport[] = [];
   const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
@@ -149,8 +163,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
       return base;
     }
+    const scheme = tokenSchemeOf();
+    const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
-      facts: factsOf(base),
+      facts: token ? withoutToken(factsOf(base), token.name) : factsOf(base),
       shape,
       states,
       siblings,
@@ -168,7 +184,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
           fieldReference(param, shape),
       )
       .filter((r): r is Reference => r !== undefined);
-    const outcome = inferTool(ctx, options);
+    const outcome = scheme
+      ? tokenOutcome(ctx, scheme, token, () => inferTool(ctx, options))
+      : inferTool(ctx, options);
     if ("reason" in outcome) {
       report.push({
         toolset: toolset.id,
@@ -181,13 +199,15 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       return base;
     }
     const drafts = [
-      // where the nested records the effects name are kept, found before anything reads them
-      ...(ctx.located?.values() ?? []),
-      ...signedInGuard(ctx, outcome.drafts),
-      ...orderChecks(ctx),
-      ...knownValueChecks(ctx, outcome.drafts),
-      ...outcome.drafts,
-      ...successFlags(ctx.facts, outcome.drafts),
+      // a bad token is refused before anything is looked at, as a 401 comes before a 404
+      ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
+      ...locatedFirst(ctx.located?.values() ?? [], [
+        ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
+        ...orderChecks(ctx),
+        ...knownValueChecks(ctx, outcome.drafts),
+        ...outcome.drafts,
+        ...successFlags(ctx.facts, outcome.drafts),
+      ]),
     ];
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
@@ -264,7 +284,8 @@ function withSchemaCollections(found: StateShape, derived: SchemaWorld, empty: b
   const byName = new Map(schema.map((c) => [c.name, c]));
   const parts = found.parts.map((part) =>
     part.kind === "collection" && part.size === 0 && part.fields.size === 0 && byName.has(part.name)
-      ? { ...(byName.get(part.name) as CollectionShape), path: part.path }
+      ? // the counter beside the empty collection still numbers what the schemas describe
+        { ...(byName.get(part.name) as CollectionShape), path: part.path, counter: part.counter }
       : part,
   );
   return reindexed(parts, found.root);
@@ -411,7 +432,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
   if (moved && moved.length > 0) return { drafts: moved };
-  const filed = subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined;
+  const filed =
+    moveToHolder(ctx) ?? (subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined);
   if (filed && filed.length > 0) return { drafts: filed };
   const across = subject && acting === "read" ? readAcrossFolders(ctx, subject) : undefined;
   if (across) return { drafts: across };
@@ -462,6 +484,27 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   return { reason: `no argument matches a field of ${named.name}` };
 }
 
+/**
+ * Where the toolset mints tokens that its tools take back: a sign-in mints one and a revoke
+ * clears it (the check of a given token comes first in every tool, with the other guards).
+ */
+function tokenOutcome(
+  ctx: Context,
+  scheme: TokenScheme,
+  token: ReturnType<typeof tokenArgument>,
+  rest: () => Outcome,
+): Outcome {
+  if (scheme.signIns.has(ctx.facts.tool.name))
+    return {
+      drafts: signInRule(ctx, scheme, () => {
+        const outcome = rest();
+        return "drafts" in outcome ? outcome.drafts : [];
+      }),
+    };
+  const revoked = token ? revokeRule(ctx, scheme) : undefined;
+  return revoked ? { drafts: revoked } : rest();
+}
+
 /** A change of a record that the tool says refunds gives its price back to whatever paid for it. */
 function withRefund(ctx: Context, collection: CollectionShape, drafts: Draft[]): Draft[] {
   const update = drafts.find((d) => d.kind === "update" && typeof d.as === "string");
@@ -483,6 +526,20 @@ const UPDATE_FRAME = new Set([
   "unless",
   "set",
 ]);
+
+/**
+ * The searches for where nested records are kept, each just before the first effect that goes
+ * through it: a search by a key an earlier effect binds (the card a booking was paid with)
+ * must come after that effect, and one by an argument may come first.
+ */
+function locatedFirst(located: Iterable<Draft>, drafts: readonly Draft[]): Draft[] {
+  const placed = [...drafts];
+  for (const search of [...located].reverse()) {
+    const at = placed.findIndex((d) => JSON.stringify(d).includes(`$${String(search.as)}.`));
+    placed.splice(Math.max(at, 0), 0, search);
+  }
+  return placed;
+}
 
 /**
  * A tool whose name says it writes while its effects only read (an update that sets nothing:
@@ -521,12 +578,17 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
         o.type === "boolean" &&
         !answered.has(o.name) &&
         (/^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name) ||
-          doneWord(o.name, facts.verb)),
+          doneWord(o.name, facts.verb) ||
+          (facts.verbAction === "delete" && doneWord(o.name, "delete")) ||
+          (facts.verbAction === "delete" && doneWord(o.name, "remove"))),
     )
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
 }
 
-/** An output named for the tool's own verb done (`deleted` of a delete, `archived` of an archive). */
+/**
+ * An output named for the tool's own verb done (`deleted` of a delete, `archived` of an
+ * archive); any removal answers `deleted` or `removed` (`erase_note` → `deleted: true`).
+ */
 function doneWord(name: string, verb: string | undefined): boolean {
   if (!verb) return false;
   const stem = verb.replace(/e$/, "");
@@ -615,9 +677,20 @@ function keyByPosition(ctx: Context, named: CollectionShape | undefined): Refere
 }
 
 /** What the tool does: its read-only hint first, then its verb; an unknown verb stays unknown. */
+/** Verbs that write a thing anew or over what is there, as the docs say. */
+const WRITES_ANEW = new Set(["write", "put", "save", "store", "record"]);
+
 function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "unknown" {
   if (facts.readOnly === true) return "read";
   const verb = facts.verbAction;
+  // `write_note`: "Write a new note" makes one where no argument names one to rewrite
+  if (
+    verb === "update" &&
+    !subject &&
+    WRITES_ANEW.has(facts.verb ?? "") &&
+    /\bnew\b/i.test(facts.tool.description)
+  )
+    return "create";
   if (verb && !(verb === "read" && facts.readOnly === false)) return verb;
   if (facts.destructive === true) return "delete";
   if (facts.readOnly === false) return subject ? "update" : "create";

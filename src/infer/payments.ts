@@ -88,7 +88,10 @@ export function refundFor(ctx: Context, collection: CollectionShape, binding: st
   );
   if (prices.length !== 1) return undefined;
   const payers = [...collection.fields.values()].flatMap((f) => {
-    const payer = f.refersTo ? ctx.shape.collections.get(f.refersTo) : undefined;
+    // a card kept inside its holder's account pays and is refunded like a card of its own
+    const payer = f.refersTo
+      ? (ctx.shape.collections.get(f.refersTo) ?? ctx.shape.nested.get(f.refersTo))
+      : undefined;
     const balance = payer ? balanceOf(payer) : undefined;
     return payer && balance && !f.path.includes(".") ? [{ field: f, payer, balance }] : [];
   });

@@ -314,7 +314,8 @@ export function signedInMaker(principal: Principal, field: string): Maker {
  * The owner of the record a collection lives in (a calendar's `owner`, or the `username` of a
  * client API whose whole state is one account's) makes the records created there, where the
  * records already there name that owner in the one field that says who made them
- * (`organizer`, `username`). Google Calendar's `events.insert` makes the calendar's owner
+ * (`organizer`, `username`), or, while there are none, whose schema has a field of the
+ * owner field's own name. Google Calendar's `events.insert` makes the calendar's owner
  * the organizer; Microsoft Graph's events and Zoom's meetings are organized or hosted by the
  * account whose calendar holds them.
  */
@@ -329,7 +330,10 @@ export function holderMaker(shape: StateShape, collection: CollectionShape): Mak
     if (!saysWho(field)) continue;
     const owner = field.samples.find((s) => typeof s === "string" || typeof s === "number");
     if (owner === undefined) continue;
-    const made = [...collection.fields.values()].filter((f) => saysWho(f) && f.samples.includes(owner));
+    // with no records yet, the schema's field of the holder's own name (`username`) says who
+    const made = [...collection.fields.values()].filter((f) =>
+      collection.size === 0 ? f.path === field.path : saysWho(f) && f.samples.includes(owner),
+    );
     if (made.length !== 1) continue;
     return {
       field: (made[0] as FieldShape).path,

@@ -49,8 +49,10 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   }
   // several collections keep their key in a field of this name: the one the tool names wins
   const named = byKeyField.length > 1 ? namedCollection(facts, shape) : undefined;
+  // …unless another argument names that one (`moveCardToList(id, idList)`: `id` is the card)
+  const namedByOther = named !== undefined && namesOtherArgument(param, facts, named);
   const preferred =
-    named && byKeyField.includes(named)
+    named && byKeyField.includes(named) && !namedByOther
       ? [named]
       : !noun
         ? headNounCollection(param, facts, [
@@ -86,6 +88,13 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
   return undefined;
+}
+
+function namesOtherArgument(param: Param, facts: ToolFacts, collection: CollectionShape): boolean {
+  return facts.params.some((p) => {
+    const noun = p === param ? undefined : nounOfIdentifier(p.name);
+    return noun !== undefined && sameNoun(noun, collection.name);
+  });
 }
 
 /**

@@ -605,15 +605,19 @@ function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): vo
  * A counter beside a collection mints its ids: an integer field of the record holding the
  * collection, named after it (`crate_counter` for `crates`, `member_count` for `member_index`)
  * or a bare `next_id`/`counter`, whose value is the largest id (it holds the last one given)
- * or one more (the next one to give).
+ * or one more (the next one to give). Records kept inside others' (a list's cards) are
+ * numbered by a counter at the top of the state named after them (`next_card_id`), as
+ * Trello, Jira and GitHub number cards, issues and comments across their containers.
  */
 function attachCounters(parts: readonly Part[]): void {
   const records = parts.filter((p): p is RecordShape => p.kind === "record");
   for (const part of parts) {
-    if (part.kind !== "collection" || part.parent) continue;
-    const holder = records.find(
-      (r) => r.path.length === part.path.length - 1 && r.path.every((s, i) => part.path[i] === s),
-    );
+    if (part.kind !== "collection") continue;
+    const holder = part.parent
+      ? records.find((r) => r.path.length === 0)
+      : records.find(
+          (r) => r.path.length === part.path.length - 1 && r.path.every((s, i) => part.path[i] === s),
+        );
     if (!holder) continue;
     const noun = nameWords(singular(part.name))[0] ?? "";
     // records kept in folders (`inbox`, `sent`) are named by their key field (`messageId`)
@@ -627,7 +631,7 @@ function attachCounters(parts: readonly Part[]): void {
       if (!counterWord || !field.types.has("number") || field.types.size !== 1) continue;
       const named =
         words.some((w) => singular(w) === noun || singular(w) === keyNoun) ||
-        ["counter", "next_id", "last_id", "id_counter"].includes(field.path);
+        (!part.parent && ["counter", "next_id", "last_id", "id_counter"].includes(field.path));
       if (!named) continue;
       const value = field.samples.find((s) => typeof s === "number") as number | undefined;
       const highest = highestNumber(part.keys);

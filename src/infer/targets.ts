@@ -1,4 +1,5 @@
 import type { Context } from "./context.js";
+import type { Draft } from "./drafts.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape } from "./shape.js";
 
@@ -22,6 +23,19 @@ export function referenceTarget(
 ): string | undefined {
   const { collection, param } = reference;
   return recordTarget(ctx, collection, `{${param.name}}`, bound);
+}
+
+/**
+ * The record an argument names where it is now, found by its own key, whatever holder another
+ * argument names (a card being moved to the list `idList` names is still in its own).
+ */
+export function currentTarget(ctx: Context, reference: Reference): string | undefined {
+  const key = `{${reference.param.name}}`;
+  const { collection } = reference;
+  const container = locatedContainer(ctx, collection, key);
+  if (!container) return referenceTarget(ctx, reference);
+  if (collection.container === "map") return `${container}/${key}`;
+  return collection.keyField ? `${container}/[${collection.keyField}=${key}]` : undefined;
 }
 
 /** The target of one record of a collection, its key given as a template. */
@@ -120,24 +134,12 @@ function locatedContainer(ctx: Context, collection: CollectionShape, key: string
   if (!wanted || !collection.path.includes("*") || collection.path[0] === "*") return undefined;
   if (collection.container === "array" && !collection.keyField) return undefined;
   ctx.located ??= new Map();
-  const binding = `at_${identifierOf(collection.name)}_${ctx.located.size}`;
-  const stars = collection.path.filter((s) => s === "*").length;
-  const none = `{${Array.from({ length: stars }, (_, i) => `"k${i}": "(none)"`).join(", ")}}`;
-  const search = searchExpression(
-    ctx,
-    collection,
-    0,
-    `$entity(${JSON.stringify(collection.path[0])})`,
-    1,
-    [],
-  );
-  ctx.located.set(binding, {
-    kind: "let",
-    as: binding,
-    value: {
-      $expr: `($want := $string(${wanted}); $found := [${search}]; $count($found) > 0 ? $found[0] : ${none})`,
-    },
-  });
+  // one search per record a tool names, however many of its effects go through it
+  const place = `${collection.path.join("/")} ${wanted}`;
+  const known = ctx.located.get(place)?.as;
+  const binding =
+    typeof known === "string" ? known : `at_${identifierOf(collection.name)}_${ctx.located.size}`;
+  if (typeof known !== "string") ctx.located.set(place, locatingLet(ctx, collection, wanted, binding));
   const segments: string[] = [collection.path[0] as string];
   let star = 0;
   for (let i = 1; i < collection.path.length; i++) {
@@ -151,6 +153,26 @@ function locatedContainer(ctx: Context, collection: CollectionShape, key: string
     segments.push(holder?.container === "array" && holder.keyField ? `[${holder.keyField}=${slot}]` : slot);
   }
   return segments.join("/");
+}
+
+function locatingLet(ctx: Context, collection: CollectionShape, wanted: string, binding: string): Draft {
+  const stars = collection.path.filter((s) => s === "*").length;
+  const none = `{${Array.from({ length: stars }, (_, i) => `"k${i}": "(none)"`).join(", ")}}`;
+  const search = searchExpression(
+    ctx,
+    collection,
+    0,
+    `$entity(${JSON.stringify(collection.path[0])})`,
+    1,
+    [],
+  );
+  return {
+    kind: "let",
+    as: binding,
+    value: {
+      $expr: `($want := $string(${wanted}); $found := [${search}]; $count($found) > 0 ? $found[0] : ${none})`,
+    },
+  };
 }
 
 function collectionAt(ctx: Context, path: readonly string[]): CollectionShape | undefined {

@@ -455,15 +455,19 @@ const ID_SUFFIX = /(^|_)(id|ids|uuid|key|ref|reference|number|no|code)$/;
 
 export function isIdentifierName(name: string): boolean {
   const snake = nameWords(name).join("_");
+  if (idFirst(name)) return true;
   return ID_SUFFIX.test(snake) && !/phone|zip|postal|street|card_number|account_number/.test(snake);
+}
+
+/** The identifier word first (`idList`, `id_customer`), as Trello and PrestaShop name them. */
+function idFirst(name: string): boolean {
+  return nameWords(name).length >= 2 && /^id(_|[A-Z])/.test(name);
 }
 
 /** `order_id` → `order`, `delivery_slot_id` → `delivery_slot`, `item_ids` → `item`; undefined for a bare `id`. */
 export function nounOfIdentifier(name: string): string | undefined {
   const words = nameWords(name);
-  // the identifier word first (`idList`, `id_customer`), as Trello and PrestaShop name them
-  if (words.length >= 2 && words[0] === "id" && /^id(_|[A-Z])/.test(name))
-    return words.slice(1).map(singular).join("_");
+  if (idFirst(name)) return words.slice(1).map(singular).join("_");
   if (words.length < 2 || !ID_SUFFIX.test(words.join("_"))) return undefined;
   return words.slice(0, -1).map(singular).join("_");
 }

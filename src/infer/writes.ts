@@ -338,14 +338,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         $expr: `$exists(${identifier(param.name)}) ? ${identifier(param.name)} : ${JSON.stringify(param.schema.default)}`,
       };
   }
-  if (collection) Object.assign(set, referencedFields(ctx, collection, set));
-  if (collection) Object.assign(set, emptyFields(collection, set));
-  const maker = collection ? makerOf(ctx, collection, set) : undefined;
-  if (maker && collection) {
-    set[maker.field] = maker.template;
-    Object.assign(set, leadingItems(ctx.states, collection, maker));
-  }
-  for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
+  const maker = completeRecord(ctx, collection, set);
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
   if (stated) set[statusPath ?? "status"] = stated;
@@ -599,9 +592,26 @@ export function emptyFields(
     else if (field.types.has("number") && field.types.size === 1 && isCount(field.path))
       empty[field.path] = { $expr: "0" };
     else if (field.types.has("null")) empty[field.path] = { $expr: "null" };
+    // a text some records leave empty (a card's `desc`) is empty until something sets it
+    else if (field.types.has("string") && field.types.size === 1 && field.values.has(""))
+      empty[field.path] = { $expr: '""' };
+    else if (field.types.has("boolean") && field.types.size === 1 && happensLater(field.path))
+      empty[field.path] = { $expr: "false" };
   }
   return empty;
 }
+
+/**
+ * A flag for what happens to a record after it is made (`closed`, `is_archived`,
+ * `dueComplete`): a new record has not been through it, as GitHub's new issue is not
+ * `locked`, Trello's new card not `closed` and Todoist's new task not `completed`.
+ */
+function happensLater(path: string): boolean {
+  return LATER_STATES.test(nameWords(path).at(-1) ?? "");
+}
+
+const LATER_STATES =
+  /^(closed|archived|deleted|complete|completed|done|resolved|pinned|locked|muted|hidden|starred|flagged|cancell?ed|merged|blocked|suspended|expired)$/;
 
 /**
  * A count of things that accrue to a record by its name (`like_count`, `commentCount`); a
@@ -748,6 +758,48 @@ export function holderOf(shape: StateShape, part: { path: readonly string[] }): 
 }
 
 /** A create of something kept inside another record (a card among a user's payment methods). */
+/**
+ * What a new record holds besides its arguments: the records the arguments name, the empty
+ * values its kind starts with, who made it, and when.
+ */
+function completeRecord(
+  ctx: Context,
+  collection: CollectionShape | undefined,
+  set: Record<string, unknown>,
+): Maker | undefined {
+  if (collection) Object.assign(set, referencedFields(ctx, collection, set));
+  if (collection) Object.assign(set, emptyFields(collection, set), leftEmpty(ctx, collection, set));
+  const maker = collection ? makerOf(ctx, collection, set) : undefined;
+  if (maker && collection) {
+    set[maker.field] = maker.template;
+    Object.assign(set, leadingItems(ctx.states, collection, maker));
+  }
+  for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
+  return maker;
+}
+
+/** An optional argument left out leaves its field as empty as its kind starts (`desc: ""`). */
+function leftEmpty(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): Record<string, unknown> {
+  const empties = emptyFields(collection, {});
+  const filled: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(set)) {
+    const name = typeof value === "string" ? /^\{([^{}$]+)\}$/.exec(value)?.[1] : undefined;
+    const param = ctx.facts.params.find((p) => p.name === name);
+    const empty = empties[field] as { $expr: string } | undefined;
+    // a field that names another record stays as the argument leaves it, for the checks on it
+    if (!param || param.required || !empty) continue;
+    if (param.identifier || collection.fields.get(field)?.refersTo) continue;
+    if (ctx.references.some((r) => r.param === param)) continue;
+    const given = identifier(param.name);
+    filled[field] = { $expr: `$exists(${given}) ? ${given} : ${empty.$expr}` };
+  }
+  return filled;
+}
+
 function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): Draft[] {
   const parent = ctx.references.find((r) => r.collection.name === collection.parent && !r.many);
   if (!parent) {
@@ -765,12 +817,14 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
   const container = containerTarget(ctx, collection);
   const parentTarget = recordTarget(ctx, parent.collection, `{${parent.param.name}}`);
   if (!container || !parentTarget) return [];
+  const maker = completeRecord(ctx, collection, set);
   const missing = notFoundError(ctx, parent.collection, parent.param.name, { add: true });
   ctx.notes.push(
-    `creates a ${noun} in ${collection.parent}.${collection.name} of the ${humanNoun(collection.parent ?? "")} ${parent.param.name} names`,
+    `creates a ${noun} in ${collection.parent}.${collection.name} of the ${humanNoun(collection.parent ?? "")} ${parent.param.name} names${collection.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
   );
   return [
     { kind: "read", target: parentTarget, ...(missing ? { missing } : {}) },
+    ...(maker ? [maker.read] : []),
     {
       kind: "create",
       target: container,
@@ -782,16 +836,29 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
   ];
 }
 
+/**
+ * The fields saying when a record was made: named so (`created_at`, `posted_on`), or a bare
+ * `date`/`timestamp` holding moments to the second (a comment's, a transaction's), as GitHub's
+ * comments say `created_at`, Trello's actions `date` and Stripe's events `created`.
+ */
 function createdAtFields(collection: CollectionShape): string[] {
   return [...collection.fields.values()]
-    .filter(
-      (f) =>
-        !f.path.includes(".") &&
+    .filter((f) => {
+      if (f.path.includes(".")) return false;
+      const name = nameWords(f.path).join("_");
+      const values = [...f.values.keys()];
+      if (
         /^(created|creation|booked|placed|submitted|opened|requested|sent|posted|published)(_at|_on|_date|_time)?$/.test(
-          nameWords(f.path).join("_"),
-        ) &&
-        [...f.values.keys()].some((v) => /^\d{4}-\d{2}-\d{2}/.test(v)),
-    )
+          name,
+        )
+      )
+        return values.some((v) => /^\d{4}-\d{2}-\d{2}/.test(v));
+      return (
+        /^(date|timestamp|datetime|date_time)$/.test(name) &&
+        values.length > 0 &&
+        values.every((v) => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v))
+      );
+    })
     .map((f) => f.path);
 }
 
@@ -853,6 +920,9 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
   const answersElement =
     field.itemFields !== undefined &&
     ctx.facts.outputs.some((o) => field.itemFields?.has(o.name) && !collection.fields.has(o.name));
+  // a list of records with keys of their own (a list's cards) gets a new record like any collection
+  const kept = keptCollection(ctx, collection, field.path);
+  if (acting === "create" && kept?.keyField) return nestedCreate(ctx, kept, singular(field.path));
   if (acting === "create") {
     const value = appendedValue(ctx, rest, field.itemFields);
     if (value === undefined) return [];
@@ -932,6 +1002,11 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
     read,
     { kind: "update", target: element, ...elementMissing, require: [], set, as: "element", output: "" },
   ];
+}
+
+function keptCollection(ctx: Context, holder: CollectionShape, path: string): CollectionShape | undefined {
+  const at = [...holder.path, "*", path].join("/");
+  return [...ctx.shape.nested.values()].find((c) => c.path.join("/") === at);
 }
 
 /** A description saying a value already there is left as it is: the add is idempotent, not refused. */
