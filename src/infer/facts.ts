@@ -194,7 +194,9 @@ function notFoundNoun(text: string, codeWords: readonly string[], named?: string
   const head = text.replace(/^error:\s*/, "");
   // a camelCase placeholder arrives lowercased: `{postid}` is a post's id
   const placeholder = /\{([a-z_]{2,}?)(_?ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
-  if (placeholder?.[1]) return placeholder[1].split("_").map(singular).join("_");
+  // a bare `{id}` names no noun: "Kayak {id} not found" is a kayak's
+  if (placeholder?.[1] && !/^ids?$/.test(placeholder[1]))
+    return placeholder[1].split("_").map(singular).join("_");
   const before =
     /^(?:the\s+|some\s+|an?\s+|this\s+|that\s+)?((?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:\{[^}]*\}\s+)?(?:was\s+|is\s+)?(?:not found|does ?n[o']t exist|not exist|could not be found|cannot be found)/.exec(
       head,
