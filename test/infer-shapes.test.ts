@@ -540,3 +540,95 @@ describe("one account's client API whose collection starts empty, numbered by a 
     expect(gone.outcome).toMatchObject({ status: "failed", failure: { status: 404 } });
   });
 });
+
+describe("lists kept beside a collection under its records' keys, and a set named by the verb's noun", () => {
+  const blog = toolset(
+    {
+      username: "ravi",
+      post_counter: 3,
+      posts: {
+        "1": { id: 1, username: "ravi", text: "Hello" },
+        "2": { id: 2, username: "mei", text: "Tea notes" },
+      },
+      responses: { "1": [{ username: "mei", text: "Welcome!" }] },
+      subscriptions: ["mei"],
+    },
+    [
+      tool(
+        "respond_to_post",
+        "Write a response under a post.",
+        { post_id: { type: "integer" }, text: { type: "string" } },
+        ["post_id", "text"],
+      ),
+      tool("subscribe_to_author", "Subscribe to an author's posts.", { author: { type: "string" } }, [
+        "author",
+      ]),
+      tool("unsubscribe_from_author", "Stop following an author.", { author: { type: "string" } }, [
+        "author",
+      ]),
+      tool("share_post", "Share a post with the user's own followers.", { post_id: { type: "integer" } }, [
+        "post_id",
+      ]),
+    ],
+  );
+
+  it("appends a response under the post's key, by the account, making the list where there is none", async () => {
+    const first = await call(blog, "respond_to_post", { post_id: 1, text: "Thanks!" });
+    expect(first.after.responses).toEqual({
+      "1": [
+        { username: "mei", text: "Welcome!" },
+        { username: "ravi", text: "Thanks!" },
+      ],
+    });
+    const second = await call(blog, "respond_to_post", { post_id: 2, text: "Which tea?" }, first.after);
+    expect((second.after.responses as Record<string, unknown>)["2"]).toEqual([
+      { username: "ravi", text: "Which tea?" },
+    ]);
+    expect(second.after.posts).toEqual(blog.state.posts);
+    const unknown = await call(blog, "respond_to_post", { post_id: 9, text: "?" });
+    expect(unknown.outcome).toMatchObject({ status: "failed", failure: { status: 404 } });
+  });
+
+  it("keeps subscriptions in the list named by the verb's noun", async () => {
+    const joined = await call(blog, "subscribe_to_author", { author: "ana" });
+    expect(joined.after.subscriptions).toEqual(["mei", "ana"]);
+    const left = await call(blog, "unsubscribe_from_author", { author: "mei" }, joined.after);
+    expect(left.after.subscriptions).toEqual(["ana"]);
+  });
+
+  it("shares a post as a new one of the account's, carrying its text", async () => {
+    const shared = await call(blog, "share_post", { post_id: 2 });
+    expect(shared.after).toMatchObject({
+      post_counter: 4,
+      posts: { "3": { id: 3, username: "ravi", text: "Tea notes" } },
+    });
+  });
+});
+
+describe("a documented 401 or 403", () => {
+  const desk = toolset({ reports: { R1: { report_id: "R1", title: "Q1", owner: "ana" } } }, [
+    {
+      ...tool(
+        "find_reports",
+        "Find the reports of an owner.",
+        { owner: { type: "string" }, access_token: { type: "string" } },
+        ["owner", "access_token"],
+        { reports: { type: "array", items: { type: "object" } } },
+      ),
+      errors: [
+        {
+          code: "UNAUTHORIZED",
+          status: 401,
+          message: "The access token is missing or invalid.",
+          when: "The token is missing.",
+        },
+      ],
+    },
+  ]);
+
+  it("is never the answer of a list that matches nothing", async () => {
+    const none = await call(desk, "find_reports", { owner: "bo", access_token: "t" });
+    expect(none.outcome).toMatchObject({ status: "applied", output: { reports: [] } });
+    expect(none.report.verdict).toBe("partly");
+  });
+});

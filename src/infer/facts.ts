@@ -89,7 +89,7 @@ export function factsOf(tool: Tool): ToolFacts {
     // credentials prove who calls; they select nothing and are stored nowhere
     params: paramsOf(tool.inputSchema).filter((p) => !isCredential(p.name)),
     outputs: outputsOf(tool.outputSchema),
-    errors: tool.errors.map((e) => errorFact(e.code, e.message, e.when)),
+    errors: tool.errors.map((e) => errorFact(e.code, e.message, e.when, e.status)),
     text: [tool.description, tool.usage ?? ""].join(" ").trim(),
   };
 }
@@ -169,16 +169,19 @@ const NOT_FOUND =
 const NAMES_NOTHING =
   /^(?:error:\s*)?(?:no (?:such )?(\w+(?: \w+)?) (?:has|have|is|are|with|under|matches|match|by|named|called|exists)\b|(?:the|this) \w+(?: \w+)? (?:names|matches|identifies) no (\w+))/;
 
-function errorFact(code: string, message: string, when: string): ErrorFact {
+function errorFact(code: string, message: string, when: string, status?: number): ErrorFact {
   const text = `${message} ${when}`.toLowerCase();
   const codeWords = nameWords(code);
   const nothing = [message, when].map((part) => NAMES_NOTHING.exec(part.toLowerCase())).find(Boolean);
+  // a 401 or 403 ("the token is missing or expired") says who may call, never that nothing matched
+  const refusesCaller = status === 401 || status === 403;
   const notFound =
-    NOT_FOUND.test(text) ||
-    nothing !== undefined ||
-    /(^|_)(not_(found|exists?)|does_not_exist|no_such|nonexistent)(_|$)/.test(codeWords.join("_")) ||
-    codeWords[0] === "unknown" ||
-    code === "NOT_FOUND";
+    !refusesCaller &&
+    (NOT_FOUND.test(text) ||
+      nothing !== undefined ||
+      /(^|_)(not_(found|exists?)|does_not_exist|no_such|nonexistent)(_|$)/.test(codeWords.join("_")) ||
+      codeWords[0] === "unknown" ||
+      code === "NOT_FOUND");
   if (!notFound)
     return {
       code,

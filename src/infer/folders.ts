@@ -194,6 +194,8 @@ export function moveToHolder(ctx: Context): Draft[] | undefined {
   return undefined;
 }
 
+const OUTCOME_WORDS = new Set(["status", "success", "result", "message", "ok", "outcome"]);
+
 /** Verbs that make a new record from the one they name. */
 const REPLY_VERBS = new Set(["reply", "respond", "answer"]);
 const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "reblog", "quote"]);
@@ -239,7 +241,11 @@ export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undef
   const stem = verb.replace(/e$/, "");
   const byVerb = [...ctx.facts.outputs.map((o) => o.name), ...into.fields.keys()].find(
     (name) =>
-      !name.includes(".") && name !== into.keyField && nameWords(name).some((w) => w.startsWith(stem)),
+      !name.includes(".") &&
+      name !== into.keyField &&
+      nameWords(name).some((w) => w.startsWith(stem)) &&
+      // `share_status` says how the call went, not what was shared
+      !nameWords(name).some((w) => OUTCOME_WORDS.has(w)),
   );
   const link =
     byVerb && (set[byVerb] === undefined || (set[byVerb] as { $expr?: unknown } | null)?.$expr === "null")

@@ -1,6 +1,7 @@
 import type { Effect, LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
 import { computationEffects } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
+import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
 import type { Context } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
@@ -432,6 +433,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
   if (moved && moved.length > 0) return { drafts: moved };
+  const beside = subject && acting === "create" ? besideListRule(ctx, subject) : undefined;
+  if (beside) return { drafts: beside };
   const filed =
     moveToHolder(ctx) ?? (subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined);
   if (filed && filed.length > 0) return { drafts: filed };
@@ -678,7 +681,7 @@ function keyByPosition(ctx: Context, named: CollectionShape | undefined): Refere
 
 /** What the tool does: its read-only hint first, then its verb; an unknown verb stays unknown. */
 /** Verbs that write a thing anew or over what is there, as the docs say. */
-const WRITES_ANEW = new Set(["write", "put", "save", "store", "record"]);
+const WRITES_ANEW = new Set(["write", "put", "save", "store"]);
 
 function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "unknown" {
   if (facts.readOnly === true) return "read";

@@ -349,7 +349,11 @@ export function holderMaker(shape: StateShape, collection: CollectionShape): Mak
 const WHO_WORDS = new Set([...OWNER_WORDS, "username", "handle", "login"]);
 
 function saysWho(field: FieldShape): boolean {
-  return !field.path.includes(".") && nameWords(field.path).some((w) => WHO_WORDS.has(w));
+  return !field.path.includes(".") && namesSomeone(field.path);
+}
+
+export function namesSomeone(name: string): boolean {
+  return nameWords(name).some((w) => WHO_WORDS.has(w));
 }
 
 /** How many records must agree before the way their lists start is taken for a rule. */

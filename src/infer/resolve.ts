@@ -282,7 +282,8 @@ export function namedPart<K extends Part["kind"]>(
 /**
  * The list a membership verb keeps, named by the verb's participle: `follow`/`unfollow` keep
  * `following`, `like` keeps `liked_post_ids`, `star` keeps `starred` (as GitHub's and X's
- * APIs name them). Verbs that say nothing of the list (add, remove) name none.
+ * APIs name them), or by its noun (`subscribe` keeps `subscriptions`, as YouTube's and
+ * Reddit's do). Verbs that say nothing of the list (add, remove) name none.
  */
 export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | undefined {
   const verb = facts.verb;
@@ -290,10 +291,20 @@ export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | und
   const stem = verb.replace(/^un/, "");
   if (PLAIN_MEMBERSHIP.has(stem)) return undefined;
   const bare = stem.replace(/e$/, "");
-  const forms = new Set([`${bare}ing`, `${bare}ed`, `${stem}${stem.at(-1)}ed`, `${bare}es`, `${stem}s`]);
-  const lists = shape.parts.filter(
-    (p): p is ListShape => p.kind === "list" && forms.has(nameWords(p.name)[0] ?? ""),
-  );
+  // …or by the verb's noun: `subscribe` keeps `subscriptions`, `bookmark` keeps `bookmarks`
+  const forms = new Set([
+    `${bare}ing`,
+    `${bare}ed`,
+    `${stem}${stem.at(-1)}ed`,
+    `${bare}es`,
+    `${stem}s`,
+    stem,
+    stem.replace(/scribe$/, "scription"),
+  ]);
+  const lists = shape.parts.filter((p): p is ListShape => {
+    const first = nameWords(p.name)[0] ?? "";
+    return p.kind === "list" && (forms.has(first) || forms.has(singular(first)));
+  });
   return lists.length === 1 ? lists[0] : undefined;
 }
 

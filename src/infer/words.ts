@@ -110,7 +110,13 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "compose",
     "publish",
     "reply",
+    // answering a record makes one (`respond_to_post`), as does passing one on (`share_post`)
+    "respond",
+    "answer",
     "forward",
+    "share",
+    "repost",
+    "reblog",
     "comment",
     "invite",
     "mkdir",
