@@ -604,3 +604,31 @@ describe("lists kept beside a collection under its records' keys, and a set name
     });
   });
 });
+
+describe("a documented 401 or 403", () => {
+  const desk = toolset({ reports: { R1: { report_id: "R1", title: "Q1", owner: "ana" } } }, [
+    {
+      ...tool(
+        "find_reports",
+        "Find the reports of an owner.",
+        { owner: { type: "string" }, access_token: { type: "string" } },
+        ["owner", "access_token"],
+        { reports: { type: "array", items: { type: "object" } } },
+      ),
+      errors: [
+        {
+          code: "UNAUTHORIZED",
+          status: 401,
+          message: "The access token is missing or invalid.",
+          when: "The token is missing.",
+        },
+      ],
+    },
+  ]);
+
+  it("is never the answer of a list that matches nothing", async () => {
+    const none = await call(desk, "find_reports", { owner: "bo", access_token: "t" });
+    expect(none.outcome).toMatchObject({ status: "applied", output: { reports: [] } });
+    expect(none.report.verdict).toBe("partly");
+  });
+});

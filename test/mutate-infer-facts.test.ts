@@ -44,6 +44,16 @@ describe("a documented error that says nothing has the key", () => {
     ["A kayak {kayak_id} was not found.", "Check the id."],
     ["{kayakId} not found.", "Check the id."],
     ["{kayak_ids} does not exist.", "Check the id."],
+    ["{kayak} not found.", "Check the id."],
+    ["Kayak {id} not found.", "Check the id."],
+    ["Kayaks {ids} not found.", "Check the ids."],
+    ["The  kayak  was  not found.", "Check the id."],
+    ["This  kayak  is  not found.", "Check the id."],
+    ["That  kayak does not exist.", "Check the id."],
+    ["A  kayak could not be found.", "Check the id."],
+    ["Error: kayak not found.", "Check the id."],
+    ["The  kayak  {kayak_id}  was  not found.", "Check the id."],
+    ["{kayak_id}  was  not found.", "Check the id."],
   ])("is read by its message: %s", async (message, when) => {
     expect(await missingKayak(error("E_BOAT", message, when, 404))).toBe("E_BOAT");
   });
@@ -60,6 +70,8 @@ describe("a documented error that says nothing has the key", () => {
     ["KAYAK_MISSING", "Missing from the dock."],
     ["KAYAKS_MISSING", "The dock is missing it."],
     ["NONEXISTENT_KAYAK", "Gone from the dock."],
+    ["KAYAK_NOT_EXIST", "Gone from the dock."],
+    ["UNKNOWN_KAYAK", "Gone from the dock."],
   ])("is read by its code: %s", async (code, message) => {
     expect(await missingKayak(error(code, message, "Check the id.", 404))).toBe(code);
   });
@@ -271,5 +283,90 @@ describe("hints and usage", () => {
     ]);
     const flagged = await call(w, "update_kayak", { kayak_id: "k1" });
     expect(flagged.after.kayaks).toMatchObject({ k1: { status: "damaged" } });
+  });
+});
+
+describe("schemas that leave parts out", () => {
+  it("lists with a tool whose input schema has no properties", async () => {
+    const w = world(boathouse, [
+      { name: "list_kayaks", description: "List kayaks.", inputSchema: { type: "object" }, errors: [] },
+    ]);
+    expect(await call(w, "list_kayaks", {})).toMatchObject({
+      answer: [{ kayak_id: "k1" }, { kayak_id: "k2" }],
+    });
+  });
+
+  it("reads by a key the schema lists no `required` for", async () => {
+    const w = world(boathouse, [
+      {
+        name: "get_kayak",
+        description: "Get a kayak.",
+        inputSchema: { type: "object", properties: { kayak_id: text } },
+        errors: [],
+      },
+    ]);
+    expect((await call(w, "get_kayak", { kayak_id: "k2" })).answer).toMatchObject({ color: "blue" });
+  });
+
+  it("answers the record where the output schema names no property", async () => {
+    const w = world(boathouse, [
+      tool("get_kayak", "Get a kayak.", { kayak_id: text }, undefined, [], {
+        outputSchema: { type: "object" },
+      }),
+    ]);
+    expect((await call(w, "get_kayak", { kayak_id: "k1" })).answer).toMatchObject({ color: "red" });
+  });
+});
+
+describe("an argument that ends like a credential", () => {
+  it("is stored as any other", async () => {
+    const w = world(boathouse, [
+      tool("create_rental", "Rent a kayak.", { raffle_token: text, kayak_id: text, renter: text }),
+    ]);
+    const rented = await call(w, "create_rental", { raffle_token: "R-17", kayak_id: "k1", renter: "Ivo" });
+    const rentals = rented.after.rentals as Record<string, Record<string, unknown>>;
+    expect(Object.values(rentals).find((r) => r.renter === "Ivo")).toMatchObject({ raffle_token: "R-17" });
+  });
+});
+
+describe("the noun of a not-found code beside the noun its sentence names", () => {
+  it.each([
+    ["NO_SUCH_KAYAK", "The id names no rental."],
+    ["KAYAK_DOES_NOT_EXIST", "The id names no rental."],
+  ])("is the code's, where the code names one: %s", async (code, when) => {
+    expect(await missingKayak(error(code, "Request failed.", when, 404))).toBe(code);
+  });
+
+  it("is the sentence's, where the code is a bare NOT_FOUND", async () => {
+    expect(await missingKayak(error("NOT_FOUND", "Request failed.", "No kayak has the given id.", 404))).toBe(
+      "NOT_FOUND",
+    );
+  });
+
+  it("is none for a bare NOT_FOUND that names nothing, which answers where it is the only one", async () => {
+    const w = world(boathouse, [
+      tool("get_paddle", "Get a paddle.", { paddle_id: text }, undefined, [
+        error("NOT_FOUND", "Request failed.", "Check the id.", 404),
+      ]),
+    ]);
+    expect(failure((await call(w, "get_paddle", { paddle_id: "PD-09" })).outcome)).toBe("NOT_FOUND");
+  });
+});
+
+describe("a nullable number", () => {
+  it("is a number: a nullable limit cuts a list", async () => {
+    const w = world(boathouse, [
+      tool("list_kayaks", "List kayaks.", { limit: { type: ["null", "integer"] } }, []),
+    ]);
+    expect((await call(w, "list_kayaks", { limit: 1 })).answer).toEqual([boathouse.kayaks.k1]);
+  });
+});
+
+describe("an argument the schema gives no type", () => {
+  it("still names a record by its key", async () => {
+    const w = world(boathouse, [
+      tool("get_kayak", "Get a kayak.", { kayak_id: { description: "The kayak." } }),
+    ]);
+    expect((await call(w, "get_kayak", { kayak_id: "k2" })).answer).toMatchObject({ color: "blue" });
   });
 });

@@ -434,3 +434,217 @@ describe("the statuses a tool requires", () => {
     expect(report.notes.join(" ")).not.toContain("not in");
   });
 });
+
+describe("the status a description states, phrase by phrase", () => {
+  const suspendWith = async (description: string) => {
+    const suspend = tool("suspend_print_job", `Suspend a print job. ${description}`, { job_id: text });
+    const { after } = await call(shop([suspend]), "suspend_print_job", { job_id: "j1" });
+    return job(after).status;
+  };
+
+  it.each([
+    [`Its status is changed to "on hold".`, "on hold"],
+    ["Its status gets set to 'on hold'.", "on hold"],
+    ["The status shall be updated to 'on hold'.", "on hold"],
+    ["The status is moved to 'on hold'.", "on hold"],
+    ["The job's status gets moved to held_by_staff.", "held_by_staff"],
+    ["The status will be updated to on-hold and the printer skips it.", "on-hold"],
+    ["Its status becomes 'on hold', and the printer skips it.", "on hold"],
+    ["Its status becomes on hold; the printer skips it.", "on hold"],
+    ["Its status becomes on hold", "on hold"],
+    ["It marks it as 'on hold'.", "on hold"],
+    ["Mark them as 'on hold' to skip them.", "on hold"],
+  ])("reads %s", async (description, expected) => {
+    expect(await suspendWith(description)).toBe(expected);
+  });
+
+  it.each([
+    ["Status updated to 'on hold'.", "on hold"],
+    ["Status set to on_hold.", "on_hold"],
+    ["Its status is set to 'on hold '.", "on hold"],
+  ])("reads the phrase without its helping verb or with a stray space: %s", async (description, expected) => {
+    expect(await suspendWith(description)).toBe(expected);
+  });
+
+  // descriptions wrapped across lines (OpenAPI, YAML) or spaced twice read as written once
+  it.each([
+    "The status  will  be\n  changed  to  'on hold'.",
+    "Its status\n  is  set to 'on hold'.",
+    "Its status  gets  set to 'on hold'.",
+    "The status  shall  be  updated to 'on hold'.",
+    "The status  will  be  changed  to  on_hold.",
+    "The status\n  is  set to on_hold.",
+    "The status gets  moved to on_hold.",
+    "Its status  becomes  on_hold.",
+    "Marks  the  print job  as  'on_hold'.",
+    "Marks  it as 'on_hold'.",
+  ])("reads across a line break or a double space: %j", async (description) => {
+    expect(await suspendWith(description)).toBe(description.includes("on hold") ? "on hold" : "on_hold");
+  });
+
+  it("takes the first phrase that states a status", async () => {
+    expect(await suspendWith("The status is set to 'on hold'. Marks the job as 'paused'.")).toBe("on hold");
+  });
+});
+
+describe("the status a new record starts in", () => {
+  const createWith = async (description: string) => {
+    const create = tool("create_print_job", `Create a print job. ${description}`, { file: text });
+    const { after } = await call(shop([create]), "create_print_job", { file: "flyer.pdf" });
+    return (after.print_jobs as Rows).at(-1)?.status;
+  };
+
+  it.each([
+    ["New print jobs start in status 'held'.", "held"],
+    ["A print job starts out as 'held'.", "held"],
+    ["Every print job starts in state 'held'.", "held"],
+    ["Print jobs are created in status held.", "held"],
+    ["The print job is created with state 'held', until staff release it.", "held"],
+    ["A new print job is 'held'.", "held"],
+    ["New print jobs are 'held'.", "held"],
+  ])("reads %s", async (description, expected) => {
+    expect(await createWith(description)).toBe(expected);
+  });
+
+  it.each([
+    ["Each print job starts 'held'.", "held"],
+    ["Print jobs are created in status held", "held"],
+    ["Each print job starts  out  in  status\n  'held'.", "held"],
+    ["Each print job starts  as  state  'held'.", "held"],
+    ["Print jobs are  created  in  status  held.", "held"],
+    ["A print job is created  with state  'held'.", "held"],
+    ["A new  print job  is  'held'.", "held"],
+  ])("reads %j, however it is spaced or ended", async (description, expected) => {
+    expect(await createWith(description)).toBe(expected);
+  });
+});
+
+describe("a status by analogy, and where there is none", () => {
+  const exchange = tool("exchange_print_job", "Exchange a print job.", { job_id: text });
+
+  it("takes no pattern from a sibling whose status does not name its verb", async () => {
+    const ret = tool("return_print_job", "Return a print job; its status becomes 'awaiting pickup'.", {
+      job_id: text,
+    });
+    const { after } = await call(shop([ret, exchange]), "exchange_print_job", { job_id: "j2" });
+    expect(job(after, 1).status).toBe("printing");
+  });
+
+  it("takes the pattern of the sibling that has one, past siblings without a verb or a status", async () => {
+    const noVerb = tool(
+      "print_job_overview",
+      "Overview of a print job; its status becomes 'overview shown'.",
+      {
+        job_id: text,
+      },
+    );
+    const silent = tool("return_print_job", "Return a print job.", { job_id: text });
+    const refund = tool("refund_print_job", "Refund a print job. Its status becomes 'refund pending'.", {
+      job_id: text,
+    });
+    const { after, report } = await call(shop([noVerb, silent, refund, exchange]), "exchange_print_job", {
+      job_id: "j2",
+    });
+    expect(job(after, 1).status).toBe("exchange pending");
+    expect(report.notes).toContain(
+      "sets status to 'exchange pending' (by analogy with refund_print_job ('refund pending'))",
+    );
+  });
+});
+
+describe("the statuses a tool requires, however it words them", () => {
+  const resumeWith = async (
+    description: string,
+    statuses?: string[],
+    errors: ReturnType<typeof error>[] = [],
+  ) => {
+    const resume = tool(
+      "resume_print_job",
+      `Resume a print job. ${description}`,
+      { job_id: text },
+      undefined,
+      errors,
+    );
+    const tried = async (id: string) => {
+      const { outcome, report } = await call(shop([resume], statuses), "resume_print_job", { job_id: id });
+      return { code: failure(outcome), notes: report.notes };
+    };
+    return { j1: await tried("j1"), j2: await tried("j2"), j3: await tried("j3") };
+  };
+
+  it("requires a status written with the marks of a pattern, as written", async () => {
+    const { j1, j2 } = await resumeWith("Only on-hold (manual) print jobs can be resumed.", [
+      "queued",
+      "on-hold (manual)",
+      "done",
+    ]);
+    expect(j1.code).toBe("PRINT_JOB_NOT_ON_HOLD_MANUAL");
+    expect(j2.code).toBe("not failed: applied");
+    expect(j2.notes).toContain("requires status in [on-hold (manual)] (PRINT_JOB_NOT_ON_HOLD_MANUAL)");
+    // a status read as a pattern would take `on-hold manual` for it
+    const { j2: plain } = await resumeWith("Only on-hold manual print jobs can be resumed.", [
+      "queued",
+      "on-hold (manual)",
+      "done",
+    ]);
+    expect(plain.code).toBe("not failed: applied");
+    expect(plain.notes.join(" ")).not.toContain("requires");
+  });
+
+  it("requires a status of several words that the tool's name names", async () => {
+    const release = tool("release_on_hold_print_job", "Release a print job.", { job_id: text });
+    const tried = async (id: string) =>
+      failure(
+        (
+          await call(shop([release], ["queued", "on hold", "done"]), "release_on_hold_print_job", {
+            job_id: id,
+          })
+        ).outcome,
+      );
+    expect(await tried("j1")).toBe("PRINT_JOB_NOT_ON_HOLD");
+    expect(await tried("j2")).toBe("not failed: applied");
+  });
+
+  it("reads `only a …` and `only the …` before the status", async () => {
+    for (const said of [
+      "Only a printing print job can be resumed.",
+      "Only the printing print job resumes.",
+    ]) {
+      const { j1, j2 } = await resumeWith(said);
+      expect(j1.code, said).toBe("PRINT_JOB_NOT_PRINTING");
+      expect(j2.code, said).toBe("not failed: applied");
+    }
+  });
+
+  it("takes from `non-…` in an error only a status the records have", async () => {
+    const { j1 } = await resumeWith("", undefined, [
+      error("NO_JOB", "Cannot resume a non-existent print job."),
+    ]);
+    expect(j1.code).toBe("not failed: applied");
+  });
+
+  it("refuses the statuses a list before `cannot` names, each way of writing it", async () => {
+    for (const said of [
+      "If the print job is queued, printing or done, it can't be resumed.",
+      "If the print job is queued or printing, it can not be resumed.",
+      "If the print job is already queued, it cannot be resumed.",
+    ]) {
+      const { j1, j3 } = await resumeWith(said);
+      expect(j1.code, said).toBe("PRINT_JOB_ALREADY_QUEUED");
+      expect(j3.code === "not failed: applied", said).toBe(!said.includes("done"));
+    }
+  });
+
+  it("refuses the records an error or the description says cannot be acted on", async () => {
+    for (const said of ["Done print jobs can't be resumed.", "A done print job may not be resumed."]) {
+      const { j3, j1 } = await resumeWith(said);
+      expect(j3.code, said).toBe("PRINT_JOB_ALREADY_DONE");
+      expect(j1.code, said).toBe("not failed: applied");
+    }
+    const { j3 } = await resumeWith("", undefined, [error("LOCKED", "Done print jobs can not be resumed.")]);
+    expect(j3.code).toBe("LOCKED");
+    // "non-done" is no "done"
+    const { j3: non } = await resumeWith("Non-done print jobs cannot be resumed.");
+    expect(non.code).toBe("not failed: applied");
+  });
+});

@@ -87,3 +87,148 @@ describe("the order of a list", () => {
     expect(report.verdict).toBe("inferred");
   });
 });
+
+describe("what the schema gives when an argument is left out", () => {
+  it("takes the defaults of the limit, the sort field and the direction", async () => {
+    const defaults = tool(
+      "list_recipes",
+      "List recipes.",
+      {
+        limit: { type: "integer", default: 2 },
+        sort_by: { type: "string", default: "rating" },
+        order: { type: "string", default: "desc" },
+      },
+      [],
+    );
+    expect(await titles(defaults, {})).toEqual(["Stew", "Curry"]);
+    expect(await titles(defaults, { order: "asc" })).toEqual(["Salad", "Soup"]);
+  });
+
+  it("starts at the default offset, or the default page of the limit", async () => {
+    const offset = tool(
+      "list_recipes",
+      "List recipes.",
+      { limit: integer, offset: { type: "integer", default: 1 } },
+      [],
+    );
+    expect(await titles(offset, { limit: 2 })).toEqual(["Stew", "Salad"]);
+    const page = tool(
+      "list_recipes",
+      "List recipes.",
+      { page: { type: "integer", default: 2 }, page_size: integer },
+      [],
+    );
+    expect(await titles(page, { page_size: 3 })).toEqual(["Curry"]);
+  });
+
+  it("ignores a default that is no text and no number, as a schema's slip", async () => {
+    for (const slip of [null, true]) {
+      const unset = tool(
+        "list_recipes",
+        "List recipes.",
+        { limit: { type: ["integer", "null"], default: slip } },
+        [],
+      );
+      expect(await titles(unset, {}), String(slip)).toEqual(["Soup", "Stew", "Salad", "Curry"]);
+    }
+  });
+
+  it("sorts ascending where no argument or sentence gives a direction", async () => {
+    const sortOnly = tool("list_recipes", "List recipes.", { sort_by: text }, []);
+    expect(await titles(sortOnly, { sort_by: "added_at" })).toEqual(["Soup", "Salad", "Stew", "Curry"]);
+    // records without the field keep their place, after those with it
+    expect(await titles(sortOnly, { sort_by: "cuisine" })).toEqual(["Stew", "Soup", "Salad", "Curry"]);
+  });
+
+  it("falls back on the order the description states for a sort field and a direction not given", async () => {
+    const newest = tool("list_recipes", "List recipes, newest first.", { sort_by: text, order: text }, []);
+    expect(await titles(newest, {})).toEqual(["Curry", "Stew", "Salad", "Soup"]);
+    expect(await titles(newest, { sort_by: "rating" })).toEqual(["Stew", "Curry", "Soup", "Salad"]);
+    expect(await titles(newest, { order: "ASC" })).toEqual(["Soup", "Salad", "Stew", "Curry"]);
+  });
+});
+
+describe("arguments that only look like paging", () => {
+  it("reads a text `start` as a bound on the records' time, not as an offset", async () => {
+    const since = tool("list_recipes", "List recipes.", { start: text }, []);
+    expect(await titles(since, { start: "2026-02-03" })).toEqual(["Stew", "Curry"]);
+  });
+});
+
+/** A notebook whose entries keep their times under other names than the recipes' `added_at`. */
+const notebook = (entry: (i: number) => Record<string, unknown>): State => ({
+  entries: Object.fromEntries(
+    [3, 1, 4, 2].map((n, i) => [`e${n}`, { entry_id: `e${n}`, title: `Entry ${n}`, ...entry(n), order: i }]),
+  ),
+});
+
+const entryTitles = async (description: string, entry: (i: number) => Record<string, unknown>) => {
+  const list = tool("list_entries", description, {}, []);
+  const { answer, report } = await call(world(notebook(entry), [list]), "list_entries", {});
+  return { titles: (answer as Array<{ title: string }>).map((r) => r.title), notes: report.notes };
+};
+
+describe("the time field a stated order sorts by", () => {
+  it("is a field whose values are dates, whatever its name", async () => {
+    const { titles: got, notes } = await entryTitles("List entries, most recent first.", (n) => ({
+      filed_on: `2026-01-0${n}`,
+      format: "pdf",
+      attempts: n,
+      summary: `Notes of 2026-05-0${5 - n}`,
+    }));
+    expect(got).toEqual(["Entry 4", "Entry 3", "Entry 2", "Entry 1"]);
+    expect(notes).toContain("answers the matches by filed_on, newest first");
+  });
+
+  it("is a field named for a time, whatever its values", async () => {
+    const { titles: got } = await entryTitles("List entries, latest first.", (n) => ({
+      created_ms: 1_700_000 + n,
+    }));
+    expect(got).toEqual(["Entry 4", "Entry 3", "Entry 2", "Entry 1"]);
+  });
+
+  it("is, of several times, the one that says when the record was made", async () => {
+    const { titles: got, notes } = await entryTitles("List entries, earliest first.", (n) => ({
+      updated_at: `2026-03-0${5 - n}`,
+      created_at: `2026-01-0${n}`,
+    }));
+    expect(got).toEqual(["Entry 1", "Entry 2", "Entry 3", "Entry 4"]);
+    expect(notes).toContain("answers the matches by created_at, oldest first");
+  });
+
+  it("is none where several times say nothing of when the record was made", async () => {
+    const { titles: got, notes } = await entryTitles("List entries, newest first.", (n) => ({
+      starts_at: `2026-01-0${n}`,
+      ends_at: `2026-02-0${n}`,
+    }));
+    // as the list answers them unordered (by key), not the newest first
+    expect(got).toEqual(["Entry 1", "Entry 2", "Entry 3", "Entry 4"]);
+    expect(notes.some((n) => n.startsWith("answers the matches"))).toBe(false);
+  });
+});
+
+describe("the report's note on the order and the page", () => {
+  const noteOf = async (made: unknown) => {
+    const name = (made as { name: string }).name;
+    const { report } = await call(world(box(), [made]), name, {});
+    return report.notes.find((n) => n.startsWith("answers the matches"));
+  };
+
+  it("names the cut, the page and the stated order", async () => {
+    expect(await noteOf(tool("list_recipes", "List recipes.", { limit: integer }, []))).toBe(
+      "answers the matches, at most limit",
+    );
+    expect(await noteOf(tool("list_recipes", "List recipes.", { limit: integer, offset: integer }, []))).toBe(
+      "answers the matches, at most limit after offset",
+    );
+    expect(
+      await noteOf(tool("list_recipes", "List recipes.", { page: integer, per_page: integer }, [])),
+    ).toBe("answers the matches, at most per_page of page page");
+    expect(await noteOf(tool("list_recipes", "List recipes, newest first.", { limit: integer }, []))).toBe(
+      "answers the matches by added_at, newest first, at most limit",
+    );
+    expect(await noteOf(tool("list_recipes", "List recipes, oldest first.", {}, []))).toBe(
+      "answers the matches by added_at, oldest first",
+    );
+  });
+});

@@ -89,7 +89,7 @@ export function factsOf(tool: Tool): ToolFacts {
     // credentials prove who calls; they select nothing and are stored nowhere
     params: paramsOf(tool.inputSchema).filter((p) => !isCredential(p.name)),
     outputs: outputsOf(tool.outputSchema),
-    errors: tool.errors.map((e) => errorFact(e.code, e.message, e.when)),
+    errors: tool.errors.map((e) => errorFact(e.code, e.message, e.when, e.status)),
     text: [tool.description, tool.usage ?? ""].join(" ").trim(),
   };
 }
@@ -169,16 +169,19 @@ const NOT_FOUND =
 const NAMES_NOTHING =
   /^(?:error:\s*)?(?:no (?:such )?(\w+(?: \w+)?) (?:has|have|is|are|with|under|matches|match|by|named|called|exists)\b|(?:the|this) \w+(?: \w+)? (?:names|matches|identifies) no (\w+))/;
 
-function errorFact(code: string, message: string, when: string): ErrorFact {
+function errorFact(code: string, message: string, when: string, status?: number): ErrorFact {
   const text = `${message} ${when}`.toLowerCase();
   const codeWords = nameWords(code);
   const nothing = [message, when].map((part) => NAMES_NOTHING.exec(part.toLowerCase())).find(Boolean);
+  // a 401 or 403 ("the token is missing or expired") says who may call, never that nothing matched
+  const refusesCaller = status === 401 || status === 403;
   const notFound =
-    NOT_FOUND.test(text) ||
-    nothing !== undefined ||
-    /(^|_)(not_(found|exists?)|does_not_exist|no_such|nonexistent)(_|$)/.test(codeWords.join("_")) ||
-    codeWords[0] === "unknown" ||
-    code === "NOT_FOUND";
+    !refusesCaller &&
+    (NOT_FOUND.test(text) ||
+      nothing !== undefined ||
+      /(^|_)(not_(found|exists?)|does_not_exist|no_such|nonexistent)(_|$)/.test(codeWords.join("_")) ||
+      codeWords[0] === "unknown" ||
+      code === "NOT_FOUND");
   if (!notFound)
     return {
       code,
@@ -194,7 +197,9 @@ function notFoundNoun(text: string, codeWords: readonly string[], named?: string
   const head = text.replace(/^error:\s*/, "");
   // a camelCase placeholder arrives lowercased: `{postid}` is a post's id
   const placeholder = /\{([a-z_]{2,}?)(_?ids?)?\}\s+(was\s+)?(not found|does)/.exec(head);
-  if (placeholder?.[1]) return placeholder[1].split("_").map(singular).join("_");
+  // a bare `{id}` names no noun: "Kayak {id} not found" is a kayak's
+  if (placeholder?.[1] && !/^ids?$/.test(placeholder[1]))
+    return placeholder[1].split("_").map(singular).join("_");
   const before =
     /^(?:the\s+|some\s+|an?\s+|this\s+|that\s+)?((?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:\{[^}]*\}\s+)?(?:was\s+|is\s+)?(?:not found|does ?n[o']t exist|not exist|could not be found|cannot be found)/.exec(
       head,

@@ -1,6 +1,6 @@
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
-import type { Param } from "./facts.js";
+import type { ErrorFact, Param } from "./facts.js";
 import {
   fieldFor,
   recordFieldFor,
@@ -979,9 +979,7 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
     return plainValueRemoved(ctx, subject, field.path, rest);
   if (!key || (acting !== "update" && acting !== "delete")) return [];
   const noun = singular(field.path);
-  const gone =
-    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
-    ctx.facts.errors.find((e) => /not (among|in|on|part of)\b|isn't (among|in|on)\b/.test(e.text));
+  const gone = notInListError(ctx, noun);
   const element = `${target}/${field.path}/[${key.name}={${key.name}}]`;
   const read: Draft = { kind: "read", target, ...(missing ? { missing } : {}), as: binding };
   const elementMissing = gone ? { missing: use(ctx, gone) } : {};
@@ -1009,6 +1007,19 @@ function keptCollection(ctx: Context, holder: CollectionShape, path: string): Co
   return [...ctx.shape.nested.values()].find((c) => c.path.join("/") === at);
 }
 
+/**
+ * The documented error for an element a record's list lacks: the not-found error naming its
+ * noun, else one saying it is not among them ("not in the playlist", "has no such label").
+ */
+function notInListError(ctx: Context, noun: string): ErrorFact | undefined {
+  return (
+    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
+    ctx.facts.errors.find((e) =>
+      /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text),
+    )
+  );
+}
+
 /** A description saying a value already there is left as it is: the add is idempotent, not refused. */
 const ONCE =
   /\b(left as it is|already (has|there|present)[^.]*(left|kept|nothing)|changes nothing|no-op|idempotent)\b/i;
@@ -1025,11 +1036,7 @@ function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest:
   if (required.length !== 1 || !target) return [];
   const param = required[0] as Param;
   const noun = singular(path);
-  const gone =
-    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
-    ctx.facts.errors.find((e) =>
-      /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text),
-    );
+  const gone = notInListError(ctx, noun);
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   const given = `$args.${identifier(param.name)}`;
   const list = `$subject.${identifier(path)}`;
