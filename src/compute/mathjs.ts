@@ -20,6 +20,14 @@ export interface MathJsHandle {
 
 let instance: MathJsHandle | undefined;
 
+/**
+ * Loads mathjs now, so that its few hundred milliseconds of loading fall outside the time
+ * bound of the first expression that computes.
+ */
+export function loadMath(): void {
+  mathjs();
+}
+
 export function mathjs(): MathJsHandle {
   if (instance) return instance;
   const { create, all } = createRequire(import.meta.url)("mathjs") as MathJs;

@@ -1,4 +1,4 @@
-import type { RateTable } from "../compute/index.js";
+import { loadMath, type RateTable } from "../compute/index.js";
 import { BoundExceeded, EXPRESSION_BOUNDS } from "./bounds.js";
 import { compileExpression } from "./compile.js";
 import { CONTEXT_BINDING, ComputeFailure, type EvaluationContext } from "./functions.js";
@@ -41,6 +41,8 @@ export async function evaluateExpression(text: string, scope: ExpressionScope): 
     rates: scope.rates,
   };
   const bindings: Record<string, unknown> = { ...scope.variables, [CONTEXT_BINDING]: context };
+  // the first computation of a process loads mathjs; the loading is not the expression's time
+  if (COMPUTES.test(text)) loadMath();
   let value: unknown;
   try {
     value = await compiled.expression.evaluate(scope.input, bindings);
@@ -49,6 +51,8 @@ export async function evaluateExpression(text: string, scope: ExpressionScope): 
   }
   return plainJson(value);
 }
+
+const COMPUTES = /\$(math|calc|convert)\s*\(/;
 
 const BOUND_CODES: Readonly<Record<string, string>> = {
   D1011: `it nested deeper than ${EXPRESSION_BOUNDS.depth} steps (a recursion that does not end?)`,
