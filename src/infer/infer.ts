@@ -128,8 +128,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     return name;
   };
   let tokens: TokenScheme | null | undefined;
+  // worked out once per toolset: null remembers that it has none
   const tokenSchemeOf = () => {
-    tokens ??= tokenScheme(shape, siblings()) ?? null;
+    if (tokens === undefined) tokens = tokenScheme(shape, siblings()) ?? null;
     return tokens ?? undefined;
   };
   const report: ToolReport[] = [];
