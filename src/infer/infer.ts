@@ -130,7 +130,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   let tokens: TokenScheme | null | undefined;
   // worked out once per toolset: null remembers that it has none
   const tokenSchemeOf = () => {
-    if (tokens === undefined) tokens = tokenScheme(shape, siblings()) ?? null;
+    if (tokens === undefined) tokens = tokenScheme(shape, siblings) ?? null;
     return tokens ?? undefined;
   };
   const report: ToolReport[] = [];

@@ -370,19 +370,25 @@ function isMapOfValues(objects: ReadonlyArray<Record<string, unknown>>): boolean
  * text under file names.
  */
 function treeNodesOf(objects: ReadonlyArray<Record<string, unknown>>): TreeShape["nodes"] | undefined {
-  // the value is the root folder itself (`{"type": "directory", "children": {...}}`)
-  for (const [children, inner] of Object.entries(objects[0] ?? {})) {
-    if (!isPlainObject(inner)) continue;
-    const found = nodeConventions(objects, children);
-    if (found?.kind) return found;
-  }
+  // the value is the root folder itself (`{"type": "directory", "children": {...}}`): a node
+  // says its kind in a text, which a map of records (however many) has none of
+  const root = objects[0] ?? {};
+  if (Object.values(root).some((v) => typeof v === "string"))
+    for (const [children, inner] of Object.entries(root)) {
+      if (!isPlainObject(inner)) continue;
+      const found = nodeConventions(objects, children);
+      if (found?.kind) return found;
+    }
   // a map of names to nodes holds nothing else: a record with a tree among other fields is a record
   const values = objects.flatMap((o) => Object.values(o));
   const tops = values.filter(isPlainObject);
   if (tops.length < values.length) return plainTree(objects) ? {} : undefined;
+  // each field that may hold children is tried once, not once per node that has it
+  const tried = new Set<string>();
   for (const top of tops)
     for (const [children, inner] of Object.entries(top)) {
-      if (!isPlainObject(inner)) continue;
+      if (!isPlainObject(inner) || tried.has(children)) continue;
+      tried.add(children);
       const found = nodeConventions(tops, children);
       if (found) return found;
     }

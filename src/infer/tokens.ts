@@ -63,7 +63,13 @@ function isSecretName(name: string): boolean {
 const SIGNS_IN = /\b(authenticat\w*|sign(s|ed|ing)?[- ]?in|log(s|ged|ging)?[- ]?in|log ?on)\b/i;
 
 /** The toolset's tokens, where one tool mints what the state keeps and others take back. */
-export function tokenScheme(shape: StateShape, siblings: readonly ToolFacts[]): TokenScheme | undefined {
+export function tokenScheme(
+  shape: StateShape,
+  siblingsOf: () => readonly ToolFacts[],
+): TokenScheme | undefined {
+  // a state that keeps no token has no scheme: the tools need not be read (a large catalog's cost)
+  if (!keepsToken(shape)) return undefined;
+  const siblings = siblingsOf();
   const outputs = new Map<string, string>();
   for (const facts of siblings) {
     const output = mintedOutput(facts);
@@ -101,6 +107,14 @@ function mintedOutput(facts: ToolFacts): string | undefined {
   if (named.length === 1) return named[0]?.name;
   const schema = facts.tool.outputSchema;
   return login && facts.outputs.length === 0 && schema?.type === "string" ? "" : undefined;
+}
+
+function keepsToken(shape: StateShape): boolean {
+  return shape.parts.some(
+    (part) =>
+      part.kind === "record" &&
+      [...part.fields.values()].some((f) => !f.path.includes(".") && isTokenName(f.path)),
+  );
 }
 
 /** The record field that keeps the token: named as a sign-in answers it, else the one token-named field. */
