@@ -29,24 +29,25 @@ export function besideListRule(ctx: Context, subject: Reference): Draft[] | unde
       .filter(isPlainObject)
       .flatMap(Object.keys),
   );
-  const item: string[] = [];
-  for (const param of ctx.facts.params)
-    if (param !== subject.param && fields.has(param.name))
-      item.push(`${JSON.stringify(param.name)}: $args.${identifier(param.name)}`);
-  if (item.length === 0) return undefined;
+  const given = ctx.facts.params.filter((p) => p !== subject.param && fields.has(p.name));
+  if (given.length === 0) return undefined;
   const holderPath = map.path.slice(0, -1);
   // the account the whole state is writes it, where the items say who wrote them
   const who =
     holderPath.length === 0
       ? [...fields].find((f) => namesSomeone(f) && ctx.shape.root.fields.has(f))
       : undefined;
-  if (who) item.unshift(`${JSON.stringify(who)}: $subject.${identifier(who)}`);
+  const item: Record<string, string> = who ? { [who]: `$subject.${identifier(who)}` } : {};
+  for (const param of given) item[param.name] = `$args.${identifier(param.name)}`;
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   const lists = `$subject.${identifier(map.name)}`;
   const key = `$string($args.${identifier(subject.param.name)})`;
   const kept = `$lookup(${lists}, ${key})`;
+  const object = Object.entries(item)
+    .map(([field, value]) => `${JSON.stringify(field)}: ${value}`)
+    .join(", ");
   ctx.notes.push(
-    `appends to the ${map.name} kept under the ${subject.param.name} it names (${[...(who ? [who] : []), ...item.map((i) => i.split(":")[0]?.replace(/"/g, ""))].filter((f, i, all) => all.indexOf(f) === i).join(", ")})`,
+    `appends to the ${map.name} kept under the ${subject.param.name} it names (${Object.keys(item).join(", ")})`,
   );
   return [
     { kind: "read", target, ...(missing ? { missing } : {}) },
@@ -55,7 +56,7 @@ export function besideListRule(ctx: Context, subject: Reference): Draft[] | unde
       target: holderPath.join("/") || ".",
       set: {
         [map.name]: {
-          $expr: `$merge([${lists} ? ${lists} : {}, {${key}: $append(${kept} ? ${kept} : [], [{${item.join(", ")}}])}])`,
+          $expr: `$merge([${lists} ? ${lists} : {}, {${key}: $append(${kept} ? ${kept} : [], [{${object}}])}])`,
         },
       },
     },

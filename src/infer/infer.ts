@@ -582,9 +582,7 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
         o.type === "boolean" &&
         !answered.has(o.name) &&
         (/^(success|successful|succeeded|ok|done|status|result)$|_(status|success|ok|done)$/.test(o.name) ||
-          doneWord(o.name, facts.verb) ||
-          (facts.verbAction === "delete" && doneWord(o.name, "delete")) ||
-          (facts.verbAction === "delete" && doneWord(o.name, "remove"))),
+          doneVerbs(facts).some((verb) => doneWord(o.name, verb))),
     )
     .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
 }
@@ -593,6 +591,11 @@ function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
  * An output named for the tool's own verb done (`deleted` of a delete, `archived` of an
  * archive); any removal answers `deleted` or `removed` (`erase_note` → `deleted: true`).
  */
+function doneVerbs(facts: ToolFacts): string[] {
+  const own = facts.verb ? [facts.verb] : [];
+  return facts.verbAction === "delete" ? [...own, "delete", "remove"] : own;
+}
+
 function doneWord(name: string, verb: string | undefined): boolean {
   if (!verb) return false;
   const stem = verb.replace(/e$/, "");
