@@ -134,17 +134,33 @@ export const MAX_FILE_DEPTH = 128;
 
 /** The path to the first value nested deeper than `limit`, found without recursion. */
 function pathPastDepth(json: unknown, limit: number): PropertyKey[] | undefined {
-  const pending: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: json, path: [] }];
+  // a step remembers its parent instead of copying the path: a file holds many thousand values
+  interface Step {
+    value: object;
+    depth: number;
+    key?: PropertyKey;
+    parent?: Step;
+  }
+  if (json === null || typeof json !== "object") return undefined;
+  const pending: Step[] = [{ value: json, depth: 0 }];
   while (pending.length > 0) {
-    const { value, path } = pending.pop() as (typeof pending)[number];
-    if (value === null || typeof value !== "object") continue;
-    if (path.length >= limit) return path;
-    const entries: Array<[PropertyKey, unknown]> = Array.isArray(value)
-      ? value.map((item, index) => [index, item])
-      : Object.entries(value);
-    for (const [key, item] of entries) pending.push({ value: item, path: [...path, key] });
+    const step = pending.pop() as Step;
+    if (step.depth >= limit) return pathOf(step);
+    const keys: PropertyKey[] = Array.isArray(step.value) ? [...step.value.keys()] : Object.keys(step.value);
+    for (const key of keys) {
+      const item = (step.value as Record<PropertyKey, unknown>)[key];
+      if (item !== null && typeof item === "object")
+        pending.push({ value: item, depth: step.depth + 1, key, parent: step });
+    }
   }
   return undefined;
+}
+
+function pathOf(step: { key?: PropertyKey; parent?: typeof step }): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: typeof step | undefined = step; at?.parent; at = at.parent)
+    path.unshift(at.key as PropertyKey);
+  return path;
 }
 
 function describeJsonError(text: string, error: unknown): string {

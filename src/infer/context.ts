@@ -20,6 +20,8 @@ export interface Context {
   notes: string[];
   /** Documented errors the rules gave an effect to. */
   usedErrors: Set<string>;
+  /** What the effects leave undone that the tool's docs ask for (an argument that filters nothing). */
+  gaps?: string[];
   /** Collections whose entities must keep their key as a field for an effect to answer it. */
   keyFields: Map<string, string>;
   /**

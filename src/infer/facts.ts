@@ -75,7 +75,19 @@ const SMALL_WORDS = new Set([
   "my",
 ]);
 
+// the facts of a tool are read by the tool's own rules and by its siblings' conventions
+const factsByTool = new WeakMap<Tool, ToolFacts>();
+
 export function factsOf(tool: Tool): ToolFacts {
+  let facts = factsByTool.get(tool);
+  if (facts === undefined) {
+    facts = readFacts(tool);
+    factsByTool.set(tool, facts);
+  }
+  return facts;
+}
+
+function readFacts(tool: Tool): ToolFacts {
   const verb = verbOf(tool.name);
   const words = verbWords(tool.name);
   return {

@@ -20,7 +20,7 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { moneyMove, refundFor } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
-import { keyNameOf, lookupRule, readRule } from "./reads.js";
+import { keyListRule, keyNameOf, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
@@ -218,7 +218,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const silent = base.errors
       .filter((e) => !produced.has(e.code))
       .map((e) => `documented error ${e.code} is answered by no effect`);
-    const gaps = [...dropped, ...silent, ...unchangedWrite(ctx.facts, drafts)];
+    const gaps = [...dropped, ...silent, ...unchangedWrite(ctx.facts, drafts), ...(ctx.gaps ?? [])];
     if (effects.length === 0) {
       report.push({ ...entry, verdict: "not inferred", gaps });
       return base;
@@ -636,7 +636,7 @@ function namedCollectionRule(ctx: Context, named: CollectionShape, action: Actio
     return found(createRule(ctx, named, noun), "nothing to create");
   }
   if (action !== "read") return { reason: `changes ${named.name}, but no argument names which record` };
-  const lookup = lookupRule(ctx, named);
+  const lookup = lookupRule(ctx, named) ?? keyListRule(ctx, named);
   if (lookup) return { drafts: lookup };
   return { reason: `no argument matches a field of ${named.name}` };
 }

@@ -28,7 +28,29 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
       ...(related.length > 0 ? {} : { output: placed ?? "" }),
     },
     ...related,
+    ...(related.length > 0 || placed ? [] : keyEcho(ctx, subject)),
   ];
+}
+
+/**
+ * A record read by its key answers the key as its `id` (or `key`) even where the stored record
+ * does not hold it, as Stripe's `GET /v1/customers/{id}`, Trello's `GET /cards/{id}` and Todoist's
+ * `GET /tasks/{id}` answer the `id` they were asked for.
+ */
+export function keyEcho(ctx: Context, subject: Reference): Draft[] {
+  if (subject.many) return [];
+  const noun = singular(subject.collection.name);
+  const named = ctx.facts.outputs.find(
+    (o) =>
+      o.name !== subject.param.name &&
+      !subject.collection.fields.has(o.name) &&
+      (o.type === undefined || o.type === subject.param.type) &&
+      keyWordOf(o.name) !== undefined &&
+      (keyWordOf(o.name) === o.name || sameNoun(nameWords(o.name).slice(0, -1).join("_"), noun)),
+  );
+  if (!named) return [];
+  ctx.notes.push(`answers ${subject.param.name} as the record's ${named.name}`);
+  return [{ kind: "respond", output: named.name, value: `{${subject.param.name}}` }];
 }
 
 /**
@@ -469,4 +491,52 @@ function fieldExpression(path: string): string {
     .split(".")
     .map((p) => identifier(p))
     .join(".");
+}
+
+/** `id`, `key`, `order_id`, `flagKey`: the last word when it names a key. */
+function keyWordOf(name: string): string | undefined {
+  const last = nameWords(name).at(-1);
+  return last === "id" || last === "key" ? last : undefined;
+}
+
+/** Words of a list's name that say it is a list, not what it lists (`stock_list`, `all_rooms`). */
+const LIST_WORDS = /^(list|all|available|known|supported|valid)$/;
+/** Words for a list of keys, whatever the records are (`symbols`, `room_ids`, `codes`). */
+const KEY_WORDS = /^(ids|keys|symbols|codes|names|handles|slugs)$/;
+
+/**
+ * A read whose one answer is a list of plain values named for a keyed collection
+ * (`stock_list`, `symbols`, `room_ids`) answers the collection's keys, as Alpaca's assets,
+ * Stripe's `GET /v1/country_specs` and Slack's `conversations.list` are the catalog of what
+ * the other calls take. An argument that names no field cannot narrow the list: the answer
+ * keeps every key, and the report says so.
+ */
+export function keyListRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
+  const [output, ...more] = ctx.facts.outputs;
+  if (!output || more.length > 0 || output.type !== "array") return undefined;
+  if (output.itemType !== "string" && output.itemType !== "integer") return undefined;
+  const words = nameWords(output.name).filter((w) => !LIST_WORDS.test(w));
+  const last = words.at(-1) ?? "";
+  const noun = (KEY_WORDS.test(last) ? words.slice(0, -1) : words).join("_");
+  if (noun ? !sameNoun(noun, collection.name) : !KEY_WORDS.test(last)) return undefined;
+  const keys = keysExpression(collection, output.itemType);
+  const target = collection.parent ? undefined : containerTarget(ctx, collection);
+  if (!target || !keys) return undefined;
+  const unused = ctx.facts.params.filter((p) => p.required).map((p) => p.name);
+  if (unused.length > 0)
+    (ctx.gaps ??= []).push(
+      `${unused.join(", ")} names no field of ${collection.name}: the list is not narrowed by it`,
+    );
+  ctx.notes.push(`answers the keys of ${collection.name}`);
+  return [
+    { kind: "read", target, as: "all" },
+    { kind: "respond", output: output.name, value: { $expr: keys } },
+  ];
+}
+
+/** The keys of every record of `$all`, in the type the answer lists. */
+function keysExpression(collection: CollectionShape, itemType: string): string | undefined {
+  if (collection.container === "array")
+    return collection.keyField ? `[$all.${fieldExpression(collection.keyField)}]` : undefined;
+  return collection.numericKeys && itemType === "integer" ? "[$keys($all).$number($)]" : "[$keys($all)]";
 }

@@ -63,13 +63,44 @@ function fieldKey(name: string): string {
 export function recordField(record: RecordShape, name: string): FieldShape | undefined {
   const exact = record.fields.get(name);
   if (exact) return exact;
-  const key = fieldKey(name);
-  const same = [...record.fields.values()].filter(
-    (f) =>
-      fieldKey(f.path) === key ||
-      f.path.replace(/_/g, "").toLowerCase() === name.replace(/_/g, "").toLowerCase(),
-  );
-  return same.length === 1 ? same[0] : undefined;
+  const index = fieldIndexOf(record.fields);
+  const same = new Set([
+    ...(index.byKey.get(fieldKey(name)) ?? []),
+    ...(index.byFlat.get(flatName(name)) ?? []),
+  ]);
+  return same.size === 1 ? [...same][0] : undefined;
+}
+
+interface FieldIndex {
+  size: number;
+  byKey: Map<string, FieldShape[]>;
+  byFlat: Map<string, FieldShape[]>;
+}
+
+// every tool of a toolset asks the same records about its names: each record is indexed once
+const fieldIndexes = new WeakMap<Map<string, FieldShape>, FieldIndex>();
+
+function fieldIndexOf(fields: Map<string, FieldShape>): FieldIndex {
+  const known = fieldIndexes.get(fields);
+  if (known && known.size === fields.size) return known;
+  const index: FieldIndex = { size: fields.size, byKey: new Map(), byFlat: new Map() };
+  for (const field of fields.values()) {
+    pushTo(index.byKey, fieldKey(field.path), field);
+    pushTo(index.byFlat, flatName(field.path), field);
+  }
+  fieldIndexes.set(fields, index);
+  return index;
+}
+
+function pushTo(map: Map<string, FieldShape[]>, key: string, field: FieldShape): void {
+  const list = map.get(key);
+  if (list) list.push(field);
+  else map.set(key, [field]);
+}
+
+/** `fan_speed`, `fanSpeed` and `FanSpeed` alike. */
+function flatName(name: string): string {
+  return name.replace(/_/g, "").toLowerCase();
 }
 
 /** Scalar-ish fields only: nested records, collections and trees are parts of their own. */

@@ -27,7 +27,7 @@ import {
   signedInMaker,
   signedInRead,
 } from "./principal.js";
-import { bindingName, identifier, wrapperOutput } from "./reads.js";
+import { bindingName, identifier, keyEcho, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
   type CollectionShape,
@@ -66,6 +66,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
   const checks = referenceChecks(ctx, subject, [bound]);
+  const placed = wrapperOutput(ctx, collection);
   return [
     ...(own ? [signedInRead(own.principal)] : []),
     {
@@ -75,9 +76,10 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
       require,
       set,
       as: binding,
-      output: wrapperOutput(ctx, collection) ?? "",
+      output: placed ?? "",
     },
     ...checks,
+    ...(placed ? [] : keyEcho(ctx, subject)),
   ];
 }
 
