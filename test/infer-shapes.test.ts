@@ -295,6 +295,32 @@ describe("lists of values and maps of values", () => {
 });
 
 describe("collections with counters", () => {
+  it("reads what a counter holds from each example state against that state's own ids", () => {
+    // three tasks' starting states: the union of their ids (0 to 5) is above every counter,
+    // yet each counter is one more than its own state's largest id: the next id to give
+    const states = [
+      { feed: { post_counter: 2, posts: { "0": { id: 0, text: "a" }, "1": { id: 1, text: "b" } } } },
+      { feed: { post_counter: 0, posts: {} } },
+      {
+        feed: {
+          post_counter: 6,
+          posts: Object.fromEntries([0, 1, 2, 3, 4, 5].map((n) => [String(n), { id: n, text: `p${n}` }])),
+        },
+      },
+      { feed: { post_counter: 1, posts: { "0": { id: 0, text: "a" } } } },
+    ];
+    expect(shapeOf(states).collections.get("posts")?.counter).toEqual({
+      path: ["feed", "post_counter"],
+      holds: "next",
+    });
+    // a counter equal to its state's largest id is the last one given
+    const last = [
+      { feed: { post_counter: 1, posts: { "0": { id: 0, text: "a" }, "1": { id: 1, text: "b" } } } },
+      { feed: { post_counter: 7, posts: { "7": { id: 7, text: "c" } } } },
+    ];
+    expect(shapeOf(last).collections.get("posts")?.counter?.holds).toBe("last");
+  });
+
   const feed = toolset(
     { feed: { post_counter: 2, posts: { "0": { id: 0, text: "a" }, "1": { id: 1, text: "b" } } } },
     [

@@ -138,7 +138,7 @@ export function shapeOf(states: readonly StateDocument[]): StateShape {
   });
   const root = walkRecord(worlds, [], "", parts, 0);
   linkReferences(parts, worlds);
-  attachCounters(parts);
+  attachCounters(parts, worlds);
   return indexed(parts, root);
 }
 
@@ -615,7 +615,7 @@ function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): vo
  * numbered by a counter at the top of the state named after them (`next_card_id`), as
  * Trello, Jira and GitHub number cards, issues and comments across their containers.
  */
-function attachCounters(parts: readonly Part[]): void {
+function attachCounters(parts: readonly Part[], worlds: readonly unknown[]): void {
   const records = parts.filter((p): p is RecordShape => p.kind === "record");
   for (const part of parts) {
     if (part.kind !== "collection") continue;
@@ -639,14 +639,66 @@ function attachCounters(parts: readonly Part[]): void {
         words.some((w) => singular(w) === noun || singular(w) === keyNoun) ||
         (!part.parent && ["counter", "next_id", "last_id", "id_counter"].includes(field.path));
       if (!named) continue;
-      const value = field.samples.find((s) => typeof s === "number") as number | undefined;
-      const highest = highestNumber(part.keys);
-      if (value === undefined) continue;
-      const holds = highest === undefined ? "next" : value > highest ? "next" : "last";
-      part.counter = { path: [...holder.path, field.path], holds };
+      const path = [...holder.path, field.path];
+      const holds = part.parent ? holdsOverall(part, field) : holdsPerState(part, path, worlds, words);
+      if (holds === undefined) continue;
+      part.counter = { path, holds };
       break;
     }
   }
+}
+
+/** Nested records are numbered across their holders: the counter against every key seen. */
+function holdsOverall(part: CollectionShape, field: FieldShape): CounterShape["holds"] | undefined {
+  const value = field.samples.find((s) => typeof s === "number") as number | undefined;
+  if (value === undefined) return undefined;
+  const highest = highestNumber(part.keys);
+  return highest === undefined || value > highest ? "next" : "last";
+}
+
+/**
+ * Each example state says what its counter holds: one more than its largest id (the next
+ * to give) or the largest (the last given). States of different tasks hold different
+ * records, so a counter is compared with its own state's ids only; a state without ids
+ * says nothing, and then the name does (`last_id`).
+ */
+function holdsPerState(
+  part: CollectionShape,
+  path: readonly string[],
+  worlds: readonly unknown[],
+  words: readonly string[],
+): CounterShape["holds"] | undefined {
+  let next = 0;
+  let last = 0;
+  let seen = false;
+  for (const world of worlds) {
+    const value = valueAt(world, path);
+    if (typeof value !== "number") continue;
+    seen = true;
+    const records = valueAt(world, part.path);
+    const keys =
+      records !== null && typeof records === "object" && !Array.isArray(records)
+        ? Object.keys(records)
+        : Array.isArray(records) && part.keyField
+          ? records.map((r) => String((r as Record<string, unknown> | null)?.[part.keyField as string]))
+          : [];
+    const highest = highestNumber(keys);
+    if (highest === undefined) continue;
+    if (value > highest) next++;
+    else if (value === highest) last++;
+  }
+  if (!seen) return undefined;
+  if (next === last) return words[0] === "last" ? "last" : "next";
+  return next > last ? "next" : "last";
+}
+
+function valueAt(world: unknown, path: readonly string[]): unknown {
+  let at = world;
+  for (const step of path) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<string, unknown>)[step];
+  }
+  return at;
 }
 
 function highestNumber(keys: readonly string[]): number | undefined {
