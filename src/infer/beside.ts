@@ -1,12 +1,13 @@
 import { isPlainObject } from "../patch/index.js";
 import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
 import { namesSomeone } from "./principal.js";
 import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { ValuesShape } from "./shape.js";
 import { referenceTarget } from "./targets.js";
-import { nameWords, VERBS } from "./words.js";
+import { nameWords, singular, VERBS } from "./words.js";
 
 /**
  * Lists kept beside a collection, keyed by its records' keys (`comments: {"<post id>": […]}`,
@@ -29,16 +30,23 @@ export function besideListRule(ctx: Context, subject: Reference): Draft[] | unde
       .filter(isPlainObject)
       .flatMap(Object.keys),
   );
-  const given = ctx.facts.params.filter((p) => p !== subject.param && fields.has(p.name));
+  const noun = nameWords(map.name).map(singular);
+  const given = ctx.facts.params
+    .filter((p) => p !== subject.param)
+    .map((p) => ({ param: p, field: itemField(p.words, fields, noun) }))
+    .filter((g): g is { param: Param; field: string } => g.field !== undefined);
   if (given.length === 0) return undefined;
   const holderPath = map.path.slice(0, -1);
-  // the account the whole state is writes it, where the items say who wrote them
-  const who =
-    holderPath.length === 0
-      ? [...fields].find((f) => namesSomeone(f) && ctx.shape.root.fields.has(f))
-      : undefined;
-  const item: Record<string, string> = who ? { [who]: `$subject.${identifier(who)}` } : {};
-  for (const param of given) item[param.name] = `$args.${identifier(param.name)}`;
+  // the account the record holding the lists is writes it, where the items say who wrote them
+  const holder = ctx.shape.parts.find(
+    (p) =>
+      p.kind === "record" &&
+      p.path.length === holderPath.length &&
+      p.path.every((s, i) => s === holderPath[i]),
+  );
+  const who = holder?.kind === "record" ? writer([...fields], holder.fields) : undefined;
+  const item: Record<string, string> = who ? { [who.field]: `$subject.${identifier(who.from)}` } : {};
+  for (const { param, field } of given) item[field] = `$args.${identifier(param.name)}`;
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   const lists = `$subject.${identifier(map.name)}`;
   const key = `$string($args.${identifier(subject.param.name)})`;
@@ -61,6 +69,42 @@ export function besideListRule(ctx: Context, subject: Reference): Draft[] | unde
       },
     },
   ];
+}
+
+/**
+ * The field of the items that says who wrote them, and the holder's field that says who the
+ * account is: the same name (`username`), or the account's name (`username`, `handle`,
+ * `login`) for an `author` or `user` field of the items.
+ */
+function writer(
+  fields: readonly string[],
+  holder: ReadonlyMap<string, unknown>,
+): { field: string; from: string } | undefined {
+  const same = fields.find((f) => namesSomeone(f) && holder.has(f));
+  if (same) return { field: same, from: same };
+  const someone = fields.filter((f) => namesSomeone(f));
+  const account = ["username", "user_name", "handle", "login", "user"].filter((f) => holder.has(f));
+  return someone.length === 1 && account.length === 1
+    ? { field: someone[0] as string, from: account[0] as string }
+    : undefined;
+}
+
+/**
+ * The field of an item an argument fills: its own name, its name without the list's noun
+ * (`comment_content` → `content`), or the noun alone (`comment_text` → `comment`) where
+ * the items keep their text under it.
+ */
+function itemField(
+  words: readonly string[],
+  fields: ReadonlySet<string>,
+  noun: readonly string[],
+): string | undefined {
+  const whole = words.join("_");
+  if (fields.has(whole)) return whole;
+  const rest = words.filter((w) => !noun.includes(singular(w))).join("_");
+  if (rest && fields.has(rest)) return rest;
+  const named = noun.join("_");
+  return rest !== whole && fields.has(named) ? named : undefined;
 }
 
 /** The one map of lists beside the subject's collection, keyed by its keys, named like the verb. */

@@ -367,6 +367,36 @@ export function valuesIntent(ctx: Context, values: ValuesShape): ValuesIntent | 
   return keyParam(ctx, values) ? "get" : valueReference(ctx, values) ? "lookup" : "get";
 }
 
+/**
+ * Lists kept beside a collection by its records' keys (a post's `comments` under the post's
+ * id): a record with none has an empty list, not a missing one; only a key that names no
+ * record is not found, as `GET /posts/{id}/comments` answers `[]` for a post without comments
+ * and 404 for no post (JSON Server, GitHub's issue comments, Firebase lists).
+ */
+function besideRecords(ctx: Context, values: ValuesShape, key: Param): Draft[] | undefined {
+  const reference = ctx.references.find((r) => r.param === key && !r.many);
+  if (!reference || values.valueType !== "array" || values.path.includes("*")) return undefined;
+  const keys = new Set(reference.collection.keys);
+  if (values.keys.length === 0 || !values.keys.every((k) => keys.has(k))) return undefined;
+  const target = referenceTarget(ctx, reference);
+  if (!target) return undefined;
+  const missing = notFoundError(ctx, reference.collection, key.name, { add: true });
+  const output = ctx.facts.outputs.length === 1 ? ctx.facts.outputs[0]?.name : undefined;
+  const lists = values.path.join("/");
+  ctx.notes.push(
+    `reads the ${values.name} kept under the ${singular(reference.collection.name)} ${key.name} names; none is an empty list`,
+  );
+  return [
+    { kind: "read", target, ...(missing ? { missing } : {}) },
+    { kind: "read", target: lists, as: "lists" },
+    {
+      kind: "respond",
+      output: output ?? values.name,
+      value: { $expr: `[$lookup($lists, $string($args.${identifier(key.name)}))]` },
+    },
+  ];
+}
+
 /** The argument that is a key of the map (`user` of `names → ids`): required, a string, not a value of it. */
 function keyParam(ctx: Context, values: ValuesShape): Param | undefined {
   const required = ctx.facts.params.filter(
@@ -403,6 +433,8 @@ export function valuesRule(ctx: Context, values: ValuesShape, intent: ValuesInte
     case "get": {
       const key = keyParam(ctx, values);
       if (!key) return [];
+      const beside = besideRecords(ctx, values, key);
+      if (beside) return beside;
       const missing = notFoundFor(ctx, noun, key);
       const output = ctx.facts.outputs.length === 1 ? ctx.facts.outputs[0]?.name : undefined;
       ctx.notes.push(`reads ${target} at ${key.name} (${missing})`);

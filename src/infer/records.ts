@@ -497,10 +497,37 @@ function signInOrOut(ctx: Context, record: RecordShape, target: string, intent: 
   ctx.notes.push(
     `${intent === "login" ? "signs in" : "signs out"}: sets ${Object.keys(set).join(", ")} of ${target}`,
   );
+  const held = intent === "login" ? heldCredentials(ctx, record) : [];
+  const match = held.map((name) => `$args.${identifier(name)} = $subject.${identifier(name)}`).join(" and ");
+  if (match) {
+    // wrong credentials leave the session as it was
+    for (const [key, value] of Object.entries(set))
+      set[key] = {
+        $expr: `(${match}) ? ${JSON.stringify(value)} : ($exists($subject.${identifier(key)}) ? $subject.${identifier(key)} : ${typeof value === "boolean" ? "false" : "null"})`,
+      };
+    ctx.notes.push(`signs in only when ${held.join(" and ")} match the ones ${target} holds`);
+  }
   const answers: Draft[] = ctx.facts.outputs
-    .filter((o) => o.type === "boolean" && /status|success|authenticated|logged|login|logout/.test(o.name))
-    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: "true" } }));
+    .filter(
+      (o) => o.type === "boolean" && /status|success|authenticated|logged|signed|login|logout/.test(o.name),
+    )
+    .map((o) => ({
+      kind: "respond",
+      output: o.name,
+      value: { $expr: match ? `$boolean(${match.replaceAll("$subject.", "$record.")})` : "true" },
+    }));
   return [{ kind: "update", target, set, as: "record" }, ...answers];
+}
+
+/**
+ * The credentials a sign-in takes that the signed-in record itself holds (its `username` and
+ * `password`): a sign-in succeeds only when they match, as any password check does.
+ */
+function heldCredentials(ctx: Context, record: RecordShape): string[] {
+  const properties = ctx.facts.tool.inputSchema.properties;
+  if (properties === null || typeof properties !== "object") return [];
+  const names = Object.keys(properties).filter((name) => record.fields.get(name)?.types.has("string"));
+  return names.some((name) => /pass|secret|pin/i.test(name)) ? names : [];
 }
 
 /**

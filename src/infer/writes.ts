@@ -38,7 +38,7 @@ import {
 } from "./shape.js";
 import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { transitionsOf } from "./transitions.js";
-import { type Action, nameWords, plural, singular } from "./words.js";
+import { type Action, JOIN_VERBS, LEAVE_VERBS, nameWords, plural, singular } from "./words.js";
 
 /** Updates, deletes and creates of records in collections, with the guards and checks their texts state. */
 
@@ -922,6 +922,8 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
   const answersElement =
     field.itemFields !== undefined &&
     ctx.facts.outputs.some((o) => field.itemFields?.has(o.name) && !collection.fields.has(o.name));
+  const many = field.itemFields ? undefined : manyValues(ctx, subject, field.path, rest);
+  if (many) return many;
   // a list of records with keys of their own (a list's cards) gets a new record like any collection
   const kept = keptCollection(ctx, collection, field.path);
   if (acting === "create" && kept?.keyField) return nestedCreate(ctx, kept, singular(field.path));
@@ -1004,6 +1006,54 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
   ];
 }
 
+/**
+ * Values given as an array join a record's list of plain values once each (`mention(post_id,
+ * usernames)`, `tag(photo_id, tags)`), or leave it, by the verb: GitHub's
+ * `POST /issues/{n}/labels` adds the labels the issue lacks, Trello's card `idMembers` and
+ * Todoist's task `labels` take several at once.
+ */
+function manyValues(
+  ctx: Context,
+  subject: Reference,
+  path: string,
+  rest: readonly Param[],
+): Draft[] | undefined {
+  const verb = ctx.facts.verb ?? "";
+  const joining = JOIN_VERBS.has(verb) ? true : LEAVE_VERBS.has(verb) ? false : undefined;
+  const arrays = rest.filter((p) => p.required && p.type === "array" && p.itemType !== "object");
+  const target = referenceTarget(ctx, subject);
+  if (
+    joining === undefined ||
+    arrays.length !== 1 ||
+    rest.some((p) => p.required && p !== arrays[0]) ||
+    !target
+  )
+    return undefined;
+  const param = arrays[0] as Param;
+  const list = `$subject.${identifier(path)}`;
+  const given = `$args.${identifier(param.name)}`;
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const binding = bindingName(subject.collection);
+  ctx.notes.push(
+    `${joining ? "adds" : "removes"} each of ${param.name} ${joining ? "to" : "from"} the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${joining ? ", once" : ""}`,
+  );
+  const value = joining
+    ? `[$append(${list}, [${given}][$not($ in ${list})])]`
+    : `[${list}[$not($ in ${given})]]`;
+  return [
+    ...referenceChecks(ctx, subject, []),
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      set: { [path]: { $expr: value } },
+      as: binding,
+      ...answerOf(ctx, subject.collection, binding),
+    },
+    ...fieldAnswers(ctx, subject.collection, binding),
+  ];
+}
+
 function keptCollection(ctx: Context, holder: CollectionShape, path: string): CollectionShape | undefined {
   const at = [...holder.path, "*", path].join("/");
   return [...ctx.shape.nested.values()].find((c) => c.path.join("/") === at);
@@ -1061,9 +1111,12 @@ function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest:
 
 /** An answer of only some of the record's fields (`{labels}`) gives those; any other, the record. */
 function answerOf(ctx: Context, collection: CollectionShape, binding: string): { output?: string } {
-  return fieldAnswers(ctx, collection, binding).length > 0
-    ? {}
-    : { output: wrapperOutput(ctx, collection) ?? "" };
+  if (fieldAnswers(ctx, collection, binding).length > 0) return {};
+  const wrapper = wrapperOutput(ctx, collection);
+  if (wrapper) return { output: wrapper };
+  // an answer that names none of the record's fields (`{mention_status}`) is not the record
+  const outputs = ctx.facts.outputs;
+  return outputs.length > 0 && !outputs.some((o) => collection.fields.has(o.name)) ? {} : { output: "" };
 }
 
 function fieldAnswers(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
@@ -1094,6 +1147,9 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   const words = new Set(
     ctx.facts.words.filter((w) => w !== ctx.facts.verb && !own.has(singular(w))).map(singular),
   );
+  // a verb that puts values into a list of its own name (`mention` → `mentions`, `tag` → `tags`)
+  const verb = ctx.facts.verb;
+  if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb))) words.add(verb.replace(/^un/, ""));
   const arrays = [...collection.fields.values()].filter(
     (f) =>
       !f.path.includes(".") && f.types.has("array") && words.has(singular(nameWords(f.path).at(-1) ?? "")),
