@@ -105,6 +105,9 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "log",
     "record",
     "reserve",
+    // buying makes an order, a policy or a ticket of what is bought
+    "purchase",
+    "buy",
     "file",
     "insert",
     "compose",

@@ -28,7 +28,7 @@ import {
   signedInRead,
 } from "./principal.js";
 import { bindingName, identifier, keyEcho, wrapperOutput } from "./reads.js";
-import type { Reference } from "./resolve.js";
+import { partNoun, type Reference } from "./resolve.js";
 import {
   type CollectionShape,
   type FieldShape,
@@ -573,7 +573,26 @@ function selfLinks(ctx: Context, collection: CollectionShape, set: Record<string
 /** The new record's id field as the tool spells it (`labelId` for `label_id`), where an output names it. */
 function idSpelling(ctx: Context, snake: string): string {
   const spelled = ctx.facts.outputs.find((o) => nameWords(o.name).join("_") === snake);
-  return spelled?.name ?? snake;
+  return spelled?.name ?? shortIdOutput(ctx, snake) ?? snake;
+}
+
+/**
+ * An id output named by part of a compound noun, container words aside: a `booking_record`'s
+ * id is its `booking_id`, a `credit_card_list`'s its `card_id` (the head noun). An id the
+ * call was given is another record's.
+ */
+function shortIdOutput(ctx: Context, snake: string): string | undefined {
+  const noun = partNoun(snake.split("_").slice(0, -1).join("_")).split("_");
+  const found = ctx.facts.outputs.filter((o) => {
+    const words = nameWords(o.name).map(singular);
+    if (words.at(-1) !== "id" || words.length < 2 || words.length > noun.length + 1) return false;
+    if (ctx.facts.params.some((p) => p.name === o.name)) return false;
+    const own = words.slice(0, -1).join("_");
+    const leading = noun.slice(0, words.length - 1).join("_");
+    const trailing = noun.slice(noun.length - (words.length - 1)).join("_");
+    return own === leading || own === trailing;
+  });
+  return found.length === 1 ? found[0]?.name : undefined;
 }
 
 /**

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { expectError, expectGrounded, expectOk, useDomain } from "./support/domain-session.js";
+
+/**
+ * A clinic's front desk whose collections are named for how they are kept
+ * (`appointment_records`, `insurance_card_list`) while their ids are named for what they are
+ * (`appointment_id`, `card_id`). Served without effects.
+ */
+
+const desk = useDomain("clinic.json");
+
+describe("a clinic desk: collections named for how they keep, ids for what they keep", () => {
+  it("a booking answers the id its record is kept under, in the ids' format, and a read finds it", async () => {
+    const booked = await desk.call("book_appointment", {
+      patient: "Ana Sousa",
+      doctor: "Dr. Okafor",
+      date: "2026-04-09",
+    });
+    const id = expectOk(booked).appointment_id;
+    expect.soft(id).toBe("A-1003");
+    expectGrounded(booked, ["appointment_id", "date"]);
+    expect
+      .soft(expectOk(await desk.call("get_visit_summary", { appointment_id: id })).summary)
+      .toMatchObject({
+        patient: "Ana Sousa",
+        doctor: "Dr. Okafor",
+        date: "2026-04-09",
+      });
+  });
+
+  it("an optional id is still the record the tool reads", async () => {
+    expect
+      .soft(expectOk(await desk.call("get_visit_summary", { appointment_id: "A-1002" })).summary)
+      .toEqual({
+        patient: "Tom Ruiz",
+        doctor: "Dr. Lindqvist",
+        date: "2026-04-03",
+      });
+    expectError(await desk.call("get_visit_summary", { appointment_id: "A-9999" }), "APPOINTMENT_NOT_FOUND");
+  });
+
+  it("a card kept in a list is answered by its head noun's id, and read back by it", async () => {
+    const added = await desk.call("add_insurance_card", {
+      holder: "Tom Ruiz",
+      insurer: "Fidelis",
+      number: "31-7",
+    });
+    const card_id = expectOk(added).card_id;
+    expect.soft(card_id).toBe("IC-08");
+    expectGrounded(added, ["card_id"]);
+    expect.soft(expectOk(await desk.call("get_insurance_card", { card_id }))).toMatchObject({
+      holder: "Tom Ruiz",
+      insurer: "Fidelis",
+      number: "31-7",
+    });
+  });
+});
