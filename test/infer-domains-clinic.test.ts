@@ -54,4 +54,36 @@ describe("a clinic desk: collections named for how they keep, ids for what they 
       number: "31-7",
     });
   });
+
+  it("a list answered as an object is the cards keyed as they are kept", async () => {
+    const cards = expectOk(await desk.call("list_insurance_cards")).insurance_cards;
+    expect
+      .soft(cards)
+      .toMatchObject({ "IC-07": { holder: "Iris Vega", insurer: "Mutua", number: "88-1200-4" } });
+    expect.soft(Object.keys(cards as object)).toEqual(["IC-07"]);
+  });
+
+  it("a booking keeps the card it names, which must be on file", async () => {
+    const booked = await desk.call("book_appointment", {
+      patient: "Iris Vega",
+      doctor: "Dr. Okafor",
+      date: "2026-05-01",
+      card_id: "IC-07",
+    });
+    const appointment_id = expectOk(booked).appointment_id;
+    const state = expectOk(
+      await desk.call("sim_get_state", { path: `/clinic/appointment_records/${appointment_id}` }),
+    );
+    expect.soft(state.value).toMatchObject({ patient: "Iris Vega", card_id: "IC-07" });
+    expect.soft(appointment_id).toBe("A-1003");
+    expectError(
+      await desk.call("book_appointment", {
+        patient: "X",
+        doctor: "Dr. Okafor",
+        date: "2026-05-02",
+        card_id: "IC-99",
+      }),
+      "INSURANCE_CARD_NOT_FOUND",
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import type { StateDocument, ToolError } from "../catalog/index.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, ToolFacts } from "./facts.js";
-import type { Reference } from "./resolve.js";
+import { partNoun, type Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./words.js";
 
@@ -99,9 +99,9 @@ function answerFor(
  */
 function nounOf(collection: string, argument: string): readonly string[] {
   const named = nounOfIdentifier(argument);
-  return named !== undefined && nounKeys(collection).includes(named)
-    ? nameWords(named)
-    : nameWords(singular(collection));
+  if (named !== undefined && nounKeys(collection).includes(named)) return nameWords(named);
+  // a collection named for how it keeps (`insurance_card_list`) names its records without it
+  return partNoun(collection).split("_");
 }
 
 function capitalized(text: string): string {

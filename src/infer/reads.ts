@@ -3,7 +3,7 @@ import type { Draft } from "./drafts.js";
 import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
 import { pagingOf } from "./paging.js";
-import type { Reference } from "./resolve.js";
+import { partNoun, type Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { nameWords, nounKeys, sameNoun, singular } from "./words.js";
@@ -367,6 +367,12 @@ export function keyNameOf(siblings: readonly ToolFacts[], collection: Collection
     for (const param of sibling.params)
       if (param.identifier && param.type !== "array" && nouns.includes(param.words.slice(0, -1).join("_")))
         return param.name;
+  // the head noun of a collection named for how it keeps (`card_id` for `credit_card_list`)
+  const head = partNoun(collection.name).split("_").at(-1) ?? "";
+  for (const sibling of siblings)
+    for (const param of sibling.params)
+      if (param.identifier && param.type !== "array" && param.words.slice(0, -1).join("_") === head)
+        return param.name;
   // the one argument of a sibling named after the collection (`get_fund(ticker)`) is its key
   for (const sibling of siblings) {
     const required = sibling.params.filter((p) => p.required);
@@ -423,9 +429,33 @@ function listValue(ctx: Context, collection: CollectionShape, binding: string): 
     return { kind: "respond", output: array.name, value: { $expr: `[$${binding}.${identifier(key)}]` } };
   }
   if (array) return { kind: "respond", output: array.name, value: { $expr: records } };
+  const map = collection.container === "map" && !fields ? mapOutput(ctx, collection) : undefined;
+  if (map) {
+    const key = keyFieldFor(ctx, collection);
+    ctx.notes.push(`answers the matches keyed by their ${key} under ${map.name}`);
+    return {
+      kind: "respond",
+      output: map.name,
+      value: { $expr: `$merge([$${binding}.{$string(${identifier(key)}): $}])` },
+    };
+  }
   if (ctx.facts.outputs.length > 0)
     return { kind: "respond", output: collection.name, value: { $expr: records } };
   return { kind: "respond", value: { $expr: records } };
+}
+
+/**
+ * An object answer that is the collection itself, keyed as the state keys it (`{"card_7":
+ * {…}}`): the one output named for the collection (container words aside: `booking_history`
+ * for `booking_record`), or the only output, as Firebase answers a list as the keyed object
+ * and Consul's KV a tree of keys.
+ */
+function mapOutput(ctx: Context, collection: CollectionShape): OutputFact | undefined {
+  const objects = ctx.facts.outputs.filter((o) => o.type === "object");
+  const noun = partNoun(collection.name);
+  const named = objects.filter((o) => partNoun(o.name) === noun || sameNoun(o.name, collection.name));
+  if (named.length === 1) return named[0];
+  return ctx.facts.outputs.length === 1 && objects.length === 1 ? objects[0] : undefined;
 }
 
 export function singleArrayOutput(outputs: readonly OutputFact[]): OutputFact | undefined {

@@ -324,13 +324,9 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   for (const param of ctx.facts.params) {
     const field = collection ? fieldFor(param, collection) : param.name;
     if (field) set[field] = `{${param.name}}`;
-    // a create keeps what it is given, as a POST body becomes the new resource's fields
-    else if (
-      !ctx.references.some((r) => r.param === param) &&
-      param.type !== "boolean" &&
-      param.type !== "object"
-    )
-      set[param.name] = `{${param.name}}`;
+    // a create keeps what it is given, as a POST body becomes the new resource's fields; a
+    // record of another collection it names moves to the field that refers to it, if any
+    else if (param.type !== "boolean" && param.type !== "object") set[param.name] = `{${param.name}}`;
   }
   for (const param of ctx.facts.params) {
     const field = typeof set[param.name] === "string" ? param.name : undefined;
