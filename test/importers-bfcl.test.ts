@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importBfcl, importOpenAiFunctions } from "../src/catalog/importers/index.js";
+import { looseToJsonSchema } from "../src/catalog/importers/loose-schema.js";
 import { Toolset, validatorFor } from "../src/catalog/index.js";
 import { readBfcl, readDatabase, readDocument } from "../src/sources/index.js";
 
@@ -26,6 +27,22 @@ describe("BFCL importer", () => {
       "simple_java_0",
       "simple_java_1",
     ]);
+  });
+
+  it("reads an enum a description states as the schema's enum, quoted or not", () => {
+    const convert = (raw: unknown) => looseToJsonSchema(raw, "x", { notes: [] });
+    expect(
+      convert({ type: "string", description: 'Where the ticket is. [Enum]: ["open", "on hold", "closed"]' }),
+    ).toMatchObject({ type: "string", enum: ["open", "on hold", "closed"] });
+    expect(convert({ type: "string", description: "Currency. [Enum]: EUR, GBP, JPY." }).enum).toEqual([
+      "EUR",
+      "GBP",
+      "JPY",
+    ]);
+    // one value is not a choice, and only strings are listed in words
+    expect(convert({ type: "string", description: "[Enum]: only" })).not.toHaveProperty("enum");
+    expect(convert({ type: "integer", description: "[Enum]: 1, 2" })).not.toHaveProperty("enum");
+    expect(convert({ type: "string", description: "Any text." })).not.toHaveProperty("enum");
   });
 
   it("maps Java, Python and JavaScript type names and makes dotted names safe", () => {

@@ -31,7 +31,7 @@ describe("a clinic desk: collections named for how they keep, ids for what they 
   it("an optional id is still the record the tool reads", async () => {
     expect
       .soft(expectOk(await desk.call("get_visit_summary", { appointment_id: "A-1002" })).summary)
-      .toEqual({
+      .toMatchObject({
         patient: "Tom Ruiz",
         doctor: "Dr. Lindqvist",
         date: "2026-04-03",
@@ -85,5 +85,17 @@ describe("a clinic desk: collections named for how they keep, ids for what they 
       }),
       "INSURANCE_CARD_NOT_FOUND",
     );
+  });
+
+  it("a new appointment starts in the first status of its lifecycle that the schema lists", async () => {
+    const booked = expectOk(
+      await desk.call("book_appointment", {
+        patient: "Lea Park",
+        doctor: "Dr. Lindqvist",
+        date: "2026-05-03",
+      }),
+    );
+    // the records show only where appointments end; the enum says where they begin
+    expect.soft(booked.status).toBe("requested");
   });
 });

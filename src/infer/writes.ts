@@ -1,4 +1,5 @@
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
+import { knownValues } from "./conditions.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
 import {
@@ -302,12 +303,19 @@ const BEGINNINGS =
  * several, the one the tool's own words name (`open_ticket` among open and pending); a new
  * GitHub issue is `open`, a Zendesk ticket `new`, a Stripe invoice `draft`.
  */
-function startingStatus(ctx: Context, values: readonly string[]): string | undefined {
+function startingStatus(
+  ctx: Context,
+  values: readonly string[],
+  enumerated: readonly string[],
+): string | undefined {
   const starts = values.filter((v) => BEGINNINGS.test(v.replace(/[_-]/g, " ")));
   if (starts.length === 1) return starts[0];
   const words = new Set([...ctx.facts.words, ...nameWords(ctx.facts.tool.description)]);
   const named = starts.filter((v) => words.has(v.toLowerCase()));
-  return named.length === 1 ? named[0] : undefined;
+  if (named.length === 1) return named[0];
+  // an enum lists a lifecycle from its start: GitHub's [open, closed], Stripe's invoice
+  // [draft, open, paid, …], PayPal's order [CREATED, SAVED, APPROVED, …]
+  return enumerated.find((v) => starts.includes(v));
 }
 
 /**
@@ -349,7 +357,8 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       ctx.notes.push(`starts it '${first}' (the first ${statusPath} its schema allows)`);
     }
   } else if (collection && statusPath && set[statusPath] === undefined) {
-    const start = startingStatus(ctx, [...(collection.fields.get(statusPath)?.values.keys() ?? [])]);
+    const seen = [...(collection.fields.get(statusPath)?.values.keys() ?? [])];
+    const start = startingStatus(ctx, knownValues(ctx, statusPath, seen), knownValues(ctx, statusPath, []));
     if (start) {
       set[statusPath] = start;
       ctx.notes.push(

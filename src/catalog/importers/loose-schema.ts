@@ -119,10 +119,29 @@ export function looseToJsonSchema(raw: unknown, path: string, ctx: LooseContext)
   ) {
     ctx.notes.push({ path, message: "array without an item type: any items are accepted" });
   }
+  if (out.type === "string" && out.enum === undefined && typeof out.description === "string") {
+    const listed = describedEnum(out.description);
+    if (listed) out.enum = listed;
+  }
   if (out.type === "array" && Array.isArray(out.enum)) moveArrayEnums(out, path, ctx.notes);
   if (raw.default === null && out.type !== undefined) allowNull(out);
   else if ("default" in raw && !isNoDefault(raw.default)) applyDefault(out, raw.default, path, ctx);
   return out;
+}
+
+/**
+ * The values a description lists as the only ones (`[Enum]: ["open", "closed"]`, or the same
+ * without brackets and quotes), as function docs written for models state an enum in words.
+ */
+function describedEnum(description: string): string[] | undefined {
+  const stated = /\[Enum\]:\s*(\[[^\]]*\]|[^\n]+)/i.exec(description)?.[1]?.trim();
+  if (!stated) return undefined;
+  const inner = stated.startsWith("[") ? stated.slice(1, -1) : stated.replace(/\.$/, "");
+  const values = inner
+    .split(",")
+    .map((v) => v.trim().replace(/^["']|["']$/g, ""))
+    .filter((v) => v.length > 0);
+  return values.length >= 2 ? [...new Set(values)] : undefined;
 }
 
 /** `properties` and `required` of an object schema, whichever way the source marks required. */
