@@ -3,7 +3,7 @@ import { computationEffects } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
-import type { Context } from "./context.js";
+import { type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
@@ -44,6 +44,7 @@ import {
 } from "./shape.js";
 import { switchRule } from "./switches.js";
 import { tallyRule } from "./tallies.js";
+import { referenceTarget } from "./targets.js";
 import {
   revokeRule,
   signInRule,
@@ -480,10 +481,13 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const noun = createdNoun(facts, named);
     if (noun) return found(createRule(ctx, undefined, noun), "nothing to create");
   }
-  if (action === "unknown")
+  if (action === "unknown") {
+    const checked = subject ? existenceCheck(ctx, subject) : undefined;
+    if (checked) return { drafts: checked };
     return {
       reason: `its verb (${facts.words[0] ?? facts.tool.name}) says nothing toolsim knows, and no part of the state fits its arguments; an unknown verb is never taken for a read`,
     };
+  }
   if (!named) return { reason: "names no part of the state and no argument names a record" };
   return { reason: `no argument matches a field of ${named.name}` };
 }
@@ -621,6 +625,24 @@ function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * A tool whose verb says nothing toolsim knows still acts on the record its argument names:
+ * an unknown one answers that record's not-found error, as any operation on a missing
+ * resource answers 404 (GitHub, Stripe's `resource_missing`, Slack's `channel_not_found`).
+ * What it does is left to synthesis, and the report says so.
+ */
+function existenceCheck(ctx: Context, subject: Reference): Draft[] | undefined {
+  if (!subject.param.required || subject.strength !== "strong") return undefined;
+  const target = referenceTarget(ctx, subject);
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  if (!target || !missing) return undefined;
+  ctx.notes.push(`checks the ${humanNoun(subject.collection.name)} ${subject.param.name} names exists`);
+  (ctx.gaps ??= []).push(
+    `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: what it does is not inferred`,
+  );
+  return [{ kind: "read", target, missing }];
 }
 
 function collectionRule(ctx: Context, subject: Reference, action: Exclude<Action, "create">): Draft[] {
