@@ -241,3 +241,40 @@ describe("a list whose description names the fields it answers", () => {
     expect(await answer("List the title and director of all shows.")).toEqual(Object.values(state.shows));
   });
 });
+
+describe("money converted at rates the world does not hold", () => {
+  const converter = (state: Record<string, unknown>): Toolset =>
+    importOpenAiFunctions(
+      {
+        functions: [
+          {
+            name: "convert_currency",
+            description: "Convert an amount of money from one currency to another.",
+            parameters: {
+              type: "object",
+              properties: {
+                amount: { type: "number", description: "How much money." },
+                from_currency: { type: "string", description: "ISO code of the money given, e.g. EUR." },
+                to_currency: { type: "string", description: "ISO code wanted, e.g. USD." },
+              },
+              required: ["amount", "from_currency", "to_currency"],
+            },
+          },
+        ],
+        state,
+      },
+      { id: "wallet" },
+    ).toolsets[0] as Toolset;
+
+  it("is a guess where the rates are toolsim's own table, and grounded where the state keeps them", () => {
+    const guessed = entry(inferToolset(converter({ wallet: { owner: "Ada" } })).report, "convert_currency");
+    expect(guessed.verdict).toBe("partly");
+    expect(guessed.guessed).toEqual([expect.any(String)]);
+    const kept = entry(
+      inferToolset(converter({ wallet: { owner: "Ada" }, exchange_rates: { EUR: 0.9, GBP: 0.8 } })).report,
+      "convert_currency",
+    );
+    expect(kept.verdict).toBe("inferred");
+    expect(kept.guessed ?? []).toEqual([]);
+  });
+});

@@ -22,6 +22,8 @@ export interface Context {
   usedErrors: Set<string>;
   /** What the effects leave undone that the tool's docs ask for (an argument that filters nothing). */
   gaps?: string[];
+  /** Outputs the effects answer from something that is itself a guess (a fixed table of rates). */
+  guesses?: string[];
   /** Collections whose entities must keep their key as a field for an effect to answer it. */
   keyFields: Map<string, string>;
   /**

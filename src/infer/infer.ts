@@ -1,5 +1,5 @@
 import type { Effect, LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
-import { computationEffects } from "../compute/index.js";
+import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
@@ -7,7 +7,7 @@ import { type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
-import { groundingOf } from "./grounding.js";
+import { type Grounding, groundingOf } from "./grounding.js";
 import {
   knownValueChecks,
   listRule as listMembersRule,
@@ -224,7 +224,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...entry, verdict: "not inferred", gaps });
       return base;
     }
-    const grounding = groundingOf(ctx.facts, shape, drafts);
+    const grounding = withGuesses(groundingOf(ctx.facts, shape, drafts), ctx.guesses ?? []);
     if (grounding.guessed.length > 0) gaps.push(`guessed (synthesized): ${grounding.guessed.join(", ")}`);
     const verdict: "inferred" | "partly" = gaps.length > 0 ? "partly" : "inferred";
     report.push({ ...entry, verdict, gaps, ...grounding });
@@ -376,6 +376,16 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (computed && computed.length > 0) {
     ctx.notes.push("computes its answer (a computation tool)");
     const drafts = computed.filter(isPlainObject) as Draft[];
+    // a rate between currencies moves by the minute: the built-in table is not the API's,
+    // though a table the state keeps is
+    if (
+      JSON.stringify(drafts).includes("$convert(") &&
+      /currenc|exchange|forex|\bfx\b/i.test(toolText(ctx.facts)) &&
+      !ctx.states.some((state) => ratesFromState(state) !== undefined)
+    )
+      ctx.guesses = drafts
+        .filter((d) => d.kind === "respond")
+        .map((d) => (typeof d.output === "string" && d.output !== "" ? d.output : "(answer)"));
     // the error a refused computation answers is the tool's own, documented one
     for (const draft of drafts)
       if (typeof draft.computeError === "string") ctx.usedErrors.add(draft.computeError);
@@ -625,6 +635,19 @@ function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/** Outputs answered from a guess (toolsim's own table of exchange rates) are guesses too. */
+function withGuesses(grounding: Grounding, guesses: readonly string[]): Grounding {
+  if (guesses.length === 0) return grounding;
+  return {
+    grounded: grounding.grounded.filter((o) => !guesses.includes(o)),
+    guessed: [...grounding.guessed, ...guesses.filter((o) => !grounding.guessed.includes(o))],
+  };
+}
+
+function toolText(facts: ToolFacts): string {
+  return [facts.tool.name, facts.text, ...facts.params.map((p) => `${p.name} ${p.description}`)].join(" ");
 }
 
 /**

@@ -43,14 +43,30 @@ export class OfflineSimulator implements Simulator {
       const fitted = conformTracked(tool.outputSchema, known, () =>
         synthesizeFor(tool, tool.outputSchema as JsonSchema, request),
       );
-      const guessed = [...confirmed, ...fitted.guessed];
-      return { kind: "success", result: fitted.value, patch: [], engine: this.name, guessed };
+      const guessed = [...confirmed, ...fitted.guessed, ...guessedByInference(tool, fitted.value)];
+      return {
+        kind: "success",
+        result: fitted.value,
+        patch: [],
+        engine: this.name,
+        guessed: [...new Set(guessed)],
+      };
     }
     const { result, patch, guessed } = tool.outputSchema
       ? shapedResult(tool, tool.outputSchema, request)
       : dataResult(tool, request);
     return { kind: "success", result, patch, engine: this.name, guessed };
   }
+}
+
+/**
+ * Outputs that the effects answer from a guess of their own (a rate from toolsim's fixed table):
+ * inference lists them, and the result says so wherever they appear.
+ */
+function guessedByInference(tool: Tool, result: unknown): string[] {
+  const listed = tool.inferred?.guessed;
+  if (!Array.isArray(listed) || result === null || typeof result !== "object") return [];
+  return listed.filter((name) => typeof name === "string" && name in result);
 }
 
 /** A result fitted to the output schema: effects' outputs and known entities first, synthesis for the rest. */
