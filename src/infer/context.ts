@@ -33,6 +33,12 @@ export interface Context {
   located?: Map<string, Draft>;
 }
 
+/** Something the tool's docs ask for that the effects leave undone: the verdict is `partly`. */
+export function addGap(ctx: Context, gap: string): void {
+  if (ctx.gaps) ctx.gaps.push(gap);
+  else ctx.gaps = [gap];
+}
+
 /** The documented error for "no <noun> with this key", or one added when the source documents none. */
 export function notFoundError(
   ctx: Context,

@@ -3,7 +3,7 @@ import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
-import { type Context, humanNoun, notFoundError } from "./context.js";
+import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
@@ -662,7 +662,8 @@ function existenceCheck(ctx: Context, subject: Reference): Draft[] | undefined {
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   if (!target || !missing) return undefined;
   ctx.notes.push(`checks the ${humanNoun(subject.collection.name)} ${subject.param.name} names exists`);
-  (ctx.gaps ??= []).push(
+  addGap(
+    ctx,
     `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: what it does is not inferred`,
   );
   return [{ kind: "read", target, missing }];

@@ -1,4 +1,4 @@
-import { type Context, notFoundError } from "./context.js";
+import { addGap, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
@@ -554,9 +554,7 @@ export function keyListRule(ctx: Context, collection: CollectionShape): Draft[] 
   if (!target || !keys) return undefined;
   const unused = ctx.facts.params.filter((p) => p.required).map((p) => p.name);
   if (unused.length > 0)
-    (ctx.gaps ??= []).push(
-      `${unused.join(", ")} names no field of ${collection.name}: the list is not narrowed by it`,
-    );
+    addGap(ctx, `${unused.join(", ")} names no field of ${collection.name}: the list is not narrowed by it`);
   ctx.notes.push(`answers the keys of ${collection.name}`);
   return [
     { kind: "read", target, as: "all" },

@@ -1,5 +1,5 @@
-import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import { knownValues } from "./conditions.js";
+import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
 import {
