@@ -271,6 +271,13 @@ describe("what a tool does, from its hints and verb", () => {
     expect(verbOf("team_roster")).toBeUndefined();
   });
 
+  it("reads past a number that tells copies of a tool apart", () => {
+    expect(verbOf("shelf_note_list_all_2")).toEqual({ verb: "list", action: "read" });
+    expect(verbOf("note_add_v2")).toEqual({ verb: "add", action: "create" });
+    // a number is passed over only at the end
+    expect(verbOf("shelf_note_delete_2_text")).toBeUndefined();
+  });
+
   it("splits a name into its words", () => {
     expect(wordsOf("getOrderDetails")).toEqual(["get", "order", "details"]);
     expect(wordsOf("get_order-details")).toEqual(["get", "order", "details"]);

@@ -487,7 +487,8 @@ export function nounOfIdentifier(name: string): string | undefined {
 
 /** The first verb of a tool's name (among its first two words), and what it does. */
 export function verbOf(name: string): { verb: string; action: Action } | undefined {
-  const words = verbWords(name);
+  // a number at the end tells copies apart (`list_items_2`, `search_v2`): it is no word
+  const words = verbWords(name).filter((w, i, all) => i < all.length - 1 || !/^v?\d+$/.test(w));
   // verb first (`get_order`, `orders.submit`), else verb last, as resource-first names put it
   // (`note_add`, `user_profile_update`, `shelf_note_list_all`)
   const tail = words.length > 2 ? words.slice(-2).reverse() : [];
