@@ -362,7 +362,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     if (start) {
       set[statusPath] = start;
       ctx.notes.push(
-        `starts it '${start}' (of the records' ${statusPath} values, the one that begins a lifecycle)`,
+        `starts it '${start}' (of the ${statusPath} values the records and schemas show, the one that begins a lifecycle)`,
       );
     }
   }
@@ -392,7 +392,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   const drafts: Draft[] = maker ? [maker.read, create] : [create];
   const target = container;
   ctx.notes.push(
-    `creates a ${humanNoun(name)} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
+    `creates ${withArticle(humanNoun(partNoun(name)))} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
   );
   const idOutput = ctx.facts.outputs.find(
     (o) =>
@@ -576,6 +576,11 @@ function selfLinks(ctx: Context, collection: CollectionShape, set: Record<string
 }
 
 /** The new record's id field as the tool spells it (`labelId` for `label_id`), where an output names it. */
+/** "a ticket", "an appointment": for the report's notes. */
+function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+}
+
 function idSpelling(ctx: Context, snake: string): string {
   const spelled = ctx.facts.outputs.find((o) => nameWords(o.name).join("_") === snake);
   return spelled?.name ?? shortIdOutput(ctx, snake) ?? snake;
@@ -846,7 +851,7 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
   const maker = completeRecord(ctx, collection, set);
   const missing = notFoundError(ctx, parent.collection, parent.param.name, { add: true });
   ctx.notes.push(
-    `creates a ${noun} in ${collection.parent}.${collection.name} of the ${humanNoun(collection.parent ?? "")} ${parent.param.name} names${collection.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
+    `creates ${withArticle(noun)} in ${collection.parent}.${collection.name} of the ${humanNoun(collection.parent ?? "")} ${parent.param.name} names${collection.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
   );
   return [
     { kind: "read", target: parentTarget, ...(missing ? { missing } : {}) },
