@@ -710,7 +710,7 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
     ...single.filter((r) => r.collection === named && reachable(r)),
     ...single.filter((r) => !r.collection.parent && r.param.required && r.strength === "strong"),
     ...single.filter((r) => r.collection.parent && r.param.required && reachable(r)),
-    // an optional key is the subject where it is the only one (`retrieve_invoice(booking_id?)`)
+    // an optional key is the subject where it is the only one (`get_visit_summary(appointment_id?)`)
     ...(single.length === 1 ? single.filter((r) => !r.collection.parent && r.strength === "strong") : []),
   ];
   return ranked[0] ?? keyByPosition(ctx, named);

@@ -367,7 +367,7 @@ export function keyNameOf(siblings: readonly ToolFacts[], collection: Collection
     for (const param of sibling.params)
       if (param.identifier && param.type !== "array" && nouns.includes(param.words.slice(0, -1).join("_")))
         return param.name;
-  // the head noun of a collection named for how it keeps (`card_id` for `credit_card_list`)
+  // the head noun of a collection named for how it keeps (`card_id` for `insurance_card_list`)
   const head = partNoun(collection.name).split("_").at(-1) ?? "";
   for (const sibling of siblings)
     for (const param of sibling.params)
@@ -446,8 +446,8 @@ function listValue(ctx: Context, collection: CollectionShape, binding: string): 
 
 /**
  * An object answer that is the collection itself, keyed as the state keys it (`{"card_7":
- * {…}}`): the one output named for the collection (container words aside: `booking_history`
- * for `booking_record`), or the only output, as Firebase answers a list as the keyed object
+ * {…}}`): the one output named for the collection (container words aside: `appointment_history`
+ * for `appointment_records`), or the only output, as Firebase answers a list as the keyed object
  * and Consul's KV a tree of keys.
  */
 function mapOutput(ctx: Context, collection: CollectionShape): OutputFact | undefined {
@@ -529,14 +529,14 @@ function keyWordOf(name: string): string | undefined {
   return last === "id" || last === "key" ? last : undefined;
 }
 
-/** Words of a list's name that say it is a list, not what it lists (`stock_list`, `all_rooms`). */
+/** Words of a list's name that say it is a list, not what it lists (`flag_list`, `all_rooms`). */
 const LIST_WORDS = /^(list|all|available|known|supported|valid)$/;
 /** Words for a list of keys, whatever the records are (`symbols`, `room_ids`, `codes`). */
 const KEY_WORDS = /^(ids|keys|symbols|codes|names|handles|slugs)$/;
 
 /**
  * A read whose one answer is a list of plain values named for a keyed collection
- * (`stock_list`, `symbols`, `room_ids`) answers the collection's keys, as Alpaca's assets,
+ * (`flag_list`, `symbols`, `room_ids`) answers the collection's keys, as Alpaca's assets,
  * Stripe's `GET /v1/country_specs` and Slack's `conversations.list` are the catalog of what
  * the other calls take. An argument that names no field cannot narrow the list: the answer
  * keeps every key, and the report says so.

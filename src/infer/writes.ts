@@ -587,8 +587,8 @@ function idSpelling(ctx: Context, snake: string): string {
 }
 
 /**
- * An id output named by part of a compound noun, container words aside: a `booking_record`'s
- * id is its `booking_id`, a `credit_card_list`'s its `card_id` (the head noun). An id the
+ * An id output named by part of a compound noun, container words aside: an `appointment_records`'
+ * id is its `appointment_id`, an `insurance_card_list`'s its `card_id` (the head noun). An id the
  * call was given is another record's.
  */
 function shortIdOutput(ctx: Context, snake: string): string | undefined {
@@ -1143,7 +1143,7 @@ function answerOf(ctx: Context, collection: CollectionShape, binding: string): {
   if (fieldAnswers(ctx, collection, binding).length > 0) return {};
   const wrapper = wrapperOutput(ctx, collection);
   if (wrapper) return { output: wrapper };
-  // an answer that names none of the record's fields (`{mention_status}`) is not the record
+  // an answer that names none of the record's fields (`{reply_status}`) is not the record
   const outputs = ctx.facts.outputs;
   return outputs.length > 0 && !outputs.some((o) => collection.fields.has(o.name)) ? {} : { output: "" };
 }
