@@ -191,7 +191,13 @@ describe("what each draft of a tool's effects grounds", () => {
     orders: {
       "O-1": { order_id: "O-1", status: "open", total: 5, ship: { city: "Oslo", geo: { lat: 59 } } },
     },
-    members: { m1: { member_id: "m1", cards: { c1: { card_id: "c1", kind: "debit" } } } },
+    members: {
+      m1: {
+        member_id: "m1",
+        cards: { c1: { card_id: "c1", kind: "debit", perks: { tier: "gold", points: 10 } } },
+      },
+    },
+    mailbox: { inbox: { unread: 2, owner: "me" } },
     tags: ["new", "sale"],
   };
   const shape = shapeOf([store]);
@@ -268,6 +274,37 @@ describe("what each draft of a tool's effects grounds", () => {
         grounded: ["card_id", "kind"],
         guessed: ["limit"],
       });
+  });
+
+  it("grounds the fields of an object two levels inside a record", () => {
+    expect(
+      ground({ lat: number, city: text }, [
+        { kind: "read", target: "orders/{order_id}/ship/geo", output: "" },
+      ]),
+    ).toEqual({ grounded: ["lat"], guessed: ["city"] });
+  });
+
+  it("grounds the fields of an object inside a record of a nested collection", () => {
+    expect(
+      ground({ tier: text, points: integer, kind: text }, [
+        { kind: "read", target: "members/{member_id}/cards/{card_id}/perks", output: "" },
+      ]),
+    ).toEqual({ grounded: ["tier", "points"], guessed: ["kind"] });
+  });
+
+  it("grounds nothing of an object a record of one collection does not have, though another's records do", () => {
+    // orders have a `ship` object; members do not
+    expect(
+      ground({ city: text }, [{ kind: "read", target: "members/{member_id}/ship", output: "" }]),
+    ).toEqual({ grounded: [], guessed: ["city"] });
+  });
+
+  it("grounds the fields of a record a placeholder picks among named ones (a folder by name)", () => {
+    expect(
+      ground({ unread: integer, owner: text, size: integer }, [
+        { kind: "read", target: "mailbox/{folder}", output: "" },
+      ]),
+    ).toEqual({ grounded: ["unread", "owner"], guessed: ["size"] });
   });
 
   it("grounds nothing for a whole read of a list of plain values or of a path the state lacks", () => {
