@@ -289,6 +289,11 @@ describe("a default fitted to its schema", () => {
     expect(repairDefault({ type: "boolean" }, 1)).toEqual({ kind: "dropped" });
   });
 
+  it("reads numbers JSON would not, written with a leading dot or sign", () => {
+    expect(repairDefault({ type: "number" }, ".5")).toEqual({ kind: "coerced", value: 0.5 });
+    expect(repairDefault({ type: "integer" }, "+3")).toEqual({ kind: "coerced", value: 3 });
+  });
+
   it("reads no number from blank text", () => {
     expect(repairDefault({ type: "number" }, "")).toEqual({ kind: "dropped" });
     expect(repairDefault({ type: "integer" }, "  ")).toEqual({ kind: "dropped" });
