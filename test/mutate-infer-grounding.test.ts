@@ -276,6 +276,15 @@ describe("what each draft of a tool's effects grounds", () => {
       });
   });
 
+  it("grounds the fields of an object inside a record named by its key rather than a placeholder", () => {
+    expect(
+      ground({ city: text, status: text }, [{ kind: "read", target: "orders/O-1/ship", output: "" }]),
+    ).toEqual({
+      grounded: ["city"],
+      guessed: ["status"],
+    });
+  });
+
   it("grounds the fields of an object two levels inside a record", () => {
     expect(
       ground({ lat: number, city: text }, [
