@@ -336,6 +336,18 @@ describe("a default fitted to its schema", () => {
     expect(repairDefault({ type: "array", items: { type: "array" } }, [1])).toEqual({ kind: "dropped" });
     expect(repairDefault({ enum: [[5]] }, 5)).toEqual({ kind: "dropped" });
   });
+
+  it("reads a list from text and wraps a lone value for a list that may also be null", () => {
+    const nullableTags = { type: ["array", "null"], items: { type: "string" } };
+    expect(repairDefault(nullableTags, "email")).toEqual({ kind: "coerced", value: ["email"] });
+    const nullableColours = { type: ["array", "null"], items: { enum: ["red", "blue"] } };
+    expect(repairDefault(nullableColours, "red, blue")).toEqual({ kind: "coerced", value: ["red", "blue"] });
+    expect(repairDefault({ type: ["array", "null"], items: { type: "integer" } }, 7)).toEqual({
+      kind: "coerced",
+      value: [7],
+    });
+    expect(repairDefault(nullableTags, null)).toEqual({ kind: "kept", value: null });
+  });
 });
 
 describe("unknown formats, walked directly", () => {

@@ -5,6 +5,8 @@ import addFormatsImport from "ajv-formats";
 import { Catalog, loadToolsets } from "../../src/catalog/index.js";
 import { inferLoaded } from "../../src/infer/index.js";
 import { createRuntime, type Runtime } from "../../src/runtime/index.js";
+import { controlTools } from "../../src/server/index.js";
+import { TaskDesk } from "../../src/tasks/index.js";
 import {
   type Answer,
   callTool,
@@ -46,8 +48,11 @@ export async function openDomain(file: string): Promise<DomainSession> {
     await served?.client.close();
     const catalog = inferredCatalog(path);
     if (runtime) runtime.engine.replaceCatalog(catalog);
-    else
+    else {
       runtime = await createRuntime({ catalog, db: join(dir.path, "toolsim.db"), seed: "0", pageSize: 500 });
+      // `serve` offers the control tools too, and tests read the session's state through them
+      runtime.hub.use(controlTools(new TaskDesk({ engine: runtime.engine, store: runtime.store })));
+    }
     const session = await runtime.engine.openSession({ tenant: "" });
     const server = runtime.hub.createServer(session.id);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -47,14 +47,24 @@ export function isKnownFormat(format: string): boolean {
 
 const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
 
+/** The JSON types a schema declares, as a list (empty when it declares none). */
+function declaredTypes(schema: JsonSchema): unknown[] {
+  const declared = schema.type;
+  return Array.isArray(declared) ? declared : declared === undefined ? [] : [declared];
+}
+
+/** Whether a schema takes a list, alone or beside other types (`["array", "null"]`). */
+function takesList(schema: JsonSchema): boolean {
+  return declaredTypes(schema).includes("array");
+}
+
 export function isJsonType(name: unknown): name is string {
   return typeof name === "string" && JSON_TYPES.has(name);
 }
 
 /** Whether a value has the JSON type(s) a schema declares (items checked one level down). */
 export function matchesType(schema: JsonSchema, value: unknown): boolean {
-  const declared = schema.type;
-  const types = Array.isArray(declared) ? declared : declared === undefined ? [] : [declared];
+  const types = declaredTypes(schema);
   if (types.length > 0 && !types.some((t) => hasJsonType(t, value))) return false;
   if (Array.isArray(value) && isPlainObject(schema.items)) {
     const items = schema.items;
@@ -107,7 +117,7 @@ export function repairDefault(schema: JsonSchema, value: unknown): DefaultRepair
       if (matchesType(schema, candidate)) return { kind: "coerced", value: candidate };
     }
   }
-  if (!Array.isArray(value) && schema.type === "array" && matchesType(schema, [value]))
+  if (!Array.isArray(value) && takesList(schema) && matchesType(schema, [value]))
     return { kind: "coerced", value: [value] };
   return { kind: "dropped" };
 }
@@ -130,7 +140,7 @@ function textReadings(text: string, schema: JsonSchema): unknown[] {
       // neither JSON nor a simple Python list
     }
   }
-  if (schema.type === "array") readings.push([trimmed], trimmed.split(/\s*,\s*/));
+  if (takesList(schema)) readings.push([trimmed], trimmed.split(/\s*,\s*/));
   return readings;
 }
 
@@ -175,9 +185,8 @@ export function moveArrayEnums(schema: unknown, path: string, notes: SchemaNote[
     return;
   }
   if (!isPlainObject(schema)) return;
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (
-    types.includes("array") &&
+    takesList(schema) &&
     Array.isArray(schema.enum) &&
     schema.enum.length > 0 &&
     schema.enum.every((value) => !Array.isArray(value))
