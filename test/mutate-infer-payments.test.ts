@@ -174,22 +174,27 @@ describe("a charge to the card an argument names", () => {
       );
       expect((after.cards as Record<string, Row>)["TC-1"]?.[field], field).toBe(10);
     }
-    const twoPurses = {
-      cards: {
-        "TC-1": { card_id: "TC-1", balance: 12.5, bonus_credit: 3 },
-        "TC-2": { card_id: "TC-2", balance: 1, bonus_credit: 0 },
-      },
-      rides: {},
-    };
-    const { after } = await call(
-      world(twoPurses, [board("Board a line; the fare is charged to the card.")]),
-      "create_ride",
-      ride,
-    );
-    expect((after.cards as Record<string, Row>)["TC-1"]).toEqual({
+    const boarded = async (purses: Row) =>
+      (
+        await call(
+          world({ cards: { "TC-1": { card_id: "TC-1", ...purses } }, rides: {} }, [
+            board("Board a line; the fare is charged to the card."),
+          ]),
+          "create_ride",
+          ride,
+        )
+      ).after.cards as Record<string, Row>;
+    // a balance beside a bonus or a limit: the balance pays, the other only bounds or adds
+    expect((await boarded({ balance: 12.5, bonus_credit: 3 }))["TC-1"]).toEqual({
       card_id: "TC-1",
-      balance: 12.5,
+      balance: 10,
       bonus_credit: 3,
+    });
+    // two purses, neither the balance: which one pays is not known, and none is charged
+    expect((await boarded({ cash: 12.5, store_credit: 3 }))["TC-1"]).toEqual({
+      card_id: "TC-1",
+      cash: 12.5,
+      store_credit: 3,
     });
   });
 });

@@ -1,9 +1,9 @@
 import type { StateDocument, ToolError } from "../catalog/index.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, ToolFacts } from "./facts.js";
-import { partNoun, type Reference } from "./resolve.js";
+import type { Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
-import { nameWords, nounKeys, nounOfIdentifier, sameNoun, singular } from "./words.js";
+import { nameWords, nounKeys, nounOfIdentifier, partNoun, sameNoun, singular } from "./words.js";
 
 /** Everything the rules for one tool share, and what they accumulate. */
 export interface Context {

@@ -58,7 +58,7 @@ export function statusField(collection: CollectionShape): FieldShape | undefined
 export function statusAfter(
   ctx: Context,
   collection: CollectionShape,
-): { field: string; value: string; rule: string } | undefined {
+): { field: string; value: string; rule: string; invented?: boolean } | undefined {
   const field = statusField(collection);
   const said = statedStatus(ctx.facts.text);
   const verb = ctx.facts.verb;
@@ -70,7 +70,12 @@ export function statusAfter(
     // an entity without a status field still shows that it was cancelled, closed, approved…
     if (said) return { field: "status", value: said, rule: "the description states it" };
     return known
-      ? { field: "status", value: known[1], rule: `the verb "${verb}"; its entities had no status yet` }
+      ? {
+          field: "status",
+          value: known[1],
+          rule: `the verb "${verb}"; its entities had no status yet`,
+          invented: true,
+        }
       : undefined;
   }
   const found = statusValue(ctx, field, said, verb, known);

@@ -1,6 +1,7 @@
 import type { Draft } from "./drafts.js";
 import type { ToolFacts } from "./facts.js";
 import type { Part, StateShape } from "./shape.js";
+import { describesOutcome } from "./words.js";
 
 /**
  * Which properties of a tool's answer its effects ground (read from the state, echoed from
@@ -41,7 +42,9 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
         covered.add(field);
     if (outputs.length === 0) whole = true;
   }
-  for (const param of facts.params) if (outputs.includes(param.name)) covered.add(param.name);
+  // an output that reports how the call went is not the argument its name repeats
+  const echoes = facts.outputs.filter((o) => !describesOutcome(o.description)).map((o) => o.name);
+  for (const param of facts.params) if (echoes.includes(param.name)) covered.add(param.name);
   if (outputs.length === 0) {
     // without an output schema the answer is what the effects read or did
     const answers = whole || covered.size > 0 || drafts.some((d) => d.kind !== "check" && d.kind !== "let");

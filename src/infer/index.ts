@@ -19,6 +19,7 @@ export { type CollectionShape, type Part, type StateShape, shapeOf } from "./sha
 export {
   type Action,
   actionOf,
+  describesOutcome,
   isIdentifierName,
   LOGIN_VERBS,
   LOGOUT_VERBS,

@@ -17,7 +17,7 @@ import {
   valuesRule,
 } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
-import { moneyMove, refundFor } from "./payments.js";
+import { moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
 import { keyListRule, keyNameOf, lookupRule, readRule } from "./reads.js";
@@ -28,7 +28,6 @@ import {
   listOfVerb,
   namedCollection,
   namedPart,
-  partNoun,
   type Reference,
   referenceOf,
   verbNounCollection,
@@ -55,7 +54,7 @@ import {
   withoutToken,
 } from "./tokens.js";
 import { treeFor, treeRule } from "./trees.js";
-import { type Action, DECREASE_VERBS, INCREASE_VERBS, nameWords, singular } from "./words.js";
+import { type Action, DECREASE_VERBS, INCREASE_VERBS, nameWords, partNoun, singular } from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
 
 /**
@@ -490,6 +489,10 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (acting === "create" && !named && shape.parts.length <= 1 && shape.root.fields.size === 0) {
     const noun = createdNoun(facts, named);
     if (noun) return found(createRule(ctx, undefined, noun), "nothing to create");
+  }
+  if (acting === "create" && !named && subject) {
+    const unkept = unkeptCreate(ctx, createdNoun(facts, named) ?? singular(subject.collection.name));
+    if (unkept) return { drafts: unkept };
   }
   if (action === "unknown") {
     const checked = subject ? existenceCheck(ctx, subject) : undefined;

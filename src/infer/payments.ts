@@ -1,12 +1,12 @@
-import { addError, type Context, notFoundError, use } from "./context.js";
+import { addError, addGap, type Context, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
-import { containerTarget, recordTarget } from "./targets.js";
+import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
-import { nameWords, singular } from "./words.js";
+import { nameWords, partNoun, singular } from "./words.js";
 import { emptyFields, mintOf } from "./writes.js";
 
 /**
@@ -18,7 +18,8 @@ import { emptyFields, mintOf } from "./writes.js";
  * purchase from a stored balance, and their refunds go back to the method that paid.
  */
 
-const CHARGE_WORDS = /\b(charge[sd]?|charging|pays?|paid|paying|debit(s|ed)?|deduct(s|ed)?|bill(s|ed)?)\b/i;
+const CHARGE_WORDS =
+  /\b(charge[sd]?|charging|pays?|paid|paying|debit(s|ed)?|deduct(s|ed)?|bill(s|ed)?|purchas(e|es|ed|ing)|buy(s|ing)?|bought)\b/i;
 const REFUND_WORDS = /\b(refund(s|ed)?|credited back|paid back)\b/i;
 export const PRICE_WORDS = /^(price|amount|cost|total|fare|fee|sum|charge)$/;
 const BALANCE_WORDS = /^(balance|funds|credit|cash|wallet)$/;
@@ -30,7 +31,9 @@ function balanceOf(collection: CollectionShape): FieldShape | undefined {
     (f) =>
       !f.path.includes(".") && f.types.has("number") && nameWords(f.path).some((w) => BALANCE_WORDS.test(w)),
   );
-  return found.length === 1 ? found[0] : undefined;
+  // a card with a `balance` and a `credit_limit` pays from the balance: the limit only bounds it
+  const balances = found.filter((f) => nameWords(f.path).includes("balance"));
+  return found.length === 1 ? found[0] : balances.length === 1 ? balances[0] : undefined;
 }
 
 function priceParam(ctx: Context): Param | undefined {
@@ -524,4 +527,34 @@ export function kindFields(ctx: Context, ledger: CollectionShape, link: string):
       kinds[field] = value;
   }
   return kinds;
+}
+
+/**
+ * A create of something the state keeps nowhere (insurance bought for a booking, a ticket for
+ * an event whose tickets no part of the state holds) still needs the records its arguments
+ * name, each answering its not-found error, and pays from the balance of the one that holds
+ * it. Where the new thing is kept is not inferred, and the report says so. Stripe's payment
+ * intents, Square's payments and PayPal's orders each refuse a customer, card or order that
+ * does not exist and charge the amount given, whatever is bought.
+ */
+export function unkeptCreate(ctx: Context, noun: string): Draft[] | undefined {
+  const references = ctx.references.filter((r) => !r.many && r.strength === "strong" && r.param.required);
+  const drafts: Draft[] = [];
+  for (const reference of references) {
+    const target = referenceTarget(ctx, reference);
+    if (!target) continue;
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    const charge = chargeFor(ctx, reference, missing);
+    if (!charge)
+      ctx.notes.push(
+        `checks the ${partNoun(reference.collection.name).replace(/_/g, " ")} ${reference.param.name} names exists`,
+      );
+    drafts.push(charge ?? { kind: "read", target, ...(missing ? { missing } : {}) });
+  }
+  if (drafts.length === 0) return undefined;
+  addGap(
+    ctx,
+    `where it keeps the ${noun.replace(/_/g, " ")} it makes is not inferred: no part of the state holds any`,
+  );
+  return drafts;
 }

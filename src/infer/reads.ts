@@ -3,10 +3,10 @@ import type { Draft } from "./drafts.js";
 import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
 import { pagingOf } from "./paging.js";
-import { partNoun, type Reference } from "./resolve.js";
+import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
-import { nameWords, nounKeys, sameNoun, singular } from "./words.js";
+import { nameWords, nounKeys, partNoun, sameNoun, singular } from "./words.js";
 
 /** Reads of collections: by key, lookups by other fields, and lists. */
 
@@ -29,7 +29,40 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
     },
     ...related,
     ...(related.length > 0 || placed ? [] : keyEcho(ctx, subject)),
+    ...(related.length > 0 || placed ? [] : prefixedFields(ctx, subject.collection, binding)),
   ];
+}
+
+/**
+ * An answer that names a field of the record it reads with the record's noun in front
+ * (`card_balance` for a card's `balance`, `account_status` for an account's `status`) answers
+ * that field, as flattened answers do: Plaid's `account_id`, Twilio's `account_sid` and
+ * Shopify's `customer_email` each name a field of the record by its owner's noun.
+ */
+function prefixedFields(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const noun = new Set(nameWords(partNoun(collection.name)));
+  const drafts: Draft[] = [];
+  for (const output of ctx.facts.outputs) {
+    if (collection.fields.has(output.name)) continue;
+    const words = nameWords(output.name);
+    const at = words.findIndex((w) => !noun.has(singular(w)));
+    const rest = words.slice(at).join("_");
+    const field = at > 0 ? collection.fields.get(rest) : undefined;
+    if (!field || field.path.includes(".") || !holdsType(field, output.type)) continue;
+    ctx.notes.push(`answers the ${partNoun(collection.name).replace(/_/g, " ")}'s ${rest} as ${output.name}`);
+    drafts.push({
+      kind: "respond",
+      output: output.name,
+      value: { $expr: `$${binding}.${identifier(rest)}` },
+    });
+  }
+  return drafts;
+}
+
+/** Whether a field's values can answer an output of a JSON type (any, where it declares none). */
+function holdsType(field: FieldShape, type: string | undefined): boolean {
+  if (type === undefined) return true;
+  return field.types.has(type === "integer" ? "number" : type);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   nameWords,
   nounKeys,
   nounOfIdentifier,
+  partNoun,
   sameNoun,
   singular,
   VERBS,
@@ -163,10 +164,12 @@ function pick(candidates: readonly CollectionShape[]): CollectionShape | undefin
 function nounMatches(shape: StateShape, noun: string): CollectionShape[] {
   const exact = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
   const longer = shape.bySuffix.get(nameWords(noun).map(singular).join("_")) ?? [];
-  const contained = [...shape.collections.values(), ...shape.nested.values()].filter(
-    (c) => partNoun(c.name) === nameWords(noun).map(singular).join("_"),
-  );
-  return [...exact, ...longer, ...contained];
+  const wanted = nameWords(noun).map(singular).join("_");
+  const all = [...shape.collections.values(), ...shape.nested.values()];
+  const contained = all.filter((c) => partNoun(c.name) === wanted);
+  // `card_id` names a record of `credit_card_list`: the head noun of what the part keeps
+  const headed = all.filter((c) => partNoun(c.name).endsWith(`_${wanted}`));
+  return [...exact, ...longer, ...contained, ...headed];
 }
 
 function singularName(name: string): string {
@@ -180,47 +183,6 @@ function matchesKeys(example: string, collection: CollectionShape): boolean {
   if (collection.keys.includes(example)) return true;
   const wanted = outline(example);
   return /[9]/.test(wanted) && collection.keys.slice(0, 200).some((key) => outline(key) === wanted);
-}
-
-/**
- * Words that say how a part keeps things rather than what it keeps (`guest_index`,
- * `voucher_list`, `profile_info`, `job_queue`): dropped when names are compared.
- */
-const CONTAINER_WORDS = new Set([
-  "map",
-  "list",
-  "info",
-  "information",
-  "record",
-  "records",
-  "history",
-  "queue",
-  "data",
-  "details",
-  "table",
-  "store",
-  "registry",
-  "collection",
-  "set",
-  "index",
-  "dict",
-  "array",
-  "book",
-  "log",
-]);
-
-const partNouns = new Map<string, string>();
-
-/** A part's name as the noun of what it keeps: singular words, container words dropped (`guest_index` → guest). */
-export function partNoun(name: string): string {
-  let noun = partNouns.get(name);
-  if (noun === undefined) {
-    const words = nameWords(name).map(singular);
-    noun = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0)).join("_");
-    if (partNouns.size > 50_000) partNouns.clear();
-    partNouns.set(name, noun);
-  }
-  return noun;
 }
 
 /** The forms a part's name is compared in, run together: its noun and its noun keys (computed once per part). */

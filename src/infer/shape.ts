@@ -1,6 +1,6 @@
 import type { StateDocument } from "../catalog/index.js";
 import { isPlainObject } from "../patch/index.js";
-import { nameWords, nounKeys, singular } from "./words.js";
+import { nameWords, nounKeys, partNoun, singular } from "./words.js";
 
 /**
  * The shape of a world, read from example states at any depth: what each part is, not what
@@ -588,14 +588,19 @@ function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): vo
   for (const shape of collections)
     for (const field of shape.fields.values()) {
       if (field.path === shape.keyField) continue;
-      const texts = [...field.values.keys(), ...field.elements];
-      // numbers refer only where the field is named for the collection (`post_id` → posts):
-      // small counts look like numeric keys too
-      const numbers = field.samples.filter((v) => typeof v === "number").map(String);
+      const all = [...field.values.keys(), ...field.elements];
+      // numbers, and text made only of digits, refer only where the field is named for the
+      // collection (`post_id` → posts, `card_id` → credit_card_list): small counts and a
+      // transaction's "12345" look like numeric keys too
+      const texts = all.filter((v) => !/^[0-9]+$/.test(v));
+      const numbers = [
+        ...field.samples.filter((v) => typeof v === "number").map(String),
+        ...all.filter((v) => /^[0-9]+$/.test(v)),
+      ];
       const words = nameWords(field.path).map(singular);
       for (const [name, keys] of keySets) {
         if (name === shape.name || keys.size === 0) continue;
-        const named = words.includes(nameWords(singular(name)).at(-1) ?? "");
+        const named = words.includes(nameWords(partNoun(name)).at(-1) ?? "");
         const values = named ? [...texts, ...numbers] : texts;
         if (values.length === 0) continue;
         const hits = values.filter((v) => keys.has(v)).length;

@@ -592,3 +592,59 @@ export const SHELL_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   mkdir: ["create", "directory"],
   touch: ["create", "file"],
 };
+
+/**
+ * Whether an output's description says it reports how the call went ("A message describing
+ * the result of the send", "Status of the comment action", "confirmation of the booking")
+ * rather than the value an argument of the same name gave: such a field confirms, it does
+ * not echo.
+ */
+export function describesOutcome(description: string | undefined): boolean {
+  return (
+    typeof description === "string" &&
+    /\b(result|outcome|status) of\b|\bdescrib\w* (the )?(result|outcome)|\bconfirm(s|ing|ation)?\b|\bwhether (it|the \w+) (succeeded|worked|failed)\b/i.test(
+      description,
+    )
+  );
+}
+
+/**
+ * Words that say how a part keeps things rather than what it keeps (`guest_index`,
+ * `voucher_list`, `profile_info`, `job_queue`): dropped when names are compared.
+ */
+const CONTAINER_WORDS = new Set([
+  "map",
+  "list",
+  "info",
+  "information",
+  "record",
+  "records",
+  "history",
+  "queue",
+  "data",
+  "details",
+  "table",
+  "store",
+  "registry",
+  "collection",
+  "set",
+  "index",
+  "dict",
+  "array",
+  "book",
+  "log",
+]);
+
+const partNouns = new Map<string, string>();
+
+/** A part's name as the noun of what it keeps: singular words, container words dropped (`guest_index` → guest). */
+export function partNoun(name: string): string {
+  let noun = partNouns.get(name);
+  if (noun === undefined) {
+    const words = nameWords(name).map(singular);
+    noun = words.filter((w, i) => !(CONTAINER_WORDS.has(w) && i > 0)).join("_");
+    if (partNouns.size > 50_000) partNouns.clear();
+    partNouns.set(name, noun);
+  }
+  return noun;
+}

@@ -1,5 +1,5 @@
 import { knownValues } from "./conditions.js";
-import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
+import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
 import {
@@ -29,7 +29,7 @@ import {
   signedInRead,
 } from "./principal.js";
 import { bindingName, identifier, keyEcho, wrapperOutput } from "./reads.js";
-import { partNoun, type Reference } from "./resolve.js";
+import type { Reference } from "./resolve.js";
 import {
   type CollectionShape,
   type FieldShape,
@@ -39,7 +39,7 @@ import {
 } from "./shape.js";
 import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { transitionsOf } from "./transitions.js";
-import { type Action, JOIN_VERBS, LEAVE_VERBS, nameWords, plural, singular } from "./words.js";
+import { type Action, JOIN_VERBS, LEAVE_VERBS, nameWords, partNoun, plural, singular } from "./words.js";
 
 /** Updates, deletes and creates of records in collections, with the guards and checks their texts state. */
 
@@ -55,6 +55,12 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     const flag = collection.fields.get(status.field)?.types.has("boolean");
     set[status.field] = flag ? status.value === "true" : status.value;
     ctx.notes.push(`sets ${status.field} to '${status.value}' (${status.rule})`);
+    // a status no record keeps is toolsim's choice: the real API may as well remove the record
+    if (status.invented)
+      addGap(
+        ctx,
+        `its ${plural(partNoun(collection.name)).replace(/_/g, " ")} keep no status: whether "${ctx.facts.verb}" keeps the record, marked '${status.value}', or removes it is not inferred`,
+      );
   }
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
   const own = ownGuard(ctx, collection);

@@ -135,7 +135,11 @@ function fitObject(
     }
   }
   const extra = schema.additionalProperties;
-  if (extra !== false && !schema.unevaluatedProperties) {
+  if (
+    extra !== false &&
+    !schema.unevaluatedProperties &&
+    !narrowView(track.path === "", extra, properties, known)
+  ) {
     for (const [name, value] of Object.entries(known)) {
       if (name in properties) continue;
       if (isPlainObject(extra) && !fits(extra as JsonSchema, value)) continue;
@@ -145,6 +149,25 @@ function fitObject(
   // synthesized fields agree with the known ones (an end after a known start), known ones never change
   cohere(out, properties, new Set(Object.keys(known)));
   return out;
+}
+
+/**
+ * An answer documented as a few fields of the record it comes from (`{card_id}` of a new card,
+ * `{card_balance}` of a card read whole) is that view, not the record: the record's other fields
+ * stay out. An answer that documents most of the record's fields is the record, and may hold
+ * the rest, as JSON Schema lets an object without `additionalProperties` do.
+ */
+function narrowView(
+  top: boolean,
+  extra: unknown,
+  properties: Record<string, JsonSchema>,
+  known: Record<string, unknown>,
+): boolean {
+  if (!top || extra !== undefined) return false;
+  const listed = Object.keys(properties);
+  const fields = Object.keys(known);
+  if (listed.length === 0 || fields.length === 0) return false;
+  return fields.filter((name) => name in properties).length * 2 < fields.length;
 }
 
 function fits(schema: JsonSchema, value: unknown): boolean {

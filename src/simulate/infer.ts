@@ -21,6 +21,7 @@ import type { State } from "../state/index.js";
 export {
   type Action,
   actionOf,
+  describesOutcome,
   isIdentifierName,
   LOGIN_VERBS,
   LOGOUT_VERBS,

@@ -6,6 +6,7 @@ import { conformTracked } from "./conform.js";
 import {
   type Action,
   actionOf,
+  describesOutcome,
   type EntityRef,
   inferWrite,
   overlayEntities,
@@ -216,7 +217,10 @@ function confirm(
 ): string[] {
   if (actionOf(tool) === "read") return [];
   const { fields: confirming, textAnswer } = confirmingFields(schema);
-  const fields = confirming.filter((name) => known[name] === undefined || (textAnswer && echoed(name)));
+  const properties = (schema.properties ?? {}) as Record<string, { description?: string }>;
+  // a confirming field that repeats an argument of its name says how the call went all the same
+  const confirms = (name: string) => textAnswer || describesOutcome(properties[name]?.description);
+  const fields = confirming.filter((name) => known[name] === undefined || (confirms(name) && echoed(name)));
   if (fields.length === 0) return [];
   const sentence = confirmation(tool.title ?? tool.name, args);
   for (const name of fields) known[name] = sentence;
