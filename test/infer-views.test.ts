@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describesOutcome } from "../src/infer/index.js";
 import { OfflineSimulator } from "../src/simulate/index.js";
 import { State as SessionState, type StateDocument } from "../src/state/index.js";
 import { call, error, failure, NOW, number, type State, text, tool, world } from "./support/infer-world.js";
@@ -140,6 +141,26 @@ describe("an answer's message that shares the name of an argument", () => {
     });
     expect(result?.message).toBe("Your lights are on.");
     expect(report.grounded).toContain("message");
+  });
+});
+
+describe("which descriptions say an output reports how the call went", () => {
+  it("hears the result, the outcome, an action's status and a confirmation, not a record's status", () => {
+    const said = [
+      "A message describing the result of the send attempt.",
+      "The outcome of the transfer.",
+      "Status of the comment action.",
+      "A confirmation that the pass was bought.",
+    ];
+    const notSaid = [
+      "Status of the order.",
+      "The message as it was sent.",
+      "Whether the booking is confirmed.",
+      "",
+    ];
+    for (const text of said) expect(describesOutcome(text), text).toBe(true);
+    for (const text of notSaid) expect(describesOutcome(text), text).toBe(false);
+    expect(describesOutcome(undefined)).toBe(false);
   });
 });
 

@@ -595,14 +595,15 @@ export const SHELL_COMMANDS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Whether an output's description says it reports how the call went ("A message describing
- * the result of the send", "Status of the comment action", "confirmation of the booking")
+ * the result of the send", "Status of the comment action", "confirmation of the booking"; not
+ * "Status of the order", which is the order's)
  * rather than the value an argument of the same name gave: such a field confirms, it does
  * not echo.
  */
 export function describesOutcome(description: string | undefined): boolean {
   return (
     typeof description === "string" &&
-    /\b(result|outcome|status) of\b|\bdescrib\w* (the )?(result|outcome)|\bconfirm(s|ing|ation)?\b|\bwhether (it|the \w+) (succeeded|worked|failed)\b/i.test(
+    /\b(result|outcome) of\b|\bdescrib\w* (the )?(result|outcome)|\bstatus of the (\w+ )?(action|operation|request|call|attempt)\b|\bconfirm(s|ing|ation)?\b/i.test(
       description,
     )
   );
