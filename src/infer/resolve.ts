@@ -160,16 +160,14 @@ function pick(candidates: readonly CollectionShape[]): CollectionShape | undefin
   return candidates.find((c) => !c.parent) ?? candidates[0];
 }
 
-/** Collections named by the noun, or whose name ends with it (`customer_orders` for `order`). */
+/** Collections named by the noun, or whose name ends with it (`customer_orders` for `order`, `credit_card_list` for `card`). */
 function nounMatches(shape: StateShape, noun: string): CollectionShape[] {
   const exact = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
   const longer = shape.bySuffix.get(nameWords(noun).map(singular).join("_")) ?? [];
-  const wanted = nameWords(noun).map(singular).join("_");
-  const all = [...shape.collections.values(), ...shape.nested.values()];
-  const contained = all.filter((c) => partNoun(c.name) === wanted);
-  // `card_id` names a record of `credit_card_list`: the head noun of what the part keeps
-  const headed = all.filter((c) => partNoun(c.name).endsWith(`_${wanted}`));
-  return [...exact, ...longer, ...contained, ...headed];
+  const contained = [...shape.collections.values(), ...shape.nested.values()].filter(
+    (c) => partNoun(c.name) === nameWords(noun).map(singular).join("_"),
+  );
+  return [...exact, ...longer, ...contained];
 }
 
 function singularName(name: string): string {

@@ -116,7 +116,7 @@ export interface StateShape {
   /** Collections by name (the first of a name wins), and the ones nested in another's records. */
   collections: Map<string, CollectionShape>;
   nested: Map<string, CollectionShape>;
-  /** Every collection by its noun (`delivery_slot`), by the field that holds its keys, and by suffix. */
+  /** Every collection by its noun (`delivery_slot`), by the field that holds its keys, and by suffix (of its name, and of the noun of what it keeps). */
   byNoun: Map<string, CollectionShape[]>;
   byKeyField: Map<string, CollectionShape[]>;
   bySuffix: Map<string, CollectionShape[]>;
@@ -174,6 +174,12 @@ function indexed(parts: Part[], root: RecordShape): StateShape {
     if (shape.keyField) add(byKeyField, shape.keyField, shape);
     const words = nameWords(shape.name).map(singular);
     for (let size = 1; size < words.length; size++) add(bySuffix, words.slice(-size).join("_"), shape);
+    // and by the head noun of what it keeps, container words aside: `card` for `credit_card_list`
+    const kept = nameWords(partNoun(shape.name));
+    for (let size = 1; size < kept.length; size++) {
+      const suffix = kept.slice(-size).join("_");
+      if (!bySuffix.get(suffix)?.includes(shape)) add(bySuffix, suffix, shape);
+    }
   }
   return { parts, collections, nested, byNoun, byKeyField, bySuffix, root };
 }
