@@ -1,67 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type Toolset, Toolset as ToolsetSchema } from "../src/catalog/index.js";
-import { runEffects } from "../src/engine/index.js";
-import { inferToolset } from "../src/infer/index.js";
-import { applyPatch } from "../src/patch/index.js";
+import { call, error, failure, NOW, text, tool, world } from "./support/infer-world.js";
 
 /**
  * The write rules of inference (creates, updates, deletes, guards on a record's status, records
  * kept inside another), each in a small world of its own: what the inferred effects do to the
  * state when they run, and the errors they answer.
  */
-
-const NOW = "2026-03-02T09:00:00Z";
-
-interface ToolError {
-  code: string;
-  status: number;
-  message: string;
-  when: string;
-}
-
-function tool(
-  name: string,
-  description: string,
-  properties: Record<string, unknown> = {},
-  required: string[] = Object.keys(properties),
-  errors: ToolError[] = [],
-) {
-  return { name, description, inputSchema: { type: "object", properties, required }, errors };
-}
-
-const text = { type: "string" };
-
-function world(state: Record<string, unknown>, tools: unknown[]): Toolset {
-  return ToolsetSchema.parse({
-    id: "w",
-    field: "Tests",
-    subdomain: "Writes",
-    description: "A world.",
-    state,
-    tools,
-  });
-}
-
-/** Infers the world and runs one tool on its state: the outcome, the state after and the tool as inferred. */
-async function call(toolset: Toolset, name: string, args: Record<string, unknown>) {
-  const inferred = inferToolset(toolset);
-  const found = inferred.toolset.tools.find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name}`);
-  const outcome = await runEffects(found, args, toolset.state, NOW);
-  const applied =
-    outcome.status === "applied" ? applyPatch(structuredClone(toolset.state), outcome.patch) : undefined;
-  return {
-    outcome,
-    after: (applied?.ok ? applied.document : toolset.state) as Record<
-      string,
-      Record<string, Record<string, unknown>>
-    >,
-    tool: found,
-  };
-}
-
-const failure = (outcome: { status: string; failure?: { code?: string } }) =>
-  outcome.status === "failed" ? outcome.failure?.code : `not failed: ${outcome.status}`;
 
 describe("records kept inside another record", () => {
   const riders = world(
@@ -359,5 +303,223 @@ describe("a contact's tags and address", () => {
       address: { city: "Trondheim" },
     });
     expect(contact(replaced.after, "c1")?.address).toEqual({ city: "Trondheim" });
+  });
+});
+
+describe("a new record's fields in a garage", () => {
+  const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
+  const garage = () =>
+    world(
+      {
+        mechanics: {
+          m1: { mechanic_id: "m1", name: "Ann", repair_count: 1 },
+          m2: { mechanic_id: "m2", name: "Bo", repair_count: 0 },
+        },
+        repairs: {
+          "R-0001": {
+            repair_id: "R-0001",
+            mechanic_id: "m1",
+            title: "Brakes",
+            desc: "",
+            parts: [],
+            like_count: 2,
+            closed: false,
+            assignee: null,
+            created_at: "2026-01-01T10:00:00Z",
+            status: "open",
+          },
+          "R-0002": {
+            repair_id: "R-0002",
+            mechanic_id: "m2",
+            title: "Tyres",
+            desc: "front",
+            parts: ["tyre"],
+            like_count: 0,
+            closed: true,
+            assignee: "Cy",
+            created_at: "2026-01-02T10:00:00Z",
+            status: "closed",
+          },
+        },
+      },
+      [
+        tool(
+          "create_repair",
+          "Create a repair for a mechanic.",
+          {
+            mechanic_id: text,
+            title: text,
+            desc: text,
+            priority: { type: "integer", default: 3 },
+            urgent: { type: "boolean" },
+          },
+          ["mechanic_id", "title"],
+          [],
+        ),
+        tool("open_repair", "Create a repair. Its status is set to 'waiting'.", { title: text }),
+      ],
+    );
+  const repairs = (after: Record<string, unknown>) =>
+    after.repairs as Record<string, Record<string, unknown>>;
+
+  it("starts empty where its siblings show empty values, takes defaults for what is left out, and counts itself on the mechanic", async () => {
+    const made = await call(garage(), "create_repair", { mechanic_id: "m2", title: "Oil" });
+    expect(repairs(made.after)["R-0003"]).toEqual({
+      repair_id: "R-0003",
+      mechanic_id: "m2",
+      title: "Oil",
+      desc: "",
+      priority: 3,
+      parts: [],
+      like_count: 0,
+      closed: false,
+      assignee: null,
+      created_at: NOW,
+      status: "open",
+    });
+    expect((made.after.mechanics as Record<string, { repair_count: number }>).m2?.repair_count).toBe(1);
+    expect((made.after.mechanics as Record<string, { repair_count: number }>).m1?.repair_count).toBe(1);
+    expect(made.report.notes).toContain(
+      "starts it 'open' (of the status values the records and schemas show, the one that begins a lifecycle)",
+    );
+  });
+
+  it("keeps what the optional arguments give", async () => {
+    const made = await call(garage(), "create_repair", {
+      mechanic_id: "m1",
+      title: "Oil",
+      desc: "rear",
+      priority: 1,
+      urgent: true,
+    });
+    expect(repairs(made.after)["R-0003"]).toMatchObject({ desc: "rear", priority: 1, title: "Oil" });
+    expect(repairs(made.after)["R-0003"]).not.toHaveProperty("urgent");
+    expect((made.after.mechanics as Record<string, { repair_count: number }>).m1?.repair_count).toBe(2);
+  });
+
+  it("refuses a mechanic that does not exist, filing nothing", async () => {
+    const refused = await call(garage(), "create_repair", { mechanic_id: "m9", title: "Oil" });
+    expect(failure(refused.outcome)).toBe("MECHANIC_NOT_FOUND");
+    expect(refused.after).toEqual(garage().state);
+  });
+
+  it("starts it in the status its description states, with the emptiness of its siblings", async () => {
+    const made = await call(garage(), "open_repair", { title: "Oil" });
+    expect(repairs(made.after)["R-0003"]).toEqual({
+      repair_id: "R-0003",
+      title: "Oil",
+      desc: "",
+      parts: [],
+      like_count: 0,
+      closed: false,
+      assignee: null,
+      created_at: NOW,
+      status: "waiting",
+    });
+    expect(made.report.notes).toEqual([
+      "creates a repair in repairs with title, desc, parts, like_count, closed, assignee, created_at, status",
+    ]);
+  });
+});
+
+describe("a book's labels, a list of plain values", () => {
+  const labels = { outputSchema: { type: "object", properties: { labels: { type: "array", items: text } } } };
+  const library = () =>
+    world(
+      {
+        books: {
+          b1: {
+            book_id: "b1",
+            title: "Dune",
+            labels: ["scifi", "classic"],
+            shelf: "A",
+            pages: 412,
+            year: 1965,
+          },
+          b2: { book_id: "b2", title: "Emma", labels: [], shelf: "B", pages: 320, year: 1815 },
+        },
+      },
+      [
+        tool("label_book", "Add a label to a book. A label it already has is left as it is.", {
+          book_id: text,
+          label: text,
+        }),
+        tool("add_book_label", "Add a label to a book.", { book_id: text, label: text }, undefined, [
+          error("LABEL_EXISTS", "The book already has this label."),
+        ]),
+        tool(
+          "remove_book_label",
+          "Remove a label from a book.",
+          { book_id: text, label: text },
+          undefined,
+          [error("LABEL_NOT_ON_BOOK", "The label is not on the book.", undefined, 404)],
+          labels,
+        ),
+        tool("drop_book_label", "Remove a label from a book.", { book_id: text, label: text }),
+      ],
+    );
+  const book = (after: Record<string, unknown>, id: string) =>
+    (after.books as Record<string, Record<string, unknown>>)[id];
+
+  it("adds a label once where the description says one already there is left as it is", async () => {
+    const kept = await call(library(), "label_book", { book_id: "b1", label: "scifi" });
+    expect(book(kept.after, "b1")?.labels).toEqual(["scifi", "classic"]);
+    expect(kept.answer).toEqual(book(kept.after, "b1"));
+    const added = await call(library(), "label_book", { book_id: "b2", label: "new" });
+    expect(book(added.after, "b2")?.labels).toEqual(["new"]);
+    expect(added.report.notes).toEqual([
+      "added documented error BOOK_NOT_FOUND (No book has the given book_id (inferred from the state's books).)",
+      "adds label to the labels of the book book_id names, once",
+    ]);
+    expect(failure((await call(library(), "label_book", { book_id: "b9", label: "x" })).outcome)).toBe(
+      "BOOK_NOT_FOUND",
+    );
+  });
+
+  it("refuses a label already there with the documented error, else appends it", async () => {
+    const refused = await call(library(), "add_book_label", { book_id: "b1", label: "scifi" });
+    expect(failure(refused.outcome)).toBe("LABEL_EXISTS");
+    const added = await call(library(), "add_book_label", { book_id: "b1", label: "new" });
+    expect(book(added.after, "b1")?.labels).toEqual(["scifi", "classic", "new"]);
+    expect(added.answer).toEqual(book(added.after, "b1"));
+    expect(added.report.notes).toContain(
+      "appends to the labels of the book book_id names, refusing one already there (LABEL_EXISTS)",
+    );
+  });
+
+  it("with no 'already' error and no word of it, appends whatever is given", async () => {
+    const plain = world(library().state, [
+      tool("add_book_label", "Add a label to a book.", { book_id: text, label: text }),
+    ]);
+    const again = await call(plain, "add_book_label", { book_id: "b1", label: "scifi" });
+    expect(book(again.after, "b1")?.labels).toEqual(["scifi", "classic", "scifi"]);
+    expect(again.report.notes).toContain("appends to the labels of the book book_id names");
+  });
+
+  it("removes a label, refusing one the book lacks with the documented error, and answers the labels alone", async () => {
+    const removed = await call(library(), "remove_book_label", { book_id: "b1", label: "scifi" });
+    expect(book(removed.after, "b1")).toEqual({
+      book_id: "b1",
+      title: "Dune",
+      labels: ["classic"],
+      shelf: "A",
+      pages: 412,
+      year: 1965,
+    });
+    expect(removed.answer).toEqual({ labels: ["classic"] });
+    expect(removed.report.notes).toContain(
+      "removes label from the labels of the book book_id names (LABEL_NOT_ON_BOOK where it is not there)",
+    );
+    expect(
+      failure((await call(library(), "remove_book_label", { book_id: "b1", label: "zz" })).outcome),
+    ).toBe("LABEL_NOT_ON_BOOK");
+  });
+
+  it("without a documented error, removing a label the book lacks changes nothing", async () => {
+    const same = await call(library(), "drop_book_label", { book_id: "b1", label: "zz" });
+    expect(same.outcome.status).toBe("applied");
+    expect(book(same.after, "b1")?.labels).toEqual(["scifi", "classic"]);
+    expect(same.answer).toEqual(book(same.after, "b1"));
+    expect(same.report.notes).toContain("removes label from the labels of the book book_id names");
   });
 });
