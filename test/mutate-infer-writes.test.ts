@@ -528,3 +528,107 @@ describe("a book's labels, a list of plain values", () => {
     expect(same.report.notes).toContain("removes label from the labels of the book book_id names");
   });
 });
+
+describe("a clinic's visits: other records named, items among a visit's, guards worded by inference", () => {
+  const ids = { type: "array", items: text };
+  const clinic = () =>
+    world(
+      {
+        clinics: {
+          c1: { clinic_id: "c1", name: "North", beds: 3 },
+          c2: { clinic_id: "c2", name: "South", beds: 0 },
+        },
+        visits: {
+          "V-1": {
+            visit_id: "V-1",
+            clinic_id: "c1",
+            status: "booked",
+            room: "r1",
+            items: [{ item_id: "i1" }, { item_id: "i2" }],
+          },
+          "V-2": { visit_id: "V-2", clinic_id: "c1", status: "done", room: null, items: [] },
+          "V-3": { visit_id: "V-3", clinic_id: "c2", status: "done", room: null, items: [] },
+        },
+      },
+      [
+        tool(
+          "move_visit",
+          "Move a visit to another clinic.",
+          { visit_id: text, clinic_id: text },
+          undefined,
+          [error("CLINIC_NOT_FOUND", "Clinic not found.", undefined, 404)],
+        ),
+        tool("refund_visit_items", "Refund items of a visit.", { visit_id: text, item_ids: ids }, undefined, [
+          error("ITEM_NOT_FOUND", "Item not found.", undefined, 404),
+        ]),
+        tool(
+          "cancel_visit",
+          "Cancel a visit. Only booked visits can be cancelled.",
+          { visit_id: text },
+          undefined,
+          [
+            error("BAD_BOOKED", "Something about booked visits.", undefined, 409),
+            error("VISIT_NON_BOOKED", "The visit is non-booked.", undefined, 409),
+          ],
+        ),
+        tool("remove_visit", "Delete a visit. Only booked visits can be deleted.", { visit_id: text }),
+      ],
+    );
+  const visits = (after: Record<string, unknown>) => after.visits as Record<string, Record<string, unknown>>;
+
+  it("moves a visit to a clinic that exists, and refuses one that does not with the documented error", async () => {
+    const moved = await call(clinic(), "move_visit", { visit_id: "V-1", clinic_id: "c2" });
+    expect(visits(moved.after)["V-1"]?.clinic_id).toBe("c2");
+    expect(moved.report.notes).toEqual([
+      "sets clinic_id from clinic_id",
+      "added documented error VISIT_NOT_FOUND (No visit has the given visit_id (inferred from the state's visits).)",
+      "checks clinic_id exists (CLINIC_NOT_FOUND)",
+    ]);
+    const refused = await call(clinic(), "move_visit", { visit_id: "V-1", clinic_id: "c9" });
+    expect(failure(refused.outcome)).toBe("CLINIC_NOT_FOUND");
+    expect(refused.after).toEqual(clinic().state);
+    expect(failure((await call(clinic(), "move_visit", { visit_id: "V-9", clinic_id: "c1" })).outcome)).toBe(
+      "VISIT_NOT_FOUND",
+    );
+  });
+
+  it("refunds only items the visit has, each given id checked against the visit's items", async () => {
+    const refused = await call(clinic(), "refund_visit_items", { visit_id: "V-1", item_ids: ["i1", "i9"] });
+    expect(failure(refused.outcome)).toBe("ITEM_NOT_FOUND");
+    expect(refused.after).toEqual(clinic().state);
+    const done = await call(clinic(), "refund_visit_items", { visit_id: "V-1", item_ids: ["i2", "i1"] });
+    expect(done.outcome.status).toBe("applied");
+    expect(visits(done.after)["V-1"]?.status).toBe("refunded");
+    expect(done.report.notes).toContain("checks every item_ids is among the items (ITEM_NOT_FOUND)");
+    expect(
+      failure((await call(clinic(), "refund_visit_items", { visit_id: "V-2", item_ids: ["i1"] })).outcome),
+    ).toBe("ITEM_NOT_FOUND");
+  });
+
+  it("of the errors naming the status, answers the one saying 'non-'", async () => {
+    const refused = await call(clinic(), "cancel_visit", { visit_id: "V-2" });
+    expect(failure(refused.outcome)).toBe("VISIT_NON_BOOKED");
+    expect(refused.report.notes).toContain("requires status in [booked] (VISIT_NON_BOOKED)");
+    const cancelled = await call(clinic(), "cancel_visit", { visit_id: "V-1" });
+    expect(visits(cancelled.after)["V-1"]?.status).toBe("cancelled");
+  });
+
+  it("guards a delete on the status the description requires, with an error it adds and words", async () => {
+    const refused = await call(clinic(), "remove_visit", { visit_id: "V-2" });
+    expect(failure(refused.outcome)).toBe("VISIT_NOT_BOOKED");
+    expect(refused.tool.errors.find((e) => e.code === "VISIT_NOT_BOOKED")).toEqual({
+      code: "VISIT_NOT_BOOKED",
+      status: 409,
+      message: "The visit is not booked.",
+      when: "The visit is not booked (inferred from the tool's name and description).",
+    });
+    expect(refused.report.notes).toEqual([
+      "added documented error VISIT_NOT_FOUND (No visit has the given visit_id (inferred from the state's visits).)",
+      "deletes the visit visit_id names",
+      "added documented error VISIT_NOT_BOOKED (The visit is not booked (inferred from the tool's name and description).)",
+      "requires status in [booked] (VISIT_NOT_BOOKED)",
+    ]);
+    const removed = await call(clinic(), "remove_visit", { visit_id: "V-1" });
+    expect(Object.keys(visits(removed.after))).toEqual(["V-2", "V-3"]);
+  });
+});
