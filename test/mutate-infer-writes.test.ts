@@ -632,3 +632,98 @@ describe("a clinic's visits: other records named, items among a visit's, guards 
     expect(Object.keys(visits(removed.after))).toEqual(["V-2", "V-3"]);
   });
 });
+
+describe("a shop's products under the key given, and reviews in reply to others", () => {
+  const sku = { type: "string", examples: ["SKU-9"] };
+  const shop = () =>
+    world(
+      {
+        shop: {
+          products: {
+            "SKU-1": { sku: "SKU-1", name: "Pen", price: 2 },
+            "SKU-2": { sku: "SKU-2", name: "Ink", price: 5 },
+          },
+          reviews: {
+            "1": {
+              review_id: 1,
+              text: "ok",
+              in_reply_to_id: null,
+              replies_count: 1,
+              posted_on: "2026-01-01T10:00:00Z",
+            },
+            "2": {
+              review_id: 2,
+              text: "re",
+              in_reply_to_id: "1",
+              replies_count: 0,
+              posted_on: "2026-01-02T10:00:00Z",
+            },
+          },
+          review_count: 2,
+        },
+      },
+      [
+        tool("create_product", "Create a product.", { sku, name: text, price: { type: "number" } }),
+        tool("add_product", "Add a product.", { sku, name: text }, undefined, [
+          error("SKU_TAKEN", "This sku is in use.", undefined, 409),
+        ]),
+        tool("post_review", "Post a review.", { text, in_reply_to_id: text }, ["text"]),
+      ],
+    );
+  const part = (after: Record<string, unknown>, name: string) =>
+    (after.shop as Record<string, Record<string, Record<string, unknown>>>)[name] ?? {};
+
+  it("files a product under the sku given, refusing a taken one with an error it adds and words", async () => {
+    const made = await call(shop(), "create_product", { sku: "SKU-3", name: "Cap", price: 1 });
+    expect(part(made.after, "products")["SKU-3"]).toEqual({ sku: "SKU-3", name: "Cap", price: 1 });
+    expect(made.report.notes).toContain("files it under the key sku gives, refusing a taken one");
+    const taken = await call(shop(), "create_product", { sku: "SKU-1", name: "Cap", price: 1 });
+    expect(failure(taken.outcome)).toBe("PRODUCT_ALREADY_EXISTS");
+    expect(taken.outcome.status === "failed" && taken.outcome.failure.message).toBe(
+      "A product SKU-1 already exists.",
+    );
+    expect(taken.tool.errors).toEqual([
+      {
+        code: "PRODUCT_ALREADY_EXISTS",
+        status: 409,
+        message: "A product {sku} already exists.",
+        when: "The key is taken (inferred: the caller names the key of a new product).",
+      },
+    ]);
+    expect(part(taken.after, "products")["SKU-1"]).toEqual({ sku: "SKU-1", name: "Pen", price: 2 });
+  });
+
+  it("answers a taken key with the documented error that says so", async () => {
+    const taken = await call(shop(), "add_product", { sku: "SKU-2", name: "Cap" });
+    expect(failure(taken.outcome)).toBe("SKU_TAKEN");
+    expect(taken.tool.errors.map((e) => e.code)).toEqual(["SKU_TAKEN"]);
+  });
+
+  it("a review in reply to another needs it to exist and adds one to its replies; a review without one touches none", async () => {
+    const reply = await call(shop(), "post_review", { text: "hi", in_reply_to_id: "1" });
+    const reviews = part(reply.after, "reviews");
+    expect(reviews["1"]?.replies_count).toBe(2);
+    expect(reviews["3"]).toEqual({
+      review_id: 3,
+      text: "hi",
+      in_reply_to_id: "1",
+      replies_count: 0,
+      posted_on: NOW,
+    });
+    expect((reply.after.shop as Record<string, unknown>).review_count).toBe(3);
+    expect(reply.report.notes).toContain(
+      "in_reply_to_id must name a review, whose replies_count goes up by one",
+    );
+    const alone = await call(shop(), "post_review", { text: "hi" });
+    expect(part(alone.after, "reviews")["1"]?.replies_count).toBe(1);
+    expect(part(alone.after, "reviews")["3"]).toEqual({
+      review_id: 3,
+      text: "hi",
+      replies_count: 0,
+      posted_on: NOW,
+    });
+    const unknown = await call(shop(), "post_review", { text: "hi", in_reply_to_id: "7" });
+    expect(failure(unknown.outcome)).toBe("REVIEW_NOT_FOUND");
+    expect(unknown.after).toEqual(shop().state);
+  });
+});
