@@ -727,3 +727,89 @@ describe("a shop's products under the key given, and reviews in reply to others"
     expect(unknown.after).toEqual(shop().state);
   });
 });
+
+describe("ids and times of new records at a front desk", () => {
+  const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
+  const desk = () =>
+    world(
+      {
+        desk: {
+          bookings: {
+            BK01: {
+              booking_id: "BK01",
+              guest: "a",
+              booked_at: "2026-01-01T10:00:00Z",
+              date: "2026-01-01 10:00",
+            },
+            BK02: {
+              booking_id: "BK02",
+              guest: "b",
+              booked_at: "2026-01-02T10:00:00Z",
+              date: "2026-01-02 10:00",
+            },
+          },
+          open_booking_count: 5,
+          appointment_records: {
+            "apt-x": { guest: "a", label: "x" },
+            "apt-y": { guest: "b", label: "y" },
+          },
+          lockers: { "1": { locker_id: 1, size: "s" }, "2": { locker_id: 2, size: "m" } },
+        },
+      },
+      [
+        tool(
+          "create_booking",
+          "Create a booking.",
+          { guest: text },
+          undefined,
+          [],
+          out({ id: text, guest: text }),
+        ),
+        tool(
+          "add_appointment_record",
+          "Add an appointment record.",
+          { guest: text, label: text },
+          undefined,
+          [],
+          out({ appointment_id: text }),
+        ),
+        tool("add_locker", "Add a locker.", { size: text }, undefined, [], out({ locker_id: text })),
+      ],
+    );
+  const part = (after: Record<string, unknown>, name: string) =>
+    (after.desk as Record<string, Record<string, Record<string, unknown>>>)[name] ?? {};
+
+  it("a booking takes its id from the counter beside it, in the keys' format, the clock in its time fields, and answers the id", async () => {
+    const made = await call(desk(), "create_booking", { guest: "z" });
+    expect(part(made.after, "bookings").BK05).toEqual({
+      booking_id: "BK05",
+      guest: "z",
+      booked_at: NOW,
+      date: NOW,
+    });
+    expect((made.after.desk as Record<string, unknown>).open_booking_count).toBe(6);
+    expect(made.answer).toMatchObject({ id: "BK05", booking_id: "BK05" });
+    expect(made.report.notes).toEqual([
+      "creates a booking in desk/bookings with guest, booked_at, date, its id from desk/open_booking_count",
+    ]);
+  });
+
+  it("a record of a compound noun is answered by the id of its head noun, its key in the keys' prefix", async () => {
+    const made = await call(desk(), "add_appointment_record", { guest: "z", label: "q" });
+    expect(part(made.after, "appointment_records")["apt-0001"]).toEqual({
+      guest: "z",
+      label: "q",
+      appointment_id: "apt-0001",
+    });
+    expect(made.answer).toMatchObject({ appointment_id: "apt-0001" });
+    expect(made.report.notes).toEqual([
+      "creates an appointment in desk/appointment_records with guest, label",
+    ]);
+  });
+
+  it("an id the tool answers as text is minted as text, though it counts up from the largest number", async () => {
+    const made = await call(desk(), "add_locker", { size: "l" });
+    expect(part(made.after, "lockers")["3"]).toEqual({ locker_id: "3", size: "l" });
+    expect(made.report.notes).toEqual(["creates a locker in desk/lockers with size"]);
+  });
+});
