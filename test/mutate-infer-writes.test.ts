@@ -813,3 +813,61 @@ describe("ids and times of new records at a front desk", () => {
     expect(made.report.notes).toEqual(["creates a locker in desk/lockers with size"]);
   });
 });
+
+describe("records made from others: tickets of a trip, essays of a writer", () => {
+  const travel = () =>
+    world(
+      {
+        trips: {
+          t1: { trip_id: "t1", total_amount: 120, total_currency: "EUR", bookable_seats: 2 },
+          t2: { trip_id: "t2", total_amount: 80, total_currency: "NOK", bookable_seats: 0 },
+        },
+        tickets: {
+          k1: { ticket_id: "k1", trip_id: "t1", total_amount: 120, total_currency: "EUR" },
+          k2: { ticket_id: "k2", trip_id: "t2", total_amount: 80, total_currency: "NOK" },
+        },
+        writers: {
+          w1: { writer_id: "w1", name: "Ann", essay_ids: ["e1"] },
+          w2: { writer_id: "w2", name: "Bo", essay_ids: [] },
+        },
+        essays: { e1: { essay_id: "e1", writer_id: "w1", title: "On bikes" } },
+      },
+      [
+        tool("book_ticket", "Book a ticket for a trip.", { trip_id: text }, undefined, [
+          error("TRIP_FULL", "The trip is sold out.", undefined, 409),
+        ]),
+        tool("create_essay", "Create an essay.", { writer_id: text, title: text }),
+      ],
+    );
+
+  it("a ticket takes the trip's price fields and one of its seats, refused with the documented error when none is left", async () => {
+    const made = await call(travel(), "book_ticket", { trip_id: "t1" });
+    expect(made.after.tickets?.k3).toEqual({
+      ticket_id: "k3",
+      trip_id: "t1",
+      total_amount: 120,
+      total_currency: "EUR",
+    });
+    expect(made.after.trips?.t1?.bookable_seats).toBe(1);
+    expect(made.report.notes).toEqual([
+      "creates a ticket in tickets with trip_id",
+      "added documented error TRIP_NOT_FOUND (No trip has the given trip_id (inferred from the state's trips).)",
+      "takes total_amount, total_currency from the trip trip_id names",
+      "takes one from trips.bookable_seats (TRIP_FULL)",
+    ]);
+    const full = await call(travel(), "book_ticket", { trip_id: "t2" });
+    expect(failure(full.outcome)).toBe("TRIP_FULL");
+    expect(full.after).toEqual(travel().state);
+    expect(failure((await call(travel(), "book_ticket", { trip_id: "t9" })).outcome)).toBe("TRIP_NOT_FOUND");
+  });
+
+  it("an essay's id joins the list its writer keeps of them", async () => {
+    const made = await call(travel(), "create_essay", { writer_id: "w2", title: "On boats" });
+    expect(made.after.writers?.w2?.essay_ids).toEqual(["e2"]);
+    expect(made.after.essays?.e2).toEqual({ essay_id: "e2", writer_id: "w2", title: "On boats" });
+    expect(made.report.notes).toContain("appends the new id to writers.essay_ids");
+    const refused = await call(travel(), "create_essay", { writer_id: "w9", title: "On boats" });
+    expect(failure(refused.outcome)).toBe("WRITER_NOT_FOUND");
+    expect(refused.after).toEqual(travel().state);
+  });
+});
