@@ -871,3 +871,47 @@ describe("records made from others: tickets of a trip, essays of a writer", () =
     expect(refused.after).toEqual(travel().state);
   });
 });
+
+describe("a garage's vans: counts beside them, empty fields left out, parts kept inside a van", () => {
+  const garage = () =>
+    world(
+      {
+        garage: {
+          vans: {
+            v1: {
+              van_id: "v1",
+              status: "in_use",
+              parked_at: null,
+              note: null,
+              parts: { p1: { id: "p1", name: "x" } },
+            },
+            v2: { van_id: "v2", status: "parked", parked_at: "2026-01-01T00:00:00Z", note: "z", parts: {} },
+            v3: { van_id: "v3", status: "parked", parked_at: "2026-01-02T00:00:00Z", note: null, parts: {} },
+          },
+          van_count: 3,
+          service_van_count: 1,
+        },
+      },
+      [tool("add_van", "Add a van.", { note: text }, []), tool("add_part", "Add a part.", { name: text })],
+    );
+  const vans = (after: Record<string, unknown>) =>
+    (after.garage as Record<string, Record<string, unknown>>).vans as Record<string, unknown>;
+
+  it("a new van is counted by the counts beside the vans, and an optional argument left out leaves its field empty", async () => {
+    const made = await call(garage(), "add_van", {});
+    expect(vans(made.after).v4).toEqual({ van_id: "v4", note: null, parked_at: null });
+    expect(made.after.garage).toMatchObject({ van_count: 4, service_van_count: 2 });
+    expect(made.report.notes).toEqual([
+      "creates a van in garage/vans with note, parked_at, its id from garage/van_count",
+      "adds one to service_van_count",
+    ]);
+    const noted = await call(garage(), "add_van", { note: "dented" });
+    expect(vans(noted.after).v4).toEqual({ van_id: "v4", note: "dented", parked_at: null });
+  });
+
+  it("a part lives inside a van: with no argument naming the van, nothing is inferred and the report says why", async () => {
+    const part = await call(garage(), "add_part", { name: "n" });
+    expect(part.report.drafts).toEqual([]);
+    expect(part.report.notes).toContain("a part lives inside vans, but no argument names the vans record");
+  });
+});
