@@ -915,3 +915,59 @@ describe("a garage's vans: counts beside them, empty fields left out, parts kept
     expect(part.report.notes).toContain("a part lives inside vans, but no argument names the vans record");
   });
 });
+
+describe("a library's loans and invoices: changes a status brings, arguments that set nothing, a first record", () => {
+  const library = () =>
+    world(
+      {
+        loans: {
+          L1: { loan_id: "L1", status: "open", fee: 0, shelf: "A", closed_at: null },
+          L2: { loan_id: "L2", status: "closed", fee: 0, shelf: "B", closed_at: "2026-01-01T00:00:00Z" },
+          L3: { loan_id: "L3", status: "closed", fee: 0, shelf: "A", closed_at: "2026-01-03T00:00:00Z" },
+        },
+        invoices: {},
+      },
+      [
+        tool("close_loan", "Close a loan.", { loan_id: text }),
+        tool("update_loan", "Update a loan.", { loan_id: text, shelf: text, colour: text }),
+        tool("create_invoice", "Create an invoice.", { amount: { type: "number" } }),
+      ],
+    );
+
+  it("closing a loan stamps the time the closed ones show they were closed", async () => {
+    const closed = await call(library(), "close_loan", { loan_id: "L1" });
+    expect(closed.after.loans?.L1).toEqual({
+      loan_id: "L1",
+      status: "closed",
+      fee: 0,
+      shelf: "A",
+      closed_at: NOW,
+    });
+    expect(closed.report.notes).toEqual([
+      `sets status to 'closed' (the verb "close" and the state's spelling)`,
+      "added documented error LOAN_NOT_FOUND (No loan has the given loan_id (inferred from the state's loans).)",
+      "sets closed_at to the time of the change (as the loans already 'closed' show)",
+    ]);
+  });
+
+  it("an update sets the fields its arguments name, and the report names the argument that sets none", async () => {
+    const updated = await call(library(), "update_loan", { loan_id: "L2", shelf: "C", colour: "red" });
+    expect(updated.after.loans?.L2).toEqual({
+      loan_id: "L2",
+      status: "closed",
+      fee: 0,
+      shelf: "C",
+      closed_at: "2026-01-01T00:00:00Z",
+    });
+    expect(updated.report.notes).toEqual([
+      "sets shelf from shelf",
+      "argument(s) colour set no field of loans",
+      "added documented error LOAN_NOT_FOUND (No loan has the given loan_id (inferred from the state's loans).)",
+    ]);
+  });
+
+  it("the first invoice of an empty collection is numbered 1", async () => {
+    const made = await call(library(), "create_invoice", { amount: 3 });
+    expect(made.after.invoices).toEqual({ "1": { invoice_id: 1, amount: 3 } });
+  });
+});
