@@ -971,3 +971,62 @@ describe("a library's loans and invoices: changes a status brings, arguments tha
     expect(made.after.invoices).toEqual({ "1": { invoice_id: 1, amount: 3 } });
   });
 });
+
+describe("a playlist's mentions, several values at once", () => {
+  const names = { type: "array", items: text };
+  const music = () =>
+    world(
+      {
+        playlists: {
+          p1: { playlist_id: "p1", name: "Jazz", mentions: ["ann"], owner: "ann", plays: 3, likes: 1 },
+          p2: { playlist_id: "p2", name: "Rock", mentions: [], owner: "bo", plays: 0, likes: 0 },
+        },
+      },
+      [
+        tool("mention_users", "Mention users on a playlist.", { playlist_id: text, usernames: names }),
+        tool(
+          "unmention_users",
+          "Unmention users on a playlist.",
+          { playlist_id: text, usernames: names },
+          undefined,
+          [],
+          { outputSchema: { type: "object", properties: { mentions: names } } },
+        ),
+      ],
+    );
+
+  it("mentions each user once, keeping those already there, and answers the playlist", async () => {
+    const done = await call(music(), "mention_users", { playlist_id: "p1", usernames: ["ann", "cy", "di"] });
+    expect(done.after.playlists?.p1).toEqual({
+      playlist_id: "p1",
+      name: "Jazz",
+      mentions: ["ann", "cy", "di"],
+      owner: "ann",
+      plays: 3,
+      likes: 1,
+    });
+    expect(done.answer).toEqual(done.after.playlists?.p1);
+    expect(done.report.notes).toEqual([
+      "added documented error PLAYLIST_NOT_FOUND (No playlist has the given playlist_id (inferred from the state's playlists).)",
+      "adds each of usernames to the mentions of the playlist playlist_id names, once",
+    ]);
+    const one = await call(music(), "mention_users", { playlist_id: "p2", usernames: ["cy"] });
+    expect(one.after.playlists?.p2?.mentions).toEqual(["cy"]);
+    expect(
+      failure((await call(music(), "mention_users", { playlist_id: "p9", usernames: ["cy"] })).outcome),
+    ).toBe("PLAYLIST_NOT_FOUND");
+  });
+
+  it("unmentions each user given, and answers the mentions alone", async () => {
+    const done = await call(music(), "unmention_users", { playlist_id: "p1", usernames: ["ann", "zed"] });
+    expect(done.after.playlists?.p1?.mentions).toEqual([]);
+    expect(done.after.playlists?.p1?.owner).toBe("ann");
+    expect(done.answer).toEqual({ mentions: [] });
+    expect(done.report.notes).toEqual([
+      "added documented error PLAYLIST_NOT_FOUND (No playlist has the given playlist_id (inferred from the state's playlists).)",
+      "removes each of usernames from the mentions of the playlist playlist_id names",
+    ]);
+    const kept = await call(music(), "unmention_users", { playlist_id: "p1", usernames: ["zed"] });
+    expect(kept.after.playlists?.p1?.mentions).toEqual(["ann"]);
+  });
+});
