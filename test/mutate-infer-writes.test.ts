@@ -1030,3 +1030,122 @@ describe("a playlist's mentions, several values at once", () => {
     expect(kept.after.playlists?.p1?.mentions).toEqual(["ann"]);
   });
 });
+
+describe("an event's attendees, records in a list picked by a field of their own", () => {
+  const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
+  const events = () =>
+    world(
+      {
+        events: {
+          e1: {
+            event_id: "e1",
+            name: "Gala",
+            // one guest answered twice: no field tells the attendees apart as keys would
+            attendees: [
+              { email: "a@x.org", rsvp: "yes" },
+              { email: "b@x.org", rsvp: "no" },
+              { email: "a@x.org", rsvp: "maybe" },
+            ],
+          },
+          e2: { event_id: "e2", name: "Fair", attendees: [] },
+        },
+      },
+      [
+        tool(
+          "add_attendee",
+          "Add an attendee to an event, added with the rsvp 'pending'.",
+          { event_id: text, email: text },
+          undefined,
+          [error("ATTENDEE_EXISTS", "The attendee is already on the event.", undefined, 409)],
+        ),
+        tool(
+          "add_event_attendee",
+          "Add an attendee to an event.",
+          { event_id: text, email: text, rsvp: text },
+          undefined,
+          [],
+          out({ email: text, rsvp: text }),
+        ),
+        tool(
+          "update_attendee",
+          "Update an attendee of an event.",
+          { event_id: text, email: text, rsvp: text },
+          undefined,
+          [error("ATTENDEE_NOT_FOUND", "Attendee not found.", undefined, 404)],
+        ),
+        tool("remove_attendee", "Remove an attendee from an event.", { event_id: text, email: text }),
+      ],
+    );
+  const EVENT_MISSING =
+    "added documented error EVENT_NOT_FOUND (No event has the given event_id (inferred from the state's events).)";
+
+  it("adds one with the rsvp the description gives, refusing an email already there", async () => {
+    const added = await call(events(), "add_attendee", { event_id: "e2", email: "c@x.org" });
+    expect(added.after.events?.e2?.attendees).toEqual([{ email: "c@x.org", rsvp: "pending" }]);
+    expect(added.answer).toEqual(added.after.events?.e2);
+    expect(added.report.notes).toEqual([
+      EVENT_MISSING,
+      "appends to the attendees of the event event_id names, refusing one already there (ATTENDEE_EXISTS)",
+    ]);
+    const refused = await call(events(), "add_attendee", { event_id: "e1", email: "b@x.org" });
+    expect(failure(refused.outcome)).toBe("ATTENDEE_EXISTS");
+    expect(refused.after).toEqual(events().state);
+  });
+
+  it("answers the attendee added where the tool's answer is an attendee", async () => {
+    const added = await call(events(), "add_event_attendee", {
+      event_id: "e1",
+      email: "c@x.org",
+      rsvp: "yes",
+    });
+    expect(added.after.events?.e1?.attendees).toEqual([
+      { email: "a@x.org", rsvp: "yes" },
+      { email: "b@x.org", rsvp: "no" },
+      { email: "a@x.org", rsvp: "maybe" },
+      { email: "c@x.org", rsvp: "yes" },
+    ]);
+    expect(added.answer).toEqual({ email: "c@x.org", rsvp: "yes" });
+    expect(added.report.notes).toEqual([
+      EVENT_MISSING,
+      "appends to the attendees of the event event_id names",
+    ]);
+  });
+
+  it("changes the rsvp of the attendee picked by email, answering the documented error for one not there", async () => {
+    const changed = await call(events(), "update_attendee", {
+      event_id: "e1",
+      email: "b@x.org",
+      rsvp: "yes",
+    });
+    expect(changed.after.events?.e1?.attendees).toEqual([
+      { email: "a@x.org", rsvp: "yes" },
+      { email: "b@x.org", rsvp: "yes" },
+      { email: "a@x.org", rsvp: "maybe" },
+    ]);
+    expect(changed.answer).toEqual({ email: "b@x.org", rsvp: "yes" });
+    expect(changed.report.notes).toEqual([
+      EVENT_MISSING,
+      "sets rsvp of the attendee whose email is given, in the event's attendees",
+    ]);
+    const absent = await call(events(), "update_attendee", { event_id: "e1", email: "z@x.org", rsvp: "yes" });
+    expect(failure(absent.outcome)).toBe("ATTENDEE_NOT_FOUND");
+    expect(
+      failure(
+        (await call(events(), "update_attendee", { event_id: "e9", email: "b@x.org", rsvp: "yes" })).outcome,
+      ),
+    ).toBe("EVENT_NOT_FOUND");
+  });
+
+  it("removes the attendee picked by email and answers it", async () => {
+    const removed = await call(events(), "remove_attendee", { event_id: "e1", email: "b@x.org" });
+    expect(removed.after.events?.e1?.attendees).toEqual([
+      { email: "a@x.org", rsvp: "yes" },
+      { email: "a@x.org", rsvp: "maybe" },
+    ]);
+    expect(removed.answer).toEqual({ email: "b@x.org", rsvp: "no" });
+    expect(removed.report.notes).toEqual([
+      EVENT_MISSING,
+      "removes the attendee whose email is given from the attendees of the event",
+    ]);
+  });
+});
