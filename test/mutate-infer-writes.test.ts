@@ -94,6 +94,8 @@ describe("tickets: status changes, guards, notes, creates and deletes", () => {
         },
       ]),
       tool("reopen_ticket", "Reopen a ticket.", { ticket_id: text }, undefined, [
+        // says "already" of something else than the status the tool puts a ticket in
+        error("ALREADY_ASSIGNED", "The ticket is already assigned.", undefined, 409),
         {
           code: "ALREADY_OPEN",
           status: 409,
@@ -127,6 +129,9 @@ describe("tickets: status changes, guards, notes, creates and deletes", () => {
     ).toBe("open");
     expect(failure((await call(desk, "reopen_ticket", { ticket_id: "T-0001" })).outcome)).toBe(
       "ALREADY_OPEN",
+    );
+    expect((await call(desk, "reopen_ticket", { ticket_id: "T-0001" })).report.notes).toContain(
+      "refuses a record already 'open' (ALREADY_OPEN)",
     );
   });
 
@@ -184,6 +189,7 @@ describe("guards a description states, and ids of other shapes", () => {
     expect(archived.after.orders?.["O-101"]?.status).toBe("archived");
     const refused = await call(shop, "archive_order", { order_id: "O-102" });
     expect(failure(refused.outcome)).toBe("ORDER_ALREADY_SHIPPED");
+    expect(refused.report.notes).toContain("requires status not in [shipped] (ORDER_ALREADY_SHIPPED)");
     expect(refused.tool.errors.find((e) => e.code === "ORDER_ALREADY_SHIPPED")).toEqual({
       code: "ORDER_ALREADY_SHIPPED",
       status: 409,
@@ -278,6 +284,14 @@ describe("a contact's tags and address", () => {
           contact_id: text,
           address: { type: "object", properties: { city: text, zip: text } },
         }),
+        tool("set_address", "Set a contact's address.", {
+          contact_id: text,
+          address: { type: "object", properties: { city: text, zip: text } },
+        }),
+        tool("update_contact_card", "Update a contact's card.", {
+          contact_id: text,
+          name: { type: "object", properties: { first: text } },
+        }),
       ],
     );
   const contact = (after: Record<string, unknown>, id: string) =>
@@ -309,6 +323,16 @@ describe("a contact's tags and address", () => {
       address: { city: "Trondheim" },
     });
     expect(contact(replaced.after, "c1")?.address).toEqual({ city: "Trondheim" });
+    const set = await call(crm(), "set_address", { contact_id: "c1", address: { city: "Bergen" } });
+    expect(contact(set.after, "c1")?.address).toEqual({ city: "Bergen" });
+    expect(merged.report.notes).toContain("merges address into address, keeping the keys it leaves out");
+    expect(set.report.notes.some((n) => n.startsWith("merges"))).toBe(false);
+  });
+
+  it("an object given for a field that is not an object replaces it", async () => {
+    const named = await call(crm(), "update_contact_card", { contact_id: "c2", name: { first: "Bob" } });
+    expect(contact(named.after, "c2")?.name).toEqual({ first: "Bob" });
+    expect(named.report.notes.some((n) => n.startsWith("merges"))).toBe(false);
   });
 });
 
@@ -526,6 +550,37 @@ describe("a book's labels, a list of plain values", () => {
     expect(book(same.after, "b1")?.labels).toEqual(["scifi", "classic"]);
     expect(same.answer).toEqual(book(same.after, "b1"));
     expect(same.report.notes).toContain("removes label from the labels of the book book_id names");
+  });
+});
+
+describe("a visit closed only when booked, the error named by its code", () => {
+  const clinic = () =>
+    world(
+      {
+        visits: {
+          "V-1": { visit_id: "V-1", status: "booked", room: "r1" },
+          "V-3": { visit_id: "V-3", status: "done", room: "r2" },
+        },
+      },
+      [
+        tool(
+          "close_visit",
+          "Close a visit. Only booked visits can be closed.",
+          { visit_id: text },
+          undefined,
+          [error("VISIT_NOT_BOOKED", "That cannot be done now.", undefined, 409)],
+        ),
+      ],
+    );
+
+  it("answers the documented error whose code, not its text, names the status", async () => {
+    const refused = await call(clinic(), "close_visit", { visit_id: "V-3" });
+    expect(failure(refused.outcome)).toBe("VISIT_NOT_BOOKED");
+    expect(refused.tool.errors.map((e) => e.code)).toEqual(["VISIT_NOT_BOOKED", "VISIT_NOT_FOUND"]);
+    expect(refused.report.notes).toContain("requires status in [booked] (VISIT_NOT_BOOKED)");
+    expect((await call(clinic(), "close_visit", { visit_id: "V-1" })).after.visits?.["V-1"]?.status).toBe(
+      "closed",
+    );
   });
 });
 
