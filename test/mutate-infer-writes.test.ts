@@ -1204,3 +1204,50 @@ describe("an event's attendees, records in a list picked by a field of their own
     ]);
   });
 });
+
+describe("lists an event keeps, found by the arguments and answered as the tool says", () => {
+  const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
+  const events = () =>
+    world(
+      {
+        events: {
+          e1: {
+            event_id: "e1",
+            name: "Gala",
+            attendees: [
+              { email: "a@x.org", rsvp: "yes" },
+              { email: "a@x.org", rsvp: "no" },
+            ],
+            labels: ["x", "y"],
+          },
+          e2: { event_id: "e2", name: "Fair", attendees: [], labels: [] },
+        },
+      },
+      [
+        tool("invite_guest", "Invite a guest to an event.", { event_id: text, email: text, rsvp: text }),
+        tool(
+          "remove_event_label",
+          "Remove a label from an event.",
+          { event_id: text, label: text },
+          undefined,
+          [],
+          out({
+            reply_status: text,
+          }),
+        ),
+      ],
+    );
+
+  it("a tool naming no list adds to the one whose records have a field for every other argument", async () => {
+    const invited = await call(events(), "invite_guest", { event_id: "e2", email: "c@x.org", rsvp: "yes" });
+    expect(invited.after.events?.e2?.attendees).toEqual([{ email: "c@x.org", rsvp: "yes" }]);
+    expect(invited.report.notes).toContain("appends to the attendees of the event event_id names");
+  });
+
+  it("an answer naming none of the record's fields is not the record", async () => {
+    const removed = await call(events(), "remove_event_label", { event_id: "e1", label: "x" });
+    expect(removed.after.events?.e1?.labels).toEqual(["y"]);
+    // nothing of the record is placed: the answer's own fields are left to synthesis
+    expect(removed.answer).toEqual({});
+  });
+});
