@@ -257,6 +257,13 @@ describe("a record made from another takes from what is left of it", () => {
     expect(failure((await call(box(), "place_order", { event_id: "E2", quantity: 1 })).outcome)).toBe(
       "EVENT_SOLD_OUT",
     );
+    expect(refused.tool.errors.find((e) => e.code === "EVENT_SOLD_OUT")).toEqual({
+      code: "EVENT_SOLD_OUT",
+      status: 409,
+      message: "Not enough tickets remaining left.",
+      when: "The event has fewer tickets remaining than the call takes (inferred from its tickets_remaining).",
+    });
+    expect(refused.report.notes).toContain("takes quantity from events.tickets_remaining (EVENT_SOLD_OUT)");
   });
 });
 
@@ -1249,5 +1256,84 @@ describe("lists an event keeps, found by the arguments and answered as the tool 
     expect(removed.after.events?.e1?.labels).toEqual(["y"]);
     // nothing of the record is placed: the answer's own fields are left to synthesis
     expect(removed.answer).toEqual({});
+  });
+});
+
+describe("a forum: comments counted on their thread, tags filed by name, cards of a compound noun", () => {
+  const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
+  const forum = () =>
+    world(
+      {
+        threads: {
+          t1: { thread_id: "t1", title: "Bikes", comments: 1, num_likes: 0 },
+          t2: { thread_id: "t2", title: "Cars", comments: 0, num_likes: 2 },
+        },
+        comments: {
+          c1: { comment_id: "c1", thread_id: "t1", text: "hi", parent_id: null },
+          c2: { comment_id: "c2", thread_id: "t1", text: "yo", parent_id: "c1" },
+        },
+        tags: { urgent: { name: "urgent", colour: "red" }, later: { name: "later", colour: "blue" } },
+        insurance_card_list: { "ic-aa": { holder: "a" }, "ic-bb": { holder: "b" } },
+      },
+      [
+        tool(
+          "post_comment",
+          "Post a comment on a thread.",
+          { thread_id: text, text, parent_id: text, mood: text, extra: { type: "object" } },
+          ["thread_id", "text"],
+        ),
+        tool("create_tag", "Create a tag.", { name: text, colour: text }),
+        tool(
+          "add_insurance_card",
+          "Add an insurance card.",
+          { holder: text },
+          undefined,
+          [],
+          out({ card_id: text }),
+        ),
+      ],
+    );
+
+  it("a comment keeps the texts it is given but no object, raises its thread's count, and needs the comment it answers", async () => {
+    const posted = await call(forum(), "post_comment", {
+      thread_id: "t2",
+      text: "a",
+      parent_id: "c2",
+      mood: "glad",
+      extra: { a: 1 },
+    });
+    expect(posted.after.comments?.c3).toEqual({
+      comment_id: "c3",
+      thread_id: "t2",
+      text: "a",
+      parent_id: "c2",
+      mood: "glad",
+    });
+    expect(posted.after.threads?.t2).toEqual({ thread_id: "t2", title: "Cars", comments: 1, num_likes: 2 });
+    expect(posted.after.threads?.t1?.comments).toBe(1);
+    expect(posted.report.notes).toEqual([
+      "creates a comment in comments with thread_id, text, parent_id, mood",
+      "added documented error THREAD_NOT_FOUND (No thread has the given thread_id (inferred from the state's threads).)",
+      "added documented error COMMENT_NOT_FOUND (No comment has the given parent_id (inferred from the state's comments).)",
+      "parent_id must name a comment",
+    ]);
+    const orphan = await call(forum(), "post_comment", { thread_id: "t2", text: "a", parent_id: "c9" });
+    expect(failure(orphan.outcome)).toBe("COMMENT_NOT_FOUND");
+    expect(orphan.after).toEqual(forum().state);
+  });
+
+  it("a tag is filed under the name given, refusing one taken", async () => {
+    const made = await call(forum(), "create_tag", { name: "soon", colour: "green" });
+    expect(made.after.tags?.soon).toEqual({ name: "soon", colour: "green" });
+    const taken = await call(forum(), "create_tag", { name: "later", colour: "green" });
+    expect(failure(taken.outcome)).toBe("TAG_ALREADY_EXISTS");
+    expect(taken.after.tags?.later).toEqual({ name: "later", colour: "blue" });
+  });
+
+  it("a card of an insurance card list is answered by the id of its last noun", async () => {
+    const made = await call(forum(), "add_insurance_card", { holder: "c" });
+    expect(made.after.insurance_card_list?.["ic-0001"]).toEqual({ holder: "c", card_id: "ic-0001" });
+    expect(made.answer).toMatchObject({ card_id: "ic-0001" });
+    expect(made.report.notes).toEqual(["creates an insurance card in insurance_card_list with holder"]);
   });
 });
