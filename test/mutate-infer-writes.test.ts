@@ -1337,3 +1337,69 @@ describe("a forum: comments counted on their thread, tags filed by name, cards o
     expect(made.report.notes).toEqual(["creates an insurance card in insurance_card_list with holder"]);
   });
 });
+
+describe("what a new bay leaves out", () => {
+  const yard = () =>
+    world(
+      {
+        owners: { o1: { owner_id: "o1" }, o2: { owner_id: "o2" } },
+        bays: {
+          "BAY-01": {
+            bay_id: "BAY-01",
+            code: "A1",
+            vip: false,
+            shares: 2,
+            day: "2026-01-01",
+            created: "soon",
+            note: "",
+            owner_id: null,
+            size: "s",
+          },
+          "BAY-02": {
+            bay_id: "BAY-02",
+            code: "B2",
+            vip: true,
+            shares: 0,
+            day: "2026-01-02",
+            created: "later",
+            note: "x",
+            owner_id: "o1",
+            size: "m",
+          },
+        },
+      },
+      [
+        tool(
+          "create_bay",
+          "Create a bay. The new bay is 'free'.",
+          {
+            code: { type: "string", examples: ["Z9"] },
+            note: text,
+            owner_id: text,
+            size: { type: "string", default: "m" },
+          },
+          ["code", "size"],
+        ),
+      ],
+    );
+
+  it("a flag, an amount, days and a word beside 'created' stay out; the stated status, the optional text empty; a required argument takes no default", async () => {
+    const made = await call(yard(), "create_bay", { code: "C3", size: "l" });
+    expect(made.after.bays?.["BAY-03"]).toEqual({
+      bay_id: "BAY-03",
+      code: "C3",
+      note: "",
+      size: "l",
+      status: "free",
+    });
+    expect(made.report.notes).toEqual([
+      "creates a bay in bays with code, note, owner_id, size, status",
+      "added documented error OWNER_NOT_FOUND (No owner has the given owner_id (inferred from the state's owners).)",
+    ]);
+    const owned = await call(yard(), "create_bay", { code: "C3", size: "l", owner_id: "o2", note: "n" });
+    expect(owned.after.bays?.["BAY-03"]).toMatchObject({ owner_id: "o2", note: "n" });
+    expect(
+      failure((await call(yard(), "create_bay", { code: "C3", size: "l", owner_id: "o9" })).outcome),
+    ).toBe("OWNER_NOT_FOUND");
+  });
+});
