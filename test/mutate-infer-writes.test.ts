@@ -58,6 +58,12 @@ describe("records kept inside another record", () => {
       c4: { id: "c4", kind: "credit", last_digits: "5555" },
     });
     expect(Object.keys(after.riders?.r1?.cards ?? {})).toEqual(["c1", "c2"]);
+    const { report } = await call(riders, "add_rider_card", {
+      rider_id: "r1",
+      kind: "debit",
+      last_digits: "1",
+    });
+    expect(report.notes).toEqual(["creates a card in riders.cards of the rider rider_id names"]);
   });
 
   it("answers the documented not-found error for a parent that does not exist", async () => {
