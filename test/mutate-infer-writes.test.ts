@@ -1409,3 +1409,23 @@ describe("what a new bay leaves out", () => {
     ).toBe("OWNER_NOT_FOUND");
   });
 });
+
+describe("ids after keys of words", () => {
+  it("are at most twelve digits after the keys' prefix", async () => {
+    const depots = world(
+      {
+        depots: {
+          "dep-northgatewarehouse": { city: "Oslo" },
+          "dep-southharbourstorage": { city: "Bergen" },
+        },
+      },
+      [tool("add_depot", "Add a depot.", { city: text })],
+    );
+    const made = await call(depots, "add_depot", { city: "Tromsø" });
+    expect(Object.keys(made.after.depots ?? {})).toEqual([
+      "dep-northgatewarehouse",
+      "dep-southharbourstorage",
+      "dep-000000000001",
+    ]);
+  });
+});
