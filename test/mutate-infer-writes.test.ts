@@ -529,6 +529,19 @@ describe("a book's labels, a list of plain values", () => {
     );
   });
 
+  it("refuses a label already there with an error whose code alone says so", async () => {
+    const coded = world(library().state, [
+      tool("add_book_label", "Add a label to a book.", { book_id: text, label: text }, undefined, [
+        error("DUPLICATE_LABEL", "Not allowed twice.", undefined, 409),
+      ]),
+    ]);
+    expect(failure((await call(coded, "add_book_label", { book_id: "b1", label: "classic" })).outcome)).toBe(
+      "DUPLICATE_LABEL",
+    );
+    const added = await call(coded, "add_book_label", { book_id: "b1", label: "new" });
+    expect(added.after.books?.b1?.labels).toEqual(["scifi", "classic", "new"]);
+  });
+
   it("with no 'already' error and no word of it, appends whatever is given", async () => {
     const plain = world(library().state, [
       tool("add_book_label", "Add a label to a book.", { book_id: text, label: text }),
