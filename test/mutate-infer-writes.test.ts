@@ -1442,3 +1442,45 @@ describe("ids after keys of words", () => {
     ]);
   });
 });
+
+describe("lockers and shows: a status field of another name, an id answered by the noun, seats taken by a number", () => {
+  const hall = () =>
+    world(
+      {
+        lockers: {
+          "L-01": { id: "L-01", state: "free", size: "s" },
+          "L-02": { id: "L-02", state: "taken", size: "m" },
+        },
+        shows: { s1: { show_id: "s1", seats_left: 5 }, s2: { show_id: "s2", seats_left: 1 } },
+        bookings: { b1: { booking_id: "b1", show_id: "s1" } },
+      },
+      [
+        tool(
+          "create_locker",
+          "Create a locker. The new locker is 'taken'.",
+          { size: text, urgent: { type: "boolean", default: false } },
+          ["size"],
+          [],
+          { outputSchema: { type: "object", properties: { locker_id: text } } },
+        ),
+        tool("book_show", "Book seats at a show.", { show_id: text, seats: { type: "number" } }),
+      ],
+    );
+
+  it("a new locker starts in the stated state, keeps no flag it has no field for, and answers its id as locker_id", async () => {
+    const made = await call(hall(), "create_locker", { size: "l" });
+    expect(made.after.lockers?.["L-03"]).toEqual({ id: "L-03", size: "l", state: "taken" });
+    expect(made.answer).toMatchObject({ locker_id: "L-03" });
+    expect(made.report.notes).toEqual(["creates a locker in lockers with size, state"]);
+  });
+
+  it("a booking takes the seats given from those left, refused with an added error when too few are left", async () => {
+    const booked = await call(hall(), "book_show", { show_id: "s1", seats: 2 });
+    expect(booked.after.shows?.s1?.seats_left).toBe(3);
+    expect(booked.after.bookings?.b2).toEqual({ booking_id: "b2", show_id: "s1", seats: 2 });
+    expect(booked.report.notes).toContain("takes seats from shows.seats_left (SHOW_SOLD_OUT)");
+    const refused = await call(hall(), "book_show", { show_id: "s2", seats: 2 });
+    expect(failure(refused.outcome)).toBe("SHOW_SOLD_OUT");
+    expect(refused.after).toEqual(hall().state);
+  });
+});
