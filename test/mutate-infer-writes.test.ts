@@ -1484,3 +1484,44 @@ describe("lockers and shows: a status field of another name, an id answered by t
     expect(refused.after).toEqual(hall().state);
   });
 });
+
+describe("a doctor's visits: a delete that names another record, a status given as an argument", () => {
+  const practice = () =>
+    world(
+      {
+        doctors: { d1: { doctor_id: "d1" }, d2: { doctor_id: "d2" } },
+        visits: {
+          v1: { visit_id: "v1", doctor_id: "d1", status: "open" },
+          v2: { visit_id: "v2", doctor_id: "d2", status: "open" },
+        },
+      },
+      [
+        tool("delete_visit", "Delete a visit of a doctor.", { visit_id: text, doctor_id: text }, undefined, [
+          error("DOCTOR_NOT_FOUND", "Doctor not found.", undefined, 404),
+        ]),
+        tool("close_visit", "Close a visit.", { visit_id: text, status: text }),
+      ],
+    );
+
+  it("a delete checks the other record it names exists, and deletes nothing when it does not", async () => {
+    const refused = await call(practice(), "delete_visit", { visit_id: "v1", doctor_id: "d9" });
+    expect(failure(refused.outcome)).toBe("DOCTOR_NOT_FOUND");
+    expect(refused.after).toEqual(practice().state);
+    expect(refused.report.notes).toEqual([
+      "added documented error VISIT_NOT_FOUND (No visit has the given visit_id (inferred from the state's visits).)",
+      "deletes the visit visit_id names",
+      "checks doctor_id exists (DOCTOR_NOT_FOUND)",
+    ]);
+    const deleted = await call(practice(), "delete_visit", { visit_id: "v1", doctor_id: "d2" });
+    expect(Object.keys(deleted.after.visits ?? {})).toEqual(["v2"]);
+  });
+
+  it("the status an argument gives wins over the one the verb implies", async () => {
+    const closed = await call(practice(), "close_visit", { visit_id: "v1", status: "done" });
+    expect(closed.after.visits?.v1?.status).toBe("done");
+    expect(closed.report.notes).toEqual([
+      "sets status from status",
+      "added documented error VISIT_NOT_FOUND (No visit has the given visit_id (inferred from the state's visits).)",
+    ]);
+  });
+});
