@@ -229,11 +229,17 @@ describe("the status a new record starts in", () => {
   it("is the one status of the records that begins a lifecycle, in the records' spelling", async () => {
     expect(await created(["Done", "Pending", "Done"])).toBe("Pending");
     expect(await created(["in_review", "draft"])).toBe("draft");
+    // a beginning written with underscores or hyphens reads as words
+    expect(await created(["in_review", "not_started"])).toBe("not_started");
+    expect(await created(["done", "to-do"])).toBe("to-do");
   });
 
   it("of several beginnings is the one the tool names, and none where nothing decides", async () => {
     expect(await created(["open", "pending", "closed"], "open_task", "Open a task.")).toBe("open");
     expect(await created(["open", "pending", "closed"])).toBeUndefined();
+    expect(
+      await created(["open", "pending", "closed"], "create_task", "Create a task, open or pending."),
+    ).toBeUndefined();
     expect(await created(["done", "archived"])).toBeUndefined();
   });
 });
