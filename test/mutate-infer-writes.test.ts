@@ -914,8 +914,9 @@ describe("records made from others: tickets of a trip, essays of a writer", () =
           k2: { ticket_id: "k2", trip_id: "t2", total_amount: 80, total_currency: "NOK" },
         },
         writers: {
-          w1: { writer_id: "w1", name: "Ann", essay_ids: ["e1"] },
-          w2: { writer_id: "w2", name: "Bo", essay_ids: [] },
+          // another list before the one of essays: only the list of essay ids takes the new one
+          w1: { writer_id: "w1", name: "Ann", genres: ["poetry"], essay_ids: ["e1"] },
+          w2: { writer_id: "w2", name: "Bo", genres: [], essay_ids: [] },
         },
         essays: { e1: { essay_id: "e1", writer_id: "w1", title: "On bikes" } },
       },
@@ -951,6 +952,7 @@ describe("records made from others: tickets of a trip, essays of a writer", () =
   it("an essay's id joins the list its writer keeps of them", async () => {
     const made = await call(travel(), "create_essay", { writer_id: "w2", title: "On boats" });
     expect(made.after.writers?.w2?.essay_ids).toEqual(["e2"]);
+    expect(made.after.writers?.w2?.genres).toEqual([]);
     expect(made.after.essays?.e2).toEqual({ essay_id: "e2", writer_id: "w2", title: "On boats" });
     expect(made.report.notes).toContain("appends the new id to writers.essay_ids");
     const refused = await call(travel(), "create_essay", { writer_id: "w9", title: "On boats" });
@@ -1529,5 +1531,26 @@ describe("a doctor's visits: a delete that names another record, a status given 
       "sets status from status",
       "added documented error VISIT_NOT_FOUND (No visit has the given visit_id (inferred from the state's visits).)",
     ]);
+  });
+});
+
+describe("an id output spelled in camel case", () => {
+  it("answers the new record's id under the output that spells its key", async () => {
+    const desk = world(
+      {
+        visit_notes: {
+          "vn-x": { text: "a" },
+          "vn-y": { text: "b" },
+        },
+      },
+      [
+        tool("add_visit_note", "Add a visit note.", { text }, undefined, [], {
+          outputSchema: { type: "object", properties: { visitNoteId: text } },
+        }),
+      ],
+    );
+    const made = await call(desk, "add_visit_note", { text: "c" });
+    expect(made.after.visit_notes?.["vn-0001"]).toEqual({ text: "c", visitNoteId: "vn-0001" });
+    expect(made.answer).toMatchObject({ visitNoteId: "vn-0001" });
   });
 });
