@@ -276,6 +276,9 @@ describe("a record made from another takes from what is left of it", () => {
       when: "The event has fewer tickets remaining than the call takes (inferred from its tickets_remaining).",
     });
     expect(refused.report.notes).toContain("takes quantity from events.tickets_remaining (EVENT_SOLD_OUT)");
+    const unknown = await call(box(), "place_order", { event_id: "E9", quantity: 1 });
+    expect(failure(unknown.outcome)).toBe("EVENT_NOT_FOUND");
+    expect(unknown.after).toEqual(box().state);
   });
 });
 
