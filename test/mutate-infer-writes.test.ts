@@ -1557,3 +1557,28 @@ describe("an id output spelled in camel case", () => {
     expect(made.answer).toMatchObject({ visitNoteId: "vn-0001" });
   });
 });
+
+describe("an answer that wraps the record", () => {
+  const wrapped = { outputSchema: { type: "object", properties: { loan: { type: "object" } } } };
+  const desk = () =>
+    world(
+      {
+        loans: {
+          L1: { loan_id: "L1", shelf: "A", status: "open" },
+          L2: { loan_id: "L2", shelf: "B", status: "closed" },
+        },
+      },
+      [
+        tool("update_loan", "Update a loan.", { loan_id: text, shelf: text }, undefined, [], wrapped),
+        tool("delete_loan", "Delete a loan.", { loan_id: text }, undefined, [], wrapped),
+      ],
+    );
+
+  it("places the record updated or deleted under the output that wraps it, and nothing else", async () => {
+    const updated = await call(desk(), "update_loan", { loan_id: "L1", shelf: "C" });
+    expect(updated.answer).toEqual({ loan: { loan_id: "L1", shelf: "C", status: "open" } });
+    const deleted = await call(desk(), "delete_loan", { loan_id: "L2" });
+    expect(deleted.answer).toEqual({ loan: { loan_id: "L2", shelf: "B", status: "closed" } });
+    expect(Object.keys(deleted.after.loans ?? {})).toEqual(["L1"]);
+  });
+});
