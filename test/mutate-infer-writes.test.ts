@@ -272,7 +272,7 @@ describe("a record made from another takes from what is left of it", () => {
     expect(refused.tool.errors.find((e) => e.code === "EVENT_SOLD_OUT")).toEqual({
       code: "EVENT_SOLD_OUT",
       status: 409,
-      message: "Not enough tickets remaining left.",
+      message: "Not enough tickets left.",
       when: "The event has fewer tickets remaining than the call takes (inferred from its tickets_remaining).",
     });
     expect(refused.report.notes).toContain("takes quantity from events.tickets_remaining (EVENT_SOLD_OUT)");
@@ -1493,6 +1493,26 @@ describe("lockers and shows: a status field of another name, an id answered by t
     const refused = await call(hall(), "book_show", { show_id: "s2", seats: 2 });
     expect(failure(refused.outcome)).toBe("SHOW_SOLD_OUT");
     expect(refused.after).toEqual(hall().state);
+    const added = refused.tool.errors?.find((e) => e.code === "SHOW_SOLD_OUT");
+    expect(added?.message).toBe("Not enough seats left.");
+  });
+});
+
+describe("a repair filed for a mechanic, beside an assignee who is a mechanic too", () => {
+  const workshop = () =>
+    world(
+      {
+        mechanics: { m1: { mechanic_id: "m1", name: "Ana" }, m2: { mechanic_id: "m2", name: "Ben" } },
+        repairs: { r1: { repair_id: "r1", mechanic_id: "m1", assignee: "m2", title: "Brakes" } },
+      },
+      [tool("create_repair", "File a repair for a mechanic.", { mechanic_id: text, title: text })],
+    );
+
+  it("keeps the mechanic under its own field and leaves the assignee to no one", async () => {
+    const made = await call(workshop(), "create_repair", { mechanic_id: "m1", title: "Oil" });
+    const filed = Object.values(made.after.repairs ?? {}).find((r) => r.title === "Oil");
+    expect(filed).toMatchObject({ mechanic_id: "m1", title: "Oil" });
+    expect(filed?.assignee ?? null).toBeNull();
   });
 });
 

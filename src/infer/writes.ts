@@ -483,7 +483,7 @@ function stockTaken(
     : addError(ctx, {
         code: `${nameWords(singular(reference.collection.name)).join("_").toUpperCase()}_SOLD_OUT`,
         status: 409,
-        message: `Not enough ${what} left.`,
+        message: `Not enough ${what.replace(/ (left|remaining|available)$/, "")} left.`,
         when: `The ${humanNoun(reference.collection.name)} has fewer ${what} than the call takes (inferred from its ${field}).`,
       });
   ctx.notes.push(
@@ -700,6 +700,9 @@ function referencedFields(
   const filled: Record<string, unknown> = {};
   for (const reference of ctx.references) {
     if (reference.many || reference.collection === collection) continue;
+    // a field of the argument's own name takes it: another that refers to the same records
+    // (`assignee` beside `mechanic_id`) is someone else
+    if (collection.fields.has(reference.param.name)) continue;
     const principal = principalOf(ctx.shape, reference.collection);
     const owner = principal ? ownerField(collection, principal) : undefined;
     const fields = [...collection.fields.values()].filter(
