@@ -1498,6 +1498,23 @@ describe("lockers and shows: a status field of another name, an id answered by t
   });
 });
 
+describe("an essay written for a writer who lists the ids of theirs", () => {
+  const desk = () =>
+    world(
+      {
+        writers: { w1: { writer_id: "w1", name: "Ana", essays: ["e1"] } },
+        essays: { e1: { essay_id: "e1", title: "Tides", writer_id: "w1" } },
+      },
+      [tool("create_essay", "Write a new essay.", { writer_id: text, title: text })],
+    );
+
+  it("files a new essay and lists its id, not the title, with the writer", async () => {
+    const made = await call(desk(), "create_essay", { writer_id: "w1", title: "Dunes" });
+    expect(made.after.essays?.e2).toEqual({ essay_id: "e2", writer_id: "w1", title: "Dunes" });
+    expect(made.after.writers?.w1?.essays).toEqual(["e1", "e2"]);
+  });
+});
+
 describe("a repair filed for a mechanic, beside an assignee who is a mechanic too", () => {
   const workshop = () =>
     world(

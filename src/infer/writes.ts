@@ -965,6 +965,10 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
   // a list of records with keys of their own (a list's cards) gets a new record like any collection
   const kept = keptCollection(ctx, collection, field.path);
   if (acting === "create" && kept?.keyField) return nestedCreate(ctx, kept, singular(field.path));
+  // a list of another collection's keys (a writer's `essays`) gains a new record's id when one is
+  // made there: what a create makes is the record, not a value of the list
+  if (acting === "create" && !field.itemFields && field.refersTo && ctx.shape.collections.has(field.refersTo))
+    return [];
   if (acting === "create") {
     const value = appendedValue(ctx, rest, field.itemFields);
     if (value === undefined) return [];
