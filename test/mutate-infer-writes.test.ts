@@ -1498,6 +1498,32 @@ describe("lockers and shows: a status field of another name, an id answered by t
   });
 });
 
+describe("a reader added to a book club's book by the email the caller gives", () => {
+  const club = () =>
+    world(
+      {
+        books: {
+          b1: {
+            book_id: "b1",
+            title: "Tides",
+            readers: [
+              { email: "a@x.org", rsvp: "yes" },
+              { email: "b@x.org", rsvp: "no" },
+            ],
+          },
+        },
+      },
+      [tool("add_book_reader", "Add a reader to a book.", { book_id: text, email: text })],
+    );
+
+  it("keeps the email given as the reader's key instead of minting one", async () => {
+    const added = await call(club(), "add_book_reader", { book_id: "b1", email: "c@x.org" });
+    const readers = added.after.books?.b1?.readers as Array<Record<string, unknown>>;
+    expect(readers).toHaveLength(3);
+    expect(readers[2]).toMatchObject({ email: "c@x.org" });
+  });
+});
+
 describe("an essay written for a writer who lists the ids of theirs", () => {
   const desk = () =>
     world(

@@ -862,13 +862,20 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
   ctx.notes.push(
     `creates ${withArticle(noun)} in ${collection.parent}.${collection.name} of the ${humanNoun(collection.parent ?? "")} ${parent.param.name} names${collection.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
   );
+  // a list of records whose key the caller gives (a reader's email) keeps the one given
+  const given =
+    collection.container === "array" && !!collection.keyField && set[collection.keyField] !== undefined;
   return [
     { kind: "read", target: parentTarget, ...(missing ? { missing } : {}) },
     ...(maker ? [maker.read] : []),
     {
       kind: "create",
       target: container,
-      id: mintOf(collection, collection.name, collection.keyField ?? `${nameWords(noun).join("_")}_id`),
+      ...(given
+        ? {}
+        : {
+            id: mintOf(collection, collection.name, collection.keyField ?? `${nameWords(noun).join("_")}_id`),
+          }),
       set,
       as: nameWords(noun).join("_"),
       output: wrapperOutput(ctx, collection) ?? "",
