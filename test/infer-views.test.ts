@@ -18,8 +18,8 @@ const output = (properties: Row) => ({ outputSchema: { type: "object", propertie
 /** A garage: parked vehicles and the payment cards of their owners, a card with a limit beside its balance. */
 const garage = (): State => ({
   vehicles: {
-    "V-1": { vehicle_id: "V-1", plate: "KA-1234", owner: "Ana" },
-    "V-2": { vehicle_id: "V-2", plate: "KB-9876", owner: "Ben" },
+    "V-1": { vehicle_id: "V-1", plate: "KA-1234", owner: "Ana", mileage: 48210 },
+    "V-2": { vehicle_id: "V-2", plate: "KB-9876", owner: "Ben", mileage: 9100 },
   },
   payment_cards: {
     "PC-1": { holder: "Ana", card_number: "4000 0000 0000 0001", balance: 50, credit_limit: 200 },
@@ -47,34 +47,36 @@ async function answered(tools: unknown[], name: string, args: Row, state: State 
 }
 
 describe("an answer that names a record's field by the record's noun", () => {
-  const balance = tool(
-    "get_card_balance",
-    "Show what is left on a payment card.",
-    { card_id: text },
+  const mileage = tool(
+    "get_vehicle_mileage",
+    "Show how far a parked vehicle has been driven.",
+    { vehicle_id: text },
     undefined,
     [],
-    output({ card_balance: number }),
+    output({ vehicle_mileage: number }),
   );
 
   it("answers the field, and only what the answer documents", async () => {
-    const { result, report, guessed } = await answered([balance], "get_card_balance", { card_id: "PC-1" });
-    expect(result).toEqual({ card_balance: 50 });
-    expect(report.grounded).toEqual(["card_balance"]);
+    const { result, report, guessed } = await answered([mileage], "get_vehicle_mileage", {
+      vehicle_id: "V-1",
+    });
+    expect(result).toEqual({ vehicle_mileage: 48210 });
+    expect(report.grounded).toEqual(["vehicle_mileage"]);
     expect(report.verdict).toBe("inferred");
     expect(guessed).toEqual([]);
   });
 
   it("answers nothing for a field of another type, and leaves it to synthesis", async () => {
     const typed = tool(
-      "get_card_balance",
-      "Show what is left on a payment card.",
-      { card_id: text },
+      "get_vehicle_mileage",
+      "Show how far a parked vehicle has been driven.",
+      { vehicle_id: text },
       undefined,
       [],
-      output({ card_balance: text }),
+      output({ vehicle_mileage: text }),
     );
-    const { report } = await answered([typed], "get_card_balance", { card_id: "PC-1" });
-    expect(report.guessed).toEqual(["card_balance"]);
+    const { report } = await answered([typed], "get_vehicle_mileage", { vehicle_id: "V-1" });
+    expect(report.guessed).toEqual(["vehicle_mileage"]);
   });
 });
 
@@ -104,10 +106,10 @@ describe("an answer documented narrower or wider than the record it comes from",
       { vehicle_id: text },
       undefined,
       [],
-      output({ vehicle_id: text, plate: text }),
+      output({ vehicle_id: text, plate: text, owner: text }),
     );
     const { result } = await answered([read], "get_vehicle", { vehicle_id: "V-2" });
-    expect(result).toEqual({ vehicle_id: "V-2", plate: "KB-9876", owner: "Ben" });
+    expect(result).toEqual({ vehicle_id: "V-2", plate: "KB-9876", owner: "Ben", mileage: 9100 });
   });
 });
 
@@ -124,7 +126,7 @@ describe("an answer's message that shares the name of an argument", () => {
 
   it("confirms the call where it says it describes the result, and is a guess", async () => {
     const { result, guessed, report } = await answered(
-      [notify("A message describing the result of the send.")],
+      [notify("A text describing the result of the notice sent.")],
       "send_notice",
       { vehicle_id: "V-1", message: "Your lights are on." },
     );
@@ -147,9 +149,9 @@ describe("an answer's message that shares the name of an argument", () => {
 describe("which descriptions say an output reports how the call went", () => {
   it("hears the result, the outcome, an action's status and a confirmation, not a record's status", () => {
     const said = [
-      "A message describing the result of the send attempt.",
+      "A text describing the result of the upload.",
       "The outcome of the transfer.",
-      "Status of the comment action.",
+      "Status of the towing action.",
       "A confirmation that the pass was bought.",
     ];
     const notSaid = [
@@ -212,20 +214,20 @@ describe("a purchase of something the state keeps nowhere", () => {
 describe("a field whose values only look like another collection's keys", () => {
   /** Rentals paid with cards keyed by digits, and a payment reference that happens to be digits too. */
   const rentals = (): State => ({
-    cards: { "12345": { holder: "Ana", balance: 80 } },
+    cards: { "90210": { holder: "Ana", balance: 80 } },
     rentals: {
-      "RN-1": { rental_id: "RN-1", vehicle: "bike", card_id: "12345", payment_ref: "12345" },
+      "RN-1": { rental_id: "RN-1", vehicle: "bike", card_id: "90210", payment_ref: "90210" },
     },
   });
 
   it("refers to it only where the field is named for it: a new rental keeps the card as card_id", async () => {
     const rent = tool("create_rental", "Rent a vehicle with a card.", { card_id: text, vehicle: text });
     const { after } = await call(world(rentals(), [rent]), "create_rental", {
-      card_id: "12345",
+      card_id: "90210",
       vehicle: "scooter",
     });
     const made = Object.values(after.rentals as Record<string, Row>).find((r) => r.vehicle === "scooter");
-    expect(made).toMatchObject({ card_id: "12345" });
+    expect(made).toMatchObject({ card_id: "90210" });
     expect(made?.payment_ref).toBeUndefined();
   });
 });

@@ -530,7 +530,7 @@ export function kindFields(ctx: Context, ledger: CollectionShape, link: string):
 }
 
 /**
- * A create of something the state keeps nowhere (insurance bought for a booking, a ticket for
+ * A create of something the state keeps nowhere (a parking pass bought for a vehicle, a ticket for
  * an event whose tickets no part of the state holds) still needs the records its arguments
  * name, each answering its not-found error, and pays from the balance of the one that holds
  * it. Where the new thing is kept is not inferred, and the report says so. Stripe's payment

@@ -35,7 +35,7 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
 
 /**
  * An answer that names a field of the record it reads with the record's noun in front
- * (`card_balance` for a card's `balance`, `account_status` for an account's `status`) answers
+ * (`vehicle_mileage` for a vehicle's `mileage`, `account_status` for an account's `status`) answers
  * that field, as flattened answers do: Plaid's `account_id`, Twilio's `account_sid` and
  * Shopify's `customer_email` each name a field of the record by its owner's noun.
  */

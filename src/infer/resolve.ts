@@ -160,7 +160,7 @@ function pick(candidates: readonly CollectionShape[]): CollectionShape | undefin
   return candidates.find((c) => !c.parent) ?? candidates[0];
 }
 
-/** Collections named by the noun, or whose name ends with it (`customer_orders` for `order`, `credit_card_list` for `card`). */
+/** Collections named by the noun, or whose name ends with it (`customer_orders` for `order`, `payment_card_list` for `card`). */
 function nounMatches(shape: StateShape, noun: string): CollectionShape[] {
   const exact = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
   const longer = shape.bySuffix.get(nameWords(noun).map(singular).join("_")) ?? [];

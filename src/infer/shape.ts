@@ -174,7 +174,7 @@ function indexed(parts: Part[], root: RecordShape): StateShape {
     if (shape.keyField) add(byKeyField, shape.keyField, shape);
     const words = nameWords(shape.name).map(singular);
     for (let size = 1; size < words.length; size++) add(bySuffix, words.slice(-size).join("_"), shape);
-    // and by the head noun of what it keeps, container words aside: `card` for `credit_card_list`
+    // and by the head noun of what it keeps, container words aside: `card` for `payment_card_list`
     const kept = nameWords(partNoun(shape.name));
     for (let size = 1; size < kept.length; size++) {
       const suffix = kept.slice(-size).join("_");
@@ -596,8 +596,8 @@ function linkReferences(parts: readonly Part[], _worlds: readonly unknown[]): vo
       if (field.path === shape.keyField) continue;
       const all = [...field.values.keys(), ...field.elements];
       // numbers, and text made only of digits, refer only where the field is named for the
-      // collection (`post_id` → posts, `card_id` → credit_card_list): small counts and a
-      // transaction's "12345" look like numeric keys too
+      // collection (`post_id` → posts, `card_id` → payment_card_list): small counts and a
+      // payment reference's "90210" look like numeric keys too
       const texts = all.filter((v) => !/^[0-9]+$/.test(v));
       const numbers = [
         ...field.samples.filter((v) => typeof v === "number").map(String),

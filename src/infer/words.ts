@@ -595,7 +595,7 @@ export const SHELL_COMMANDS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Whether an output's description says it reports how the call went ("A message describing
- * the result of the send", "Status of the comment action", "confirmation of the booking"; not
+ * the result of the upload", "Status of the towing action", "confirmation of the refund"; not
  * "Status of the order", which is the order's)
  * rather than the value an argument of the same name gave: such a field confirms, it does
  * not echo.

@@ -153,7 +153,7 @@ function fitObject(
 
 /**
  * An answer documented as a few fields of the record it comes from (`{card_id}` of a new card,
- * `{card_balance}` of a card read whole) is that view, not the record: the record's other fields
+ * `{vehicle_mileage}` of a vehicle read whole) is that view, not the record: the record's other fields
  * stay out. An answer that documents most of the record's fields is the record, and may hold
  * the rest, as JSON Schema lets an object without `additionalProperties` do.
  */
