@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, error, failure, integer, type State, text, tool, world } from "./support/infer-world.js";
+import { bool, call, error, failure, integer, type State, text, tool, world } from "./support/infer-world.js";
 
 /**
  * Switching verbs (docs/inference.md): a tool whose verb puts a thing into a state (open,
@@ -293,5 +293,108 @@ describe("parts kept by name: the lights of each room", () => {
     const refused = await call(home(arm), "arm_alarm", {}, house({ garage_door: "open" }));
     expect(failure(refused.outcome)).toBe("GARAGE_OPEN");
     expect(homeAfter(refused.after).alarm).toBe("disarmed");
+  });
+});
+
+/** A motorboat: a flag per thing that runs, a brake word, and a lock per hatch. */
+const boat = (deck: State = {}): State => ({
+  boat: {
+    name: "Kestrel",
+    engine_running: false,
+    bilge_pump_on: true,
+    anchor: "raised",
+    hatches_locked: { bow: true, cabin: false, stern: true },
+    ...deck,
+  },
+});
+const boatAfter = (after: State) => after.boat as Record<string, unknown>;
+
+describe("flags named for the thing they are the state of", () => {
+  it("starts and stops the engine a flag keeps, and leaves the pump's flag alone", async () => {
+    const start = tool("startEngine", "Start the boat's engine.");
+    const started = await call(world(boat(), [start]), "startEngine", {});
+    expect(boatAfter(started.after)).toEqual({ ...(boat().boat as State), engine_running: true });
+    expect(started.report.notes).toContain(`sets engine_running of boat to true (the verb "start")`);
+    const stop = tool("stop_engine", "Stop the engine.");
+    const stopped = await call(world(boat(), [stop]), "stop_engine", {}, started.after);
+    expect(boatAfter(stopped.after).engine_running).toBe(false);
+    expect(boatAfter(stopped.after).bilge_pump_on).toBe(true);
+  });
+
+  it("turns off the flag named by what the tool names, `on` and `off` being opposites", async () => {
+    const off = tool("turn_off_bilge_pump", "Turn the bilge pump off.");
+    const { after, report } = await call(world(boat(), [off]), "turn_off_bilge_pump", {});
+    expect(boatAfter(after).bilge_pump_on).toBe(false);
+    expect(boatAfter(after).engine_running).toBe(false);
+    expect(report.verdict).toBe("inferred");
+  });
+
+  it("a flag of something the tool does not name is not switched", async () => {
+    const start = tool("start_timer", "Start a countdown.");
+    const { after } = await call(world(boat(), [start]), "start_timer", {});
+    expect(after).toEqual(boat());
+  });
+});
+
+describe("a field left in the opposite verb's state", () => {
+  it("takes the verb's own state, reported as a guessed word", async () => {
+    const lower = tool("release_anchor", "Let the anchor go.");
+    const drop = await call(world(boat({ anchor: "engaged" }), [lower]), "release_anchor", {});
+    expect(boatAfter(drop.after).anchor).toBe("released");
+    expect(drop.report.verdict).toBe("partly");
+    expect(drop.report.gaps.join(" ")).toMatch(/'released' .*seen nowhere in the state or the schemas/);
+  });
+
+  it("not where a schema lists the words the field takes", async () => {
+    const lower = tool("release_anchor", "Let the anchor go.");
+    const read = tool("get_boat", "Read the boat.", {}, [], [], {
+      outputSchema: { type: "object", properties: { anchor: choice("engaged", "down") } },
+    });
+    const { after } = await call(world(boat({ anchor: "engaged" }), [read, lower]), "release_anchor", {});
+    expect(boatAfter(after).anchor).toBe("engaged");
+  });
+
+  it("not a field the tool's name does not name", async () => {
+    const release = tool("release_lines", "Cast off.");
+    const { after } = await call(world(boat({ anchor: "engaged" }), [release]), "release_lines", {});
+    expect(boatAfter(after).anchor).toBe("engaged");
+  });
+});
+
+describe("parts kept by name, each a flag: the boat's hatches", () => {
+  const hatches = { type: "array", items: choice("bow", "cabin", "stern") };
+  const locksAfter = (after: State) => boatAfter(after).hatches_locked;
+
+  it("locks the hatches named, and unlocks every one where none is named", async () => {
+    const lock = tool("lock_hatches", "Lock hatches.", { hatches });
+    const locked = await call(world(boat(), [lock]), "lock_hatches", { hatches: ["cabin"] });
+    expect(locksAfter(locked.after)).toEqual({ bow: true, cabin: true, stern: true });
+    expect(locked.report.notes).toContain(
+      `sets the hatches_locked named by hatches to true (the verb "lock")`,
+    );
+    const unlock = tool("unlock_hatches", "Unlock hatches, every one where none is named.", { hatches }, []);
+    const unlocked = await call(world(boat(), [unlock]), "unlock_hatches", {});
+    expect(locksAfter(unlocked.after)).toEqual({ bow: false, cabin: false, stern: false });
+  });
+
+  it("a boolean argument named for the state or its opposite gives the value", async () => {
+    const set = tool("set_hatch_locks", "Lock or unlock the hatches named.", { locked: bool, hatches });
+    const opened = await call(world(boat(), [set]), "set_hatch_locks", { locked: false, hatches: ["bow"] });
+    expect(locksAfter(opened.after)).toEqual({ bow: false, cabin: false, stern: true });
+    expect(opened.report.notes).toContain("sets the hatches_locked named by hatches to locked");
+    const toggle = tool("secure_hatches", "Secure the hatches, or free them.", { unlock: bool, hatches });
+    const freed = await call(world(boat(), [toggle]), "secure_hatches", { unlock: true, hatches: ["stern"] });
+    expect(locksAfter(freed.after)).toEqual({ bow: true, cabin: false, stern: false });
+    const secured = await call(world(boat(), [toggle]), "secure_hatches", {
+      unlock: false,
+      hatches: ["cabin"],
+    });
+    expect(locksAfter(secured.after)).toEqual({ bow: true, cabin: true, stern: true });
+  });
+
+  it("no argument that says the value leaves the hatches as they are", async () => {
+    const set = tool("set_hatch_locks", "Set the hatches.", { hatches, note: text });
+    const { after } = await call(world(boat(), [set]), "set_hatch_locks", { hatches: ["bow"], note: "x" });
+    expect(locksAfter(after)).toEqual({ bow: true, cabin: false, stern: true });
   });
 });

@@ -1,10 +1,11 @@
 import { nounsOf, preconditions, type Switchable, switchables } from "./conditions.js";
-import type { Context } from "./context.js";
+import { addGap, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import { answersFrom, namedRecordChecks, recordField } from "./records.js";
-import { nameWords, singular } from "./words.js";
+import type { FieldShape, RecordShape } from "./shape.js";
+import { nameWords, participle, singular } from "./words.js";
 
 /**
  * Switches: verbs that put a thing into a state — start and stop charging, open and close
@@ -67,7 +68,10 @@ function statesOf(ctx: Context): Switching | undefined {
 }
 
 /** The part the tool switches: the one whose values hold the verb's state, named by the tool where several do. */
-function switched(ctx: Context, verb: Switching): { part: Switchable; state: string } | undefined {
+function switched(
+  ctx: Context,
+  verb: Switching,
+): { part: Switchable; state: string; guessedWord?: true } | undefined {
   // a verb the other rules do not know (`mute`) is still no noun
   const nouns = new Set(ctx.facts.nouns.filter((n) => n !== verb.word).map(singular));
   const fits = switchables(ctx).flatMap((part) => {
@@ -76,6 +80,8 @@ function switched(ctx: Context, verb: Switching): { part: Switchable; state: str
   });
   const named = fits.filter((fit) => fit.nouns.some((n) => nouns.has(n)));
   if (named.length === 1) return named[0];
+  const left = named.length === 0 ? leftState(ctx, verb, nouns) : undefined;
+  if (left) return left;
   // several share a word with the name (`open_garage_door`: `garage_door`, `front_door`): the
   // one it names whole, the longest where several are (`porch_light` before `lights`)
   const whole = named
@@ -87,11 +93,47 @@ function switched(ctx: Context, verb: Switching): { part: Switchable; state: str
   return fits.length === 1 && nouns.size === 0 ? fits[0] : undefined;
 }
 
+/**
+ * A field the tool names whole, in a state of the opposite verb's (`parking_brake`: `engaged`,
+ * for `release_parking_brake`), where no schema lists the words it takes: the verb puts it into
+ * its own first state (`released`). The word is a guess at the API's own, and said so.
+ */
+function leftState(
+  ctx: Context,
+  verb: Switching,
+  nouns: ReadonlySet<string>,
+): { part: Switchable; state: string; guessedWord: true } | undefined {
+  const opposite = OPPOSITES[verb.verb];
+  const against = opposite ? (STATES[opposite] ?? []) : [];
+  const state = verb.states[0];
+  if (against.length === 0 || !state || nouns.size === 0) return undefined;
+  const left = switchables(ctx).filter(
+    (part) =>
+      part.kind === "field" &&
+      part.known.some((value) => against.includes(value)) &&
+      !enumerated(ctx, part.field.path) &&
+      nounsOf(part.field.path).every((n) => nouns.has(n)),
+  );
+  const [only] = left;
+  return only && left.length === 1 ? { part: only, state, guessedWord: true } : undefined;
+}
+
+/** Whether a schema of the API lists the words a field takes (an output or argument of its name with an enum). */
+function enumerated(ctx: Context, name: string): boolean {
+  return [ctx.facts, ...ctx.siblings()].some((facts) => {
+    const output = (facts.tool.outputSchema?.properties as Record<string, { enum?: unknown }> | undefined)?.[
+      name
+    ];
+    const param = facts.params.find((p) => p.name === name);
+    return Array.isArray(output?.enum) || Array.isArray(param?.schema.enum);
+  });
+}
+
 export function switchRule(ctx: Context): Draft[] | undefined {
   const verb = statesOf(ctx);
-  if (!verb) return undefined;
+  if (!verb) return flagMapSwitch(ctx, undefined);
   const found = switched(ctx, verb);
-  if (!found) return flagSwitch(ctx, verb);
+  if (!found) return flagSwitch(ctx, verb) ?? flagMapSwitch(ctx, verb);
   const { part, state } = found;
   // an argument that sets the field itself is a plain set, not a switch
   const fieldName = part.kind === "map" ? part.field : part.field.path;
@@ -101,6 +143,11 @@ export function switchRule(ctx: Context): Draft[] | undefined {
   const require = preconditions(ctx, part.record);
   if (part.kind === "field") {
     ctx.notes.push(`sets ${part.field.path} of ${target} to '${state}' (the verb "${verb.verb}")`);
+    if (found.guessedWord)
+      addGap(
+        ctx,
+        `'${state}' for ${part.field.path} once ${participle(verb.verb)} is seen nowhere in the state or the schemas: a guess at the API's own word`,
+      );
     return [
       { kind: "update", target, require, set: { [part.field.path]: { $expr: value } }, as: "record" },
       ...answersFrom(ctx, part.record, "record"),
@@ -164,6 +211,8 @@ const OPPOSITES: Readonly<Record<string, string>> = {
   disconnect: "connect",
   plug: "unplug",
   unplug: "plug",
+  on: "off",
+  off: "on",
 };
 
 /**
@@ -177,21 +226,28 @@ const OPPOSITES: Readonly<Record<string, string>> = {
  */
 function flagSwitch(ctx: Context, verb: Switching): Draft[] | undefined {
   const opposite = OPPOSITES[verb.verb];
-  const against = opposite ? (STATES[opposite] ?? []) : [];
+  const against = opposite ? (STATES[opposite] ?? [opposite]) : [];
+  const toolNouns = new Set(ctx.facts.nouns.filter((n) => n !== verb.word).map(singular));
   const flags = ctx.shape.parts.flatMap((record) => {
     if (record.kind !== "record") return [];
     return [...record.fields.values()].flatMap((field) => {
       if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
+      // the state word last, after the thing it is the state of (`engine_running`, `lightsOn`)
       const words = nameWords(field.path).filter((w) => w !== "is");
-      if (words.length !== 1) return [];
-      const word = words[0] as string;
-      if (verb.states.includes(word)) return [{ record, field, value: true }];
-      if (against.includes(word)) return [{ record, field, value: false }];
+      const word = words.at(-1) as string;
+      const of = words.slice(0, -1).map(singular);
+      if (of.length > 0 && !of.every((n) => toolNouns.has(n))) return [];
+      const named = of.length > 0;
+      if (verb.states.includes(word)) return [{ record, field, value: true, named }];
+      if (against.includes(word)) return [{ record, field, value: false, named }];
       return [];
     });
   });
-  if (flags.length !== 1) return undefined;
-  const { record, field, value } = flags[0] as (typeof flags)[number];
+  // a flag of the thing the tool names (`engine_running` for `start_engine`), else the one bare flag
+  const named = flags.filter((flag) => flag.named);
+  const chosen = named.length > 0 ? named : flags;
+  if (chosen.length !== 1) return undefined;
+  const { record, field, value } = chosen[0] as (typeof flags)[number];
   const target = record.path.join("/") || ".";
   const set: Record<string, unknown> = { [field.path]: { $expr: String(value) } };
   for (const param of ctx.facts.params) {
@@ -207,4 +263,99 @@ function flagSwitch(ctx: Context, verb: Switching): Draft[] | undefined {
     { kind: "update", target, require: preconditions(ctx, record), set, as: "record" },
     ...answersFrom(ctx, record, "record"),
   ];
+}
+
+function isFlag(field: FieldShape): boolean {
+  return !field.path.includes(".") && field.types.size === 1 && field.types.has("boolean");
+}
+
+/** The verb whose state a word is (`locked` → `lock`), or the word itself where it is such a verb. */
+function verbOfState(word: string): string | undefined {
+  if (word in STATES) return word;
+  return Object.keys(STATES).find((verb) => STATES[verb]?.includes(word));
+}
+
+/**
+ * Parts keyed by name, each a flag named for its state (`doors_locked: {driver: true, …}`): a
+ * switching verb sets the flags an argument names, every one where none does, true for its own
+ * state and false for its opposite's (`lock_doors`, `unlock_doors`). Where the verb is no switch
+ * (`set_door_locks`), a boolean argument named for the state or its verb (`locked`, `lock`) gives
+ * the value, one named for the opposite (`unlock`) its negation. Tesla's Fleet API
+ * (`vehicle_state.df`… and `door_lock`), Smartcar's lock status (`doors: [{type, status}]`) and
+ * Home Assistant's lock entities keep locks so.
+ */
+function flagMapSwitch(ctx: Context, verb: Switching | undefined): Draft[] | undefined {
+  const toolNouns = new Set(ctx.facts.nouns.filter((n) => n !== verb?.word && !(n in STATES)).map(singular));
+  const records = ctx.shape.parts.filter((p): p is RecordShape => p.kind === "record");
+  const maps = ctx.shape.parts.flatMap((part) => {
+    // a map of flags, or a record whose fields are all flags (`{driver: true, passenger: false}`)
+    const keys =
+      part.kind === "values" && part.valueType === "boolean"
+        ? part.keys
+        : part.kind === "record" && part.fields.size >= 2 && [...part.fields.values()].every(isFlag)
+          ? [...part.fields.keys()]
+          : undefined;
+    if (!keys) return [];
+    const holder = records.find((r) => r.path.join("/") === part.path.slice(0, -1).join("/"));
+    const field = part.path.at(-1);
+    if (!holder || !field) return [];
+    const words = nameWords(field).filter((w) => w !== "is");
+    const state = words.at(-1) as string;
+    const stateVerb = verbOfState(state);
+    const of = words.slice(0, -1).map(singular);
+    if (!stateVerb || of.length === 0 || !of.every((n) => toolNouns.has(n))) return [];
+    return [{ holder, field, keys, state, stateVerb }];
+  });
+  if (maps.length !== 1) return undefined;
+  const map = maps[0] as (typeof maps)[number];
+  const value = flagValue(ctx, verb, map.state, map.stateVerb);
+  if (!value) return undefined;
+  const part = { kind: "map" as const, record: map.holder, keys: map.keys, field: map.field, known: [] };
+  const keys = keysParam(ctx, part);
+  const subject = `$subject.${identifier(map.field)}`;
+  const every = `$merge($each(${subject}, function($v, $k) { {$k: ${value.expr}} }))`;
+  const named = keys ? `$args.${identifier(keys.name)}` : undefined;
+  const chosen = named ? `($exists(${named}) ? $merge(${named}.{$: ${value.expr}}) : ${every})` : every;
+  const target = map.holder.path.join("/") || ".";
+  ctx.notes.push(
+    `sets ${keys ? `the ${map.field} named by ${keys.name}` : `every one of ${map.field}`} to ${value.said}`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      require: preconditions(ctx, map.holder),
+      set: { [map.field]: { $expr: `$merge([${subject}, ${chosen}])` } },
+      as: "record",
+    },
+    ...answersFrom(ctx, map.holder, "record"),
+  ];
+}
+
+/** What a flag map's flags become: the verb's own state or its opposite's, or a boolean argument's value. */
+function flagValue(
+  ctx: Context,
+  verb: Switching | undefined,
+  state: string,
+  stateVerb: string,
+): { expr: string; said: string } | undefined {
+  if (verb) {
+    if (verb.states.includes(state)) return { expr: "true", said: `true (the verb "${verb.verb}")` };
+    const opposite = OPPOSITES[verb.verb];
+    if (opposite && (STATES[opposite] ?? []).includes(state))
+      return { expr: "false", said: `false (the verb "${verb.verb}")` };
+    return undefined;
+  }
+  const opposite = OPPOSITES[stateVerb];
+  for (const param of ctx.facts.params) {
+    if (param.type !== "boolean") continue;
+    const words = nameWords(param.name).filter((w) => w !== "is");
+    if (words.length !== 1) continue;
+    const word = words[0] as string;
+    const arg = `$args.${identifier(param.name)}`;
+    if (word === state || word === stateVerb) return { expr: arg, said: `${param.name}` };
+    if (opposite && (word === opposite || (STATES[opposite] ?? []).includes(word)))
+      return { expr: `$not(${arg})`, said: `the opposite of ${param.name}` };
+  }
+  return undefined;
 }
