@@ -150,6 +150,14 @@ describe("the status a change leaves a record in", () => {
     expect(report.notes).toContain(`sets status to 'Canceled' (the verb "cancel" and the state's spelling)`);
   });
 
+  it("uses the spelling another tool's enum of the field offers, the status itself before a step to it", async () => {
+    const list = tool("list_print_jobs", "Print jobs in a status.", {
+      status: { type: "string", enum: ["queued", "cancel_requested", "canceled"] },
+    });
+    const { after } = await call(shop([cancel, list]), "cancel_print_job", { job_id: "j1" });
+    expect(job(after).status).toBe("canceled");
+  });
+
   it("sets the status the description states, in its several phrasings", async () => {
     const phrasings: Array<[string, string]> = [
       ["The status will be changed to 'on hold'.", "on hold"],

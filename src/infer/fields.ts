@@ -1,3 +1,4 @@
+import { knownValues } from "./conditions.js";
 import type { Context } from "./context.js";
 import type { Param } from "./facts.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
@@ -137,8 +138,12 @@ function statusValue(
 ): { value: string; rule: string } | undefined {
   if (said) return { value: said, rule: "the description states it" };
   if (known) {
-    const values = [...field.values.keys()];
-    const spelled = values.find((v) => v.toLowerCase().startsWith(known[0]));
+    // the spellings the state shows, and those the API's enums of the field's name offer (`canceled`)
+    const values = knownValues(ctx, field.path, field.values.keys());
+    // the status itself, not one on the way to it (`canceled` before `cancel_requested`)
+    const spelled = values
+      .filter((v) => v.toLowerCase().startsWith(known[0]))
+      .sort((a, b) => a.length - b.length)[0];
     return {
       value: spelled ?? inStyleOf(values, known[1]),
       rule: `the verb "${verb}"${spelled ? " and the state's spelling" : ""}`,

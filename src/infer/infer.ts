@@ -9,6 +9,7 @@ import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
 import { type Grounding, groundingOf } from "./grounding.js";
 import {
+  joinAsSignedIn,
   knownValueChecks,
   listRule as listMembersRule,
   memberIntent,
@@ -54,7 +55,16 @@ import {
   withoutToken,
 } from "./tokens.js";
 import { treeFor, treeRule } from "./trees.js";
-import { type Action, DECREASE_VERBS, INCREASE_VERBS, nameWords, partNoun, singular } from "./words.js";
+import {
+  type Action,
+  DECREASE_VERBS,
+  INCREASE_VERBS,
+  nameWords,
+  partNoun,
+  READ_NOUNS,
+  sameNoun,
+  singular,
+} from "./words.js";
 import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
 
 /**
@@ -182,7 +192,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       .map(
         (param) =>
           referenceOf(param, ctx.facts, shape) ??
-          mapKeyReference(param, shape, keyName) ??
+          mapKeyReference(param, ctx.facts, shape, keyName) ??
           fieldReference(param, shape),
       )
       .filter((r): r is Reference => r !== undefined);
@@ -260,10 +270,12 @@ function fieldReference(param: Param, shape: StateShape): Reference | undefined 
 
 /**
  * An argument that names a record of a map whose records lack a key field, by the name the
- * toolset's other tools give that key (`symbol` for a map of quotes keyed by ticker).
+ * toolset's other tools give that key (`symbol` for a map of quotes keyed by ticker); where
+ * several maps are keyed so (quotes and positions by symbol), the one the tool's name names.
  */
 function mapKeyReference(
   param: Param,
+  facts: ToolFacts,
   shape: StateShape,
   keyName: (collection: CollectionShape) => string,
 ): Reference | undefined {
@@ -271,8 +283,10 @@ function mapKeyReference(
   const maps = [...shape.collections.values(), ...shape.nested.values()].filter(
     (c) => c.container === "map" && !c.keyField && keyName(c) === param.name,
   );
-  return maps.length === 1
-    ? { param, collection: maps[0] as CollectionShape, many: false, strength: "weak" }
+  const named =
+    maps.length > 1 ? maps.filter((c) => facts.nouns.some((n) => sameNoun(n, partNoun(c.name)))) : maps;
+  return named.length === 1
+    ? { param, collection: named[0] as CollectionShape, many: false, strength: "weak" }
     : undefined;
 }
 
@@ -451,6 +465,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (filed && filed.length > 0) return { drafts: filed };
   const across = subject && acting === "read" ? readAcrossFolders(ctx, subject) : undefined;
   if (across) return { drafts: across };
+  const joined = subject ? joinAsSignedIn(ctx, subject) : undefined;
+  if (joined) return { drafts: joined };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
     const elements = elementRule(ctx, subject, acting);
     if (elements.length > 0) return { drafts: elements };
@@ -752,6 +768,9 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   if (verb && !(verb === "read" && facts.readOnly === false)) return verb;
   if (facts.destructive === true) return "delete";
   if (facts.readOnly === false) return subject ? "update" : "create";
+  // a name without a verb that ends with what is read (`channel_history`, `user_info`,
+  // `account_balance`) is a query, as Slack's `conversations.history` and `users.info` are
+  if (!facts.verb && facts.words.length > 1 && READ_NOUNS.has(facts.words.at(-1) as string)) return "read";
   return "unknown";
 }
 

@@ -2,10 +2,20 @@ import { isPlainObject } from "../patch/index.js";
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
+import { principalOf, signedInExpression, signedInRead } from "./principal.js";
 import { identifier, singleArrayOutput } from "./reads.js";
+import type { Reference } from "./resolve.js";
 import type { CollectionShape, ListShape, ValuesShape } from "./shape.js";
 import { recordTarget, referenceTarget } from "./targets.js";
-import { JOIN_VERBS, LEAVE_VERBS, nameWords, participle, singular, VERBS } from "./words.js";
+import {
+  JOIN_VERBS,
+  LEAVE_VERBS,
+  nameWords,
+  participle,
+  SELF_MEMBERSHIP_VERBS,
+  singular,
+  VERBS,
+} from "./words.js";
 import { holderOf, referenceChecks } from "./writes.js";
 
 /**
@@ -821,5 +831,43 @@ function valuesOfRecord(
     ...ctx.facts.outputs
       .filter((o) => reference.collection.fields.has(o.name))
       .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$holder.${identifier(o.name)}` } })),
+  ];
+}
+
+/**
+ * Joining or leaving a record that lists its members by key (`members: ["U1", "U3"]` of a
+ * channel), where no argument names who: the signed-in account joins (once) or leaves it, as
+ * Slack's `conversations.join`/`leave`, Matrix's `/rooms/{id}/join` and Discord's
+ * `/guilds/{id}/members/@me` act for the caller.
+ */
+export function joinAsSignedIn(ctx: Context, subject: Reference): Draft[] | undefined {
+  const verb = ctx.facts.verb;
+  if (!verb || !SELF_MEMBERSHIP_VERBS.has(verb)) return undefined;
+  // another argument naming someone would say who joins
+  if (ctx.references.some((r) => r !== subject)) return undefined;
+  const lists = [...subject.collection.fields.values()].flatMap((field) => {
+    if (field.path.includes(".") || !field.types.has("array") || !field.refersTo) return [];
+    const members = ctx.shape.collections.get(field.refersTo);
+    const principal = members ? principalOf(ctx.shape, members) : undefined;
+    return principal ? [{ field, principal }] : [];
+  });
+  if (lists.length !== 1) return undefined;
+  const { field, principal } = lists[0] as (typeof lists)[number];
+  const target = referenceTarget(ctx, subject);
+  if (!target) return undefined;
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const who = signedInExpression(principal);
+  const list = `$record.${identifier(field.path)}`;
+  const joining = JOIN_VERBS.has(verb);
+  const value = joining
+    ? `${who} in ${list} ? ${list} : $append(${list} ? ${list} : [], [${who}])`
+    : `[${list}[$ != ${who}]]`;
+  ctx.notes.push(
+    `${joining ? "adds" : "removes"} the signed-in ${singular(principal.collection.name)} ${joining ? "to" : "from"} the ${field.path} of the ${singular(subject.collection.name)} ${subject.param.name} names`,
+  );
+  return [
+    signedInRead(principal),
+    { kind: "read", target, as: "record", ...(missing ? { missing } : {}) },
+    { kind: "update", target, set: { [field.path]: { $expr: value } } },
   ];
 }

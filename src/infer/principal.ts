@@ -7,7 +7,7 @@ import { identifier } from "./reads.js";
 import type { CollectionShape, FieldShape, RecordShape, StateShape } from "./shape.js";
 import { recordTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
-import { nameWords, singular } from "./words.js";
+import { namesSignedInAccount, nameWords, singular } from "./words.js";
 
 /**
  * The signed-in account: a record beside the collections that names one of their records by
@@ -327,7 +327,7 @@ export function holderMaker(shape: StateShape, collection: CollectionShape): Mak
   );
   if (!holder) return undefined;
   for (const field of holder.fields.values()) {
-    if (!saysWho(field)) continue;
+    if (!saysWho(field) && !namesSignedInAccount(field.path)) continue;
     const owner = field.samples.find((s) => typeof s === "string" || typeof s === "number");
     if (owner === undefined) continue;
     // with no records yet, the schema's field of the holder's own name (`username`) says who

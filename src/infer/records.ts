@@ -13,6 +13,7 @@ import {
   isIdentifierName,
   LOGIN_VERBS,
   LOGOUT_VERBS,
+  namesSignedInAccount,
   nameWords,
   PLAIN_UPDATE_VERBS,
   singular,
@@ -470,7 +471,9 @@ export function authFields(record: RecordShape): FieldShape[] {
       const flag =
         f.types.has("boolean") &&
         words.some((w) => /^(authenticated|logged|login|signed|authorized)$/.test(w));
-      const who = words.includes("current") && words.some((w) => /^(user|account|member|id)$/.test(w));
+      const who =
+        (words.includes("current") && words.some((w) => /^(user|account|member|id)$/.test(w))) ||
+        (!f.types.has("boolean") && namesSignedInAccount(f.path));
       const held = session && !f.types.has("boolean") && (words.at(-1) === "id" || words.at(-1) === "token");
       return flag || who || held;
     })
@@ -486,9 +489,13 @@ function signInOrOut(ctx: Context, record: RecordShape, target: string, intent: 
     if (found) return found;
   }
   const set: Record<string, unknown> = {};
-  const who = ctx.facts.params.find(
-    (p) => /user|account|member|name|id/.test(p.name) && p.type !== "boolean",
+  // who signs in: an argument named for an account, else the one plain text argument (`clerk`)
+  const texts = ctx.facts.params.filter(
+    (p) => p.type === "string" && !/pass|secret|pin|token|code/i.test(p.name),
   );
+  const who =
+    ctx.facts.params.find((p) => /user|account|member|name|id/.test(p.name) && p.type !== "boolean") ??
+    (texts.length === 1 ? texts[0] : undefined);
   for (const field of fields) {
     if (field.types.has("boolean")) set[field.path] = intent === "login";
     else set[field.path] = intent === "login" ? (who ? `{${who.name}}` : undefined) : null;

@@ -7,6 +7,7 @@ import {
   nounKeys,
   nounOfIdentifier,
   partNoun,
+  SELF_MEMBERSHIP_VERBS,
   sameNoun,
   singular,
   VERBS,
@@ -72,7 +73,7 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   if (strong && (param.identifier || byKeyField.includes(strong)))
     return { param, collection: strong, many, strength: "strong" };
   // `agent` names a record of `agents` by its natural key (`login`), when the records have one
-  const natural = naturalKeyCollection(param, shape);
+  const natural = naturalKeyCollection(param, facts, shape);
   if (natural) return { param, collection: natural, many, strength: "weak" };
   if (!param.identifier && !/^(id|ids|key|uuid)$/.test(param.name)) return undefined;
   const described = describedCollection(param, shape);
@@ -141,14 +142,33 @@ function describedCollection(param: Param, shape: StateShape): CollectionShape |
   return found.length === 1 ? found[0] : undefined;
 }
 
-/** A collection named by the argument itself (`agent` → `agents`) whose records have a natural key field. */
-function naturalKeyCollection(param: Param, shape: StateShape): CollectionShape | undefined {
+/**
+ * A collection named by the argument itself (`agent` → `agents`) whose records have a natural
+ * key field, or that keeps them by key (`channel` → `channels: {general: …}`, as Slack's
+ * `channel`, Kubernetes' `namespace` and GitHub's `repo` name a record by its key). The argument
+ * of a create or update named for what it makes or changes is its content (`add_note(note)`,
+ * `set_photo(photo)`), not a reference; what a membership verb joins or leaves is one.
+ */
+function naturalKeyCollection(
+  param: Param,
+  facts: ToolFacts,
+  shape: StateShape,
+): CollectionShape | undefined {
   if (param.identifier || param.type === "object" || param.type === "boolean") return undefined;
   const noun = nameWords(many(param) ? singularName(param.name) : param.name)
     .map(singular)
     .join("_");
   const found = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
-  return found.find((c) => c.keyField && !/(^|_)id$|Id$/.test(c.keyField) && c.container === "array");
+  const byField = found.find(
+    (c) => c.keyField && !/(^|_)id$|Id$/.test(c.keyField) && c.container === "array",
+  );
+  if (byField) return byField;
+  // `join_channel(channel)` names the channel it joins; `set_photo(photo)` gives the photo
+  const content =
+    (facts.verbAction === "create" || facts.verbAction === "update") &&
+    !SELF_MEMBERSHIP_VERBS.has(facts.verb ?? "") &&
+    facts.nouns.some((n) => singular(n) === noun);
+  return content ? undefined : found.find((c) => c.container === "map" && !c.parent);
 }
 
 function many(param: Param): boolean {

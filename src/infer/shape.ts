@@ -565,11 +565,13 @@ function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>)
       new Set(values.map(String)).size === values.length
     );
   });
-  // an id-like field first; else a natural key people name records by (an email, a login, a handle)
+  // an id-like field first; else a natural key people name records by (an email, a login, a
+  // handle), else the number a record is filed under (an issue's `number`, an `order_number`)
   return (
     unique.find((f) => /^(id|key|uuid)$/i.test(f)) ??
     unique.find((f) => /(_id|Id|_key|_uuid)$/.test(f)) ??
-    unique.find((f) => /^(email|login|username|handle|name|code|slug|sku|symbol)$/i.test(f))
+    unique.find((f) => /^(email|login|username|handle|name|code|slug|sku|symbol)$/i.test(f)) ??
+    unique.find((f) => /^number$|(_number|Number)$/.test(f))
   );
 }
 

@@ -316,6 +316,26 @@ export const LEAVE_VERBS: ReadonlySet<string> = new Set([
   "drop",
 ]);
 
+/** Membership verbs whose caller is who joins or leaves (a channel joined, a repository starred). */
+export const SELF_MEMBERSHIP_VERBS: ReadonlySet<string> = new Set([
+  "join",
+  "leave",
+  "subscribe",
+  "unsubscribe",
+  "follow",
+  "unfollow",
+  "watch",
+  "unwatch",
+  "star",
+  "unstar",
+  "like",
+  "unlike",
+  "favorite",
+  "unfavorite",
+  "favourite",
+  "unfavourite",
+]);
+
 /** Verbs that add an amount to a stored number (a balance), and verbs that take one from it. */
 export const INCREASE_VERBS: ReadonlySet<string> = new Set([
   "deposit",
@@ -346,6 +366,16 @@ export const DECREASE_VERBS: ReadonlySet<string> = new Set([
   "use",
   "consume",
 ]);
+
+/** A name for who is signed in (`signed_in_as`, `loggedInUser`), not for when or whether. */
+export function namesSignedInAccount(name: string): boolean {
+  const words = nameWords(name);
+  return (
+    (words.includes("signed") || words.includes("logged")) &&
+    words.some((w) => /^(in|as|user|account|member)$/.test(w)) &&
+    !/^(at|on|time|date|since|until|count|times)$/.test(words.at(-1) ?? "")
+  );
+}
 
 /** Verbs that open and close a session with the API, and the ones that only ask about it. */
 export const LOGIN_VERBS: ReadonlySet<string> = new Set(["login", "signin", "authenticate", "logon"]);
@@ -608,6 +638,24 @@ export function describesOutcome(description: string | undefined): boolean {
     )
   );
 }
+
+/** Nouns that end the name of a query without a verb: what it reads of the thing named before. */
+export const READ_NOUNS: ReadonlySet<string> = new Set([
+  "history",
+  "info",
+  "information",
+  "details",
+  "detail",
+  "summary",
+  "profile",
+  "status",
+  "stats",
+  "statistics",
+  "overview",
+  "timeline",
+  "feed",
+  "balance",
+]);
 
 /**
  * Words that say how a part keeps things rather than what it keeps (`guest_index`,
