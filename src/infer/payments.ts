@@ -20,13 +20,14 @@ import { emptyFields, mintOf } from "./writes.js";
 
 const CHARGE_WORDS =
   /\b(charge[sd]?|charging|pays?|paid|paying|debit(s|ed)?|deduct(s|ed)?|bill(s|ed)?|purchas(e|es|ed|ing)|buy(s|ing)?|bought)\b/i;
-const REFUND_WORDS = /\b(refund(s|ed)?|credited back|paid back)\b/i;
+const REFUND_WORDS = /\b(refund(s|ed)?|credited back|paid back|goes back to|returned to)\b/i;
 export const PRICE_WORDS = /^(price|amount|cost|total|fare|fee|sum|charge)$/;
 const BALANCE_WORDS = /^(balance|funds|credit|cash|wallet)$/;
-const SHORT_WORDS = /insufficient|not enough|does not cover|doesn't cover|exceeds|too (low|little)/;
+const SHORT_WORDS =
+  /insufficient|not enough|does not cover|doesn't cover|exceeds|too (low|little)|(balance|funds?) (is )?below|cannot pay|can't pay/;
 
 /** The one balance of a collection's records, where they hold one. */
-function balanceOf(collection: CollectionShape): FieldShape | undefined {
+function balanceOf(collection: Pick<CollectionShape, "fields">): FieldShape | undefined {
   const found = [...collection.fields.values()].filter(
     (f) =>
       !f.path.includes(".") && f.types.has("number") && nameWords(f.path).some((w) => BALANCE_WORDS.test(w)),
@@ -80,6 +81,37 @@ export function chargeFor(
 }
 
 /**
+ * Where no record the call names pays, the one account of the world does: a record that is no
+ * collection's and holds the one balance (a traveler's `wallet_balance`), charged the price
+ * where the tool says it charges or pays, refusing more than it holds where an error says so.
+ * The caller's own wallet pays in PayPal's and Stripe's customer-balance flows.
+ */
+export function chargeAccount(ctx: Context, price: { name: string; expr: string }): Draft | undefined {
+  if (!CHARGE_WORDS.test(ctx.facts.text)) return undefined;
+  const payers = ctx.shape.parts.flatMap((part) => {
+    if (part.kind !== "record" || part.path.length === 0 || part.path.includes("*")) return [];
+    const balance = balanceOf(part);
+    return balance ? [{ part, balance }] : [];
+  });
+  if (payers.length !== 1) return undefined;
+  const { part, balance } = payers[0] as (typeof payers)[number];
+  const short = ctx.facts.errors.find((e) => SHORT_WORDS.test(e.text) || /insufficient/i.test(e.code));
+  if (short) ctx.usedErrors.add(short.code);
+  const target = part.path.join("/");
+  ctx.notes.push(
+    `charges ${price.name} to ${part.path.join(".")}.${balance.path}${short ? `, refusing more than it holds (${short.code})` : ""}`,
+  );
+  return {
+    kind: "update",
+    target,
+    ...(short
+      ? { require: [{ expr: `$subject.${identifier(balance.path)} >= ${price.expr}`, error: short.code }] }
+      : {}),
+    inc: { [balance.path]: { $expr: `-(${price.expr})` } },
+  };
+}
+
+/**
  * The refund a tool that says so makes when it changes a record (bound as `binding`): the
  * record's price goes back to the balance of the record it names as having paid.
  */
@@ -98,15 +130,39 @@ export function refundFor(ctx: Context, collection: CollectionShape, binding: st
     const balance = payer ? balanceOf(payer) : undefined;
     return payer && balance && !f.path.includes(".") ? [{ field: f, payer, balance }] : [];
   });
+  const price = (prices[0] as FieldShape).path;
+  if (payers.length === 0) return refundAccount(ctx, collection, price, binding);
   if (payers.length !== 1) return undefined;
   const { field, payer, balance } = payers[0] as (typeof payers)[number];
-  const price = (prices[0] as FieldShape).path;
   const target = recordTarget(ctx, payer, `{$${binding}.${field.path}}`);
   if (!target) return undefined;
   ctx.notes.push(`refunds ${price} to ${payer.name}.${balance.path} of the ${field.path} that paid`);
   return {
     kind: "update",
     target,
+    inc: { [balance.path]: { $expr: `$${binding}.${identifier(price)}` } },
+  };
+}
+
+/** The one account of the world (as `chargeAccount` finds it) gets the price back where no record names a payer. */
+function refundAccount(
+  ctx: Context,
+  collection: CollectionShape,
+  price: string,
+  binding: string,
+): Draft | undefined {
+  const payers = ctx.shape.parts.flatMap((part) => {
+    if (part.kind !== "record" || part.path.length === 0 || part.path.includes("*")) return [];
+    if (part.path.join("/") === collection.path.slice(0, part.path.length).join("/")) return [];
+    const balance = balanceOf(part);
+    return balance ? [{ part, balance }] : [];
+  });
+  if (payers.length !== 1) return undefined;
+  const { part, balance } = payers[0] as (typeof payers)[number];
+  ctx.notes.push(`refunds ${price} to ${part.path.join(".")}.${balance.path}`);
+  return {
+    kind: "update",
+    target: part.path.join("/"),
     inc: { [balance.path]: { $expr: `$${binding}.${identifier(price)}` } },
   };
 }

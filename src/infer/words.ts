@@ -108,6 +108,10 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     // buying makes an order, a policy or a ticket of what is bought
     "purchase",
     "buy",
+    // renting makes a rental, as a car-hire or bike-share API files one
+    "rent",
+    "hire",
+    "lease",
     "file",
     "insert",
     "compose",

@@ -11,6 +11,7 @@ import {
   statusField,
 } from "./fields.js";
 import {
+  chargeAccount,
   chargeFor,
   kindFields,
   PRICE_WORDS,
@@ -409,6 +410,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
   const linked = collection ? linkedFields(ctx, collection, create) : { reads: [] };
   drafts.unshift(...spendingLimit(ctx, linked.price));
+  let charged = false;
   for (const reference of ctx.references) {
     if (reference.many || reference.collection.parent || reference.collection === collection) continue;
     const list = [...reference.collection.fields.values()].find(
@@ -429,14 +431,16 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         inc: { [counted(reference.collection, name) as string]: 1 },
       });
     else {
-      drafts.unshift(
-        chargeFor(ctx, reference, missing, linked.price) ?? { kind: "read", target: referenced, ...named },
-      );
+      const charge = chargeFor(ctx, reference, missing, linked.price);
+      charged ||= charge !== undefined;
+      drafts.unshift(charge ?? { kind: "read", target: referenced, ...named });
       const taken = stockTaken(ctx, reference, referenced, missing);
       if (taken) drafts.unshift(taken);
     }
     if (list) ctx.notes.push(`appends the new id to ${reference.collection.name}.${list.path}`);
   }
+  const account = !charged && linked.price ? chargeAccount(ctx, linked.price) : undefined;
+  if (account) drafts.unshift(account);
   if (collection) drafts.unshift(...selfLinks(ctx, collection, set));
   drafts.unshift(...linked.reads);
   return drafts;
@@ -473,10 +477,12 @@ function stockTaken(
   );
   const amount = quantity ? `{${quantity.name}}` : 1;
   const what = nameWords(field).join(" ");
-  const documented = ctx.facts.errors.find((e) =>
-    /sold out|out of stock|fully booked|no (more )?(seats|tickets|stock)|not enough (seats|tickets|stock)|unavailable|no longer available/.test(
-      e.text,
-    ),
+  // "No rooms left.", "not enough seats": what is left runs out (not money: that is a balance's error)
+  const documented = ctx.facts.errors.find(
+    (e) =>
+      /sold out|out of stock|fully booked|no (more )?(seats|tickets|stock|rooms|units|spots|places)|not enough (seats|tickets|stock|rooms|units|spots|places)|\bno (more )?(\w+ ){1,4}(left|remaining)\b|unavailable|no longer available/i.test(
+        e.text,
+      ) && !/\b(funds?|balance|money|credit|wallet)\b/i.test(e.text),
   );
   const error = documented
     ? use(ctx, documented)
@@ -543,7 +549,65 @@ function linkedFields(
       `takes ${shared.join(", ")} from the ${singular(reference.collection.name)} ${reference.param.name} names`,
     );
   }
+  if (!price) {
+    const rated = ratedTotal(ctx, collection, set, reads.length);
+    if (rated) {
+      reads.push(rated.read);
+      price = rated.price;
+    }
+  }
   return { reads, ...(price ? { price } : {}) };
+}
+
+/** How many of a rated thing a call takes: nights of a stay, days of a rental, seats. */
+const COUNT_PARAM =
+  /^(nights|days|hours|weeks|months|quantity|qty|units|seats|tickets|count|num_\w+|number_of_\w+)$/;
+const RATE_WORDS = /^(rate|price|fee|cost|tariff)$/;
+
+/**
+ * A record made from another that is priced per unit (a hotel's `nightly_rate`, a car's
+ * `daily_rate`, a product's `unit_price`) costs that rate times the count the call takes
+ * (`nights`, `days`, `quantity`), kept in the new record's one price field (`total`): Booking
+ * and Expedia stays, car rentals, and order lines (`unit_amount` × `quantity` in Stripe).
+ */
+function ratedTotal(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+  reads: number,
+): { read: Draft; price: { name: string; expr: string } } | undefined {
+  const count = ctx.facts.params.filter((p) => p.type === "integer" && COUNT_PARAM.test(p.name));
+  const totals = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("number") &&
+      set[f.path] === undefined &&
+      nameWords(f.path).some((w) => PRICE_WORDS.test(w)),
+  );
+  if (count.length !== 1 || totals.length !== 1) return undefined;
+  for (const reference of ctx.references) {
+    if (reference.many || reference.collection === collection || reference.collection.parent) continue;
+    const rates = [...reference.collection.fields.values()].filter(
+      (f) =>
+        !f.path.includes(".") && f.types.has("number") && nameWords(f.path).some((w) => RATE_WORDS.test(w)),
+    );
+    const target =
+      rates.length === 1 ? recordTarget(ctx, reference.collection, `{${reference.param.name}}`) : undefined;
+    if (!target) continue;
+    const rate = (rates[0] as FieldShape).path;
+    const by = (count[0] as Param).name;
+    const binding = `made_from_${reads}`;
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    const expr = `$${binding}.${identifier(rate)} * $args.${identifier(by)}`;
+    const total = (totals[0] as FieldShape).path;
+    set[total] = { $expr: expr };
+    ctx.notes.push(`sets ${total} to the ${singular(reference.collection.name)}'s ${rate} times ${by}`);
+    return {
+      read: { kind: "read", target, as: binding, ...(missing ? { missing } : {}) },
+      price: { name: `${rate} times ${by}`, expr },
+    };
+  }
+  return undefined;
 }
 
 /**
