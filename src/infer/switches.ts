@@ -285,6 +285,8 @@ function verbOfState(word: string): string | undefined {
  * Home Assistant's lock entities keep locks so.
  */
 function flagMapSwitch(ctx: Context, verb: Switching | undefined): Draft[] | undefined {
+  // without a switching verb, only a boolean argument can say the value: most tools have none
+  if (!verb && !ctx.facts.params.some((p) => p.type === "boolean")) return undefined;
   const toolNouns = new Set(ctx.facts.nouns.filter((n) => n !== verb?.word && !(n in STATES)).map(singular));
   const records = ctx.shape.parts.filter((p): p is RecordShape => p.kind === "record");
   const maps = ctx.shape.parts.flatMap((part) => {
