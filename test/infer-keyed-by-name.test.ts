@@ -104,3 +104,30 @@ describe("two maps keyed by the same name", () => {
     expect(priced.answer).toMatchObject({ per_kg: 9 });
   });
 });
+
+describe("a store of plain values addressed by a bare key", () => {
+  /** A kiosk's settings by key, beside a tally of numbers the key-value tools do not touch. */
+  const kiosk = (): State => ({ settings: { greeting: "Welcome", language: "nl" }, tally: { visits: 4 } });
+  const get = tool("kiosk_get", "Get the value of a key.", { key: text }, ["key"], [], {
+    outputSchema: { type: "object", properties: { value: { type: ["string", "null"] } } },
+  });
+  const set = tool("kiosk_set", "Set a key to a value.", { key: text, value: text });
+  const more = [get, set];
+
+  it("set then get answer the value, and an unknown key answers the not-found error", async () => {
+    const read = await call(world(kiosk(), more), "kiosk_get", { key: "greeting" });
+    expect(read.answer).toMatchObject({ value: "Welcome" });
+    const written = await call(world(kiosk(), more), "kiosk_set", { key: "theme", value: "dark" });
+    expect(written.after.settings).toEqual({ greeting: "Welcome", language: "nl", theme: "dark" });
+    expect(written.after.tally).toEqual({ visits: 4 });
+    const missing = await call(world(kiosk(), more), "kiosk_get", { key: "volume" });
+    expect(failure(missing.outcome)).toBe("KEY_NOT_FOUND");
+  });
+
+  it("a store of numbers beside one of text is not chosen where nothing says the type", async () => {
+    const drop = tool("kiosk_drop", "Drop a key.", { key: text });
+    const { after, report } = await call(world(kiosk(), [drop]), "kiosk_drop", { key: "language" });
+    expect(after).toEqual(kiosk());
+    expect(report.verdict).toBe("not inferred");
+  });
+});

@@ -428,12 +428,13 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
         `it names the list ${head.name}, but no argument says what to do with it`,
       );
   }
-  if (head?.kind === "values") {
-    const intent = valuesIntent(ctx, head);
+  const values = head?.kind === "values" ? head : head ? undefined : soleKeyValueMap(ctx);
+  if (values) {
+    const intent = valuesIntent(ctx, values);
     if (intent)
       return found(
-        valuesRule(ctx, head, intent),
-        `it names ${head.name}, but its arguments do not say which key`,
+        valuesRule(ctx, values, intent),
+        `it names ${values.name}, but its arguments do not say which key`,
       );
   }
   if (head?.kind === "collection" && head.pairs)
@@ -655,6 +656,46 @@ function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
   }
   return undefined;
 }
+
+/**
+ * A tool that names no part but takes a bare `key` acts on the world's one map of plain values
+ * (of the type its `value` argument or answer has, where there are several): the get, set and
+ * delete of Redis, etcd, Consul's KV and Cloudflare Workers KV name no store, only the key.
+ */
+function soleKeyValueMap(ctx: Context): ValuesShape | undefined {
+  if (!ctx.facts.params.some((p) => p.name === "key" && p.type === "string")) return undefined;
+  const maps = ctx.shape.parts.flatMap((p): ValuesShape[] => {
+    if (p.kind === "values") return PLAIN.includes(p.valueType) ? [p] : [];
+    // a few keys read as a record's fields (`{greeting: "hello", theme: "dark"}`): a store all the same
+    if (p.kind !== "record" || p.path.length === 0 || p.path.includes("*")) return [];
+    const fields = [...p.fields.values()];
+    const types = new Set(fields.flatMap((f) => [...f.types]));
+    const [type] = types;
+    if (fields.length === 0 || types.size !== 1 || !type || !PLAIN.includes(type)) return [];
+    if (fields.some((f) => f.path.includes("."))) return [];
+    const values = fields.flatMap((f) => f.samples);
+    return [
+      {
+        kind: "values",
+        path: p.path,
+        name: p.name,
+        keys: fields.map((f) => f.path),
+        valueType: type,
+        values,
+      },
+    ];
+  });
+  if (maps.length <= 1) return maps[0];
+  const typed =
+    ctx.facts.params.find((p) => p.name === "value")?.type ??
+    ctx.facts.outputs.find((o) => o.name === "value")?.type;
+  const fitting = maps.filter(
+    (m) => m.valueType === typed || (typed === "number" && m.valueType === "integer"),
+  );
+  return fitting.length === 1 ? fitting[0] : undefined;
+}
+
+const PLAIN = ["string", "number", "integer", "boolean"];
 
 /** Outputs answered from a guess (toolsim's own table of exchange rates) are guesses too. */
 function withGuesses(grounding: Grounding, guesses: readonly string[]): Grounding {

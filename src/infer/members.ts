@@ -413,7 +413,8 @@ function keyParam(ctx: Context, values: ValuesShape): Param | undefined {
     (p) => p.required && (p.type === "string" || p.type === "integer"),
   );
   const notValues = required.filter((p) => !valueReferenceParam(p, values));
-  return notValues.length === 1 ? notValues[0] : undefined;
+  // `set(key, value)`: the argument named the key is it
+  return notValues.length === 1 ? notValues[0] : notValues.find((p) => p.name === "key");
 }
 
 /** An argument whose values are the map's values (a `user_id` where the map holds ids). */
@@ -711,14 +712,19 @@ function mapOfIds(ctx: Context, param: Param): ValuesShape | undefined {
   return described.length === 1 ? described[0] : undefined;
 }
 
-function notFoundFor(ctx: Context, noun: string, param: Param): string {
+function notFoundFor(ctx: Context, mapNoun: string, param: Param): string {
   const documented = ctx.facts.errors.find((e) => e.kind === "not-found");
   if (documented) return use(ctx, documented);
+  // what is missing is the key, not the store it is looked up in
+  const noun = param.name === "key" ? "key" : mapNoun;
   return addError(ctx, {
     code: `${nameWords(noun).join("_").toUpperCase()}_NOT_FOUND`,
     status: 404,
     message: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} {${param.name}} not found.`,
-    when: `No ${noun} has the given ${param.name} (inferred from the state).`,
+    when:
+      noun === "key"
+        ? `The ${mapNoun} holds no such key (inferred from the state).`
+        : `No ${noun} has the given ${param.name} (inferred from the state).`,
   });
 }
 
