@@ -1,7 +1,9 @@
 import type { Draft } from "./drafts.js";
 import type { ToolFacts } from "./facts.js";
 import type { Part, StateShape } from "./shape.js";
-import { describesOutcome } from "./words.js";
+import { actionOf, describesOutcome, namesChangeOutcome } from "./words.js";
+
+const CHANGES = new Set(["create", "update", "delete", "tree"]);
 
 /**
  * Which properties of a tool's answer its effects ground (read from the state, echoed from
@@ -42,6 +44,10 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
         covered.add(field);
     if (outputs.length === 0) whole = true;
   }
+  // a change the effects make answers its outcome flags true (`created`, `success`)
+  if (actionOf(facts.tool) !== "read" && drafts.some((d) => CHANGES.has(String(d.kind))))
+    for (const o of facts.outputs)
+      if (o.type === "boolean" && namesChangeOutcome(o.name, facts.tool.name)) covered.add(o.name);
   // an output that reports how the call went is not the argument its name repeats
   const echoes = facts.outputs.filter((o) => !describesOutcome(o.description)).map((o) => o.name);
   for (const param of facts.params) if (echoes.includes(param.name)) covered.add(param.name);

@@ -24,6 +24,7 @@ export {
   LOGIN_VERBS,
   LOGOUT_VERBS,
   LOOKUP_VERBS,
+  namesChangeOutcome,
   nounOfIdentifier,
   participle,
   plural,

@@ -405,11 +405,13 @@ function writeRule(
   const append: boolean | string = flag
     ? `{${flag.name}}`
     : ctx.facts.words.includes("append") || /\bappend/i.test(ctx.facts.tool.description);
-  // "created when it does not exist", "creating it if missing"
+  // "created when it does not exist", "creating it if missing", "creating it if needed"
   const creates = ctx.facts.text
     .split(/(?<=[.;:])\s/)
     .some(
-      (sentence) => /\bcreat\w*/i.test(sentence) && /n[o']t exist|missing|absent|new file/i.test(sentence),
+      (sentence) =>
+        /\bcreat\w*/i.test(sentence) &&
+        /n[o']t exist|missing|absent|new file|if (needed|necessary)|as needed|when needed/i.test(sentence),
     );
   const drafts: Draft[] = [
     {

@@ -643,6 +643,47 @@ export function describesOutcome(description: string | undefined): boolean {
   );
 }
 
+/**
+ * A boolean answer that says the change happened: named for the outcome (`success`, `ok`) or
+ * for the change (`created`, `deleted`, `sent_status`; the participle of the tool's verb or of
+ * any change). A change that was made answers it true.
+ */
+export function namesChangeOutcome(name: string, toolName: string): boolean {
+  const words = nameWords(name).filter((w) => !/^(is|was|has|been|status|successfully)$/.test(w));
+  const [word] = words;
+  if (words.length !== 1 || !word) return false;
+  const verb = verbOf(toolName)?.verb;
+  return (
+    /^(success|succeeded|ok|done)$/.test(word) ||
+    (verb !== undefined && word === participle(verb)) ||
+    CHANGE_PARTICIPLES.has(word)
+  );
+}
+
+const CHANGE_PARTICIPLES: ReadonlySet<string> = new Set([
+  "created",
+  "added",
+  "deleted",
+  "removed",
+  "updated",
+  "changed",
+  "moved",
+  "copied",
+  "renamed",
+  "sent",
+  "saved",
+  "written",
+  "uploaded",
+  "posted",
+  "cancelled",
+  "canceled",
+  "completed",
+  "archived",
+  "registered",
+  "booked",
+  "applied",
+]);
+
 /** Nouns that end the name of a query without a verb: what it reads of the thing named before. */
 export const READ_NOUNS: ReadonlySet<string> = new Set([
   "history",

@@ -25,6 +25,7 @@ export {
   isIdentifierName,
   LOGIN_VERBS,
   LOGOUT_VERBS,
+  namesChangeOutcome,
   nounOfIdentifier,
   participle,
   SHELL_COMMANDS,

@@ -9,6 +9,7 @@ import {
   describesOutcome,
   type EntityRef,
   inferWrite,
+  namesChangeOutcome,
   overlayEntities,
   referencedEntities,
   wordsOf,
@@ -40,6 +41,7 @@ export class OfflineSimulator implements Simulator {
         return { kind: "success", result: effects.result, patch: [], engine: this.name, guessed: [] };
       // a tool that advertises an output schema answers an object of that schema, whatever its effects decided
       const known = placed(tool.outputSchema, effects.result);
+      if (actionOf(tool) !== "read") markSuccess(known, tool.outputSchema, tool);
       const confirmed = confirm(known, tool, tool.outputSchema, request.args);
       const fitted = conformTracked(tool.outputSchema, known, () =>
         synthesizeFor(tool, tool.outputSchema as JsonSchema, request),
@@ -99,8 +101,9 @@ function shapedResult(
     const target = refs[0];
     if (write.entity && target && action !== "create")
       overlayEntities(known, [{ ...target, entity: write.entity }], schema);
-    if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema);
+    if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema, tool);
   }
+  if (effects.status === "applied" && actionOf(tool) !== "read") markSuccess(known, schema, tool);
   // a text answer that only repeats the text written is not what a write answers
   const confirmed = confirm(known, tool, schema, args, (name) => known[name] === args[name]);
   // an answer the effects read from the state is not padded with values the state does not hold
@@ -227,7 +230,10 @@ function confirm(
   return fields;
 }
 
-function markSuccess(known: Record<string, unknown>, schema: JsonSchema): void {
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  if ("success" in properties && known.success === undefined) known.success = true;
+/** A change that happened says so: its outcome flags (`success`, `created`, `sent_status`) are true, not a coin's toss. */
+function markSuccess(known: Record<string, unknown>, schema: JsonSchema, tool: Tool): void {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  for (const [name, property] of Object.entries(properties))
+    if (known[name] === undefined && property?.type === "boolean" && namesChangeOutcome(name, tool.name))
+      known[name] = true;
 }
