@@ -351,3 +351,428 @@ describe("the collection an action files its record in", () => {
     expect(posted.after.channels).toEqual(forum.state.channels);
   });
 });
+
+describe("an argument that names a record, more closely", () => {
+  const bank = (): State => ({
+    accounts: [
+      { account_id: "a1", owner: "Ida", balance: 50 },
+      { account_id: "a2", owner: "Ola", balance: 5 },
+    ],
+  });
+  const readBy = async (param: string, state: State = bank()) => {
+    const { answer, report } = await call(
+      world(state, [tool("get_account", "Get an account.", { [param]: text })]),
+      "get_account",
+      { [param]: "a2" },
+    );
+    return { answer, notes: report.notes };
+  };
+
+  it("reads past a word of direction before the noun, not past a role", async () => {
+    for (const param of ["source_account_id", "fromAccountId", "target_account_id", "to_account_id"]) {
+      const { answer, notes } = await readBy(param);
+      expect(answer, param).toEqual({ account_id: "a2", owner: "Ola", balance: 5 });
+      expect(notes, param).toContain(`reads accounts/[account_id=…] by ${param}`);
+    }
+    // a payer is a role: no collection of payer accounts, and no direction to read past
+    const payer = await readBy("payer_account_id");
+    expect(payer.notes).not.toContain("reads accounts/[account_id=…] by payer_account_id");
+    expect(payer.answer).not.toEqual({ account_id: "a2", owner: "Ola", balance: 5 });
+  });
+
+  it("takes an argument without a type for a key", async () => {
+    const { answer, report } = await call(
+      clinic(tool("get_pet", "Get a pet.", { pet_id: { description: "The pet." } })),
+      "get_pet",
+      { pet_id: "P-1003" },
+    );
+    expect(answer).toEqual({ pet_id: "P-1003", name: "Bo", keeper: "o2" });
+    expect(report.notes).toContain("reads pets/[pet_id=…] by pet_id");
+  });
+
+  it("takes a bare `uuid` or `key` for the key of what the name names, in a registry too", async () => {
+    for (const param of ["uuid", "key"]) {
+      const { answer, report } = await call(
+        clinic(tool("get_pet", "Get a pet.", { [param]: text })),
+        "get_pet",
+        { [param]: "P-1002" },
+      );
+      expect(answer, param).toMatchObject({ name: "Mia" });
+      expect(report.notes, param).toContain(`reads pets/[pet_id=…] by ${param}`);
+    }
+    const registry = world({ pet_registry: pets(clinicState()) }, [
+      tool("get_pet", "Get a pet.", { id: text }),
+    ]);
+    const { answer, report } = await call(registry, "get_pet", { id: "P-1002" });
+    expect(answer).toMatchObject({ name: "Mia" });
+    expect(report.notes).toContain("reads pet_registry/[pet_id=…] by id");
+  });
+
+  it("finds a vet by the login the argument is named for, and by an example that is a login", async () => {
+    const byLogin = await call(clinic(tool("get_vet", "Get a vet.", { login: text })), "get_vet", {
+      login: "drholm",
+    });
+    expect(byLogin.answer).toEqual({ login: "drholm", name: "Dr Holm", room: 2 });
+    expect(byLogin.report.notes).toContain("reads vets/[login=…] by login");
+    const byRef = (example: string) =>
+      call(
+        clinic(
+          tool("get_vet", "Get a vet.", {
+            ref: { type: "string", description: `The vet's reference, such as '${example}'.` },
+          }),
+        ),
+        "get_vet",
+        { ref: "drholm" },
+      );
+    const named = await byRef("drlund");
+    expect(named.answer).toEqual({ login: "drholm", name: "Dr Holm", room: 2 });
+    expect(named.report.notes).toContain("reads vets/[login=…] by ref");
+    // an example of the logins' outline that is no login: an outline without digits tells nothing
+    for (const example of ["xxxxxx", "dr-lund"]) {
+      const unnamed = await byRef(example);
+      expect(unnamed.report.notes, example).not.toContain("reads vets/[login=…] by ref");
+    }
+  });
+
+  it("reads a pet by a reference whose example has the outline of the pets' ids", async () => {
+    const byRef = (example: string) =>
+      call(
+        clinic(
+          tool("get_pet", "Get a pet.", {
+            ref: { type: "string", description: `The reference, such as '${example}'.` },
+          }),
+        ),
+        "get_pet",
+        { ref: "P-1002" },
+      );
+    const like = await byRef("P-2000");
+    expect(like.answer).toMatchObject({ name: "Mia" });
+    expect(like.report.notes).toContain("reads pets/[pet_id=…] by ref");
+    const unlike = await byRef("PET2000");
+    expect(unlike.report.notes).not.toContain("reads pets/[pet_id=…] by ref");
+  });
+
+  it("names a vet by natural key only where vets are kept in a list by a key that is no id", async () => {
+    const byVet = async (state: State, type: unknown = text) => {
+      const { report } = await call(world(state, [tool("get_vet", "Get a vet.", { vet: type })]), "get_vet", {
+        vet: "drlund",
+      });
+      return report.notes;
+    };
+    expect(await byVet(clinicState())).toContain("reads vets/[login=…] by vet");
+    for (const type of [{ type: "boolean" }, { type: "object" }])
+      expect(await byVet(clinicState(), type), JSON.stringify(type)).not.toContain(
+        "reads vets/[login=…] by vet",
+      );
+    const inMap = { vets: { drlund: { login: "drlund", name: "Dr Lund" }, drholm: { login: "drholm" } } };
+    expect(await byVet(inMap)).not.toContain("reads vets/[login=…] by vet");
+    const byId = { vets: [{ vet_id: "drlund" }, { vet_id: "drholm" }] };
+    expect(await byVet(byId)).not.toContain("reads vets/[vet_id=…] by vet");
+    const byCamelId = { vets: [{ vetId: "drlund" }, { vetId: "drholm" }] };
+    expect(await byVet(byCamelId)).not.toContain("reads vets/[vetId=…] by vet");
+    // a list of logins names several vets
+    const many = await call(
+      clinic(tool("get_vets", "Get vets.", { vets: { type: "array", items: text } })),
+      "get_vets",
+      { vets: ["drholm"] },
+    );
+    expect(many.report.notes).toContain("lists vets where login in vets");
+    expect(many.answer).toEqual([{ login: "drholm", name: "Dr Holm", room: 2 }]);
+  });
+
+  it("reads a box kept inside a shelf by the bare id the name names, not the shelf", async () => {
+    const shed = world(
+      {
+        shelves: [
+          { id: "s1", boxes: [{ id: "x1", label: "bolts" }] },
+          { id: "s2", boxes: [{ id: "x2", label: "fuses" }] },
+        ],
+      },
+      [tool("get_box", "Get a box.", { id: text }), tool("get_shelf", "Get a shelf.", { id: text })],
+    );
+    const box = await call(shed, "get_box", { id: "x2" });
+    expect(box.answer).toEqual({ id: "x2", label: "fuses" });
+    expect(box.report.notes).toContain("reads shelves/[id=…]/boxes/[id=…] by id");
+    const shelf = await call(shed, "get_shelf", { id: "s1" });
+    expect(shelf.answer).toEqual({ id: "s1", boxes: [{ id: "x1", label: "bolts" }] });
+  });
+
+  it("takes a bare id for the record the name names besides the one another argument names", async () => {
+    const yard = world(
+      {
+        bins: [
+          { id: "b1", row: 1 },
+          { id: "b2", row: 2 },
+        ],
+        crates: [
+          { id: "c1", idBin: "b1", label: "nails" },
+          { id: "c2", idBin: "b1", label: "screws" },
+        ],
+      },
+      [
+        tool("update_crate", "Update a crate.", { id: text, idBin: text, label: text }),
+        tool("get_bin_crate", "Get a crate of a bin.", { id: text }),
+        tool("get_crate_bin", "Get the bin of a crate.", { id: text }),
+      ],
+    );
+    const moved = await call(yard, "update_crate", { id: "c2", idBin: "b2", label: "tacks" });
+    expect(moved.after.crates).toEqual([
+      { id: "c1", idBin: "b1", label: "nails" },
+      { id: "c2", idBin: "b2", label: "tacks" },
+    ]);
+    expect(moved.after.bins).toEqual(yard.state.bins);
+    expect(failure((await call(yard, "update_crate", { id: "c9", idBin: "b2", label: "x" })).outcome)).toBe(
+      "CRATE_NOT_FOUND",
+    );
+    // the head noun names the record a bare id is the key of
+    expect((await call(yard, "get_bin_crate", { id: "c2" })).answer).toMatchObject({ label: "screws" });
+    expect((await call(yard, "get_crate_bin", { id: "b2" })).answer).toEqual({ id: "b2", row: 2 });
+  });
+});
+
+describe("the key an argument's description names", () => {
+  const described = (description: string) =>
+    clinic(
+      tool(
+        "transfer_pet",
+        "Transfer a pet to a new keeper.",
+        { pet_id: text, new_keeper_id: { type: "string", description } },
+        undefined,
+        [
+          error("OWNER_NOT_FOUND", "Owner not found.", "No owner has the given id.", 404),
+          error("VET_NOT_FOUND", "Vet not found.", "No vet has the given login.", 404),
+        ],
+      ),
+    );
+  const checked = async (description: string) => {
+    const { outcome, report } = await call(described(description), "transfer_pet", {
+      pet_id: "P-1001",
+      new_keeper_id: "o9",
+    });
+    return { code: failure(outcome), notes: report.notes };
+  };
+
+  it("reads the key written with a space, a hyphen, run together or in capitals", async () => {
+    for (const description of [
+      "The owner id of the new keeper.",
+      "The owner-id of the new keeper.",
+      "The ownerid of the new keeper.",
+      "The OWNER_ID of the new keeper.",
+    ]) {
+      const { code, notes } = await checked(description);
+      expect(code, description).toBe("OWNER_NOT_FOUND");
+      expect(notes, description).toContain("checks new_keeper_id exists (OWNER_NOT_FOUND)");
+    }
+  });
+
+  it("reads no key inside another word, no key of one word, and none where two are named", async () => {
+    for (const description of [
+      "The co_owner_id of the new keeper.",
+      "The owner_ids of the keepers.",
+      "The owner_id or pet_id of the new keeper.",
+      "The login of the new keeper.",
+      "",
+    ]) {
+      const { code, notes } = await checked(description);
+      expect(code, description).toBe("not failed: applied");
+      expect(
+        notes.some((n) => n.startsWith("checks new_keeper_id")),
+        description,
+      ).toBe(false);
+    }
+  });
+});
+
+describe("the part a tool's name names, more closely", () => {
+  const studio = () => ({
+    settings: { volume: 3 },
+    sound_settings: { bass: 2, treble: 1 },
+    payment_cards: [{ card_id: "k1", last4: "1111" }],
+    liked_track_ids: ["t1"],
+    tracks: [
+      { track_id: "t1", title: "Dawn" },
+      { track_id: "t2", title: "Dusk" },
+    ],
+  });
+  const read = async (name: string, state: State = studio()) => {
+    const { answer, report } = await call(world(state, [tool(name, "Read it.")]), name, {});
+    return { answer, notes: report.notes, verdict: report.verdict };
+  };
+
+  it("takes the longest run of the name's nouns that names a part", async () => {
+    expect((await read("get_sound_settings")).answer).toEqual({ bass: 2, treble: 1 });
+    expect((await read("get_settings")).answer).toEqual({ volume: 3 });
+    expect((await read("get_all_my_sound_settings")).answer).toEqual({ bass: 2, treble: 1 });
+  });
+
+  it("stops at `for`, `with`, `using`, `via`: what follows selects, even where it names a part", async () => {
+    for (const name of [
+      "get_settings_for_tracks",
+      "get_settings_with_tracks",
+      "get_settings_using_tracks",
+      "get_settings_via_tracks",
+    ]) {
+      const { answer, notes } = await read(name);
+      expect(answer, name).toEqual({ volume: 3 });
+      expect(notes, name).toEqual(["reads settings"]);
+    }
+    // a name that starts with `by` is not cut to nothing
+    expect((await read("list_by_tracks")).notes).toEqual(["lists tracks"]);
+  });
+
+  it("reads a list of ids by what they identify, in camelCase too", async () => {
+    const { answer, notes } = await read("get_liked_tracks");
+    expect(answer).toEqual({ liked_track_ids: ["t1"] });
+    expect(notes).toEqual(["reads the list liked_track_ids"]);
+    const camel = await read("get_liked_tracks", { likedTrackIds: ["t2"], tracks: studio().tracks });
+    expect(camel.answer).toEqual({ likedTrackIds: ["t2"] });
+  });
+
+  it("takes the collection whose name ends with the head noun, where only one does", async () => {
+    const one = await read("list_cards");
+    expect(one.answer).toEqual([{ card_id: "k1", last4: "1111" }]);
+    expect(one.notes).toEqual(["lists payment_cards"]);
+    // a list of plain values is no collection of cards
+    expect((await read("list_cards", { ...studio(), saved_cards: ["k1"] })).notes).toEqual([
+      "lists payment_cards",
+    ]);
+    const two = await read("list_cards", { ...studio(), gift_cards: [{ card_id: "g1" }] });
+    expect(two.verdict).toBe("not inferred");
+    expect(two.answer).toBeUndefined();
+  });
+});
+
+describe("the list a membership verb keeps, more closely", () => {
+  const tracks = [
+    { track_id: "t1", title: "Dawn" },
+    { track_id: "t2", title: "Dusk" },
+  ];
+  const lists = () => ({
+    favorites: [] as string[],
+    bookmarks: [] as string[],
+    watching: [] as string[],
+    pinned: [] as string[],
+    tagged: [] as string[],
+    saves: [] as string[],
+    subscriptions: [] as string[],
+  });
+
+  it("keeps each verb's list, named by its participle, its plural or its noun", async () => {
+    const verbs: Record<string, keyof ReturnType<typeof lists>> = {
+      favorite_track: "favorites",
+      bookmark_track: "bookmarks",
+      watch_track: "watching",
+      pin_track: "pinned",
+      tag_track: "tagged",
+      save_track: "saves",
+      subscribe_track: "subscriptions",
+    };
+    for (const [name, list] of Object.entries(verbs)) {
+      const { after, report } = await call(
+        world({ tracks, me: lists() }, [tool(name, "Keep a track.", { track_id: text })]),
+        name,
+        { track_id: "t2" },
+      );
+      expect(after.me, name).toEqual({ ...lists(), [list]: ["t2"] });
+      expect(report.notes, name).toEqual([`adds track_id to me/${list}, once`]);
+    }
+    const { after } = await call(
+      world({ tracks, me: { ...lists(), favorites: ["t1", "t2"] } }, [
+        tool("unfavorite_track", "Unfavorite a track.", { track_id: text }),
+      ]),
+      "unfavorite_track",
+      { track_id: "t1" },
+    );
+    expect(after.me).toEqual({ ...lists(), favorites: ["t2"] });
+  });
+
+  it("takes no list of the verb where two are named for it", async () => {
+    const { after } = await call(
+      world({ tracks, me: { favorites: [], favorited_ids: [] } }, [
+        tool("favorite_track", "Favorite a track.", { track_id: text }),
+      ]),
+      "favorite_track",
+      { track_id: "t2" },
+    );
+    expect(after.me).toEqual({ favorites: [], favorited_ids: [] });
+  });
+
+  it("keeps the playlist a plain verb names, not a list named for the verb", async () => {
+    const me = () => ({
+      play_list: ["t1"],
+      added_tracks: [] as string[],
+      removed_tracks: ["t1"],
+      deleted_tracks: ["t1"],
+      dropped_tracks: ["t1"],
+      included_tracks: [] as string[],
+      excluded_tracks: ["t1"],
+      appended_tracks: [] as string[],
+    });
+    const cases: Array<[string, string, string[]]> = [
+      ["add_track_to_playlist", "t2", ["t1", "t2"]],
+      ["append_track_to_playlist", "t2", ["t1", "t2"]],
+      ["include_track_in_playlist", "t2", ["t1", "t2"]],
+      ["remove_track_from_playlist", "t1", []],
+      ["delete_track_from_playlist", "t1", []],
+      ["drop_track_from_playlist", "t1", []],
+      ["exclude_track_from_playlist", "t1", []],
+    ];
+    for (const [name, track, playList] of cases) {
+      const { after } = await call(
+        world({ tracks, me: me() }, [tool(name, "Change the playlist.", { track_id: text })]),
+        name,
+        { track_id: track },
+      );
+      expect(after.me, name).toEqual({ ...me(), play_list: playList });
+    }
+  });
+});
+
+describe("the collection an action files its record in, more closely", () => {
+  const school = (more: State = {}) =>
+    world(
+      {
+        courses: [{ course_id: "c1", title: "Pottery" }],
+        enrollments: [{ enrollment_id: "e1", course_id: "c1", student: "Ann" }],
+        invitation_log: [{ invitation_id: "i1", course_id: "c1", guest: "Bo" }],
+        ...more,
+      },
+      [
+        tool("enroll_student", "Enroll a student in a course.", { course_id: text, student: text }),
+        tool("invite_guest", "Invite a guest to a course.", { course_id: text, guest: text }),
+      ],
+    );
+
+  it("enrolls into enrollments and invites into an invitation log", async () => {
+    const enrolled = await call(school(), "enroll_student", { course_id: "c1", student: "Cy" });
+    expect(enrolled.after.enrollments).toEqual([
+      { enrollment_id: "e1", course_id: "c1", student: "Ann" },
+      { enrollment_id: "e2", course_id: "c1", student: "Cy" },
+    ]);
+    expect(enrolled.after.courses).toEqual([{ course_id: "c1", title: "Pottery" }]);
+    const invited = await call(school(), "invite_guest", { course_id: "c1", guest: "Di" });
+    expect(invited.after.invitation_log).toEqual([
+      { invitation_id: "i1", course_id: "c1", guest: "Bo" },
+      { invitation_id: "i2", course_id: "c1", guest: "Di" },
+    ]);
+  });
+
+  it("files a tax return into filings", async () => {
+    const office = world({ filings: [{ filing_id: "f1", year: 2024 }] }, [
+      tool("file_tax_return", "File a tax return for a year.", { year: { type: "integer" } }),
+    ]);
+    const { after, report } = await call(office, "file_tax_return", { year: 2025 });
+    expect(after.filings).toEqual([
+      { filing_id: "f1", year: 2024 },
+      { filing_id: "f2", year: 2025 },
+    ]);
+    expect(report.notes).toContain("creates a filing in filings with year");
+  });
+
+  it("files nothing where two collections are named for the action", async () => {
+    const archived = { enrollment_archive: [{ enrollment_id: "e0", course_id: "c1", student: "Al" }] };
+    const { after } = await call(school(archived), "enroll_student", { course_id: "c1", student: "Cy" });
+    expect(after.enrollments).toEqual([{ enrollment_id: "e1", course_id: "c1", student: "Ann" }]);
+    expect(after.enrollment_archive).toEqual(archived.enrollment_archive);
+  });
+});
