@@ -628,6 +628,25 @@ describe("the part a tool's name names, more closely", () => {
     expect(camel.answer).toEqual({ likedTrackIds: ["t2"] });
   });
 
+  it("takes a part named by four words and more whole, not the part its last three name", async () => {
+    const alone = await read("get_front_door_lock_settings", {
+      front_door_lock_settings: { pin: "1234" },
+      porch: { light: false },
+    });
+    expect(alone.answer).toEqual({ pin: "1234" });
+    expect(alone.notes).toEqual(["reads front_door_lock_settings"]);
+    const beside = await read("get_front_door_lock_settings", {
+      front_door_lock_settings: { pin: "1234" },
+      door_lock_settings: { pin: "0000" },
+    });
+    expect(beside.answer).toEqual({ pin: "1234" });
+    const door = await read("get_door_lock_settings", {
+      front_door_lock_settings: { pin: "1234" },
+      door_lock_settings: { pin: "0000" },
+    });
+    expect(door.answer).toEqual({ pin: "0000" });
+  });
+
   it("takes the collection whose name ends with the head noun, where only one does", async () => {
     const one = await read("list_cards");
     expect(one.answer).toEqual([{ card_id: "k1", last4: "1111" }]);
