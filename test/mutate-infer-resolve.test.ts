@@ -480,6 +480,87 @@ describe("an argument that names a record, more closely", () => {
     expect(many.answer).toEqual([{ login: "drholm", name: "Dr Holm", room: 2 }]);
   });
 
+  it("takes a bare id for the one collection the name names, whichever comes first", async () => {
+    for (const name of ["get_owner", "get_owner_details"]) {
+      const { answer, report } = await call(clinic(tool(name, "Get an owner.", { id: text })), name, {
+        id: "o2",
+      });
+      expect(answer, name).toEqual({ owner_id: "o2", name: "Per" });
+      expect(report.notes, name).toContain("reads owners/[owner_id=…] by id");
+    }
+    // a name that names nothing the state keeps: no record, and no guess
+    const { report } = await call(
+      clinic(tool("get_receipt", "Get a receipt.", { id: text })),
+      "get_receipt",
+      {
+        id: "o2",
+      },
+    );
+    expect(report.verdict).toBe("not inferred");
+    // a key of two words is no bare key
+    const coded = await call(clinic(tool("get_pet", "Get a pet.", { key_code: text })), "get_pet", {
+      key_code: "P-1001",
+    });
+    expect(coded.report.notes).not.toContain("reads pets/[pet_id=…] by key_code");
+  });
+
+  it("filters by a card number, which names no card by its noun", async () => {
+    const wallet = world(
+      {
+        cards: [
+          { card_id: "k1", card_number: "4111", holder: "Ida" },
+          { card_id: "k2", card_number: "5500", holder: "Ola" },
+        ],
+      },
+      [tool("find_card", "Find a card by its number.", { card_number: text })],
+    );
+    const { answer, report } = await call(wallet, "find_card", { card_number: "5500" });
+    expect(answer).toEqual([{ card_id: "k2", card_number: "5500", holder: "Ola" }]);
+    expect(report.notes).toEqual(["lists cards where card_number"]);
+  });
+
+  it("finds records kept under a longer name or a container word by a key field of another name", async () => {
+    const slots = world(
+      {
+        open_delivery_slots: [
+          { id: "s1", day: "Mon" },
+          { id: "s2", day: "Tue" },
+        ],
+      },
+      [tool("get_slot", "Get a delivery slot.", { delivery_slot_id: text })],
+    );
+    const slot = await call(slots, "get_slot", { delivery_slot_id: "s2" });
+    expect(slot.answer).toEqual({ id: "s2", day: "Tue" });
+    expect(slot.report.notes).toContain("reads open_delivery_slots/[id=…] by delivery_slot_id");
+    const listed = world(
+      {
+        pet_list: [
+          { id: "x1", name: "Rex" },
+          { id: "x2", name: "Mia" },
+        ],
+      },
+      [tool("get_pet", "Get a pet.", { pet_id: text })],
+    );
+    const pet = await call(listed, "get_pet", { pet_id: "x2" });
+    expect(pet.answer).toEqual({ id: "x2", name: "Mia" });
+    expect(pet.report.notes).toContain("reads pet_list/[id=…] by pet_id");
+  });
+
+  it("reads by an example of the outline of some of the keys, not all", async () => {
+    const mixed = world(
+      {
+        pets: [
+          { pet_id: "P-1001", name: "Rex" },
+          { pet_id: "PX-7", name: "Mia" },
+        ],
+      },
+      [tool("get_pet", "Get a pet.", { ref: { type: "string", description: "Such as 'P-2000'." } })],
+    );
+    const { answer, report } = await call(mixed, "get_pet", { ref: "PX-7" });
+    expect(answer).toEqual({ pet_id: "PX-7", name: "Mia" });
+    expect(report.notes).toContain("reads pets/[pet_id=…] by ref");
+  });
+
   it("reads a box kept inside a shelf by the bare id the name names, not the shelf", async () => {
     const shed = world(
       {
@@ -524,6 +605,14 @@ describe("an argument that names a record, more closely", () => {
     expect(failure((await call(yard, "update_crate", { id: "c9", idBin: "b2", label: "x" })).outcome)).toBe(
       "CRATE_NOT_FOUND",
     );
+    // beside an argument that names the bin, a bare id is not taken for a bin's
+    const inBin = await call(
+      world(yard.state, [tool("get_crate_in_bin", "Get a crate in a bin.", { id: text, idBin: text })]),
+      "get_crate_in_bin",
+      { id: "c2", idBin: "b1" },
+    );
+    expect(failure(inBin.outcome)).toBe("not failed: applied");
+    expect(inBin.report.notes).not.toContain("reads bins/[id=…] by id");
     // the head noun names the record a bare id is the key of
     expect((await call(yard, "get_bin_crate", { id: "c2" })).answer).toMatchObject({ label: "screws" });
     expect((await call(yard, "get_crate_bin", { id: "b2" })).answer).toEqual({ id: "b2", row: 2 });
@@ -531,8 +620,10 @@ describe("an argument that names a record, more closely", () => {
 });
 
 describe("the key an argument's description names", () => {
+  // notes kept by their map's keys: a collection with no key field
+  const notes = { n1: { text: "Bites." }, n2: { text: "Shy." } };
   const described = (description: string) =>
-    clinic(
+    world({ ...clinicState(), visit_notes: notes }, [
       tool(
         "transfer_pet",
         "Transfer a pet to a new keeper.",
@@ -541,9 +632,10 @@ describe("the key an argument's description names", () => {
         [
           error("OWNER_NOT_FOUND", "Owner not found.", "No owner has the given id.", 404),
           error("VET_NOT_FOUND", "Vet not found.", "No vet has the given login.", 404),
+          error("PET_NOT_FOUND", "Pet not found.", "No pet has the given id.", 404),
         ],
       ),
-    );
+    ]);
   const checked = async (description: string) => {
     const { outcome, report } = await call(described(description), "transfer_pet", {
       pet_id: "P-1001",
@@ -703,6 +795,17 @@ describe("the list a membership verb keeps, more closely", () => {
       { track_id: "t1" },
     );
     expect(after.me).toEqual({ ...lists(), favorites: ["t2"] });
+  });
+
+  it("keeps a list whose first word is the verb itself", async () => {
+    const { after } = await call(
+      world({ tracks, me: { watch_list: [] as string[], play_list: ["t1"] } }, [
+        tool("watch_track", "Watch a track later.", { track_id: text }),
+      ]),
+      "watch_track",
+      { track_id: "t2" },
+    );
+    expect(after.me).toEqual({ watch_list: ["t2"], play_list: ["t1"] });
   });
 
   it("takes no list of the verb where two are named for it", async () => {
