@@ -468,6 +468,8 @@ describe("an argument that names a record, more closely", () => {
     expect(await byVet(inMap)).not.toContain("reads vets/[login=…] by vet");
     const byId = { vets: [{ vet_id: "drlund" }, { vet_id: "drholm" }] };
     expect(await byVet(byId)).not.toContain("reads vets/[vet_id=…] by vet");
+    const byBareId = { vets: [{ id: "drlund" }, { id: "drholm" }] };
+    expect(await byVet(byBareId)).not.toContain("reads vets/[id=…] by vet");
     const byCamelId = { vets: [{ vetId: "drlund" }, { vetId: "drholm" }] };
     expect(await byVet(byCamelId)).not.toContain("reads vets/[vetId=…] by vet");
     // a list of logins names several vets
@@ -559,6 +561,46 @@ describe("an argument that names a record, more closely", () => {
     const { answer, report } = await call(mixed, "get_pet", { ref: "PX-7" });
     expect(answer).toEqual({ pet_id: "PX-7", name: "Mia" });
     expect(report.notes).toContain("reads pets/[pet_id=…] by ref");
+  });
+
+  it("reads past a direction before a noun of two words", async () => {
+    const bank = world({ bank_accounts: [{ id: "x1" }, { id: "x2" }] }, [
+      tool("get_bank_account", "Get a bank account.", { from_bank_account_id: text }),
+    ]);
+    const { answer, report } = await call(bank, "get_bank_account", { from_bank_account_id: "x2" });
+    expect(answer).toEqual({ id: "x2" });
+    expect(report.notes).toContain("reads bank_accounts/[id=…] by from_bank_account_id");
+  });
+
+  it("finds a delivery slot in a list named for slots by a key field of another name", async () => {
+    const slots = world({ delivery_slot_list: [{ id: "s1" }, { id: "s2" }] }, [
+      tool("get_delivery_slot", "Get a delivery slot.", { delivery_slot_id: text }),
+    ]);
+    const { answer, report } = await call(slots, "get_delivery_slot", { delivery_slot_id: "s2" });
+    expect(answer).toEqual({ id: "s2" });
+    expect(report.notes).toContain("reads delivery_slot_list/[id=…] by delivery_slot_id");
+  });
+
+  it("takes a bare id for the last noun that names a collection keyed by it, where the name's part is keyed otherwise", async () => {
+    const yard = world(
+      {
+        bins: [{ id: "b1" }, { id: "b2" }],
+        crates: [
+          { id: "c1", idBin: "b1" },
+          { id: "c2", idBin: "b1" },
+        ],
+        labels: [{ label_id: "l1", text: "fragile" }],
+      },
+      [
+        tool("get_crate_label", "Get a crate's label.", { id: text }),
+        tool("get_bin_crate_label", "Get the label of a crate in a bin.", { id: text }),
+      ],
+    );
+    for (const name of ["get_crate_label", "get_bin_crate_label"]) {
+      const { answer, report } = await call(yard, name, { id: "c2" });
+      expect(answer, name).toEqual({ id: "c2", idBin: "b1" });
+      expect(report.notes, name).toContain("reads crates/[id=…] by id");
+    }
   });
 
   it("reads a box kept inside a shelf by the bare id the name names, not the shelf", async () => {
@@ -747,6 +789,10 @@ describe("the part a tool's name names, more closely", () => {
     expect((await read("list_cards", { ...studio(), saved_cards: ["k1"] })).notes).toEqual([
       "lists payment_cards",
     ]);
+    // the last word of a longer name
+    expect((await read("list_cards", { saved_payment_cards: [{ card_id: "k1" }] })).notes).toEqual([
+      "lists saved_payment_cards",
+    ]);
     const two = await read("list_cards", { ...studio(), gift_cards: [{ card_id: "g1" }] });
     expect(two.verdict).toBe("not inferred");
     expect(two.answer).toBeUndefined();
@@ -889,6 +935,22 @@ describe("the collection an action files its record in, more closely", () => {
       { filing_id: "f2", year: 2025 },
     ]);
     expect(report.notes).toContain("creates a filing in filings with year");
+  });
+
+  it("generates into generations, the noun of the verb", async () => {
+    const press = world(
+      {
+        courses: [{ course_id: "c1" }],
+        generations: [{ generation_id: "e1", course_id: "c1" }],
+      },
+      [tool("generate_for_course", "Generate course material.", { course_id: text })],
+    );
+    const { after } = await call(press, "generate_for_course", { course_id: "c1" });
+    expect(after.generations).toEqual([
+      { generation_id: "e1", course_id: "c1" },
+      { generation_id: "e2", course_id: "c1" },
+    ]);
+    expect(after.courses).toEqual([{ course_id: "c1" }]);
   });
 
   it("files nothing where two collections are named for the action", async () => {
