@@ -351,3 +351,612 @@ describe("the collection an action files its record in", () => {
     expect(posted.after.channels).toEqual(forum.state.channels);
   });
 });
+
+describe("an argument that names a record, more closely", () => {
+  const bank = (): State => ({
+    accounts: [
+      { account_id: "a1", owner: "Ida", balance: 50 },
+      { account_id: "a2", owner: "Ola", balance: 5 },
+    ],
+  });
+  const readBy = async (param: string, state: State = bank()) => {
+    const { answer, report } = await call(
+      world(state, [tool("get_account", "Get an account.", { [param]: text })]),
+      "get_account",
+      { [param]: "a2" },
+    );
+    return { answer, notes: report.notes };
+  };
+
+  it("reads past a word of direction before the noun, not past a role", async () => {
+    for (const param of ["source_account_id", "fromAccountId", "target_account_id", "to_account_id"]) {
+      const { answer, notes } = await readBy(param);
+      expect(answer, param).toEqual({ account_id: "a2", owner: "Ola", balance: 5 });
+      expect(notes, param).toContain(`reads accounts/[account_id=…] by ${param}`);
+    }
+    // a payer is a role: no collection of payer accounts, and no direction to read past
+    const payer = await readBy("payer_account_id");
+    expect(payer.notes).not.toContain("reads accounts/[account_id=…] by payer_account_id");
+    expect(payer.answer).not.toEqual({ account_id: "a2", owner: "Ola", balance: 5 });
+  });
+
+  it("takes an argument without a type for a key", async () => {
+    const { answer, report } = await call(
+      clinic(tool("get_pet", "Get a pet.", { pet_id: { description: "The pet." } })),
+      "get_pet",
+      { pet_id: "P-1003" },
+    );
+    expect(answer).toEqual({ pet_id: "P-1003", name: "Bo", keeper: "o2" });
+    expect(report.notes).toContain("reads pets/[pet_id=…] by pet_id");
+  });
+
+  it("takes a bare `uuid` or `key` for the key of what the name names, in a registry too", async () => {
+    for (const param of ["uuid", "key"]) {
+      const { answer, report } = await call(
+        clinic(tool("get_pet", "Get a pet.", { [param]: text })),
+        "get_pet",
+        { [param]: "P-1002" },
+      );
+      expect(answer, param).toMatchObject({ name: "Mia" });
+      expect(report.notes, param).toContain(`reads pets/[pet_id=…] by ${param}`);
+    }
+    const registry = world({ pet_registry: pets(clinicState()) }, [
+      tool("get_pet", "Get a pet.", { id: text }),
+    ]);
+    const { answer, report } = await call(registry, "get_pet", { id: "P-1002" });
+    expect(answer).toMatchObject({ name: "Mia" });
+    expect(report.notes).toContain("reads pet_registry/[pet_id=…] by id");
+  });
+
+  it("finds a vet by the login the argument is named for, and by an example that is a login", async () => {
+    const byLogin = await call(clinic(tool("get_vet", "Get a vet.", { login: text })), "get_vet", {
+      login: "drholm",
+    });
+    expect(byLogin.answer).toEqual({ login: "drholm", name: "Dr Holm", room: 2 });
+    expect(byLogin.report.notes).toContain("reads vets/[login=…] by login");
+    const byRef = (example: string) =>
+      call(
+        clinic(
+          tool("get_vet", "Get a vet.", {
+            ref: { type: "string", description: `The vet's reference, such as '${example}'.` },
+          }),
+        ),
+        "get_vet",
+        { ref: "drholm" },
+      );
+    const named = await byRef("drlund");
+    expect(named.answer).toEqual({ login: "drholm", name: "Dr Holm", room: 2 });
+    expect(named.report.notes).toContain("reads vets/[login=…] by ref");
+    // an example of the logins' outline that is no login: an outline without digits tells nothing
+    for (const example of ["xxxxxx", "dr-lund"]) {
+      const unnamed = await byRef(example);
+      expect(unnamed.report.notes, example).not.toContain("reads vets/[login=…] by ref");
+    }
+  });
+
+  it("reads a pet by a reference whose example has the outline of the pets' ids", async () => {
+    const byRef = (example: string) =>
+      call(
+        clinic(
+          tool("get_pet", "Get a pet.", {
+            ref: { type: "string", description: `The reference, such as '${example}'.` },
+          }),
+        ),
+        "get_pet",
+        { ref: "P-1002" },
+      );
+    const like = await byRef("P-2000");
+    expect(like.answer).toMatchObject({ name: "Mia" });
+    expect(like.report.notes).toContain("reads pets/[pet_id=…] by ref");
+    const unlike = await byRef("PET2000");
+    expect(unlike.report.notes).not.toContain("reads pets/[pet_id=…] by ref");
+  });
+
+  it("names a vet by natural key only where vets are kept in a list by a key that is no id", async () => {
+    const byVet = async (state: State, type: unknown = text) => {
+      const { report } = await call(world(state, [tool("get_vet", "Get a vet.", { vet: type })]), "get_vet", {
+        vet: "drlund",
+      });
+      return report.notes;
+    };
+    expect(await byVet(clinicState())).toContain("reads vets/[login=…] by vet");
+    for (const type of [{ type: "boolean" }, { type: "object" }])
+      expect(await byVet(clinicState(), type), JSON.stringify(type)).not.toContain(
+        "reads vets/[login=…] by vet",
+      );
+    const inMap = { vets: { drlund: { login: "drlund", name: "Dr Lund" }, drholm: { login: "drholm" } } };
+    expect(await byVet(inMap)).not.toContain("reads vets/[login=…] by vet");
+    const byId = { vets: [{ vet_id: "drlund" }, { vet_id: "drholm" }] };
+    expect(await byVet(byId)).not.toContain("reads vets/[vet_id=…] by vet");
+    const byBareId = { vets: [{ id: "drlund" }, { id: "drholm" }] };
+    expect(await byVet(byBareId)).not.toContain("reads vets/[id=…] by vet");
+    const byCamelId = { vets: [{ vetId: "drlund" }, { vetId: "drholm" }] };
+    expect(await byVet(byCamelId)).not.toContain("reads vets/[vetId=…] by vet");
+    // a list of logins names several vets
+    const many = await call(
+      clinic(tool("get_vets", "Get vets.", { vets: { type: "array", items: text } })),
+      "get_vets",
+      { vets: ["drholm"] },
+    );
+    expect(many.report.notes).toContain("lists vets where login in vets");
+    expect(many.answer).toEqual([{ login: "drholm", name: "Dr Holm", room: 2 }]);
+  });
+
+  it("takes a bare id for the one collection the name names, whichever comes first", async () => {
+    for (const name of ["get_owner", "get_owner_details"]) {
+      const { answer, report } = await call(clinic(tool(name, "Get an owner.", { id: text })), name, {
+        id: "o2",
+      });
+      expect(answer, name).toEqual({ owner_id: "o2", name: "Per" });
+      expect(report.notes, name).toContain("reads owners/[owner_id=…] by id");
+    }
+    // a name that names nothing the state keeps: no record, and no guess
+    const { report } = await call(
+      clinic(tool("get_receipt", "Get a receipt.", { id: text })),
+      "get_receipt",
+      {
+        id: "o2",
+      },
+    );
+    expect(report.verdict).toBe("not inferred");
+    // a key of two words is no bare key
+    const coded = await call(clinic(tool("get_pet", "Get a pet.", { key_code: text })), "get_pet", {
+      key_code: "P-1001",
+    });
+    expect(coded.report.notes).not.toContain("reads pets/[pet_id=…] by key_code");
+  });
+
+  it("filters by a card number, which names no card by its noun", async () => {
+    const wallet = world(
+      {
+        cards: [
+          { card_id: "k1", card_number: "4111", holder: "Ida" },
+          { card_id: "k2", card_number: "5500", holder: "Ola" },
+        ],
+      },
+      [tool("find_card", "Find a card by its number.", { card_number: text })],
+    );
+    const { answer, report } = await call(wallet, "find_card", { card_number: "5500" });
+    expect(answer).toEqual([{ card_id: "k2", card_number: "5500", holder: "Ola" }]);
+    expect(report.notes).toEqual(["lists cards where card_number"]);
+  });
+
+  it("finds records kept under a longer name or a container word by a key field of another name", async () => {
+    const slots = world(
+      {
+        open_delivery_slots: [
+          { id: "s1", day: "Mon" },
+          { id: "s2", day: "Tue" },
+        ],
+      },
+      [tool("get_slot", "Get a delivery slot.", { delivery_slot_id: text })],
+    );
+    const slot = await call(slots, "get_slot", { delivery_slot_id: "s2" });
+    expect(slot.answer).toEqual({ id: "s2", day: "Tue" });
+    expect(slot.report.notes).toContain("reads open_delivery_slots/[id=…] by delivery_slot_id");
+    const listed = world(
+      {
+        pet_list: [
+          { id: "x1", name: "Rex" },
+          { id: "x2", name: "Mia" },
+        ],
+      },
+      [tool("get_pet", "Get a pet.", { pet_id: text })],
+    );
+    const pet = await call(listed, "get_pet", { pet_id: "x2" });
+    expect(pet.answer).toEqual({ id: "x2", name: "Mia" });
+    expect(pet.report.notes).toContain("reads pet_list/[id=…] by pet_id");
+  });
+
+  it("reads by an example of the outline of some of the keys, not all", async () => {
+    const mixed = world(
+      {
+        pets: [
+          { pet_id: "P-1001", name: "Rex" },
+          { pet_id: "PX-7", name: "Mia" },
+        ],
+      },
+      [tool("get_pet", "Get a pet.", { ref: { type: "string", description: "Such as 'P-2000'." } })],
+    );
+    const { answer, report } = await call(mixed, "get_pet", { ref: "PX-7" });
+    expect(answer).toEqual({ pet_id: "PX-7", name: "Mia" });
+    expect(report.notes).toContain("reads pets/[pet_id=…] by ref");
+  });
+
+  it("reads past a direction before a noun of two words", async () => {
+    const bank = world({ bank_accounts: [{ id: "x1" }, { id: "x2" }] }, [
+      tool("get_bank_account", "Get a bank account.", { from_bank_account_id: text }),
+    ]);
+    const { answer, report } = await call(bank, "get_bank_account", { from_bank_account_id: "x2" });
+    expect(answer).toEqual({ id: "x2" });
+    expect(report.notes).toContain("reads bank_accounts/[id=…] by from_bank_account_id");
+  });
+
+  it("finds a delivery slot in a list named for slots by a key field of another name", async () => {
+    const slots = world({ delivery_slot_list: [{ id: "s1" }, { id: "s2" }] }, [
+      tool("get_delivery_slot", "Get a delivery slot.", { delivery_slot_id: text }),
+    ]);
+    const { answer, report } = await call(slots, "get_delivery_slot", { delivery_slot_id: "s2" });
+    expect(answer).toEqual({ id: "s2" });
+    expect(report.notes).toContain("reads delivery_slot_list/[id=…] by delivery_slot_id");
+  });
+
+  it("takes a bare id for the last noun that names a collection keyed by it, where the name's part is keyed otherwise", async () => {
+    const yard = world(
+      {
+        bins: [{ id: "b1" }, { id: "b2" }],
+        crates: [
+          { id: "c1", idBin: "b1" },
+          { id: "c2", idBin: "b1" },
+        ],
+        labels: [{ label_id: "l1", text: "fragile" }],
+      },
+      [
+        tool("get_crate_label", "Get a crate's label.", { id: text }),
+        tool("get_bin_crate_label", "Get the label of a crate in a bin.", { id: text }),
+      ],
+    );
+    for (const name of ["get_crate_label", "get_bin_crate_label"]) {
+      const { answer, report } = await call(yard, name, { id: "c2" });
+      expect(answer, name).toEqual({ id: "c2", idBin: "b1" });
+      expect(report.notes, name).toContain("reads crates/[id=…] by id");
+    }
+  });
+
+  it("reads a box kept inside a shelf by the bare id the name names, not the shelf", async () => {
+    const shed = world(
+      {
+        shelves: [
+          { id: "s1", boxes: [{ id: "x1", label: "bolts" }] },
+          { id: "s2", boxes: [{ id: "x2", label: "fuses" }] },
+        ],
+      },
+      [tool("get_box", "Get a box.", { id: text }), tool("get_shelf", "Get a shelf.", { id: text })],
+    );
+    const box = await call(shed, "get_box", { id: "x2" });
+    expect(box.answer).toEqual({ id: "x2", label: "fuses" });
+    expect(box.report.notes).toContain("reads shelves/[id=…]/boxes/[id=…] by id");
+    const shelf = await call(shed, "get_shelf", { id: "s1" });
+    expect(shelf.answer).toEqual({ id: "s1", boxes: [{ id: "x1", label: "bolts" }] });
+  });
+
+  it("takes a bare id for the record the name names besides the one another argument names", async () => {
+    const yard = world(
+      {
+        bins: [
+          { id: "b1", row: 1 },
+          { id: "b2", row: 2 },
+        ],
+        crates: [
+          { id: "c1", idBin: "b1", label: "nails" },
+          { id: "c2", idBin: "b1", label: "screws" },
+        ],
+      },
+      [
+        tool("update_crate", "Update a crate.", { id: text, idBin: text, label: text }),
+        tool("get_bin_crate", "Get a crate of a bin.", { id: text }),
+        tool("get_crate_bin", "Get the bin of a crate.", { id: text }),
+      ],
+    );
+    const moved = await call(yard, "update_crate", { id: "c2", idBin: "b2", label: "tacks" });
+    expect(moved.after.crates).toEqual([
+      { id: "c1", idBin: "b1", label: "nails" },
+      { id: "c2", idBin: "b2", label: "tacks" },
+    ]);
+    expect(moved.after.bins).toEqual(yard.state.bins);
+    expect(failure((await call(yard, "update_crate", { id: "c9", idBin: "b2", label: "x" })).outcome)).toBe(
+      "CRATE_NOT_FOUND",
+    );
+    // beside an argument that names the bin, a bare id is not taken for a bin's
+    const inBin = await call(
+      world(yard.state, [tool("get_crate_in_bin", "Get a crate in a bin.", { id: text, idBin: text })]),
+      "get_crate_in_bin",
+      { id: "c2", idBin: "b1" },
+    );
+    expect(failure(inBin.outcome)).toBe("not failed: applied");
+    expect(inBin.report.notes).not.toContain("reads bins/[id=…] by id");
+    // the head noun names the record a bare id is the key of
+    expect((await call(yard, "get_bin_crate", { id: "c2" })).answer).toMatchObject({ label: "screws" });
+    expect((await call(yard, "get_crate_bin", { id: "b2" })).answer).toEqual({ id: "b2", row: 2 });
+  });
+});
+
+describe("the key an argument's description names", () => {
+  // notes kept by their map's keys: a collection with no key field
+  const notes = { n1: { text: "Bites." }, n2: { text: "Shy." } };
+  const described = (description: string) =>
+    world({ ...clinicState(), visit_notes: notes }, [
+      tool(
+        "transfer_pet",
+        "Transfer a pet to a new keeper.",
+        { pet_id: text, new_keeper_id: { type: "string", description } },
+        undefined,
+        [
+          error("OWNER_NOT_FOUND", "Owner not found.", "No owner has the given id.", 404),
+          error("VET_NOT_FOUND", "Vet not found.", "No vet has the given login.", 404),
+          error("PET_NOT_FOUND", "Pet not found.", "No pet has the given id.", 404),
+        ],
+      ),
+    ]);
+  const checked = async (description: string) => {
+    const { outcome, report } = await call(described(description), "transfer_pet", {
+      pet_id: "P-1001",
+      new_keeper_id: "o9",
+    });
+    return { code: failure(outcome), notes: report.notes };
+  };
+
+  it("reads the key written with a space, a hyphen, run together or in capitals", async () => {
+    for (const description of [
+      "The owner id of the new keeper.",
+      "The owner-id of the new keeper.",
+      "The ownerid of the new keeper.",
+      "The OWNER_ID of the new keeper.",
+    ]) {
+      const { code, notes } = await checked(description);
+      expect(code, description).toBe("OWNER_NOT_FOUND");
+      expect(notes, description).toContain("checks new_keeper_id exists (OWNER_NOT_FOUND)");
+    }
+  });
+
+  it("reads no key inside another word, no key of one word, and none where two are named", async () => {
+    for (const description of [
+      "The co_owner_id of the new keeper.",
+      "The owner_ids of the keepers.",
+      "The owner_id or pet_id of the new keeper.",
+      "The login of the new keeper.",
+      "",
+    ]) {
+      const { code, notes } = await checked(description);
+      expect(code, description).toBe("not failed: applied");
+      expect(
+        notes.some((n) => n.startsWith("checks new_keeper_id")),
+        description,
+      ).toBe(false);
+    }
+  });
+});
+
+describe("the part a tool's name names, more closely", () => {
+  const studio = () => ({
+    settings: { volume: 3 },
+    sound_settings: { bass: 2, treble: 1 },
+    payment_cards: [{ card_id: "k1", last4: "1111" }],
+    liked_track_ids: ["t1"],
+    tracks: [
+      { track_id: "t1", title: "Dawn" },
+      { track_id: "t2", title: "Dusk" },
+    ],
+  });
+  const read = async (name: string, state: State = studio()) => {
+    const { answer, report } = await call(world(state, [tool(name, "Read it.")]), name, {});
+    return { answer, notes: report.notes, verdict: report.verdict };
+  };
+
+  it("takes the longest run of the name's nouns that names a part", async () => {
+    expect((await read("get_sound_settings")).answer).toEqual({ bass: 2, treble: 1 });
+    expect((await read("get_settings")).answer).toEqual({ volume: 3 });
+    expect((await read("get_all_my_sound_settings")).answer).toEqual({ bass: 2, treble: 1 });
+  });
+
+  it("stops at `for`, `with`, `using`, `via`: what follows selects, even where it names a part", async () => {
+    for (const name of [
+      "get_settings_for_tracks",
+      "get_settings_with_tracks",
+      "get_settings_using_tracks",
+      "get_settings_via_tracks",
+    ]) {
+      const { answer, notes } = await read(name);
+      expect(answer, name).toEqual({ volume: 3 });
+      expect(notes, name).toEqual(["reads settings"]);
+    }
+    // a name that starts with `by` is not cut to nothing
+    expect((await read("list_by_tracks")).notes).toEqual(["lists tracks"]);
+  });
+
+  it("reads a list of ids by what they identify, in camelCase too", async () => {
+    const { answer, notes } = await read("get_liked_tracks");
+    expect(answer).toEqual({ liked_track_ids: ["t1"] });
+    expect(notes).toEqual(["reads the list liked_track_ids"]);
+    const camel = await read("get_liked_tracks", { likedTrackIds: ["t2"], tracks: studio().tracks });
+    expect(camel.answer).toEqual({ likedTrackIds: ["t2"] });
+  });
+
+  it("takes a part named by four words and more whole, not the part its last three name", async () => {
+    const alone = await read("get_front_door_lock_settings", {
+      front_door_lock_settings: { pin: "1234" },
+      porch: { light: false },
+    });
+    expect(alone.answer).toEqual({ pin: "1234" });
+    expect(alone.notes).toEqual(["reads front_door_lock_settings"]);
+    const beside = await read("get_front_door_lock_settings", {
+      front_door_lock_settings: { pin: "1234" },
+      door_lock_settings: { pin: "0000" },
+    });
+    expect(beside.answer).toEqual({ pin: "1234" });
+    const door = await read("get_door_lock_settings", {
+      front_door_lock_settings: { pin: "1234" },
+      door_lock_settings: { pin: "0000" },
+    });
+    expect(door.answer).toEqual({ pin: "0000" });
+  });
+
+  it("takes the collection whose name ends with the head noun, where only one does", async () => {
+    const one = await read("list_cards");
+    expect(one.answer).toEqual([{ card_id: "k1", last4: "1111" }]);
+    expect(one.notes).toEqual(["lists payment_cards"]);
+    // a list of plain values is no collection of cards
+    expect((await read("list_cards", { ...studio(), saved_cards: ["k1"] })).notes).toEqual([
+      "lists payment_cards",
+    ]);
+    // the last word of a longer name
+    expect((await read("list_cards", { saved_payment_cards: [{ card_id: "k1" }] })).notes).toEqual([
+      "lists saved_payment_cards",
+    ]);
+    const two = await read("list_cards", { ...studio(), gift_cards: [{ card_id: "g1" }] });
+    expect(two.verdict).toBe("not inferred");
+    expect(two.answer).toBeUndefined();
+  });
+});
+
+describe("the list a membership verb keeps, more closely", () => {
+  const tracks = [
+    { track_id: "t1", title: "Dawn" },
+    { track_id: "t2", title: "Dusk" },
+  ];
+  const lists = () => ({
+    favorites: [] as string[],
+    bookmarks: [] as string[],
+    watching: [] as string[],
+    pinned: [] as string[],
+    tagged: [] as string[],
+    saves: [] as string[],
+    subscriptions: [] as string[],
+  });
+
+  it("keeps each verb's list, named by its participle, its plural or its noun", async () => {
+    const verbs: Record<string, keyof ReturnType<typeof lists>> = {
+      favorite_track: "favorites",
+      bookmark_track: "bookmarks",
+      watch_track: "watching",
+      pin_track: "pinned",
+      tag_track: "tagged",
+      save_track: "saves",
+      subscribe_track: "subscriptions",
+    };
+    for (const [name, list] of Object.entries(verbs)) {
+      const { after, report } = await call(
+        world({ tracks, me: lists() }, [tool(name, "Keep a track.", { track_id: text })]),
+        name,
+        { track_id: "t2" },
+      );
+      expect(after.me, name).toEqual({ ...lists(), [list]: ["t2"] });
+      expect(report.notes, name).toEqual([`adds track_id to me/${list}, once`]);
+    }
+    const { after } = await call(
+      world({ tracks, me: { ...lists(), favorites: ["t1", "t2"] } }, [
+        tool("unfavorite_track", "Unfavorite a track.", { track_id: text }),
+      ]),
+      "unfavorite_track",
+      { track_id: "t1" },
+    );
+    expect(after.me).toEqual({ ...lists(), favorites: ["t2"] });
+  });
+
+  it("keeps a list whose first word is the verb itself", async () => {
+    const { after } = await call(
+      world({ tracks, me: { watch_list: [] as string[], play_list: ["t1"] } }, [
+        tool("watch_track", "Watch a track later.", { track_id: text }),
+      ]),
+      "watch_track",
+      { track_id: "t2" },
+    );
+    expect(after.me).toEqual({ watch_list: ["t2"], play_list: ["t1"] });
+  });
+
+  it("takes no list of the verb where two are named for it", async () => {
+    const { after } = await call(
+      world({ tracks, me: { favorites: [], favorited_ids: [] } }, [
+        tool("favorite_track", "Favorite a track.", { track_id: text }),
+      ]),
+      "favorite_track",
+      { track_id: "t2" },
+    );
+    expect(after.me).toEqual({ favorites: [], favorited_ids: [] });
+  });
+
+  it("keeps the playlist a plain verb names, not a list named for the verb", async () => {
+    const me = () => ({
+      play_list: ["t1"],
+      added_tracks: [] as string[],
+      removed_tracks: ["t1"],
+      deleted_tracks: ["t1"],
+      dropped_tracks: ["t1"],
+      included_tracks: [] as string[],
+      excluded_tracks: ["t1"],
+      appended_tracks: [] as string[],
+    });
+    const cases: Array<[string, string, string[]]> = [
+      ["add_track_to_playlist", "t2", ["t1", "t2"]],
+      ["append_track_to_playlist", "t2", ["t1", "t2"]],
+      ["include_track_in_playlist", "t2", ["t1", "t2"]],
+      ["remove_track_from_playlist", "t1", []],
+      ["delete_track_from_playlist", "t1", []],
+      ["drop_track_from_playlist", "t1", []],
+      ["exclude_track_from_playlist", "t1", []],
+    ];
+    for (const [name, track, playList] of cases) {
+      const { after } = await call(
+        world({ tracks, me: me() }, [tool(name, "Change the playlist.", { track_id: text })]),
+        name,
+        { track_id: track },
+      );
+      expect(after.me, name).toEqual({ ...me(), play_list: playList });
+    }
+  });
+});
+
+describe("the collection an action files its record in, more closely", () => {
+  const school = (more: State = {}) =>
+    world(
+      {
+        courses: [{ course_id: "c1", title: "Pottery" }],
+        enrollments: [{ enrollment_id: "e1", course_id: "c1", student: "Ann" }],
+        invitation_log: [{ invitation_id: "i1", course_id: "c1", guest: "Bo" }],
+        ...more,
+      },
+      [
+        tool("enroll_student", "Enroll a student in a course.", { course_id: text, student: text }),
+        tool("invite_guest", "Invite a guest to a course.", { course_id: text, guest: text }),
+      ],
+    );
+
+  it("enrolls into enrollments and invites into an invitation log", async () => {
+    const enrolled = await call(school(), "enroll_student", { course_id: "c1", student: "Cy" });
+    expect(enrolled.after.enrollments).toEqual([
+      { enrollment_id: "e1", course_id: "c1", student: "Ann" },
+      { enrollment_id: "e2", course_id: "c1", student: "Cy" },
+    ]);
+    expect(enrolled.after.courses).toEqual([{ course_id: "c1", title: "Pottery" }]);
+    const invited = await call(school(), "invite_guest", { course_id: "c1", guest: "Di" });
+    expect(invited.after.invitation_log).toEqual([
+      { invitation_id: "i1", course_id: "c1", guest: "Bo" },
+      { invitation_id: "i2", course_id: "c1", guest: "Di" },
+    ]);
+  });
+
+  it("files a tax return into filings", async () => {
+    const office = world({ filings: [{ filing_id: "f1", year: 2024 }] }, [
+      tool("file_tax_return", "File a tax return for a year.", { year: { type: "integer" } }),
+    ]);
+    const { after, report } = await call(office, "file_tax_return", { year: 2025 });
+    expect(after.filings).toEqual([
+      { filing_id: "f1", year: 2024 },
+      { filing_id: "f2", year: 2025 },
+    ]);
+    expect(report.notes).toContain("creates a filing in filings with year");
+  });
+
+  it("generates into generations, the noun of the verb", async () => {
+    const press = world(
+      {
+        courses: [{ course_id: "c1" }],
+        generations: [{ generation_id: "e1", course_id: "c1" }],
+      },
+      [tool("generate_for_course", "Generate course material.", { course_id: text })],
+    );
+    const { after } = await call(press, "generate_for_course", { course_id: "c1" });
+    expect(after.generations).toEqual([
+      { generation_id: "e1", course_id: "c1" },
+      { generation_id: "e2", course_id: "c1" },
+    ]);
+    expect(after.courses).toEqual([{ course_id: "c1" }]);
+  });
+
+  it("files nothing where two collections are named for the action", async () => {
+    const archived = { enrollment_archive: [{ enrollment_id: "e0", course_id: "c1", student: "Al" }] };
+    const { after } = await call(school(archived), "enroll_student", { course_id: "c1", student: "Cy" });
+    expect(after.enrollments).toEqual([{ enrollment_id: "e1", course_id: "c1", student: "Ann" }]);
+    expect(after.enrollment_archive).toEqual(archived.enrollment_archive);
+  });
+});

@@ -239,7 +239,7 @@ export function namedPart<K extends Part["kind"]>(
   );
   if (candidates.length === 0) return undefined;
   const singulars = words.map(singular);
-  for (let size = Math.min(3, words.length); size >= 1; size--)
+  for (let size = words.length; size >= 1; size--)
     for (let start = words.length - size; start >= 0; start--) {
       const run = singulars.slice(start, start + size).join("");
       const found = candidates.find((p) => formsOf(p).has(run));
