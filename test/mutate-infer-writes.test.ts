@@ -1645,3 +1645,22 @@ describe("an answer that wraps the record", () => {
     expect(Object.keys(deleted.after.loans ?? {})).toEqual(["L1"]);
   });
 });
+
+describe("an update never rewrites the key its record is addressed by", () => {
+  it("a crate's id given beside the bin it goes to leaves the bin's id alone", async () => {
+    const yard = {
+      yard: {
+        bins: [
+          { id: "b1", label: "North", crates: ["c1"] },
+          { id: "b2", label: "South", crates: [] },
+        ],
+        crates: [{ id: "c1", idBin: "b1", weight: 3 }],
+      },
+    };
+    const move = tool("move_crate_to_bin", "Move a crate to another bin.", { id: text, idBin: text });
+    const { after, report } = await call(world(yard, [move]), "move_crate_to_bin", { id: "c1", idBin: "b2" });
+    const bins = (after.yard as { bins: Array<{ id: string }> }).bins;
+    expect(bins.map((b) => b.id)).toEqual(["b1", "b2"]);
+    expect(report.notes.join(" ")).not.toMatch(/sets id from id/);
+  });
+});

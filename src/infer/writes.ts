@@ -120,6 +120,9 @@ function argumentFields(ctx: Context, subject: Reference): Record<string, unknow
   for (const param of ctx.facts.params) {
     if (param.name === subject.param.name) continue;
     const field = fieldFor(param, subject.collection) ?? recordFieldFor(ctx, param);
+    // the key a record is addressed by is not rewritten by an update (a REST id never is);
+    // an argument of that name names another record (`move_crate_to_bin(id, idBin)`)
+    if (field && field === subject.collection.keyField) continue;
     if (field) set[field] = `{${param.name}}`;
     else if (!ctx.references.some((r) => r.param === param)) unmapped.push(param.name);
   }
