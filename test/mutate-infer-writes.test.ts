@@ -1659,8 +1659,27 @@ describe("an update never rewrites the key its record is addressed by", () => {
     };
     const move = tool("move_crate_to_bin", "Move a crate to another bin.", { id: text, idBin: text });
     const { after, report } = await call(world(yard, [move]), "move_crate_to_bin", { id: "c1", idBin: "b2" });
-    const bins = (after.yard as { bins: Array<{ id: string }> }).bins;
+    const bins = (after.yard as unknown as { bins: Array<{ id: string }> }).bins;
     expect(bins.map((b) => b.id)).toEqual(["b1", "b2"]);
     expect(report.notes.join(" ")).not.toMatch(/sets id from id/);
+  });
+});
+
+describe("a reply kept apart from what it answers", () => {
+  it("is made among the replies, naming the thread, which must exist", async () => {
+    const forum = {
+      threads: { t1: { title: "Kiln temps", author: "ana" } },
+      replies: { r1: { thread_id: "t1", text: "Cone 6", author: "bo" } },
+    };
+    const reply = tool("reply_to_thread", "Reply to a thread.", { thread_id: text, text });
+    const { after } = await call(world(forum, [reply]), "reply_to_thread", {
+      thread_id: "t1",
+      text: "Thanks",
+    });
+    expect(Object.keys(after.threads as object)).toEqual(["t1"]);
+    const made = Object.values(after.replies as Record<string, Record<string, unknown>>).at(-1);
+    expect(made).toMatchObject({ thread_id: "t1", text: "Thanks" });
+    const missing = await call(world(forum, [reply]), "reply_to_thread", { thread_id: "t9", text: "?" });
+    expect(failure(missing.outcome)).toBe("THREAD_NOT_FOUND");
   });
 });

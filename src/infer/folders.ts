@@ -2,7 +2,7 @@ import { type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import { ownerField, principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
-import type { Reference } from "./resolve.js";
+import { collectionOfVerb, type Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { currentTarget, recordTarget, referenceTarget } from "./targets.js";
 import { nameWords, plural, STATUS_VERBS, singular } from "./words.js";
@@ -208,6 +208,9 @@ const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "reblog"
 export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undefined {
   const verb = ctx.facts.verb ?? ctx.facts.words[0];
   if (!verb || !(REPLY_VERBS.has(verb) || FORWARD_VERBS.has(verb))) return undefined;
+  // replies kept apart from what they answer (`replies` naming their thread) are made there
+  const filed = collectionOfVerb(ctx.facts, ctx.shape);
+  if (filed && filed !== subject.collection) return undefined;
   const folders = foldersOf(ctx.shape, subject.collection);
   const into = folders ? (sentFolder(ctx, folders) ?? subject.collection) : subject.collection;
   const original = referenceTarget(ctx, subject);
