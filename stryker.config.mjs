@@ -98,6 +98,10 @@ export const ROOMS = {
       "test/infer-rules.test.ts",
       "test/infer-shapes.test.ts",
       "test/infer-domains*.test.ts",
+      "test/infer-views.test.ts",
+      "test/infer-filed.test.ts",
+      "test/infer-keyed-by-name.test.ts",
+      "test/infer-rated.test.ts",
       "test/mutate-infer-*.test.ts",
     ],
     // each mutant runs up to thirteen test files: they share one load of src/ (scripts/mutate.mjs)
