@@ -72,3 +72,20 @@ describe("a rental priced per day", () => {
     expect(rider(after).wallet_balance).toBe(50);
   });
 });
+
+describe("a verb that takes something that exists", () => {
+  it("renting or reserving a bike by its id makes no bike, and refuses an unknown one", async () => {
+    const garage = { bikes: { B1: { model: "Cargo" } }, journeys: {} };
+    for (const name of ["rent_bike", "reserve_bike", "book_bike"]) {
+      const take = tool(name, "Take a bike for the day.", { bike_id: text });
+      const { after, report } = await call(world(garage, [take]), name, { bike_id: "B1" });
+      expect(Object.keys(after.bikes as object), name).toEqual(["B1"]);
+      expect(report.verdict, name).toBe("partly");
+      expect(report.gaps.join(" "), name).toMatch(
+        /where it keeps the (rental|reservation|booking) it makes is not inferred/,
+      );
+      const unknown = await call(world(garage, [take]), name, { bike_id: "B9" });
+      expect(failure(unknown.outcome), name).toBe("BIKE_NOT_FOUND");
+    }
+  });
+});

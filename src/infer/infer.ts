@@ -735,7 +735,26 @@ function collectionRule(ctx: Context, subject: Reference, action: Exclude<Action
 }
 
 /** A tool named after a collection, with no argument that names one of its records. */
+/** Verbs that take something that exists (a car rented, a room booked) and the noun of what they make. */
+const ACQUIRING: Readonly<Record<string, string>> = {
+  rent: "rental",
+  hire: "hire",
+  lease: "lease",
+  book: "booking",
+  reserve: "reservation",
+  buy: "purchase",
+  purchase: "purchase",
+};
+
 function namedCollectionRule(ctx: Context, named: CollectionShape, action: Action): Outcome {
+  // `rent_car(car_id)` takes a car that exists: it makes a rental, not a car
+  const made = ACQUIRING[ctx.facts.verb ?? ""];
+  if (action === "create" && made && ctx.references.some((r) => !r.many && r.collection === named)) {
+    const unkept = unkeptCreate(ctx, made);
+    return unkept
+      ? { drafts: unkept }
+      : { reason: `takes a ${singular(named.name)}, but where its ${made} is kept is not inferred` };
+  }
   if (action === "create") {
     const noun = createdNoun(ctx.facts, named);
     if (!noun) return { reason: "creates something, but its name names nothing" };

@@ -610,7 +610,7 @@ export function unkeptCreate(ctx: Context, noun: string): Draft[] | undefined {
   if (drafts.length === 0) return undefined;
   addGap(
     ctx,
-    `where it keeps the ${noun.replace(/_/g, " ")} it makes is not inferred: no part of the state holds any`,
+    `where it keeps the ${noun.replace(/_/g, " ")} it makes is not inferred: no part of the state is named for it`,
   );
   return drafts;
 }
