@@ -79,6 +79,18 @@ describe("a record named by an argument called for the thing itself", () => {
     expect(Object.keys(rooms(after))).toHaveLength(3);
   });
 
+  it("an update whose other arguments set the record's fields names the record it changes", async () => {
+    const edit = tool("edit_room", "Change a room's topic.", { room, topic: text });
+    const { after } = await call(world(studio(), [edit]), "edit_room", {
+      room: "glaze",
+      topic: "Ash glazes",
+    });
+    expect(rooms(after).glaze?.topic).toBe("Ash glazes");
+    expect(rooms(after).kiln?.topic).toBe("Firing schedule");
+    const missing = await call(world(studio(), [edit]), "edit_room", { room: "attic", topic: "?" });
+    expect(failure(missing.outcome)).toBe("ROOM_NOT_FOUND");
+  });
+
   it("a verb-less name that ends with no read noun stays unknown", async () => {
     const odd = tool("roomKiln", "Something about rooms.", { room });
     const { report } = await call(world(studio(), [odd]), "roomKiln", { room: "kiln" });

@@ -146,8 +146,9 @@ function describedCollection(param: Param, shape: StateShape): CollectionShape |
  * A collection named by the argument itself (`agent` → `agents`) whose records have a natural
  * key field, or that keeps them by key (`channel` → `channels: {general: …}`, as Slack's
  * `channel`, Kubernetes' `namespace` and GitHub's `repo` name a record by its key). The argument
- * of a create or update named for what it makes or changes is its content (`add_note(note)`,
- * `set_photo(photo)`), not a reference; what a membership verb joins or leaves is one.
+ * of a create named for what it makes is its content (`add_note(note)`), as is an update's where
+ * no other argument sets a field (`set_photo(photo)`); what a membership verb joins or leaves,
+ * and the record an update's other arguments change (`edit_page(page, body)`), are records.
  */
 function naturalKeyCollection(
   param: Param,
@@ -164,11 +165,14 @@ function naturalKeyCollection(
   );
   if (byField) return byField;
   // `join_channel(channel)` names the channel it joins; `set_photo(photo)` gives the photo
-  const content =
-    (facts.verbAction === "create" || facts.verbAction === "update") &&
-    !SELF_MEMBERSHIP_VERBS.has(facts.verb ?? "") &&
-    facts.nouns.some((n) => singular(n) === noun);
-  return content ? undefined : found.find((c) => c.container === "map" && !c.parent);
+  const map = found.find((c) => c.container === "map" && !c.parent);
+  if (!map || SELF_MEMBERSHIP_VERBS.has(facts.verb ?? "") || !facts.nouns.some((n) => singular(n) === noun))
+    return map;
+  // an update whose other arguments set the record's fields names the record it changes
+  // (`edit_page(page, body)`); one whose argument is all it gives sets it (`set_photo(photo)`)
+  const setsFields = facts.params.some((p) => p !== param && map.fields.has(p.name));
+  const content = facts.verbAction === "create" || (facts.verbAction === "update" && !setsFields);
+  return content ? undefined : map;
 }
 
 function many(param: Param): boolean {
