@@ -272,6 +272,12 @@ describe("maps of records and maps of values", () => {
     const shape = shapeOf([{ tallies: { A1: 1, A2: "two" } }]);
     expect(kinds(shape).tallies).toBe("record");
   });
+
+  it("reads a few values under data keys and field names alike as a record", () => {
+    const shape = shapeOf([{ tallies: { A1: 1, total: 2 }, picks: { "P-1": ["crisp"], mine: ["soft"] } }]);
+    expect(kinds(shape).tallies).toBe("record");
+    expect(kinds(shape).picks).toBe("record");
+  });
 });
 
 describe("collections", () => {
@@ -351,8 +357,16 @@ describe("collections", () => {
     expect(collection(shape, "ladders").keyField).toBe("ID");
     expect(collection(shape, "baskets").keyField).toBe("sku");
     expect(collection(shape, "sacks")).toMatchObject({ keys: [], numericKeys: false });
-    expect(collection(shape, "tickets")).toMatchObject({ keyField: "id", keys: ["1", "2"], numericKeys: false });
-    expect(collection(shape, "trays")).toMatchObject({ keyField: "id", keys: ["1", "T2"], numericKeys: false });
+    expect(collection(shape, "tickets")).toMatchObject({
+      keyField: "id",
+      keys: ["1", "2"],
+      numericKeys: false,
+    });
+    expect(collection(shape, "trays")).toMatchObject({
+      keyField: "id",
+      keys: ["1", "T2"],
+      numericKeys: false,
+    });
     expect(collection(shape, "sacks").keyField).toBeUndefined();
     expect(collection(shape, "sacks").keyFormat).toBeUndefined();
   });
@@ -416,7 +430,13 @@ describe("collections", () => {
             tags: ["fast"],
             home: { town: "Vale" },
             baskets: {
-              "K-1": { basket_id: "K-1", fills: { "F-1": { kg: 3 }, "F-2": { kg: 4 } } },
+              "K-1": {
+                basket_id: "K-1",
+                fills: {
+                  "F-1": { kg: 3, marks: ["bruised"], by: { hand: "left" } },
+                  "F-2": { kg: 4, marks: [] },
+                },
+              },
             },
           },
           "P-2": { picker_id: "P-2", tags: [], home: { town: "Ford" }, baskets: {} },
@@ -438,6 +458,31 @@ describe("collections", () => {
     expect(shape.nested.get("baskets")?.path).toEqual(["pickers", "*", "baskets"]);
     expect(shape.collections.has("baskets")).toBe(false);
     expect(collection(shape, "pickers").fields.has("home.town")).toBe(true);
+  });
+
+  it("looks for collections inside a collection's records down to the eighth level only", () => {
+    const nest = (levels: number) => {
+      let value: Record<string, unknown> = {
+        lots: {
+          "L-1": {
+            bags: { "B-1": { kg: 1, pockets: { "Q-1": { g: 5 }, "Q-2": { g: 6 } } }, "B-2": { kg: 2 } },
+          },
+          "L-2": { bags: {} },
+        },
+      };
+      for (const word of ["hill", "row", "bed", "plot", "patch", "corner", "stake"]
+        .slice(0, levels)
+        .reverse())
+        value = { [word]: value };
+      return value;
+    };
+    const at = (levels: number) => shapeOf([nest(levels)]).parts.map((p) => p.path.join("/"));
+    expect(at(6)).toContain("hill/row/bed/plot/patch/corner/lots/*/bags");
+    expect(at(6)).not.toContain("hill/row/bed/plot/patch/corner/lots/*/bags/*/pockets");
+    expect(at(4)).toContain("hill/row/bed/plot/lots/*/bags/*/pockets");
+    expect(at(5)).not.toContain("hill/row/bed/plot/patch/lots/*/bags/*/pockets");
+    expect(at(7)).toContain("hill/row/bed/plot/patch/corner/stake/lots");
+    expect(at(7)).not.toContain("hill/row/bed/plot/patch/corner/stake/lots/*/bags");
   });
 });
 
@@ -612,6 +657,7 @@ describe("trees", () => {
         lone: { root: node("dir", { children: {} }) },
         odd: { root: node("dir", { subs: {} }) },
         wider: { root: node("dir", { subs_children: {} }) },
+        older: { root: node("dir", { children_old: {} }) },
       },
     ]);
     expect((part(shape, "vault") as TreeShape).nodes).toEqual({
@@ -622,6 +668,7 @@ describe("trees", () => {
     expect(kinds(shape).odd).toBe("record");
     expect(kinds(shape)["odd/root"]).toBe("record");
     expect(kinds(shape).wider).toBe("record");
+    expect(kinds(shape).older).toBe("record");
   });
 
   it("is no tree where folders or files have two kinds, or both the same", () => {
@@ -648,6 +695,25 @@ describe("trees", () => {
     ]);
     expect(kinds(shape).drive).toBe("record");
     expect(kinds(shape)["drive/home"]).toBe("tree");
+  });
+
+  it("passes over fields that hold no children and entries that are no nodes", () => {
+    const meta = { owner: "Ines" };
+    const shape = shapeOf([
+      {
+        disk: node("dir", { meta, children: { "a.txt": node("file", { body: "x" }), "b.txt": "raw" } }),
+        drive: { home: { meta, type: "dir", entries: { "a.txt": { type: "file" } } } },
+      },
+    ]);
+    expect((part(shape, "disk") as TreeShape).nodes).toEqual({
+      children: "children",
+      kind: { field: "type", folder: "dir", file: "file" },
+      content: "body",
+    });
+    expect((part(shape, "drive") as TreeShape).nodes).toEqual({
+      children: "entries",
+      kind: { field: "type", folder: "dir", file: "file" },
+    });
   });
 
   it("looks at five hundred nodes", () => {
@@ -705,11 +771,12 @@ describe("trees", () => {
       "current_location",
     ])
       expect(cwd([{ shell: { [name]: "/home", disk } }]), name).toEqual(["shell", name]);
-    for (const name of ["directory", "current_user", "working_hours"])
+    for (const name of ["directory", "current_user", "working_hours", "current_dirt", "working_subdir"])
       expect(cwd([{ shell: { [name]: "/home", disk } }]), name).toBeUndefined();
     expect(cwd([{ shell: { cwd: "home", disk } }])).toBeUndefined();
     expect(cwd([{ shell: { cwd: null, disk } }])).toBeUndefined();
     expect(cwd([{ shell: { cwd: "/home", disk } }, { shell: { cwd: "tmp", disk } }])).toBeUndefined();
+    expect(cwd([{ shell: { cwd: "/home", disk } }, { shell: { cwd: 3, disk } }])).toBeUndefined();
     // a tree deeper down keeps its own
     const deeper = shapeOf([{ shell: { cwd: "/", backup: { owner: "Ana", disk } } }]);
     expect((part(deeper, "shell/backup/disk") as TreeShape).cwd).toBeUndefined();
@@ -879,6 +946,20 @@ describe("counters", () => {
         },
       ])?.holds,
     ).toBe("next");
+  });
+
+  it("reads a state's ids by the number they end in, and skips a state without the holder or without numbered ids", () => {
+    expect(
+      counter([{ yard: { crate_counter: 1, crates: { "C-1": { w: 1 }, north: { w: 2 } } } }])?.holds,
+    ).toBe("last");
+    expect(
+      counter([{ yard: { crate_counter: 2, crates: { "2-north": { w: 1 }, "2-south": { w: 2 } } } }])?.holds,
+    ).toBe("next");
+    expect(counter([{ yard: { crate_counter: 2, crates: two } }, { yard: null }])?.holds).toBe("last");
+    expect(
+      counter([{ yard: { crate_counter: 2, crates: two } }, { yard: { crate_counter: 0, crates: {} } }])
+        ?.holds,
+    ).toBe("last");
   });
 
   it("reads the ids of records kept in an array by their key field", () => {
