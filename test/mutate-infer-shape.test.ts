@@ -339,6 +339,21 @@ describe("collections", () => {
         // an array's keys are numbers when every key field holds a number, not text of digits
         tickets: [{ id: "1" }, { id: "2" }],
         trays: [{ id: 1 }, { id: "T2" }],
+        switches: [
+          { id: true, code: "S1" },
+          { id: false, code: "S2" },
+        ],
+        rings: [
+          { keyring: "R1", passkey: "x1", name: "brass" },
+          { keyring: "R2", passkey: "x2", name: "steel" },
+        ],
+        plots: [
+          { plot_idea: "pond", bin_key: "K1" },
+          { plot_idea: "hedge", bin_key: "K2" },
+        ],
+        rows: [{ row_uuid: "u1" }, { row_uuid: "u2" }],
+        nicks: [{ nickname: "Bo" }, { nickname: "Cy" }],
+        words: [{ codeword: "pear" }, { codeword: "plum" }],
       },
     ]);
     expect(collection(shape, "jobs")).toMatchObject({
@@ -362,6 +377,12 @@ describe("collections", () => {
       keys: ["1", "2"],
       numericKeys: false,
     });
+    expect(collection(shape, "switches").keyField).toBe("code");
+    expect(collection(shape, "rings").keyField).toBe("name");
+    expect(collection(shape, "plots").keyField).toBe("bin_key");
+    expect(collection(shape, "rows").keyField).toBe("row_uuid");
+    expect(collection(shape, "nicks").keyField).toBeUndefined();
+    expect(collection(shape, "words").keyField).toBeUndefined();
     expect(collection(shape, "trays")).toMatchObject({
       keyField: "id",
       keys: ["1", "T2"],
@@ -380,12 +401,16 @@ describe("collections", () => {
         eight: ten((i) => ({ tag: i < 2 ? "other" : `T-${i}` })),
         most: ten((i) => ({ tag: i === 3 ? "other" : `T-${i}`, slot: `T-${i}` })),
         tie: ten((i) => ({ ref: `T-${i}`, code: `T-${i}` })),
+        // only text and numbers are keys
+        answers: { true: { said: true }, false: { said: false } },
       },
     ]);
     expect(collection(shape, "nine").keyField).toBe("tag");
     expect(collection(shape, "eight").keyField).toBeUndefined();
     expect(collection(shape, "most").keyField).toBe("slot");
     expect(collection(shape, "tie").keyField).toBe("code");
+    expect(collection(shape, "answers")).toMatchObject({ keys: ["true", "false"] });
+    expect(collection(shape, "answers").keyField).toBeUndefined();
   });
 
   it("samples four hundred records spread over the whole of a large collection", () => {
@@ -581,6 +606,7 @@ describe("fields", () => {
             size: { outer: { box: { wall: { mm: 3 } } } },
             stock: { "B-1": { qty: 1 } },
             mixed: { "B-1": { qty: 1 }, note: "x" },
+            partly: { "B-1": { qty: 1 }, spare: { qty: 2 } },
             bare: {},
           },
         },
@@ -602,6 +628,7 @@ describe("fields", () => {
     );
     expect(fields).not.toContain("size.outer.box.wall.mm");
     expect(fields).not.toContain("stock.B-1");
+    expect(fields).not.toContain("partly.B-1");
   });
 });
 
@@ -821,14 +848,15 @@ describe("references", () => {
         rows: { "3": { length: 40 }, "7": { length: 55 } },
         payment_card_list: { "5": { bank: "Vale" }, "6": { bank: "Ford" } },
         crates: {
-          "C-1": { row_id: 3, apples: 7, card_id: "5", spot: "7" },
-          "C-2": { row_id: 7, apples: 3, card_id: "6", spot: "3" },
+          "C-1": { row_id: 3, apples: 7, card_id: "5", spot: "7", cards: ["5"] },
+          "C-2": { row_id: 7, apples: 3, card_id: "6", spot: "3", cards: ["5", "6"] },
         },
       },
     ]);
     const fields = collection(shape, "crates").fields;
     expect(fields.get("row_id")?.refersTo).toBe("rows");
     expect(fields.get("card_id")?.refersTo).toBe("payment_card_list");
+    expect(fields.get("cards")?.refersTo).toBe("payment_card_list");
     expect(fields.get("apples")?.refersTo).toBeUndefined();
     expect(fields.get("spot")?.refersTo).toBeUndefined();
   });
@@ -900,6 +928,8 @@ describe("counters", () => {
     expect(
       counter([{ yard: { delivery_seq: 4, delivery_slots: slots } }], "yard/delivery_slots")?.holds,
     ).toBe("last");
+    // the key field's `id` names nothing
+    expect(counter([{ yard: { seq_id: 4, delivery_slots: slots } }], "yard/delivery_slots")).toBeUndefined();
     expect(counter([{ yard: { crate_seq: 2, next_crate: 9, crates: two } }])).toEqual({
       path: ["yard", "crate_seq"],
       holds: "last",
