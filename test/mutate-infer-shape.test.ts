@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Toolset } from "../src/catalog/index.js";
 import { type CollectionShape, type Part, type StateShape, shapeOf } from "../src/infer/index.js";
 import {
   dig,
@@ -11,6 +12,7 @@ import {
   type TreeShape,
   type ValuesShape,
 } from "../src/infer/shape.js";
+import { call, text, tool, world } from "./support/infer-world.js";
 
 /**
  * The shape of a world read from its example states (docs/inference.md): which parts are
@@ -390,6 +392,53 @@ describe("collections", () => {
     });
     expect(collection(shape, "sacks").keyField).toBeUndefined();
     expect(collection(shape, "sacks").keyFormat).toBeUndefined();
+  });
+
+  it("tells an array's records apart within each example state, and across the holders of records inside a collection", () => {
+    const jobs = [
+      { job_id: "J-1", task: "prune" },
+      { job_id: "J-2", task: "graft" },
+    ];
+    const shape = shapeOf([{ jobs }, { jobs: [{ job_id: "J-1", task: "spray" }, ...jobs.slice(1)] }]);
+    expect(collection(shape, "jobs")).toMatchObject({
+      keyField: "job_id",
+      keys: ["J-1", "J-2", "J-1", "J-2"],
+    });
+    // one state with a key twice has no key field
+    expect(collection(shapeOf([{ jobs: [...jobs, jobs[0]] }]), "jobs").keyField).toBeUndefined();
+    // cards numbered within each list are not told apart by their number alone
+    const lists = {
+      "L-1": { list_id: "L-1", cards: [{ card_no: 1 }, { card_no: 2 }] },
+      "L-2": { list_id: "L-2", cards: [{ card_no: 1 }] },
+    };
+    expect(collection(shapeOf([{ lists }]), "lists/*/cards").keyField).toBeUndefined();
+  });
+
+  it("reads and deletes the record an id names where a task starts from the same records", async () => {
+    const state = {
+      jobs: [
+        { job_id: "J-1", task: "prune" },
+        { job_id: "J-2", task: "graft" },
+      ],
+    };
+    const own = world(state, [
+      tool("get_job", "Get a job by its id.", { job_id: text }),
+      tool("delete_job", "Delete a job.", { job_id: text }),
+    ]);
+    const task = {
+      id: "t1",
+      description: "Graft the pears.",
+      difficulty: "simple",
+      valid: true,
+      solution: [],
+      checklist: [],
+    };
+    const orchard = { ...own, tasks: [{ ...task, state: structuredClone(state) }] } as unknown as Toolset;
+    const read = await call(orchard, "get_job", { job_id: "J-2" });
+    expect(read.answer).toEqual({ job_id: "J-2", task: "graft" });
+    expect(read.report.notes).toContain("reads jobs/[job_id=…] by job_id");
+    const deleted = await call(orchard, "delete_job", { job_id: "J-2" });
+    expect(deleted.after).toEqual({ jobs: [{ job_id: "J-1", task: "prune" }] });
   });
 
   it("takes a map's key field from nine records in ten, the most often right, by name on a tie", () => {
