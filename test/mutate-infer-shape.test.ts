@@ -342,7 +342,7 @@ describe("collections", () => {
         tickets: [{ id: "1" }, { id: "2" }],
         trays: [{ id: 1 }, { id: "T2" }],
         switches: [
-          { id: true, code: "S1" },
+          { id: "S0", code: "S1" },
           { id: false, code: "S2" },
         ],
         rings: [
@@ -894,11 +894,20 @@ describe("references", () => {
   it("takes numbers for keys only where the field is named for the collection", () => {
     const shape = shapeOf([
       {
-        rows: { "3": { length: 40 }, "7": { length: 55 } },
+        rows: { "3": { length: 40 }, "7": { length: 55 }, "12": { length: 30 } },
+        stalls: { "3B": { roof: true }, "7A": { roof: false } },
         payment_card_list: { "5": { bank: "Vale" }, "6": { bank: "Ford" } },
         crates: {
-          "C-1": { row_id: 3, apples: 7, card_id: "5", spot: "7", cards: ["5"] },
-          "C-2": { row_id: 7, apples: 3, card_id: "6", spot: "3", cards: ["5", "6"] },
+          "C-1": { row_id: 3, apples: 7, card_id: "5", spot: "7", cards: ["5"], stand: "3B", follows: null },
+          "C-2": {
+            row_id: 7,
+            apples: 3,
+            card_id: "6",
+            spot: "12",
+            cards: ["5", "6"],
+            stand: "7A",
+            follows: "C-1",
+          },
         },
       },
     ]);
@@ -908,6 +917,10 @@ describe("references", () => {
     expect(fields.get("cards")?.refersTo).toBe("payment_card_list");
     expect(fields.get("apples")?.refersTo).toBeUndefined();
     expect(fields.get("spot")?.refersTo).toBeUndefined();
+    // text that starts with a digit is text
+    expect(fields.get("stand")?.refersTo).toBe("stalls");
+    // a record names another of its own collection without the collection referring to itself
+    expect(fields.get("follows")?.refersTo).toBeUndefined();
   });
 
   it("takes the first collection whose keys fit, and never a collection's own key field", () => {
@@ -1035,6 +1048,8 @@ describe("counters", () => {
       counter([{ yard: { crate_counter: 2, crates: { "2-north": { w: 1 }, "2-south": { w: 2 } } } }])?.holds,
     ).toBe("next");
     expect(counter([{ yard: { crate_counter: 2, crates: two } }, { yard: null }])?.holds).toBe("last");
+    const nine = { "C-9": { w: 1 }, "C-10": { w: 2 } };
+    expect(counter([{ yard: { crate_counter: 10, crates: nine } }])?.holds).toBe("last");
     expect(
       counter([{ yard: { crate_counter: 2, crates: two } }, { yard: { crate_counter: 0, crates: {} } }])
         ?.holds,
