@@ -102,6 +102,8 @@ describe("the parts of a world", () => {
       },
     ]);
     expect(kinds(shape)["yard/half"]).toBe("collection");
+    expect(collection(shape, "yard/half")).toMatchObject({ size: 1, keyField: "crate_id", keys: ["C-1"] });
+    expect([...collection(shape, "yard/half").fields.keys()]).toEqual(["crate_id"]);
     expect(kinds(shape)["yard/fewer"]).toBe("list");
   });
 
@@ -111,6 +113,12 @@ describe("the parts of a world", () => {
       { bins: { "B-2": { bin_id: "B-2", fruit: "plum" } } },
     ]);
     expect(collection(shape, "bins").container).toBe("array");
+    const more = shapeOf([
+      { bins: [{ bin_id: "B-1", fruit: "pear" }] },
+      { bins: { "B-2": { bin_id: "B-2", fruit: "plum" } } },
+      { bins: { "B-3": { bin_id: "B-3", fruit: "fig" } } },
+    ]);
+    expect(collection(more, "bins")).toMatchObject({ container: "map", keys: ["B-2", "B-3"] });
   });
 
   it("takes an empty object at the top for a collection waiting for its first record, and deeper for a field", () => {
@@ -292,6 +300,7 @@ describe("collections", () => {
         gates: { A7: { wide: true }, B9: { wide: false } },
         hooks: { "7a": { wide: true }, "9b": { wide: false } },
         bays: { "3": { width: 2 }, "8": { width: 3 } },
+        stalls: { "3": { width: 2 }, "3B": { width: 3 } },
       },
     ]);
     expect(collection(shape, "crates")).toMatchObject({
@@ -308,6 +317,7 @@ describe("collections", () => {
     expect(collection(shape, "hooks").numericKeys).toBe(false);
     // a map's keys are numbers by themselves, whatever its records hold
     expect(collection(shape, "bays")).toMatchObject({ keys: ["3", "8"], numericKeys: true });
+    expect(collection(shape, "stalls")).toMatchObject({ keys: ["3", "3B"], numericKeys: false });
   });
 
   it("keys an array's records by their distinct field: an id first, then a field named like an id, then a natural key", () => {
@@ -408,8 +418,8 @@ describe("collections", () => {
     expect(collection(shapeOf([{ jobs: [...jobs, jobs[0]] }]), "jobs").keyField).toBeUndefined();
     // cards numbered within each list are not told apart by their number alone
     const lists = {
-      "L-1": { list_id: "L-1", cards: [{ card_no: 1 }, { card_no: 2 }] },
-      "L-2": { list_id: "L-2", cards: [{ card_no: 1 }] },
+      "L-1": { list_id: "L-1", cards: [{ card_id: 1 }, { card_id: 2 }] },
+      "L-2": { list_id: "L-2", cards: [{ card_id: 1 }] },
     };
     expect(collection(shapeOf([{ lists }]), "lists/*/cards").keyField).toBeUndefined();
   });
@@ -853,9 +863,15 @@ describe("trees", () => {
     expect(cwd([{ shell: { cwd: null, disk } }])).toBeUndefined();
     expect(cwd([{ shell: { cwd: "/home", disk } }, { shell: { cwd: "tmp", disk } }])).toBeUndefined();
     expect(cwd([{ shell: { cwd: "/home", disk } }, { shell: { cwd: 3, disk } }])).toBeUndefined();
-    // a tree deeper down keeps its own
+    // a tree deeper down keeps its own, and so does a tree beside the record
     const deeper = shapeOf([{ shell: { cwd: "/", backup: { owner: "Ana", disk } } }]);
     expect((part(deeper, "shell/backup/disk") as TreeShape).cwd).toBeUndefined();
+    const beside = shapeOf([
+      { store: { owner: "Ana", disk }, shell: { cwd: "/", jobs: [{ job_id: 1 }, { job_id: 2 }] } },
+    ]);
+    expect((part(beside, "store/disk") as TreeShape).cwd).toBeUndefined();
+    // only a tree keeps a current folder
+    expect(part(beside, "shell/jobs")).not.toHaveProperty("cwd");
   });
 });
 
@@ -1116,6 +1132,17 @@ describe("the indexes of a shape", () => {
       list: ["payment_card_list"],
       card_list: ["payment_card_list"],
       card: ["payment_card_list"],
+    });
+  });
+
+  it("indexes a collection by the nouns of what it keeps, however many", () => {
+    const shape = shapeOf([{ bee_hive_frame_list: { "F-1": { frame_id: "F-1" } } }]);
+    expect(names(shape.bySuffix)).toEqual({
+      list: ["bee_hive_frame_list"],
+      frame_list: ["bee_hive_frame_list"],
+      hive_frame_list: ["bee_hive_frame_list"],
+      frame: ["bee_hive_frame_list"],
+      hive_frame: ["bee_hive_frame_list"],
     });
   });
 
