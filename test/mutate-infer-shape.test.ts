@@ -512,7 +512,8 @@ describe("collections", () => {
           "P-1": {
             picker_id: "P-1",
             tags: ["fast"],
-            home: { town: "Vale" },
+            // records kept in a record of a record are no part
+            home: { town: "Vale", sheds: { "S-1": { size: 2 }, "S-2": { size: 3 } } },
             baskets: {
               "K-1": {
                 basket_id: "K-1",
@@ -629,6 +630,7 @@ describe("fields", () => {
             stops: [{ row: 1, tree: "a" }, "skip"],
             pickers: ["P-1", "P-2"],
             tags: [],
+            sizes: [3, 4],
           },
           "C-2": { crate_id: "C-2", note: "dented", stops: [{ row: 2, kg: 3 }], pickers: ["P-2"], tags: [] },
         },
@@ -642,6 +644,7 @@ describe("fields", () => {
     expect([...(fields.get("pickers")?.elements ?? [])]).toEqual(["P-1", "P-2"]);
     expect(fields.get("pickers")?.itemFields).toBeUndefined();
     expect(fields.get("tags")?.elements.size).toBe(0);
+    expect(fields.get("sizes")?.elements.size).toBe(0);
   });
 
   it("reads twenty items of each array and keeps two hundred texts", () => {
@@ -742,6 +745,7 @@ describe("trees", () => {
         vault: { root: node("dir", { children: { sub: node("dir", { children: {} }) } }) },
         lone: { root: node("dir", { children: {} }) },
         odd: { root: node("dir", { subs: {} }) },
+        full: { root: node("dir", { subs: { "a.txt": node("file") } }) },
         wider: { root: node("dir", { subs_children: {} }) },
         older: { root: node("dir", { children_old: {} }) },
       },
@@ -752,6 +756,10 @@ describe("trees", () => {
     });
     expect(kinds(shape).lone).toBe("tree");
     expect(kinds(shape).odd).toBe("record");
+    expect((part(shape, "full") as TreeShape).nodes).toEqual({
+      children: "subs",
+      kind: { field: "type", folder: "dir", file: "file" },
+    });
     expect(kinds(shape)["odd/root"]).toBe("record");
     expect(kinds(shape).wider).toBe("record");
     expect(kinds(shape).older).toBe("record");
@@ -813,7 +821,7 @@ describe("trees", () => {
     const shape = shapeOf([
       {
         notes: {
-          home: { "todo.txt": "prune", "plan.md": "graft" },
+          home: { "todo.txt": "prune", "plan.md": "graft", owner: "Ana" },
           work: { "rows.csv": "1,2", "archive.tar.gz": "…" },
         },
         box: { docs: { "a.txt": "hi" }, count: 2 },
