@@ -922,7 +922,16 @@ describe("references", () => {
         stalls: { "3B": { roof: true }, "7A": { roof: false } },
         payment_card_list: { "5": { bank: "Vale" }, "6": { bank: "Ford" } },
         crates: {
-          "C-1": { row_id: 3, apples: 7, card_id: "5", spot: "7", cards: ["5"], stand: "3B", follows: null },
+          "C-1": {
+            row_id: 3,
+            row_ref: "12",
+            apples: 7,
+            card_id: "5",
+            spot: "7",
+            cards: ["5"],
+            stand: "3B",
+            follows: null,
+          },
           "C-2": {
             row_id: 7,
             apples: 3,
@@ -937,6 +946,7 @@ describe("references", () => {
     ]);
     const fields = collection(shape, "crates").fields;
     expect(fields.get("row_id")?.refersTo).toBe("rows");
+    expect(fields.get("row_ref")?.refersTo).toBe("rows");
     expect(fields.get("card_id")?.refersTo).toBe("payment_card_list");
     expect(fields.get("cards")?.refersTo).toBe("payment_card_list");
     expect(fields.get("apples")?.refersTo).toBeUndefined();
@@ -1072,6 +1082,11 @@ describe("counters", () => {
       counter([{ yard: { crate_counter: 2, crates: { "2-north": { w: 1 }, "2-south": { w: 2 } } } }])?.holds,
     ).toBe("next");
     expect(counter([{ yard: { crate_counter: 2, crates: two } }, { yard: null }])?.holds).toBe("last");
+    // a state whose collection is null or missing says nothing either
+    for (const crates of [null, undefined])
+      expect(
+        counter([{ yard: { crate_counter: 2, crates: two } }, { yard: { crate_counter: 0, crates } }])?.holds,
+      ).toBe("last");
     const nine = { "C-9": { w: 1 }, "C-10": { w: 2 } };
     expect(counter([{ yard: { crate_counter: 10, crates: nine } }])?.holds).toBe("last");
     expect(
@@ -1084,6 +1099,9 @@ describe("counters", () => {
     const jobs = (...ids: number[]) => ids.map((job_id) => ({ job_id, task: "prune" }));
     expect(counter([{ yard: { job_seq: 2, jobs: jobs(1, 2) } }], "yard/jobs")?.holds).toBe("last");
     expect(counter([{ yard: { job_seq: 3, jobs: jobs(1, 2) } }], "yard/jobs")?.holds).toBe("next");
+    expect(
+      counter([{ yard: { job_seq: 2, jobs: [...jobs(1), null, ...jobs(2)] } }], "yard/jobs")?.holds,
+    ).toBe("last");
     expect(
       counter([{ yard: { last_job: 9, jobs: [{ task: "a" }, { task: "b" }] } }], "yard/jobs")?.holds,
     ).toBe("last");
