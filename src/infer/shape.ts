@@ -223,16 +223,17 @@ function walkValue(
   if (arrays.length > 0 && arrays.length >= objects.length) {
     const items = arrays.flat();
     const records = items.filter(isPlainObject);
+    // an array's records are keyed by the array they come from: outside a collection each
+    // array is one example state's, and a task's state often holds the same records as the
+    // toolset's, so a key field need only tell apart the records of one state
+    const nested = path.includes("*");
+    const grouped = arrays.flatMap((array, group) =>
+      array
+        .filter(isPlainObject)
+        .map((r): [string, Record<string, unknown>] => [nested ? "0" : String(group), r]),
+    );
     if (records.length > 0 && records.length >= items.length / 2)
-      parts.push(
-        ...collectionParts(
-          records.map((r, i) => [String(i), r]),
-          path,
-          name,
-          "array",
-          depth,
-        ),
-      );
+      parts.push(...collectionParts(grouped, path, name, "array", depth));
     else if (items.length > 0 || arrays.length > 0)
       parts.push({
         kind: "list",
@@ -554,7 +555,11 @@ function keyFieldOf(sample: ReadonlyArray<[string, Record<string, unknown>]>): s
   return best && best[1] >= sample.length * 0.9 ? best[0] : undefined;
 }
 
-/** The field that tells the records of an array apart: named like an id, with a value unique to each. */
+/**
+ * The field that tells the records of an array apart: named like an id, with a value unique to
+ * each within its group (each record's key: the example state its array is in, outside a
+ * collection; one group for the arrays inside a collection's records).
+ */
 function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>): string | undefined {
   if (sample.length === 0) return undefined;
   const fields = Object.keys(sample[0]?.[1] ?? {});
@@ -562,7 +567,7 @@ function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>)
     const values = sample.map(([, e]) => e[field]);
     return (
       values.every((v) => typeof v === "string" || typeof v === "number") &&
-      new Set(values.map(String)).size === values.length
+      new Set(sample.map(([group, e]) => `${group}:${String(e[field])}`)).size === values.length
     );
   });
   // an id-like field first; else a natural key people name records by (an email, a login, a
