@@ -232,8 +232,20 @@ function confirm(
 
 /** A change that happened says so: its outcome flags (`success`, `created`, `sent_status`) are true, not a coin's toss. */
 function markSuccess(known: Record<string, unknown>, schema: JsonSchema, tool: Tool): void {
-  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
-  for (const [name, property] of Object.entries(properties))
-    if (known[name] === undefined && property?.type === "boolean" && namesChangeOutcome(name, tool.name))
-      known[name] = true;
+  for (const name of outcomeFlags(schema, tool)) if (known[name] === undefined) known[name] = true;
+}
+
+/** A schema's outcome flags, read once: the names are the same on every call. */
+const outcomeFlagsOf = new WeakMap<JsonSchema, string[]>();
+
+function outcomeFlags(schema: JsonSchema, tool: Tool): string[] {
+  let flags = outcomeFlagsOf.get(schema);
+  if (!flags) {
+    const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+    flags = Object.entries(properties)
+      .filter(([name, property]) => property?.type === "boolean" && namesChangeOutcome(name, tool.name))
+      .map(([name]) => name);
+    outcomeFlagsOf.set(schema, flags);
+  }
+  return flags;
 }
