@@ -28,6 +28,22 @@ const field = (shape: StateShape, path: string, name: string) =>
   (part(shape, path) as { fields: Map<string, FieldShape> }).fields.get(name) as FieldShape;
 const names = (index: Map<string, CollectionShape[]>) =>
   Object.fromEntries([...index].map(([key, shapes]) => [key, shapes.map((s) => s.name)]));
+/** Thirteen names of one kind: one more than a record is taken to have. */
+const FRUIT = [
+  "apple",
+  "pear",
+  "plum",
+  "fig",
+  "quince",
+  "cherry",
+  "peach",
+  "apricot",
+  "medlar",
+  "sloe",
+  "damson",
+  "grape",
+  "lime",
+];
 const crates = (count: number, extra: (n: number) => Record<string, unknown> = () => ({})) =>
   Object.fromEntries(
     Array.from({ length: count }, (_, i) => [
@@ -218,46 +234,13 @@ describe("maps of records and maps of values", () => {
   });
 
   it("takes more than twelve named values of one type for a map of values, twelve for a record", () => {
-    const named = (count: number) =>
-      Object.fromEntries(
-        [
-          "apple",
-          "pear",
-          "plum",
-          "fig",
-          "quince",
-          "cherry",
-          "peach",
-          "apricot",
-          "medlar",
-          "sloe",
-          "damson",
-          "grape",
-          "lime",
-        ]
-          .slice(0, count)
-          .map((k, i) => [k, i]),
-      );
+    const named = (count: number) => Object.fromEntries(FRUIT.slice(0, count).map((k, i) => [k, i]));
     expect(kinds(shapeOf([{ stock: named(13) }])).stock).toBe("values");
     expect(kinds(shapeOf([{ stock: named(12) }])).stock).toBe("record");
   });
 
   it("takes lists under data keys for values, under named fields for a record's lists", () => {
-    const fruit = [
-      "apple",
-      "pear",
-      "plum",
-      "fig",
-      "quince",
-      "cherry",
-      "peach",
-      "apricot",
-      "medlar",
-      "sloe",
-      "damson",
-      "grape",
-      "lime",
-    ];
+    const fruit = FRUIT;
     const shape = shapeOf([
       {
         comments: { "P-1": ["crisp"], "P-2": [] },
