@@ -16,14 +16,19 @@ export type Switchable =
 
 /** The string values a field takes: in the state, and in the enums of the API's arguments and outputs of its name. */
 export function knownValues(ctx: Context, name: string, seen: Iterable<unknown>): string[] {
-  const enums = [ctx.facts, ...ctx.siblings()].flatMap((facts) => {
+  return [...new Set([...seen, ...enumsOf(ctx, name)].filter((v): v is string => typeof v === "string"))];
+}
+
+/** The values the API's enums offer for a name: its tools' outputs and arguments of that name. */
+export function enumsOf(ctx: Context, name: string): unknown[] {
+  return [ctx.facts, ...ctx.siblings()].flatMap((facts) => {
     const output = (
       facts.tool.outputSchema?.properties as Record<string, { enum?: unknown[] }> | undefined
     )?.[name];
     const param = facts.params.find((p) => p.name === name);
-    return [...(output?.enum ?? []), ...((param?.schema.enum as unknown[] | undefined) ?? [])];
+    const listed = (values: unknown) => (Array.isArray(values) ? values : []);
+    return [...listed(output?.enum), ...listed(param?.schema.enum)];
   });
-  return [...new Set([...seen, ...enums].filter((v): v is string => typeof v === "string"))];
 }
 
 /** One tool's parts in a state: its switch and its guards both ask, and each field's enums take a walk over every tool. */

@@ -1,4 +1,4 @@
-import { nounsOf, preconditions, type Switchable, switchables } from "./conditions.js";
+import { enumsOf, nounsOf, preconditions, type Switchable, switchables } from "./conditions.js";
 import { addGap, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -111,22 +111,11 @@ function leftState(
     (part) =>
       part.kind === "field" &&
       part.known.some((value) => against.includes(value)) &&
-      !enumerated(ctx, part.field.path) &&
+      enumsOf(ctx, part.field.path).length === 0 &&
       nounsOf(part.field.path).every((n) => nouns.has(n)),
   );
   const [only] = left;
   return only && left.length === 1 ? { part: only, state, guessedWord: true } : undefined;
-}
-
-/** Whether a schema of the API lists the words a field takes (an output or argument of its name with an enum). */
-function enumerated(ctx: Context, name: string): boolean {
-  return [ctx.facts, ...ctx.siblings()].some((facts) => {
-    const output = (facts.tool.outputSchema?.properties as Record<string, { enum?: unknown }> | undefined)?.[
-      name
-    ];
-    const param = facts.params.find((p) => p.name === name);
-    return Array.isArray(output?.enum) || Array.isArray(param?.schema.enum);
-  });
 }
 
 export function switchRule(ctx: Context): Draft[] | undefined {
@@ -232,10 +221,7 @@ function flagSwitch(ctx: Context, verb: Switching): Draft[] | undefined {
     if (record.kind !== "record") return [];
     return [...record.fields.values()].flatMap((field) => {
       if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
-      // the state word last, after the thing it is the state of (`engine_running`, `lightsOn`)
-      const words = nameWords(field.path).filter((w) => w !== "is");
-      const word = words.at(-1) as string;
-      const of = words.slice(0, -1).map(singular);
+      const { state: word, of } = flagName(field.path);
       if (of.length > 0 && !of.every((n) => toolNouns.has(n))) return [];
       const named = of.length > 0;
       if (verb.states.includes(word)) return [{ record, field, value: true, named }];
@@ -263,6 +249,12 @@ function flagSwitch(ctx: Context, verb: Switching): Draft[] | undefined {
     { kind: "update", target, require: preconditions(ctx, record), set, as: "record" },
     ...answersFrom(ctx, record, "record"),
   ];
+}
+
+/** A flag's name read as its state word last, after the thing it is the state of (`engine_running`, `lightsOn`). */
+function flagName(name: string): { state: string; of: string[] } {
+  const words = nameWords(name).filter((w) => w !== "is");
+  return { state: words.at(-1) ?? "", of: words.slice(0, -1).map(singular) };
 }
 
 function isFlag(field: FieldShape): boolean {
@@ -301,10 +293,8 @@ function flagMapSwitch(ctx: Context, verb: Switching | undefined): Draft[] | und
     const holder = records.find((r) => r.path.join("/") === part.path.slice(0, -1).join("/"));
     const field = part.path.at(-1);
     if (!holder || !field) return [];
-    const words = nameWords(field).filter((w) => w !== "is");
-    const state = words.at(-1) as string;
+    const { state, of } = flagName(field);
     const stateVerb = verbOfState(state);
-    const of = words.slice(0, -1).map(singular);
     if (!stateVerb || of.length === 0 || !of.every((n) => toolNouns.has(n))) return [];
     return [{ holder, field, keys, state, stateVerb }];
   });

@@ -41,7 +41,7 @@ export class OfflineSimulator implements Simulator {
         return { kind: "success", result: effects.result, patch: [], engine: this.name, guessed: [] };
       // a tool that advertises an output schema answers an object of that schema, whatever its effects decided
       const known = placed(tool.outputSchema, effects.result);
-      if (actionOf(tool) !== "read") markSuccess(known, tool.outputSchema, tool);
+      markSuccess(known, tool.outputSchema, tool);
       const confirmed = confirm(known, tool, tool.outputSchema, request.args);
       const fitted = conformTracked(tool.outputSchema, known, () =>
         synthesizeFor(tool, tool.outputSchema as JsonSchema, request),
@@ -101,9 +101,8 @@ function shapedResult(
     const target = refs[0];
     if (write.entity && target && action !== "create")
       overlayEntities(known, [{ ...target, entity: write.entity }], schema);
-    if (action === "delete" || action === "update" || action === "create") markSuccess(known, schema, tool);
   }
-  if (effects.status === "applied" && actionOf(tool) !== "read") markSuccess(known, schema, tool);
+  markSuccess(known, schema, tool);
   // a text answer that only repeats the text written is not what a write answers
   const confirmed = confirm(known, tool, schema, args, (name) => known[name] === args[name]);
   // an answer the effects read from the state is not padded with values the state does not hold
@@ -235,13 +234,16 @@ function markSuccess(known: Record<string, unknown>, schema: JsonSchema, tool: T
   for (const name of outcomeFlags(schema, tool)) if (known[name] === undefined) known[name] = true;
 }
 
-/** A schema's outcome flags, read once: the names are the same on every call. */
+/** A changing tool's outcome flags, read once per schema (none for a read): they are the same on every call. */
 const outcomeFlagsOf = new WeakMap<JsonSchema, string[]>();
 
 function outcomeFlags(schema: JsonSchema, tool: Tool): string[] {
   let flags = outcomeFlagsOf.get(schema);
   if (!flags) {
-    const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+    const properties = (actionOf(tool) === "read" ? {} : (schema.properties ?? {})) as Record<
+      string,
+      { type?: unknown }
+    >;
     flags = Object.entries(properties)
       .filter(([name, property]) => property?.type === "boolean" && namesChangeOutcome(name, tool.name))
       .map(([name]) => name);
