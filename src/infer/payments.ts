@@ -3,7 +3,7 @@ import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
-import type { CollectionShape, FieldShape } from "./shape.js";
+import type { CollectionShape, FieldShape, RecordShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
 import { nameWords, partNoun, singular } from "./words.js";
@@ -88,13 +88,9 @@ export function chargeFor(
  */
 export function chargeAccount(ctx: Context, price: { name: string; expr: string }): Draft | undefined {
   if (!CHARGE_WORDS.test(ctx.facts.text)) return undefined;
-  const payers = ctx.shape.parts.flatMap((part) => {
-    if (part.kind !== "record" || part.path.length === 0 || part.path.includes("*")) return [];
-    const balance = balanceOf(part);
-    return balance ? [{ part, balance }] : [];
-  });
-  if (payers.length !== 1) return undefined;
-  const { part, balance } = payers[0] as (typeof payers)[number];
+  const account = soleAccount(ctx);
+  if (!account) return undefined;
+  const { part, balance } = account;
   const short = ctx.facts.errors.find((e) => SHORT_WORDS.test(e.text) || /insufficient/i.test(e.code));
   if (short) ctx.usedErrors.add(short.code);
   const target = part.path.join("/");
@@ -131,7 +127,7 @@ export function refundFor(ctx: Context, collection: CollectionShape, binding: st
     return payer && balance && !f.path.includes(".") ? [{ field: f, payer, balance }] : [];
   });
   const price = (prices[0] as FieldShape).path;
-  if (payers.length === 0) return refundAccount(ctx, collection, price, binding);
+  if (payers.length === 0) return refundAccount(ctx, price, binding);
   if (payers.length !== 1) return undefined;
   const { field, payer, balance } = payers[0] as (typeof payers)[number];
   const target = recordTarget(ctx, payer, `{$${binding}.${field.path}}`);
@@ -144,21 +140,21 @@ export function refundFor(ctx: Context, collection: CollectionShape, binding: st
   };
 }
 
-/** The one account of the world (as `chargeAccount` finds it) gets the price back where no record names a payer. */
-function refundAccount(
-  ctx: Context,
-  collection: CollectionShape,
-  price: string,
-  binding: string,
-): Draft | undefined {
-  const payers = ctx.shape.parts.flatMap((part) => {
+/** The world's one account: a record that is no collection's and holds the one balance. */
+function soleAccount(ctx: Context): { part: RecordShape; balance: FieldShape } | undefined {
+  const accounts = ctx.shape.parts.flatMap((part) => {
     if (part.kind !== "record" || part.path.length === 0 || part.path.includes("*")) return [];
-    if (part.path.join("/") === collection.path.slice(0, part.path.length).join("/")) return [];
     const balance = balanceOf(part);
     return balance ? [{ part, balance }] : [];
   });
-  if (payers.length !== 1) return undefined;
-  const { part, balance } = payers[0] as (typeof payers)[number];
+  return accounts.length === 1 ? accounts[0] : undefined;
+}
+
+/** The world's one account gets the price back where no record names a payer. */
+function refundAccount(ctx: Context, price: string, binding: string): Draft | undefined {
+  const account = soleAccount(ctx);
+  if (!account) return undefined;
+  const { part, balance } = account;
   ctx.notes.push(`refunds ${price} to ${part.path.join(".")}.${balance.path}`);
   return {
     kind: "update",
