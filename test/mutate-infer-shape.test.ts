@@ -1203,3 +1203,17 @@ describe("helpers", () => {
     expect(partTarget({ path: [] })).toBe(".");
   });
 });
+
+describe("a natural key needs more than one record a state", () => {
+  it("a name unique only within each state's single record keys nothing; an id repeated across states still does", () => {
+    const traded = shapeOf([
+      { history: [{ symbol: "ACME", qty: 1 }] },
+      { history: [{ symbol: "ACME", qty: 2 }] },
+    ]);
+    expect(collection(traded, "history").keyField).toBeUndefined();
+    const copied = shapeOf([{ jobs: [{ id: "j1", title: "a" }] }, { jobs: [{ id: "j1", title: "a" }] }]);
+    expect(collection(copied, "jobs").keyField).toBe("id");
+    const named = shapeOf([{ crews: [{ name: "North" }, { name: "South" }] }, { crews: [{ name: "East" }] }]);
+    expect(collection(named, "crews").keyField).toBe("name");
+  });
+});

@@ -563,20 +563,26 @@ function keyFieldOf(sample: ReadonlyArray<[string, Record<string, unknown>]>): s
 function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>): string | undefined {
   if (sample.length === 0) return undefined;
   const fields = Object.keys(sample[0]?.[1] ?? {});
-  const unique = fields.filter((field) => {
+  const distinct = (field: string, grouped: boolean) => {
     const values = sample.map(([, e]) => e[field]);
+    const keyed = sample.map(([group, e]) => `${grouped ? group : ""}:${String(e[field])}`);
     return (
       values.every((v) => typeof v === "string" || typeof v === "number") &&
-      new Set(sample.map(([group, e]) => `${group}:${String(e[field])}`)).size === values.length
+      new Set(keyed).size === values.length
     );
-  });
+  };
+  // an id repeated across states names the same record copied into each: unique in each state
+  // will do; a natural key is weaker evidence (one record a state is unique in anything), so it
+  // must tell apart the records of every state together
+  const ids = fields.filter((f) => distinct(f, true));
+  const naturals = fields.filter((f) => distinct(f, false));
   // an id-like field first; else a natural key people name records by (an email, a login, a
   // handle), else the number a record is filed under (an issue's `number`, an `order_number`)
   return (
-    unique.find((f) => /^(id|key|uuid)$/i.test(f)) ??
-    unique.find((f) => /(_id|Id|_key|_uuid)$/.test(f)) ??
-    unique.find((f) => /^(email|login|username|handle|name|code|slug|sku|symbol)$/i.test(f)) ??
-    unique.find((f) => /^number$|(_number|Number)$/.test(f))
+    ids.find((f) => /^(id|key|uuid)$/i.test(f)) ??
+    ids.find((f) => /(_id|Id|_key|_uuid)$/.test(f)) ??
+    naturals.find((f) => /^(email|login|username|handle|name|code|slug|sku|symbol)$/i.test(f)) ??
+    naturals.find((f) => /^number$|(_number|Number)$/.test(f))
   );
 }
 
