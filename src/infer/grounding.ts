@@ -62,6 +62,34 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
   };
 }
 
+/**
+ * The documented fields of an object a read answers from a record (an invoice's `travel_cost`)
+ * that no record of its kind holds and no tool of the API is given: the answer leaves them
+ * out, so the tool is only partly inferred. `written` are the names the API's tools take.
+ */
+export function unheldFields(
+  facts: ToolFacts,
+  shape: StateShape,
+  drafts: readonly Draft[],
+  written: ReadonlySet<string>,
+): string[] {
+  const properties = facts.tool.outputSchema?.properties;
+  if (!properties || typeof properties !== "object") return [];
+  const unheld: string[] = [];
+  for (const draft of drafts) {
+    const output = typeof draft.output === "string" ? draft.output : "";
+    if (draft.kind !== "read" || output === "" || output.includes(".")) continue;
+    const documented = (properties as Record<string, { properties?: unknown }>)[output]?.properties;
+    if (!documented || typeof documented !== "object") continue;
+    const held = new Set(fieldsAt(shape, String(draft.target ?? "")));
+    // a shape that tells nothing of the record leaves nothing to compare
+    if (held.size === 0) continue;
+    for (const name of Object.keys(documented))
+      if (!held.has(name) && !written.has(name)) unheld.push(`${output}.${name}`);
+  }
+  return unheld;
+}
+
 /** The fields a merged answer gets from the part a target reaches. */
 function fieldsAt(shape: StateShape, target: string): string[] {
   const wildcard = (target === "." ? [] : target.split("/")).map((s) =>

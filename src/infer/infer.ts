@@ -7,7 +7,7 @@ import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
-import { type Grounding, groundingOf } from "./grounding.js";
+import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import {
   joinAsSignedIn,
   knownValueChecks,
@@ -235,6 +235,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     }
     const grounding = withGuesses(groundingOf(ctx.facts, shape, drafts), ctx.guesses ?? []);
     if (grounding.guessed.length > 0) gaps.push(`guessed (synthesized): ${grounding.guessed.join(", ")}`);
+    const unheld = unheldFields(ctx.facts, shape, drafts, namesTaken(ctx));
+    if (unheld.length > 0)
+      gaps.push(`documented, but kept by no record and given to no tool: ${unheld.join(", ")}`);
     const verdict: "inferred" | "partly" = gaps.length > 0 ? "partly" : "inferred";
     report.push({ ...entry, verdict, gaps, ...grounding });
     const added = ctx.addedErrors.filter((e) => named.has(e.code));
@@ -399,6 +402,14 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
       ctx.guesses = drafts
         .filter((d) => d.kind === "respond")
         .map((d) => (typeof d.output === "string" && d.output !== "" ? d.output : "(answer)"));
+    // a spread of a sample (n − 1) or of a whole population (n): where the tool says neither,
+    // the library's sample is a guess (Python's statistics.stdev and NumPy's std disagree)
+    const spread = JSON.stringify(drafts).match(/\$math\(\\"(std|variance)\\"/);
+    if (spread && !/\b(sample|population|unbiased|n ?- ?1|bessel)\b/i.test(toolText(ctx.facts)))
+      addGap(
+        ctx,
+        `the ${spread[1] === "std" ? "standard deviation" : "variance"} is of a sample (n − 1): the tool says neither sample nor population, so which one it means is a guess`,
+      );
     // the error a refused computation answers is the tool's own, documented one
     for (const draft of drafts)
       if (typeof draft.computeError === "string") ctx.usedErrors.add(draft.computeError);
@@ -704,6 +715,11 @@ function withGuesses(grounding: Grounding, guesses: readonly string[]): Groundin
     grounded: grounding.grounded.filter((o) => !guesses.includes(o)),
     guessed: [...grounding.guessed, ...guesses.filter((o) => !grounding.guessed.includes(o))],
   };
+}
+
+/** The names the API's tools take as arguments: fields some call may give a record. */
+function namesTaken(ctx: Context): Set<string> {
+  return new Set([ctx.facts, ...ctx.siblings()].flatMap((facts) => facts.params.map((p) => p.name)));
 }
 
 function toolText(facts: ToolFacts): string {

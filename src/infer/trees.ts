@@ -1,4 +1,4 @@
-import { addError, type Context, use } from "./context.js";
+import { addError, addGap, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
@@ -685,12 +685,17 @@ function answer(ctx: Context, op: TreeOp, drafts: Draft[], type: string): Draft[
   ctx.notes.push(`${op} in the tree${output ? `, answered under ${output.name}` : ""}`);
   // a size asked for as text is written the way du and ls -l write one: in bytes
   // names asked for as text are one per line, as ls and find print them
-  const value =
-    type === "number" && output?.type === "string"
-      ? `$string($value) & " bytes"`
-      : type === "array" && output?.type === "string"
-        ? `$join($value, "\n")`
-        : "$value";
+  const spelt = type === "number" && output?.type === "string";
+  if (spelt)
+    addGap(
+      ctx,
+      `${output.name} writes the size as "N bytes": how the API writes a size (its units, its rounding) is a guess`,
+    );
+  const value = spelt
+    ? `$string($value) & " bytes"`
+    : type === "array" && output?.type === "string"
+      ? `$join($value, "\n")`
+      : "$value";
   return [
     ...drafts,
     { kind: "respond", ...(output ? { output: output.name } : {}), value: { $expr: value } },

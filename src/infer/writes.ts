@@ -325,7 +325,15 @@ function startingStatus(
   if (named.length === 1) return named[0];
   // an enum lists a lifecycle from its start: GitHub's [open, closed], Stripe's invoice
   // [draft, open, paid, …], PayPal's order [CREATED, SAVED, APPROVED, …]
-  return enumerated.find((v) => starts.includes(v));
+  const first = enumerated.find((v) => starts.includes(v));
+  // but where it lists more than one beginning, its order is all that chose: a broker's order
+  // may start `pending` before it is `open`, a help desk's ticket `open` before `pending`
+  if (first && starts.length > 1)
+    addGap(
+      ctx,
+      `a new record's status '${first}' is the first of ${starts.map((s) => `'${s}'`).join(", ")} in the API's enum: a guess at which one a new record starts in`,
+    );
+  return first;
 }
 
 /**

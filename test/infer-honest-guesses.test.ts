@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { call, inferred, integer, type State, text, tool, world } from "./support/infer-world.js";
+
+/**
+ * Where inference has to choose between readings the API's words allow, the choice is made
+ * and the verdict says so (`partly`, with the gap): a tool is reported inferred only where
+ * nothing in its answer or its change is a pick among equally likely readings.
+ */
+
+const outputs = (properties: Record<string, unknown>) => ({
+  outputSchema: { type: "object", properties },
+});
+
+describe("a new record's first status", () => {
+  /** A repair shop's jobs, in a lifecycle the enum lists. */
+  const shop = (statuses: string[]): State => ({
+    jobs: {
+      J1: { bike: "Cargo", status: statuses[1] },
+      J2: { bike: "Road", status: statuses.at(-1) },
+      J3: { bike: "Gravel", status: statuses[0] },
+    },
+  });
+  const status = (values: string[]) => ({ type: "string", enum: values });
+  const open = (values: string[]) =>
+    tool("open_job", "Open a repair job for a bike.", { bike: text }, ["bike"], [], {
+      outputSchema: { type: "object", properties: { job_id: text, status: status(values) } },
+    });
+
+  it("takes the enum's first beginning where two could start, and says the pick is a guess", async () => {
+    const values = ["queued", "pending", "done"];
+    const { after, report } = await call(world(shop(values), [open(values)]), "open_job", { bike: "BMX" });
+    const made = Object.entries(after.jobs as Record<string, State>).find(([k]) => !/^J[123]$/.test(k));
+    expect(made?.[1]).toMatchObject({ bike: "BMX", status: "queued" });
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toMatch(
+      /status 'queued' is the first of ('pending', 'queued'|'queued', 'pending') in the API's enum/,
+    );
+  });
+
+  it("claims the start where only one status begins a lifecycle", async () => {
+    const values = ["pending", "fixing", "done"];
+    const { after, report } = await call(world(shop(values), [open(values)]), "open_job", { bike: "BMX" });
+    const made = Object.entries(after.jobs as Record<string, State>).find(([k]) => !/^J[123]$/.test(k));
+    expect(made?.[1]).toMatchObject({ status: "pending" });
+    expect(report.gaps.join(" ")).not.toMatch(/a guess at which one/);
+    expect(report.verdict).toBe("inferred");
+  });
+});
+
+describe("documented fields that no record keeps", () => {
+  /** A lending library: loans keep a title and a due date, never a fee. */
+  const library = (): State => ({
+    loans: {
+      L1: { title: "Dune", due: "2026-03-09" },
+      L2: { title: "Emma", due: "2026-03-12" },
+    },
+  });
+  const receipt = tool("get_loan_receipt", "The receipt of a loan.", { loan_id: text }, ["loan_id"], [], {
+    ...outputs({
+      receipt: {
+        type: "object",
+        properties: { loan_id: text, title: text, due: text, late_fee: { type: "number" } },
+      },
+    }),
+  });
+
+  it("answers what the record keeps and says which documented fields it cannot", async () => {
+    const { answer, report } = await call(world(library(), [receipt]), "get_loan_receipt", { loan_id: "L2" });
+    expect(answer).toMatchObject({ receipt: { title: "Emma", due: "2026-03-12" } });
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps).toContain("documented, but kept by no record and given to no tool: receipt.late_fee");
+  });
+
+  it("counts a field some tool of the API gives a record as kept", () => {
+    const charge = tool("set_late_fee", "Set a loan's late fee.", { loan_id: text, late_fee: integer });
+    const { report } = inferred(world(library(), [receipt, charge]), "get_loan_receipt");
+    expect(report.gaps.join(" ")).not.toMatch(/kept by no record/);
+    expect(report.verdict).toBe("inferred");
+  });
+});
+
+describe("a size written as text", () => {
+  const drive = (): State => ({
+    drive: {
+      cwd: "/",
+      root: { type: "directory", children: { "a.txt": { type: "file", content: "four" } } },
+    },
+  });
+
+  it("is written in bytes, and the spelling is reported as a guess", async () => {
+    const usage = tool(
+      "disk_usage",
+      "Space used under a folder.",
+      { path: text },
+      [],
+      [],
+      outputs({ usage: text }),
+    );
+    const { answer, report } = await call(world(drive(), [usage]), "disk_usage", { path: "/" });
+    expect(answer).toEqual({ usage: "4 bytes" });
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toContain('usage writes the size as "N bytes"');
+  });
+
+  it("is no guess where the answer is a number", () => {
+    const usage = tool(
+      "disk_usage",
+      "Bytes used under a folder.",
+      { path: text },
+      [],
+      [],
+      outputs({ size: integer }),
+    );
+    const { report } = inferred(world(drive(), [usage]), "disk_usage");
+    expect(report.verdict).toBe("inferred");
+  });
+});
+
+describe("a spread of numbers", () => {
+  const numbers = { numbers: { type: "array", items: { type: "number" } } };
+  const spread = (name: string, description: string) =>
+    tool(name, description, numbers, ["numbers"], [], outputs({ result: { type: "number" } }));
+
+  it("is of a sample where the tool does not say, and the reading is reported as a guess", async () => {
+    const { answer, report } = await call(
+      world({}, [spread("standard_deviation", "The standard deviation of a list of numbers.")]),
+      "standard_deviation",
+      { numbers: [2, 4, 4, 4, 5, 5, 7, 9] },
+    );
+    expect((answer as { result: number }).result).toBeCloseTo(2.138, 3);
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toContain("says neither sample nor population");
+  });
+
+  it("is what the tool says: of a population, or of a sample", async () => {
+    const population = await call(
+      world({}, [spread("population_std", "The population standard deviation of the numbers.")]),
+      "population_std",
+      { numbers: [2, 4, 4, 4, 5, 5, 7, 9] },
+    );
+    expect((population.answer as { result: number }).result).toBe(2);
+    expect(population.report.verdict).toBe("inferred");
+    const sample = inferred(
+      world({}, [spread("sample_std", "The sample standard deviation of the numbers.")]),
+      "sample_std",
+    );
+    expect(sample.report.verdict).toBe("inferred");
+  });
+});
