@@ -495,7 +495,7 @@ describe("collections", () => {
           "P-1": {
             picker_id: "P-1",
             tags: ["fast"],
-            // records kept in a record of a record are no part
+            // records kept in a plain object of a record are that record's too
             home: { town: "Vale", sheds: { "S-1": { size: 2 }, "S-2": { size: 3 } } },
             baskets: {
               "K-1": {
@@ -514,9 +514,14 @@ describe("collections", () => {
     expect(shape.parts.map((p) => `${p.kind} ${p.path.join("/")}`)).toEqual([
       "record ",
       "collection pickers",
+      "collection pickers/*/home/sheds",
       "collection pickers/*/baskets",
       "collection pickers/*/baskets/*/fills",
     ]);
+    expect(collection(shape, "pickers/*/home/sheds")).toMatchObject({
+      parent: "pickers",
+      keys: ["S-1", "S-2"],
+    });
     expect(collection(shape, "pickers/*/baskets")).toMatchObject({ parent: "pickers", keys: ["K-1"] });
     expect(collection(shape, "pickers/*/baskets/*/fills")).toMatchObject({
       parent: "baskets",

@@ -483,6 +483,12 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const elements = elementRule(ctx, subject, acting);
     if (elements.length > 0) return { drafts: elements };
   }
+  // a list kept inside the record an argument names (`list_addresses(user_id)`) is what is read
+  const inside =
+    named?.parent && subject && acting === "read" && named.parent === subject.collection.name
+      ? lookupRule(ctx, named)
+      : undefined;
+  if (inside) return { drafts: inside };
   if (subject && acting !== "unknown" && acting !== "create")
     return found(
       withRefund(ctx, subject.collection, collectionRule(ctx, subject, acting)),

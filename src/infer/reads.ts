@@ -300,11 +300,12 @@ function textFieldFor(param: Param, collection: CollectionShape): string | undef
  */
 export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
   const paging = pagingOf(ctx, collection, "matches");
-  const selection = selectionOf(ctx, collection, paging?.params);
-  if (
-    selection.described.length === 0 &&
-    ctx.facts.params.some((p) => p.required && !paging?.params.has(p.name))
-  )
+  // the argument that names the record a nested list lives in (`user_id` of a user's addresses)
+  // says where to look, not what to match
+  const holder = holderChecks(ctx, collection);
+  const skip = new Set([...(paging?.params ?? []), ...holder.params]);
+  const selection = selectionOf(ctx, collection, skip);
+  if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required && !skip.has(p.name)))
     return undefined;
   if (selection.unmatched.length > 0)
     ctx.notes.push(`argument(s) ${selection.unmatched.join(", ")} match no field of ${collection.name}`);
@@ -357,8 +358,20 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
       { kind: "respond", value: { $expr: `$${binding}[0]` } },
     ];
   }
-  if (paging) return [list, paging.draft, ...listAnswer(ctx, collection, "page", binding)];
-  return [list, ...listAnswer(ctx, collection, binding)];
+  if (paging) return [...holder.checks, list, paging.draft, ...listAnswer(ctx, collection, "page", binding)];
+  return [...holder.checks, list, ...listAnswer(ctx, collection, binding)];
+}
+
+/** For a list kept inside other records: the argument naming its holder, and the check that the holder exists. */
+function holderChecks(ctx: Context, collection: CollectionShape): { params: string[]; checks: Draft[] } {
+  const parent = collection.parent;
+  const named = parent
+    ? ctx.references.find((r) => r.collection.name === parent && !r.collection.parent && !r.many)
+    : undefined;
+  const target = named ? recordTarget(ctx, named.collection, `{${named.param.name}}`) : undefined;
+  if (!named || !target) return { params: [], checks: [] };
+  const missing = notFoundError(ctx, named.collection, named.param.name, { add: true });
+  return { params: [named.param.name], checks: [{ kind: "read", target, ...(missing ? { missing } : {}) }] };
 }
 
 const SEARCH_VERBS: ReadonlySet<string> = new Set(["search", "list", "query", "filter", "browse"]);

@@ -323,9 +323,10 @@ function collectionParts(
       const values = sample.map(([, e]) => e[field]).filter((v) => v !== undefined);
       const found: Part[] = [];
       walkValue(values, [...path, "*", field], field, found, depth + 2);
-      // only what holds records of its own is a part: plain fields stay fields of the collection
+      // only what holds records of its own is a part: plain fields stay fields of the collection;
+      // records reached through plain objects (a user's `profile.addresses`) are its records' too
       for (const part of found)
-        if (part.kind === "collection" && part.path.length === path.length + 2)
+        if (part.kind === "collection" && !part.parent && !part.path.slice(path.length + 1).includes("*"))
           inner.push({ ...part, parent: name });
         else if (part.kind === "collection" && part.parent) inner.push(part);
     }
