@@ -129,3 +129,84 @@ describe("columns kept in a board", () => {
     );
   });
 });
+
+describe("devices kept by name in a home's rooms", () => {
+  /** A smart home: rooms by name, each with its devices by name, each switched on or off. */
+  const home = (): State => ({
+    home: { owner: "Kai" },
+    rooms: {
+      kitchen: {
+        floor: 1,
+        devices: {
+          ceiling: { kind: "light", on: false, brightness: 40 },
+          kettle: { kind: "plug", on: true, brightness: 0 },
+        },
+      },
+      study: { floor: 2, devices: { desk: { kind: "light", on: true, brightness: 80 } } },
+    },
+  });
+  const device = { room: text, device: text };
+  const tools = [
+    tool("turn_on_device", "Turn a device on.", device),
+    tool("turn_off_device", "Turn a device off.", device),
+    tool("set_brightness", "Set a light's brightness.", { ...device, brightness: { type: "integer" } }),
+    tool("get_device", "A device's state.", device),
+    tool("add_device", "Add a device to a room.", { room: text, name: text, kind: text }),
+    tool("remove_device", "Remove a device from a room.", device),
+  ];
+  const run = (name: string, args: Record<string, unknown>) => call(world(home(), tools), name, args);
+  const devices = (after: State, room: string) => (after.rooms as Records)[room]?.devices as Records;
+
+  it("switches the device the room and its name give, and nothing else", async () => {
+    const on = await run("turn_on_device", { room: "kitchen", device: "ceiling" });
+    expect(devices(on.after, "kitchen")).toEqual({
+      ...devices(home(), "kitchen"),
+      ceiling: { kind: "light", on: true, brightness: 40 },
+    });
+    expect(on.report.notes).toContain("sets on to 'true' (the verb \"on\")");
+    const off = await run("turn_off_device", { room: "study", device: "desk" });
+    expect(devices(off.after, "study").desk).toEqual({ kind: "light", on: false, brightness: 80 });
+    const unknown = await run("turn_on_device", { room: "study", device: "lamp" });
+    expect(failure(unknown.outcome)).toBe("DEVICE_NOT_FOUND");
+  });
+
+  it("sets a level, reads a device and removes one, by room and name", async () => {
+    const dimmed = await run("set_brightness", { room: "kitchen", device: "ceiling", brightness: 70 });
+    expect(devices(dimmed.after, "kitchen").ceiling).toEqual({ kind: "light", on: false, brightness: 70 });
+    expect((await run("get_device", { room: "study", device: "desk" })).answer).toEqual({
+      kind: "light",
+      on: true,
+      brightness: 80,
+    });
+    const removed = await run("remove_device", { room: "kitchen", device: "kettle" });
+    expect(Object.keys(devices(removed.after, "kitchen"))).toEqual(["ceiling"]);
+    expect(devices(removed.after, "study")).toEqual(devices(home(), "study"));
+  });
+
+  it("files a new device under the name given, and refuses a name taken in that room", async () => {
+    const added = await run("add_device", { room: "study", name: "fan", kind: "plug" });
+    expect(devices(added.after, "study").fan).toMatchObject({ kind: "plug" });
+    const taken = await run("add_device", { room: "kitchen", name: "kettle", kind: "plug" });
+    expect(failure(taken.outcome)).toBe("DEVICE_ALREADY_EXISTS");
+    const nowhere = await run("add_device", { room: "attic", name: "fan", kind: "plug" });
+    expect(failure(nowhere.outcome)).toBe("ROOM_NOT_FOUND");
+  });
+});
+
+describe("a switch on records of a collection", () => {
+  const doors = (): State => ({
+    doors: {
+      D1: { label: "front", locked: false },
+      D2: { label: "garage", locked: true },
+    },
+  });
+
+  it("sets the one flag named for the verb's state, or for its opposite's", async () => {
+    const lock = tool("lock_door", "Lock a door.", { door_id: text });
+    const unlock = tool("unlock_door", "Unlock a door.", { door_id: text });
+    const locked = await call(world(doors(), [lock, unlock]), "lock_door", { door_id: "D1" });
+    expect((locked.after.doors as Records).D1).toEqual({ label: "front", locked: true });
+    const opened = await call(world(doors(), [lock, unlock]), "unlock_door", { door_id: "D2" });
+    expect((opened.after.doors as Records).D2).toEqual({ label: "garage", locked: false });
+  });
+});

@@ -2,7 +2,7 @@ import { knownValues } from "./conditions.js";
 import type { Context } from "./context.js";
 import type { Param } from "./facts.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
-import { nameWords, PLAIN_UPDATE_VERBS, STATUS_VERBS, singular } from "./words.js";
+import { nameWords, PLAIN_UPDATE_VERBS, STATUS_VERBS, singular, switchedFlag, switchingOf } from "./words.js";
 
 /**
  * Where an argument lands in an entity, and which status an action leaves it in.
@@ -66,7 +66,10 @@ export function statusAfter(
   const known = verb ? STATUS_VERBS[verb] : undefined;
   if (!field) {
     // a flag the description names instead of a status ("no longer active", "Active becomes false")
-    const flag = statedFlag(ctx.facts.text, collection) ?? markedFlag(ctx, collection);
+    const flag =
+      statedFlag(ctx.facts.text, collection) ??
+      markedFlag(ctx, collection) ??
+      switchedRecordFlag(ctx, collection);
     if (flag) return flag;
     // an entity without a status field still shows that it was cancelled, closed, approved…
     if (said) return { field: "status", value: said, rule: "the description states it" };
@@ -127,6 +130,27 @@ function markedFlag(
       return { field: field.path, value: "false", rule: "the name marks it" };
   }
   return undefined;
+}
+
+/**
+ * A switch thrown on a record that keeps its state as one boolean named for it (a device's
+ * `on`, a door's `locked`): true for the verb's own state, false for its opposite's. Home
+ * Assistant's `light.turn_on` (`state: on`), Philips Hue's lights (`on: true`), SmartThings'
+ * `switch` capability (`on`/`off`).
+ */
+function switchedRecordFlag(
+  ctx: Context,
+  collection: CollectionShape,
+): { field: string; value: string; rule: string } | undefined {
+  const switching = switchingOf(ctx.facts.words, ctx.facts.verb);
+  if (!switching) return undefined;
+  const flags = [...collection.fields.values()].flatMap((field) => {
+    if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
+    const value = switchedFlag(switching, field.path);
+    return value === undefined ? [] : [{ field: field.path, value: String(value) }];
+  });
+  const [only] = flags;
+  return only && flags.length === 1 ? { ...only, rule: `the verb "${switching.verb}"` } : undefined;
 }
 
 function statusValue(

@@ -10,6 +10,7 @@ import {
   SELF_MEMBERSHIP_VERBS,
   sameNoun,
   singular,
+  switchingOf,
   VERBS,
 } from "./words.js";
 
@@ -165,14 +166,31 @@ function naturalKeyCollection(
   );
   if (byField) return byField;
   // `join_channel(channel)` names the channel it joins; `set_photo(photo)` gives the photo
-  const map = found.find((c) => c.container === "map" && !c.parent);
+  // a map kept inside records is named this way only beside the argument that names its holder
+  // (`device` of a `room`'s devices)
+  const map = found.find(
+    (c) => c.container === "map" && (!c.parent || holderNamed(c.parent, param, facts, shape)),
+  );
   if (!map || SELF_MEMBERSHIP_VERBS.has(facts.verb ?? "") || !facts.nouns.some((n) => singular(n) === noun))
     return map;
   // an update whose other arguments set the record's fields names the record it changes
   // (`edit_page(page, body)`); one whose argument is all it gives sets it (`set_photo(photo)`)
   const setsFields = facts.params.some((p) => p !== param && map.fields.has(p.name));
-  const content = facts.verbAction === "create" || (facts.verbAction === "update" && !setsFields);
+  // a switch throws the record it names (`turn_on_device(device)`), it gives it nothing
+  const switches = switchingOf(facts.words, facts.verb) !== undefined;
+  const content =
+    facts.verbAction === "create" || (facts.verbAction === "update" && !setsFields && !switches);
   return content ? undefined : map;
+}
+
+function holderNamed(parent: string, param: Param, facts: ToolFacts, shape: StateShape): boolean {
+  return facts.params.some(
+    (p) =>
+      p !== param &&
+      nounKeys(nameWords(p.name).map(singular).join("_")).some((key) =>
+        (shape.byNoun.get(key) ?? []).some((c) => c.name === parent && !c.parent),
+      ),
+  );
 }
 
 function many(param: Param): boolean {

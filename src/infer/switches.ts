@@ -5,7 +5,16 @@ import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import { answersFrom, namedRecordChecks, recordField } from "./records.js";
 import type { FieldShape, RecordShape } from "./shape.js";
-import { nameWords, participle, singular } from "./words.js";
+import {
+  flagName,
+  nameWords,
+  SWITCH_OPPOSITES as OPPOSITES,
+  participle,
+  SWITCH_STATES as STATES,
+  type Switching,
+  singular,
+  switchingOf,
+} from "./words.js";
 
 /**
  * Switches: verbs that put a thing into a state — start and stop charging, open and close
@@ -19,52 +28,9 @@ import { nameWords, participle, singular } from "./words.js";
  * Assistant's `lock.lock` and `switch.turn_on` services work so.
  */
 
-const STATES: Readonly<Record<string, readonly string[]>> = {
-  start: ["running", "started", "on", "active", "playing"],
-  stop: ["stopped", "off", "idle", "inactive"],
-  lock: ["locked"],
-  unlock: ["unlocked"],
-  open: ["open", "opened"],
-  close: ["closed", "shut"],
-  enable: ["enabled", "on", "active"],
-  disable: ["disabled", "off", "inactive"],
-  activate: ["active", "activated", "on", "enabled"],
-  deactivate: ["inactive", "deactivated", "off", "disabled"],
-  arm: ["armed"],
-  disarm: ["disarmed"],
-  pause: ["paused"],
-  resume: ["running", "resumed", "active", "playing"],
-  play: ["playing", "running", "started"],
-  mute: ["muted"],
-  unmute: ["unmuted"],
-  engage: ["engaged", "on"],
-  release: ["released", "disengaged", "off"],
-  connect: ["connected"],
-  disconnect: ["disconnected"],
-  plug: ["plugged", "connected"],
-  unplug: ["unplugged", "disconnected"],
-};
-
-interface Switching {
-  /** The verb as the notes name it: `on` for `turn_on`. */
-  verb: string;
-  /** The word of the name that says it (`turn`), no noun of the thing switched. */
-  word: string;
-  states: readonly string[];
-}
-
 /** What the verb puts things into: its states, most likely first. */
 function statesOf(ctx: Context): Switching | undefined {
-  const words = ctx.facts.words;
-  // the vocabulary of the other rules need not know a switching verb (`stop`)
-  const verb = ctx.facts.verb ?? words[0];
-  // `turn_on`, `switch_off`, `power_on`
-  if (verb && ["turn", "switch", "power"].includes(verb)) {
-    if (words.includes("on")) return { verb: "on", word: verb, states: ["on"] };
-    if (words.includes("off")) return { verb: "off", word: verb, states: ["off"] };
-  }
-  const states = verb ? STATES[verb] : undefined;
-  return verb && states ? { verb, word: verb, states } : undefined;
+  return switchingOf(ctx.facts.words, ctx.facts.verb);
 }
 
 /** The part the tool switches: the one whose values hold the verb's state, named by the tool where several do. */
@@ -175,35 +141,6 @@ function keysParam(ctx: Context, part: Extract<Switchable, { kind: "map" }>): Pa
   });
 }
 
-/** Verbs whose states are the opposites of another's: `pause` leaves `playing`, `stop` leaves `running`. */
-const OPPOSITES: Readonly<Record<string, string>> = {
-  start: "stop",
-  stop: "start",
-  lock: "unlock",
-  unlock: "lock",
-  open: "close",
-  close: "open",
-  enable: "disable",
-  disable: "enable",
-  activate: "deactivate",
-  deactivate: "activate",
-  arm: "disarm",
-  disarm: "arm",
-  pause: "play",
-  play: "pause",
-  resume: "pause",
-  mute: "unmute",
-  unmute: "mute",
-  engage: "release",
-  release: "engage",
-  connect: "disconnect",
-  disconnect: "connect",
-  plug: "unplug",
-  unplug: "plug",
-  on: "off",
-  off: "on",
-};
-
 /**
  * A switching verb on a record that keeps the state as a boolean named for it (`is_playing`,
  * `locked`, `muted`) sets it: true for the verb's own state (`play`, `resume`, `start` →
@@ -249,12 +186,6 @@ function flagSwitch(ctx: Context, verb: Switching): Draft[] | undefined {
     { kind: "update", target, require: preconditions(ctx, record), set, as: "record" },
     ...answersFrom(ctx, record, "record"),
   ];
-}
-
-/** A flag's name read as its state word last, after the thing it is the state of (`engine_running`, `lightsOn`). */
-function flagName(name: string): { state: string; of: string[] } {
-  const words = nameWords(name).filter((w) => w !== "is");
-  return { state: words.at(-1) ?? "", of: words.slice(0, -1).map(singular) };
 }
 
 function isFlag(field: FieldShape): boolean {

@@ -742,3 +742,98 @@ export function partNoun(name: string): string {
   }
   return noun;
 }
+
+/** What switching verbs put things into, most likely first (`start` → `running`). */
+export const SWITCH_STATES: Readonly<Record<string, readonly string[]>> = {
+  start: ["running", "started", "on", "active", "playing"],
+  stop: ["stopped", "off", "idle", "inactive"],
+  lock: ["locked"],
+  unlock: ["unlocked"],
+  open: ["open", "opened"],
+  close: ["closed", "shut"],
+  enable: ["enabled", "on", "active"],
+  disable: ["disabled", "off", "inactive"],
+  activate: ["active", "activated", "on", "enabled"],
+  deactivate: ["inactive", "deactivated", "off", "disabled"],
+  arm: ["armed"],
+  disarm: ["disarmed"],
+  pause: ["paused"],
+  resume: ["running", "resumed", "active", "playing"],
+  play: ["playing", "running", "started"],
+  mute: ["muted"],
+  unmute: ["unmuted"],
+  engage: ["engaged", "on"],
+  release: ["released", "disengaged", "off"],
+  connect: ["connected"],
+  disconnect: ["disconnected"],
+  plug: ["plugged", "connected"],
+  unplug: ["unplugged", "disconnected"],
+};
+
+export interface Switching {
+  /** The verb as the notes name it: `on` for `turn_on`. */
+  verb: string;
+  /** The word of the name that says it (`turn`), no noun of the thing switched. */
+  word: string;
+  states: readonly string[];
+}
+
+/** The switch a tool's name throws, if its verb is one (`turn_on`, `lock`, `mute`). */
+export function switchingOf(words: readonly string[], known: string | undefined): Switching | undefined {
+  // the vocabulary of the other rules need not know a switching verb (`stop`)
+  const verb = known ?? words[0];
+  // `turn_on`, `switch_off`, `power_on`
+  if (verb && ["turn", "switch", "power"].includes(verb)) {
+    if (words.includes("on")) return { verb: "on", word: verb, states: ["on"] };
+    if (words.includes("off")) return { verb: "off", word: verb, states: ["off"] };
+  }
+  const states = verb ? SWITCH_STATES[verb] : undefined;
+  return verb && states ? { verb, word: verb, states } : undefined;
+}
+
+/** Verbs whose states are the opposites of another's: `pause` leaves `playing`, `stop` leaves `running`. */
+export const SWITCH_OPPOSITES: Readonly<Record<string, string>> = {
+  start: "stop",
+  stop: "start",
+  lock: "unlock",
+  unlock: "lock",
+  open: "close",
+  close: "open",
+  enable: "disable",
+  disable: "enable",
+  activate: "deactivate",
+  deactivate: "activate",
+  arm: "disarm",
+  disarm: "arm",
+  pause: "play",
+  play: "pause",
+  resume: "pause",
+  mute: "unmute",
+  unmute: "mute",
+  engage: "release",
+  release: "engage",
+  connect: "disconnect",
+  disconnect: "connect",
+  plug: "unplug",
+  unplug: "plug",
+  on: "off",
+  off: "on",
+};
+
+/** A flag's name read as its state word last, after the thing it is the state of (`engine_running`, `lightsOn`). */
+export function flagName(name: string): { state: string; of: string[] } {
+  const words = nameWords(name).filter((w) => w !== "is");
+  return { state: words.at(-1) ?? "", of: words.slice(0, -1).map(singular) };
+}
+
+/**
+ * The value a switch gives a boolean named for a state (`on`, `is_locked`): true for its own
+ * state, false for its opposite's, undefined for any other flag.
+ */
+export function switchedFlag(switching: Switching, field: string): boolean | undefined {
+  const { state } = flagName(field);
+  if (switching.states.includes(state)) return true;
+  const opposite = SWITCH_OPPOSITES[switching.verb];
+  const against = opposite ? (SWITCH_STATES[opposite] ?? [opposite]) : [];
+  return against.includes(state) ? false : undefined;
+}

@@ -119,6 +119,9 @@ function argumentFields(ctx: Context, subject: Reference): Record<string, unknow
   const unmapped: string[] = [];
   for (const param of ctx.facts.params) {
     if (param.name === subject.param.name) continue;
+    // the argument naming the record the subject is kept in (`room` of a room's devices) says where
+    if (ctx.references.some((r) => r.param === param && r.collection.name === subject.collection.parent))
+      continue;
     const field = fieldFor(param, subject.collection) ?? recordFieldFor(ctx, param);
     // the key a record is addressed by is not rewritten by an update (a REST id never is);
     // an argument of that name names another record (`move_crate_to_bin(id, idBin)`)
@@ -822,9 +825,25 @@ function sameName(a: string, b: string | undefined): boolean {
 
 /** The collection's keys look like values of the argument: its examples have their outline, or it is the key field. */
 function keysLookLike(collection: CollectionShape, param: Param): boolean {
-  if (param.examples.length === 0) return sameName(param.name, collection.keyField);
+  // a map keyed by names (`ceiling`, `kettle`) is keyed by what a `name` argument gives
+  if (param.examples.length === 0)
+    return (
+      sameName(param.name, collection.keyField) ||
+      (NAMING.test(param.words.at(-1) ?? "") && keyedByNames(collection))
+    );
   const outlines = new Set(collection.keys.slice(0, 50).map(outline));
   return param.examples.some((e) => outlines.has(outline(e)));
+}
+
+const NAMING = /^(name|title|slug|handle|key)$/;
+
+/** Keys that are words people chose, not numbers or minted ids (`CUST-001`). */
+function keyedByNames(collection: CollectionShape): boolean {
+  return (
+    collection.keys.length > 0 &&
+    collection.keyFormat?.digits === undefined &&
+    collection.keys.every((k) => /[a-z]{2}/i.test(k) && !/[0-9]{3}/.test(k))
+  );
 }
 
 /** The documented error for a key already taken, or an added `<NOUN>_ALREADY_EXISTS` (409). */
@@ -940,13 +959,20 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
   // a list of records whose key the caller gives (a reader's email) keeps the one given
   const given =
     collection.container === "array" && !!collection.keyField && set[collection.keyField] !== undefined;
+  // a map keyed by what the caller names (a room's devices by name) files it under that name
+  const named = given ? undefined : givenKey(ctx, collection);
+  if (named) {
+    delete set[named.name];
+    ctx.notes.push(`files it under the key ${named.name} gives, refusing a taken one`);
+  }
   return [
     { kind: "read", target: parentTarget, ...(missing ? { missing } : {}) },
     ...(maker ? [maker.read] : []),
     {
       kind: "create",
-      target: container,
-      ...(given
+      target: named ? `${container}/{${named.name}}` : container,
+      ...(named ? { exists: takenError(ctx, collection, named.name) } : {}),
+      ...(given || named
         ? {}
         : {
             id: mintOf(collection, collection.name, collection.keyField ?? `${nameWords(noun).join("_")}_id`),
