@@ -155,7 +155,13 @@ describe("devices kept by name in a home's rooms", () => {
     tool("remove_device", "Remove a device from a room.", device),
   ];
   const run = (name: string, args: Record<string, unknown>) => call(world(home(), tools), name, args);
-  const devices = (after: State, room: string) => (after.rooms as Records)[room]?.devices as Records;
+  /** A room's devices, each without the name it is kept under (the served state adds it as `device`). */
+  const devices = (after: State, room: string) =>
+    Object.fromEntries(
+      Object.entries((after.rooms as Records)[room]?.devices as Records).map(
+        ([name, { device: _name, ...rest }]) => [name, rest],
+      ),
+    );
 
   it("switches the device the room and its name give, and nothing else", async () => {
     const on = await run("turn_on_device", { room: "kitchen", device: "ceiling" });
@@ -174,6 +180,7 @@ describe("devices kept by name in a home's rooms", () => {
     const dimmed = await run("set_brightness", { room: "kitchen", device: "ceiling", brightness: 70 });
     expect(devices(dimmed.after, "kitchen").ceiling).toEqual({ kind: "light", on: false, brightness: 70 });
     expect((await run("get_device", { room: "study", device: "desk" })).answer).toEqual({
+      device: "desk",
       kind: "light",
       on: true,
       brightness: 80,
@@ -183,9 +190,24 @@ describe("devices kept by name in a home's rooms", () => {
     expect(devices(removed.after, "study")).toEqual(devices(home(), "study"));
   });
 
+  it("lists a room's devices each with the name it is kept under, the one the other tools take", async () => {
+    const listing = tool("list_devices", "The devices in a room.", { room: text });
+    const { answer, report } = await call(world(home(), [...tools, listing]), "list_devices", {
+      room: "kitchen",
+    });
+    expect(answer).toEqual([
+      { device: "ceiling", kind: "light", on: false, brightness: 40 },
+      { device: "kettle", kind: "plug", on: true, brightness: 0 },
+    ]);
+    expect(report.notes).toContain("answers each with its key under device");
+  });
+
   it("files a new device under the name given, and refuses a name taken in that room", async () => {
     const added = await run("add_device", { room: "study", name: "fan", kind: "plug" });
-    expect(devices(added.after, "study").fan).toMatchObject({ kind: "plug" });
+    expect(((added.after.rooms as Records).study?.devices as Records | undefined)?.fan).toEqual({
+      device: "fan",
+      kind: "plug",
+    });
     const taken = await run("add_device", { room: "kitchen", name: "kettle", kind: "plug" });
     expect(failure(taken.outcome)).toBe("DEVICE_ALREADY_EXISTS");
     const nowhere = await run("add_device", { room: "attic", name: "fan", kind: "plug" });

@@ -890,6 +890,11 @@ function fillKeys(value: unknown, path: readonly string[], field: string): unkno
         isPlainObject(entity) && entity[field] === undefined ? { [field]: key, ...entity } : entity;
     return filled;
   }
+  // records kept inside every record of a collection (`rooms/*/devices`)
+  if (head === "*")
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, fillKeys(inner, rest, field)]),
+    );
   if (!(head in value)) return value;
   return { ...value, [head]: fillKeys(value[head], rest, field) };
 }

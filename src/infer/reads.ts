@@ -430,6 +430,11 @@ export function keyNameOf(siblings: readonly ToolFacts[], collection: Collection
     )
       return required[0]?.name as string;
   }
+  // an argument named for the thing itself (`device`, `channel`) names it by its key
+  for (const sibling of siblings)
+    for (const param of sibling.params)
+      if (!param.identifier && param.type === "string" && nouns.includes(param.words.join("_")))
+        return param.name;
   return `${nouns[0]}_id`;
 }
 
@@ -463,6 +468,11 @@ function listAnswer(ctx: Context, collection: CollectionShape, binding: string, 
 }
 
 function listValue(ctx: Context, collection: CollectionShape, binding: string): Draft {
+  // records a map keeps under their names answer with the name, or a list could not be acted on
+  if (collection.container === "map" && !collection.keyField && ctx.facts.outputs.length === 0) {
+    const key = keyFieldFor(ctx, collection);
+    ctx.notes.push(`answers each with its key under ${key}`);
+  }
   const array = singleArrayOutput(ctx.facts.outputs);
   const fields = statedFields(ctx.facts.text, collection);
   const records = fields

@@ -29,7 +29,7 @@ import {
   signedInMaker,
   signedInRead,
 } from "./principal.js";
-import { bindingName, identifier, keyEcho, wrapperOutput } from "./reads.js";
+import { bindingName, identifier, keyEcho, keyFieldFor, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
   type CollectionShape,
@@ -963,6 +963,8 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
   const named = given ? undefined : givenKey(ctx, collection);
   if (named) {
     delete set[named.name];
+    // its records keep their key where the toolset's answers need it (`fillKeys`): so does this one
+    set[keyFieldFor(ctx, collection)] = `{${named.name}}`;
     ctx.notes.push(`files it under the key ${named.name} gives, refusing a taken one`);
   }
   return [

@@ -50,19 +50,20 @@ export function world(state: Record<string, unknown>, tools: unknown[]): Toolset
 
 export type State = Record<string, unknown>;
 
-/** The world inferred: a tool as inferred and its report. */
-export function inferred(toolset: Toolset, name: string): { tool: Tool; report: ToolReport } {
+/** The world inferred: a tool as inferred, its report, and the state as inference leaves it. */
+export function inferred(toolset: Toolset, name: string): { tool: Tool; report: ToolReport; state: State } {
   const result = inferToolset(toolset);
   const found = result.toolset.tools.find((t) => t.name === name);
   const report = result.report.find((r) => r.tool === name);
   if (!found || !report) throw new Error(`no tool ${name}`);
-  return { tool: found, report };
+  return { tool: found, report, state: result.toolset.state };
 }
 
 /** Infers the world and runs one tool on its state: the outcome, the state after, the tool and its report. */
 export async function call(toolset: Toolset, name: string, args: Record<string, unknown>, state?: State) {
-  const { tool: found, report } = inferred(toolset, name);
-  const before = state ?? toolset.state;
+  const { tool: found, report, state: world } = inferred(toolset, name);
+  // the state as served: records of maps whose keys answers name keep them (`withKeyFields`)
+  const before = state ?? world;
   const outcome = await runEffects(found, args, before, NOW);
   const applied =
     outcome.status === "applied" ? applyPatch(structuredClone(before), outcome.patch) : undefined;
