@@ -336,6 +336,12 @@ describe("a bare `key` acts on the world's one map of plain values", () => {
       value: 2,
     });
     expect(numbers.after).toEqual({ cache: { a: "x" }, counters: { hits: 3, misses: 2 } });
+    // a schema's integer fits the numbers a state holds
+    const counted = await call(world(stores, [tool("set", "Write.", { key: text, value: integer })]), "set", {
+      key: "misses",
+      value: 4,
+    });
+    expect(counted.after).toEqual({ cache: { a: "x" }, counters: { hits: 3, misses: 4 } });
     const read = tool("get", "Read.", { key: text }, undefined, [], out({ value: number }));
     expect((await call(world(stores, [read]), "get", { key: "hits" })).answer).toEqual({ value: 3 });
     // no map holds flags, and without a type nothing tells the two apart
@@ -870,5 +876,37 @@ describe("the record a tool acts on, among those its arguments name", () => {
     expect((await call(get({ wallet_id: text }), "get_wallet", { wallet_id: "w2" })).report.verdict).toBe(
       "not inferred",
     );
+  });
+});
+
+describe("a verb that makes and puts into a status, given only a record's key", () => {
+  const office = () => ({
+    forms: {
+      f1: { form_id: "f1", title: "Leave", status: "draft" },
+      f2: { form_id: "f2", title: "Trip", status: "submitted" },
+    },
+  });
+
+  it("submits the record it names, and refuses one that is not there", async () => {
+    const submit = tool("submit_form", "Submit a form.", { form_id: text });
+    const done = await call(world(office(), [submit]), "submit_form", { form_id: "f1" });
+    expect((done.after.forms as Record<string, unknown>).f1).toEqual({
+      form_id: "f1",
+      title: "Leave",
+      status: "submitted",
+    });
+    expect(Object.keys(done.after.forms as object)).toEqual(["f1", "f2"]);
+    const unknown = await call(world(office(), [submit]), "submit_form", { form_id: "f9" });
+    expect(failure(unknown.outcome)).toBe("FORM_NOT_FOUND");
+  });
+
+  it("still makes a record where the call gives its fields", async () => {
+    const submit = tool("submit_form", "Submit a new form.", { title: text });
+    const made = await call(world(office(), [submit]), "submit_form", { title: "Visa" });
+    expect(Object.values(made.after.forms as Record<string, { title: string }>).map((f) => f.title)).toEqual([
+      "Leave",
+      "Trip",
+      "Visa",
+    ]);
   });
 });

@@ -36,6 +36,7 @@ import {
 import { type SchemaWorld, schemaWorld } from "./schema-world.js";
 import {
   type CollectionShape,
+  fitsStateType,
   reindexed,
   type StateShape,
   shapeOf,
@@ -62,6 +63,7 @@ import {
   nameWords,
   partNoun,
   READ_NOUNS,
+  STATUS_VERBS,
   sameNoun,
   singular,
 } from "./words.js";
@@ -465,7 +467,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const subject = subjectOf(ctx, named);
   // joining what another record offers files a record of the joining (`subscribe(plan_id)`)
   const joins = filedBy && facts.verb && FILED_JOINS.has(facts.verb) && subject?.collection !== filedBy;
-  const acting = joins ? "create" : actionFor(facts, subject);
+  const acting = joins ? "create" : submitsItsOwn(ctx, subject, named) ? "update" : actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
@@ -706,9 +708,7 @@ function soleKeyValueMap(ctx: Context): ValuesShape | undefined {
   const typed =
     ctx.facts.params.find((p) => p.name === "value")?.type ??
     ctx.facts.outputs.find((o) => o.name === "value")?.type;
-  const fitting = maps.filter(
-    (m) => m.valueType === typed || (typed === "number" && m.valueType === "integer"),
-  );
+  const fitting = maps.filter((m) => fitsStateType(typed, m.valueType));
   return fitting.length === 1 ? fitting[0] : undefined;
 }
 
@@ -854,6 +854,25 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   // `account_balance`) is a query, as Slack's `conversations.history` and `users.info` are
   if (!facts.verb && facts.words.length > 1 && READ_NOUNS.has(facts.words.at(-1) as string)) return "read";
   return "unknown";
+}
+
+/**
+ * A verb that makes something and puts a thing into a status (`submit`), given only the key of
+ * a record of the kind it names (`submit_form(form_id)`), puts that record into its status: an
+ * id is minted by the API, not chosen by the caller of a create. Concur's
+ * `POST /expense/reports/{id}/submit`, GitHub's review `.../reviews/{id}/events` (SUBMIT) and
+ * Jotform's submissions of a form by its id act on what exists.
+ */
+function submitsItsOwn(
+  ctx: Context,
+  subject: Reference | undefined,
+  named: CollectionShape | undefined,
+): boolean {
+  const { facts } = ctx;
+  if (facts.verbAction !== "create" || !STATUS_VERBS[facts.verb ?? ""]) return false;
+  if (!subject || subject.collection !== named || subject.strength !== "strong") return false;
+  if (!subject.param.identifier || !subject.param.required) return false;
+  return facts.params.every((p) => p === subject.param || !p.required);
 }
 
 /** What a create makes: the collection its name names, else the noun after its verb (`schedule_meeting` → meeting). */

@@ -5,7 +5,7 @@ import type { Param } from "./facts.js";
 import { principalOf, signedInExpression, signedInRead } from "./principal.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
-import type { CollectionShape, ListShape, ValuesShape } from "./shape.js";
+import { type CollectionShape, fitsStateType, type ListShape, type ValuesShape } from "./shape.js";
 import { recordTarget, referenceTarget } from "./targets.js";
 import {
   JOIN_VERBS,
@@ -489,7 +489,7 @@ export function valuesRule(ctx: Context, values: ValuesShape, intent: ValuesInte
 function putValue(ctx: Context, values: ValuesShape, target: string, noun: string): Draft[] {
   const key = keyParam(ctx, values);
   if (!key) return [];
-  const value = ctx.facts.params.find((p) => p !== key && p.type === values.valueType);
+  const value = ctx.facts.params.find((p) => p !== key && fitsStateType(p.type, values.valueType));
   if (value && changesValue(ctx)) {
     // `set_seat`, `update_seat`: a key already there gets the new value (as Redis HSET does)
     ctx.notes.push(`sets ${key.name} to ${value.name} in ${target}`);

@@ -757,6 +757,11 @@ export function dig(value: unknown, path: string): unknown {
   return current;
 }
 
+/** Whether values of a schema's type can be the state's (whose numbers all read as `number`). */
+export function fitsStateType(schemaType: string | undefined, stateType: string): boolean {
+  return schemaType === stateType || (schemaType === "integer" && stateType === "number");
+}
+
 function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";

@@ -413,6 +413,7 @@ export const STATUS_VERBS: Readonly<Record<string, readonly [stem: string, statu
   solve: ["solv", "solved"],
   reopen: ["open", "open"],
   publish: ["publish", "published"],
+  submit: ["submit", "submitted"],
   discontinue: ["discontinu", "discontinued"],
 };
 
