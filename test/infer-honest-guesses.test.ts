@@ -1,15 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { call, inferred, integer, type State, text, tool, world } from "./support/infer-world.js";
+import { call, inferred, integer, outputs, type State, text, tool, world } from "./support/infer-world.js";
 
 /**
  * Where inference has to choose between readings the API's words allow, the choice is made
  * and the verdict says so (`partly`, with the gap): a tool is reported inferred only where
  * nothing in its answer or its change is a pick among equally likely readings.
  */
-
-const outputs = (properties: Record<string, unknown>) => ({
-  outputSchema: { type: "object", properties },
-});
 
 describe("a new record's first status", () => {
   /** A repair shop's jobs, in a lifecycle the enum lists. */

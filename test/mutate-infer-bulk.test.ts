@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, failure, inferred, text, tool, world } from "./support/infer-world.js";
+import { call, failure, inferred, outputs as out, text, tool, world } from "./support/infer-world.js";
 
 /**
  * Tools that act on many records of a map in one call: a create given an array of records,
@@ -13,7 +13,6 @@ const objects = (properties: Record<string, unknown>) => ({
   type: "array",
   items: { type: "object", properties },
 });
-const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
 const recipe = { name: text, steps: strings, tags: strings };
 
 const box = world(

@@ -3,15 +3,13 @@ import type { Draft } from "../src/infer/drafts.js";
 import { factsOf } from "../src/infer/facts.js";
 import { groundingOf } from "../src/infer/grounding.js";
 import { shapeOf } from "../src/infer/shape.js";
-import { bool, inferred, integer, number, text, tool, world } from "./support/infer-world.js";
+import { bool, inferred, integer, number, outputs as out, text, tool, world } from "./support/infer-world.js";
 
 /**
  * Which properties of a tool's answer its effects ground (read from the state, echoed from the
  * arguments, or computed) and which are left to synthesis: a tool whose every output property
  * is grounded is inferred; one with guesses is only partly inferred, and its report says which.
  */
-
-const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
 
 const shop = world(
   {

@@ -8,6 +8,7 @@ import {
   failure,
   integer,
   number,
+  outputs as out,
   type State,
   text,
   tool,
@@ -21,8 +22,6 @@ import {
  * bare `key` acts on, a create of what the state keeps nowhere, the report of tools kept as
  * they are, and the key fields filled into the toolset's states.
  */
-
-const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
 
 /** A help desk: tickets and bookmarks, each record keyed by its id. */
 const desk = (): State => ({

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { bool, call, error, failure, inferred, integer, text, tool, world } from "./support/infer-world.js";
+import {
+  bool,
+  call,
+  error,
+  failure,
+  inferred,
+  integer,
+  outputs as out,
+  text,
+  tool,
+  world,
+} from "./support/infer-world.js";
 
 /**
  * Lists of plain values and maps of plain values: a value joins a list once and leaves it, a
@@ -8,9 +19,6 @@ import { bool, call, error, failure, inferred, integer, text, tool, world } from
  */
 
 const strings = { type: "array", items: text };
-const out = (properties: Record<string, unknown>) => ({
-  outputSchema: { type: "object", properties },
-});
 
 const club = world(
   {

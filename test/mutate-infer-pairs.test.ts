@@ -1,13 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { call, error, failure, inferred, integer, text, tool, world } from "./support/infer-world.js";
+import {
+  call,
+  error,
+  failure,
+  inferred,
+  integer,
+  outputs as out,
+  text,
+  tool,
+  world,
+} from "./support/infer-world.js";
 
 /**
  * Lists of pairs, each one key and one value, kept in order (a board of shout-outs, who said
  * what): a pair is appended (counts of them beside the list move), the pairs under a key are
  * removed (only the latest where the tool says so), values are searched, pairs grouped by key.
  */
-
-const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
 
 const board = world(
   {

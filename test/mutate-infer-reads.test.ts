@@ -8,6 +8,7 @@ import {
   inferred,
   integer,
   number,
+  outputs as out,
   type State,
   text,
   tool,
@@ -22,7 +23,6 @@ import {
  * id), and the key field records of a map take when they have none.
  */
 
-const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
 const list = (items: unknown = { type: "object" }) => ({ type: "array", items });
 const object = { type: "object" };
 const strings = list({ type: "string" });

@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { bool, call, error, failure, inferred, number, text, tool, world } from "./support/infer-world.js";
+import {
+  bool,
+  call,
+  error,
+  failure,
+  inferred,
+  number,
+  outputs as out,
+  text,
+  tool,
+  world,
+} from "./support/infer-world.js";
 
 /**
  * Amounts moved into and out of a number a record keeps (a card's balance, a generator's
  * fuel), refused past the record's own limit or below zero; and signing in and out of a
  * world that keeps who is signed in, by someone the world knows.
  */
-
-const out = (properties: Record<string, unknown>) => ({ outputSchema: { type: "object", properties } });
 
 const kiosk = world(
   {

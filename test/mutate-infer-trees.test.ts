@@ -6,6 +6,7 @@ import {
   failure,
   integer,
   number,
+  outputs,
   type State,
   text,
   tool,
@@ -38,9 +39,6 @@ const drive = (): State => ({
 });
 
 const path = { path: text };
-const outputs = (properties: Record<string, unknown>) => ({
-  outputSchema: { type: "object", properties },
-});
 
 /** Runs one tool of the drive; the answer, the error code, the drive after. */
 const run = async (made: unknown, args: Record<string, unknown>, state: State = drive()) => {

@@ -37,6 +37,11 @@ export const integer = { type: "integer" };
 export const number = { type: "number" };
 export const bool = { type: "boolean" };
 
+/** A tool's output schema: an object of these properties. */
+export const outputs = (properties: Record<string, unknown>) => ({
+  outputSchema: { type: "object", properties },
+});
+
 export function world(state: Record<string, unknown>, tools: unknown[]): Toolset {
   return ToolsetSchema.parse({
     id: "w",
