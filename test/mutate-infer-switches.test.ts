@@ -354,6 +354,20 @@ describe("a field left in the opposite verb's state", () => {
     expect(boatAfter(after).anchor).toBe("engaged");
   });
 
+  it("not a field that only shares a word with the name, each naming something the other does not", async () => {
+    // the schema lists both states, so the lever's values hold the verb's own
+    const read = tool("get_boat", "Read the boat.", {}, [], [], {
+      outputSchema: { type: "object", properties: { throttle_lever: choice("engaged", "released") } },
+    });
+    const lifted = boat({ throttle_lever: "engaged" });
+    const pedal = tool("release_throttle_pedal", "Lift off the throttle pedal.");
+    const { after } = await call(world(lifted, [read, pedal]), "release_throttle_pedal", {});
+    expect(boatAfter(after).throttle_lever).toBe("engaged");
+    const lever = tool("release_throttle_lever", "Let the throttle lever go.");
+    const letGo = await call(world(lifted, [read, lever]), "release_throttle_lever", {});
+    expect(boatAfter(letGo.after).throttle_lever).toBe("released");
+  });
+
   it("not a field the tool's name does not name", async () => {
     const release = tool("release_lines", "Cast off.");
     const { after } = await call(world(boat({ anchor: "engaged" }), [release]), "release_lines", {});

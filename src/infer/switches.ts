@@ -44,7 +44,13 @@ function switched(
     const state = verb.states.find((s) => part.known.includes(s));
     return state ? [{ part, state, nouns: nounsOf(part.kind === "map" ? part.field : part.field.path) }] : [];
   });
-  const named = fits.filter((fit) => fit.nouns.some((n) => nouns.has(n)));
+  // a part that shares a word with the name but each has one the other lacks is something else
+  // (`release_brake_pedal` and `parking_brake`: a pedal is no parking brake)
+  const named = fits.filter(
+    (fit) =>
+      fit.nouns.some((n) => nouns.has(n)) &&
+      !(fit.nouns.some((n) => !nouns.has(n)) && [...nouns].some((n) => !fit.nouns.includes(n))),
+  );
   if (named.length === 1) return named[0];
   const left = named.length === 0 ? leftState(ctx, verb, nouns) : undefined;
   if (left) return left;
