@@ -310,6 +310,10 @@ describe("what a session keeps beside its token", () => {
     expect(report.notes).toContain(
       "mints a token and keeps it in session.sid, setting device_name, token_type",
     );
+    // the device's name is no credential: the PIN is still checked
+    const wrong = await call(api, "sign_in", { badge: "B-77", pin: "0000", device_name: "front desk" });
+    expect(failure(wrong.outcome)).toBe("INVALID_CREDENTIALS");
+    expect(wrong.after.session).toMatchObject({ sid: null, device_name: null });
   });
 
   it("a lifetime without an expiry field is answered, and nothing else is set", async () => {

@@ -380,22 +380,32 @@ export function signInRule(ctx: Context, scheme: TokenScheme, who: () => readonl
 }
 
 /** The collection whose records hold every credential the sign-in is given (`client_id` and `client_secret`). */
-const credentialsOf = new WeakMap<Context, { target: string; fields: Set<string> } | null>();
+const credentialsOf = new WeakMap<Context, Credentials | null>();
 
-function credentials(ctx: Context): { target: string; fields: Set<string> } | undefined {
+function credentials(ctx: Context): Credentials | undefined {
   const known = credentialsOf.get(ctx);
   if (known !== undefined) return known ?? undefined;
   const given = credentialParams(ctx);
-  let found: { target: string; fields: Set<string> } | undefined;
+  let found: Credentials | undefined;
   for (const collection of ctx.shape.collections.values()) {
+    // what the accounts keep proves who calls (a badge and a PIN); what they do not (the name
+    // of the device signed in from) is said, not checked, and never lets a wrong secret through
     const held = given.filter((p) => collection.fields.has(p.name));
-    if (held.length === given.length && held.some((p) => isSecretName(p.name)) && held.length >= 2) {
-      found = { target: collection.path.join("/"), fields: new Set(collection.fields.keys()) };
+    if (held.some((p) => isSecretName(p.name)) && held.length >= 2) {
+      found = { target: collection.path.join("/"), fields: new Set(collection.fields.keys()), given: held };
       break;
     }
   }
   credentialsOf.set(ctx, found ?? null);
   return found;
+}
+
+interface Credentials {
+  /** The accounts' collection. */
+  target: string;
+  fields: Set<string>;
+  /** The arguments an account must hold all of. */
+  given: RawParam[];
 }
 
 /**
@@ -419,7 +429,7 @@ function callerHas(ctx: Context, field: string): boolean {
 function credentialsCheck(ctx: Context): Draft[] {
   const found = credentials(ctx);
   if (!found) return [];
-  const given = credentialParams(ctx);
+  const { given } = found;
   const documented = ctx.facts.errors.find((e) =>
     /credential|password|secret|client authentication|invalid client|wrong|no (user|account|client)/.test(
       e.text,
