@@ -986,3 +986,20 @@ describe("what the example states say of the session", () => {
     expect(report.notes).toContain("mints a token and keeps it in session.sid, setting terminal");
   });
 });
+
+describe("a sign-in the session rules cannot read", () => {
+  it("rewrites no account and answers none of its secrets", async () => {
+    const desk = world(
+      {
+        session: { sid: null, staff_id: null },
+        staff: { s1: { staff_id: "s1", badge: "B-77", pin: "4321", name: "Ada" } },
+      },
+      [tool("sign_in", "Sign in a member of staff.", { badge: text, staff_id: text })],
+    );
+    const { report, after, outcome } = await call(desk, "sign_in", { badge: "B-99", staff_id: "s1" });
+    expect(report.verdict).toBe("not inferred");
+    expect(outcome.status).not.toBe("failed");
+    expect(after).toEqual(desk.state);
+    expect(JSON.stringify(outcome)).not.toContain("4321");
+  });
+});

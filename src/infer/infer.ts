@@ -60,6 +60,7 @@ import {
   type Action,
   DECREASE_VERBS,
   INCREASE_VERBS,
+  LOGIN_VERBS,
   nameWords,
   partNoun,
   READ_NOUNS,
@@ -491,6 +492,10 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
       ? lookupRule(ctx, named)
       : undefined;
   if (inside) return { drafts: inside };
+  // a sign-in the session rules could not read proves nothing: it never rewrites the account
+  // it names, nor answers its secrets
+  if (subject && LOGIN_VERBS.has(facts.verb ?? ""))
+    return { reason: "signs in, but no secret its accounts keep and no session field says how" };
   if (subject && acting !== "unknown" && acting !== "create")
     return found(
       withRefund(ctx, subject.collection, collectionRule(ctx, subject, acting)),
