@@ -104,6 +104,7 @@ export const ROOMS = {
       "test/infer-rated.test.ts",
       "test/infer-honest-guesses.test.ts",
       "test/infer-nested-lists.test.ts",
+      "test/infer-listed.test.ts",
       "test/mutate-infer-*.test.ts",
     ],
     // each mutant runs up to thirteen test files: they share one load of src/ (scripts/mutate.mjs)

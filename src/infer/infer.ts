@@ -68,7 +68,7 @@ import {
   sameNoun,
   singular,
 } from "./words.js";
-import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
+import { createRule, deleteRule, elementHeldRule, elementRule, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -492,6 +492,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
       ? lookupRule(ctx, named)
       : undefined;
   if (inside) return { drafts: inside };
+  const held = subject && acting !== "create" ? elementHeldRule(ctx, subject) : undefined;
+  if (held) return { drafts: held };
   // a sign-in the session rules could not read proves nothing: it never rewrites the account
   // it names, nor answers its secrets
   if (subject && LOGIN_VERBS.has(facts.verb ?? ""))

@@ -10,6 +10,7 @@ import { recordTarget, referenceTarget } from "./targets.js";
 import {
   JOIN_VERBS,
   LEAVE_VERBS,
+  LISTING_VERBS,
   nameWords,
   participle,
   SELF_MEMBERSHIP_VERBS,
@@ -30,12 +31,14 @@ import { holderOf, referenceChecks } from "./writes.js";
 export type MemberIntent = "add" | "remove" | "read" | "contains";
 
 export function memberIntent(ctx: Context): MemberIntent | undefined {
-  const verb = ctx.facts.verb;
+  const verb = ctx.facts.verb ?? (LISTING_VERBS[ctx.facts.words[0] ?? ""] ? ctx.facts.words[0] : undefined);
   if (!verb) return undefined;
   if (ctx.facts.tool.annotations?.readOnlyHint === true)
     return ctx.facts.outputs.some((o) => o.type === "boolean") ? "contains" : "read";
   if (JOIN_VERBS.has(verb) || VERBS.create.includes(verb)) return "add";
   if (LEAVE_VERBS.has(verb)) return "remove";
+  const listing = LISTING_VERBS[verb];
+  if (listing) return listing;
   if (
     ["is", "has", "contains", "check"].includes(verb) &&
     ctx.facts.outputs.some((o) => o.type === "boolean")

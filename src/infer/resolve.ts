@@ -3,6 +3,7 @@ import { type CollectionShape, type ListShape, outline, type Part, type StateSha
 import {
   JOIN_VERBS,
   LEAVE_VERBS,
+  LISTING_VERBS,
   nameWords,
   nounKeys,
   nounOfIdentifier,
@@ -288,8 +289,9 @@ export function namedPart<K extends Part["kind"]>(
  * Reddit's do). Verbs that say nothing of the list (add, remove) name none.
  */
 export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | undefined {
-  const verb = facts.verb;
-  if (!verb || !(JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb))) return undefined;
+  // the vocabulary of the other rules need not know a listing verb (`mute`)
+  const verb = facts.verb ?? (LISTING_VERBS[facts.words[0] ?? ""] ? facts.words[0] : undefined);
+  if (!verb || !(JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || LISTING_VERBS[verb])) return undefined;
   const stem = verb.replace(/^un/, "");
   if (PLAIN_MEMBERSHIP.has(stem)) return undefined;
   const bare = stem.replace(/e$/, "");

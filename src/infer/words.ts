@@ -320,6 +320,20 @@ export const LEAVE_VERBS: ReadonlySet<string> = new Set([
   "drop",
 ]);
 
+/**
+ * Verbs that put someone on a list kept of them, and take them off (`block_user` → `blocked`,
+ * `mute_account` → `muted`), where a list is named by the verb: X's and Mastodon's blocks and
+ * mutes, GitHub's `PUT /user/blocks/{username}`.
+ */
+export const LISTING_VERBS: Readonly<Record<string, "add" | "remove">> = {
+  block: "add",
+  unblock: "remove",
+  mute: "add",
+  unmute: "remove",
+  ban: "add",
+  unban: "remove",
+};
+
 /** Membership verbs whose caller is who joins or leaves (a channel joined, a repository starred). */
 export const SELF_MEMBERSHIP_VERBS: ReadonlySet<string> = new Set([
   "join",
