@@ -216,6 +216,24 @@ describe("devices kept by name in a home's rooms", () => {
 });
 
 describe("a switch on records of a collection", () => {
+  it("throws the flag named for what the tool names, on the record its argument names", async () => {
+    const yard = (): State => ({
+      pens: {
+        east: { heater_on: false, lamp_on: true },
+        west: { heater_on: true, lamp_on: false },
+      },
+    });
+    const start = tool("start_heater", "Start a pen's heater.", { pen: text });
+    const stop = tool("stop_heater", "Stop a pen's heater.", { pen: text });
+    const started = await call(world(yard(), [start, stop]), "start_heater", { pen: "east" });
+    expect((started.after.pens as Records).east).toEqual({ heater_on: true, lamp_on: true });
+    const stopped = await call(world(yard(), [start, stop]), "stop_heater", { pen: "west" });
+    expect((stopped.after.pens as Records).west).toEqual({ heater_on: false, lamp_on: false });
+    expect(failure((await call(world(yard(), [start]), "start_heater", { pen: "north" })).outcome)).toBe(
+      "PEN_NOT_FOUND",
+    );
+  });
+
   const doors = (): State => ({
     doors: {
       D1: { label: "front", locked: false },

@@ -2,7 +2,15 @@ import { knownValues } from "./conditions.js";
 import type { Context } from "./context.js";
 import type { Param } from "./facts.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
-import { nameWords, PLAIN_UPDATE_VERBS, STATUS_VERBS, singular, switchedFlag, switchingOf } from "./words.js";
+import {
+  flagName,
+  nameWords,
+  PLAIN_UPDATE_VERBS,
+  STATUS_VERBS,
+  singular,
+  switchedFlag,
+  switchingOf,
+} from "./words.js";
 
 /**
  * Where an argument lands in an entity, and which status an action leaves it in.
@@ -142,15 +150,34 @@ function switchedRecordFlag(
   ctx: Context,
   collection: CollectionShape,
 ): { field: string; value: string; rule: string } | undefined {
+  const found = recordFlagSwitched(ctx, collection);
+  return found
+    ? { field: found.field, value: String(found.value), rule: `the verb "${found.verb}"` }
+    : undefined;
+}
+
+/**
+ * The one flag of a collection's records a switching tool throws: named for the verb's state
+ * alone (`on`), or for it and what the tool names (`sprinkler_on` for `start_sprinkler`); a
+ * flag of something else the records have (`heater_on`) is not it.
+ */
+export function recordFlagSwitched(
+  ctx: Context,
+  collection: CollectionShape,
+): { field: string; value: boolean; verb: string } | undefined {
   const switching = switchingOf(ctx.facts.words, ctx.facts.verb);
   if (!switching) return undefined;
+  const nouns = new Set(ctx.facts.nouns.filter((n) => n !== switching.word).map(singular));
   const flags = [...collection.fields.values()].flatMap((field) => {
     if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
     const value = switchedFlag(switching, field.path);
-    return value === undefined ? [] : [{ field: field.path, value: String(value) }];
+    const { of } = flagName(field.path);
+    if (value === undefined || !of.every((n) => nouns.has(n))) return [];
+    return [{ field: field.path, value, named: of.length > 0, verb: switching.verb }];
   });
-  const [only] = flags;
-  return only && flags.length === 1 ? { ...only, rule: `the verb "${switching.verb}"` } : undefined;
+  const named = flags.filter((f) => f.named);
+  const chosen = named.length > 0 ? named : flags;
+  return chosen.length === 1 ? chosen[0] : undefined;
 }
 
 function statusValue(

@@ -6,6 +6,7 @@ import { bulkRule } from "./bulk.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
+import { recordFlagSwitched } from "./fields.js";
 import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
 import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import {
@@ -468,7 +469,13 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const subject = subjectOf(ctx, named);
   // joining what another record offers files a record of the joining (`subscribe(plan_id)`)
   const joins = filedBy && facts.verb && FILED_JOINS.has(facts.verb) && subject?.collection !== filedBy;
-  const acting = joins ? "create" : submitsItsOwn(ctx, subject, named) ? "update" : actionFor(facts, subject);
+  // a switch changes the record whose flag it throws, whatever else its verb may do (`start`)
+  const switches = subject !== undefined && recordFlagSwitched(ctx, subject.collection) !== undefined;
+  const acting = joins
+    ? "create"
+    : submitsItsOwn(ctx, subject, named) || switches
+      ? "update"
+      : actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
   const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
@@ -820,6 +827,8 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
     ...single.filter((r) => r.collection.parent && r.param.required && reachable(r)),
     // an optional key is the subject where it is the only one (`get_visit_summary(appointment_id?)`)
     ...(single.length === 1 ? single.filter((r) => !r.collection.parent && r.strength === "strong") : []),
+    // a switch named for a flag of the records one argument names (`start_sprinkler(bed)`)
+    ...(single.length === 1 ? single.filter((r) => recordFlagSwitched(ctx, r.collection) !== undefined) : []),
   ];
   return ranked[0] ?? keyByPosition(ctx, named);
 }
