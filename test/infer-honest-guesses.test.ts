@@ -112,6 +112,50 @@ describe("a size written as text", () => {
   });
 });
 
+describe("what a file system answers in its own words", () => {
+  const drive = (): State => ({
+    drive: {
+      cwd: "/",
+      root: { type: "directory", children: { "a.txt": { type: "file", content: "four" } } },
+    },
+  });
+  const path = { path: text };
+
+  it("a write that answers one text says what it did in a sentence of its own: a guess", () => {
+    const write = tool("write_file", "Write a file.", { ...path, content: text }, ["path", "content"], [], {
+      ...outputs({ content: text }),
+    });
+    const { report } = inferred(world(drive(), [write]), "write_file");
+    expect(report.verdict).toBe("partly");
+    expect(report.guessed).toEqual(["content"]);
+  });
+
+  it("a read whose answer is a list of media blocks is not the file's text", () => {
+    const blocks = { type: "array", items: { type: "object", properties: { type: text, data: text } } };
+    const media = tool(
+      "read_media_file",
+      "Read an image or audio file.",
+      path,
+      ["path"],
+      [],
+      outputs({ content: blocks }),
+    );
+    const { report } = inferred(world(drive(), [media]), "read_media_file");
+    expect(report.verdict).toBe("partly");
+    expect(report.guessed).toEqual(["content"]);
+    const plain = tool("read_file", "Read a file.", path, ["path"], [], outputs({ content: text }));
+    expect(inferred(world(drive(), [plain]), "read_file").report.verdict).toBe("inferred");
+  });
+
+  it("what a path is, as one text, lists the facts toolsim knows, and says the choice is a guess", async () => {
+    const info = tool("get_file_info", "What a path is.", path, ["path"], [], outputs({ content: text }));
+    const { answer, report } = await call(world(drive(), [info]), "get_file_info", { path: "/a.txt" });
+    expect(answer).toEqual({ content: "name: a.txt\npath: /a.txt\ntype: file\nsize: 4" });
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toContain("which facts of a path the API lists");
+  });
+});
+
 describe("a spread of numbers", () => {
   const numbers = { numbers: { type: "array", items: { type: "number" } } };
   const spread = (name: string, description: string) =>

@@ -1,7 +1,7 @@
 import type { Draft } from "./drafts.js";
 import type { ToolFacts } from "./facts.js";
 import type { Part, StateShape } from "./shape.js";
-import { actionOf, describesOutcome, namesChangeOutcome } from "./words.js";
+import { actionOf, describesOutcome, namesChangeOutcome, TEXT_ANSWER } from "./words.js";
 
 const CHANGES = new Set(["create", "update", "delete", "tree"]);
 
@@ -48,8 +48,16 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
   if (actionOf(facts.tool) !== "read" && drafts.some((d) => CHANGES.has(String(d.kind))))
     for (const o of facts.outputs)
       if (o.type === "boolean" && namesChangeOutcome(o.name, facts.tool.name)) covered.add(o.name);
-  // an output that reports how the call went is not the argument its name repeats
-  const echoes = facts.outputs.filter((o) => !describesOutcome(o.description)).map((o) => o.name);
+  // an output that reports how the call went is not the argument its name repeats, nor is the
+  // one text a change answers (`content` of `write_file(path, content)`: its words are a guess)
+  const toldInText =
+    actionOf(facts.tool) !== "read" &&
+    facts.outputs.length === 1 &&
+    facts.outputs[0]?.type === "string" &&
+    TEXT_ANSWER.test(facts.outputs[0].name);
+  const echoes = toldInText
+    ? []
+    : facts.outputs.filter((o) => !describesOutcome(o.description)).map((o) => o.name);
   for (const param of facts.params) if (echoes.includes(param.name)) covered.add(param.name);
   if (outputs.length === 0) {
     // without an output schema the answer is what the effects read or did

@@ -32,6 +32,7 @@ export {
   SHELL_COMMANDS,
   STATUS_VERBS,
   singular,
+  TEXT_ANSWER,
   VERBS,
   verbOf,
   verbWords,

@@ -360,12 +360,18 @@ function infoRule(ctx: Context, base: Record<string, unknown>, primary: Param | 
     ctx.facts.outputs.length === 1 && ctx.facts.outputs[0]?.type === "string"
       ? ctx.facts.outputs[0]
       : undefined;
-  if (answers.length === 0 && lone)
+  if (answers.length === 0 && lone) {
     answers.push({
       kind: "respond",
       output: lone.name,
       value: { $expr: `$join($each($value, function($v, $k) { $k & ": " & $v }), "\n")` },
     });
+    // which facts the API lists (times, permissions) and in which words is its own
+    addGap(
+      ctx,
+      `${lone.name} lists name, path, type and size as "field: value" lines: which facts of a path the API lists, and in which words, is a guess`,
+    );
+  }
   ctx.notes.push(
     `info in the tree${answers.length > 0 ? `, answering ${answers.map((a) => a.output).join(", ")}` : ""}`,
   );
@@ -682,6 +688,14 @@ function characters(mode: string): string {
 /** The value of a reading operation goes to the output property of its type (the only one, or the only one of that type). */
 function answer(ctx: Context, op: TreeOp, drafts: Draft[], type: string): Draft[] {
   const output = outputFor(ctx.facts.outputs, type);
+  // a file's text is no list of media blocks nor a record: such an answer is left to synthesis,
+  // and reported as guessed
+  if (output && (output.type === "array" || output.type === "object") && output.type !== type) {
+    ctx.notes.push(
+      `${op} in the tree; what it answers under ${output.name} (${output.type}) is not its ${type}`,
+    );
+    return drafts;
+  }
   ctx.notes.push(`${op} in the tree${output ? `, answered under ${output.name}` : ""}`);
   // a size asked for as text is written the way du and ls -l write one: in bytes
   // names asked for as text are one per line, as ls and find print them

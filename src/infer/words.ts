@@ -852,3 +852,9 @@ export function switchedFlag(switching: Switching, field: string): boolean | und
   const against = opposite ? (SWITCH_STATES[opposite] ?? [opposite]) : [];
   return against.includes(state) ? false : undefined;
 }
+
+/**
+ * The one field of an answer made of text (`content`, `text`, `output`): for a change it says
+ * what was done in the API's own words, not the text that was written.
+ */
+export const TEXT_ANSWER = /^(content|text|output)$/i;

@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../catalog/index.js";
+import { TEXT_ANSWER } from "../infer/index.js";
 import { isPlainObject } from "../patch/index.js";
 import {
   isIdentifierName,
@@ -69,7 +70,6 @@ export function confirmingFields(schema: JsonSchema): { fields: string[]; textAn
 
 const CONFIRMING = /^(result|outcome|message|msg|confirmation|status_?message)$/i;
 const STATUS = /^status$/i;
-const TEXT_ANSWER = /^(content|text|output)$/i;
 const PREPOSITIONS = new Set(["from", "to", "in", "into", "on", "onto", "for", "with", "at", "of"]);
 /** Verbs whose call says where the thing goes: the sentence names the destination. */
 const MOVING_VERBS = new Set(["copy", "move", "send", "transfer", "forward", "share", "assign", "rename"]);
