@@ -250,3 +250,28 @@ describe("a switch on records of a collection", () => {
     expect((opened.after.doors as Records).D2).toEqual({ label: "garage", locked: false });
   });
 });
+
+describe("a create of the kind its name names", () => {
+  it("makes a record, not an amount moved into one of that kind", async () => {
+    const pantry = (): State => ({
+      shelves: {
+        top: { jars: { jam: { qty: 3, label: "L-1" }, fig: { qty: 1, label: "L-2" } } },
+        low: { jars: {} },
+      },
+    });
+    const add = tool("add_jar", "Put a new jar on a shelf.", {
+      shelf: text,
+      jar: text,
+      qty: { type: "integer" },
+    });
+    const { outcome, after } = await call(world(pantry(), [add]), "add_jar", {
+      shelf: "top",
+      jar: "honey",
+      qty: 2,
+    });
+    expect(outcome.status).toBe("applied");
+    const jars = (after.shelves as Records).top?.jars as Records;
+    expect(jars.jam).toMatchObject({ qty: 3 });
+    expect(Object.values(jars).filter((j) => j.qty === 2)).toHaveLength(1);
+  });
+});

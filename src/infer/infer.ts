@@ -478,7 +478,14 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
       : actionFor(facts, subject);
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
-  const moved = moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
+  // `add_jar(shelf, jar, qty)` puts a jar there: a create of the kind its name names moves no amount
+  const makesItsKind =
+    acting === "create" &&
+    subject !== undefined &&
+    facts.nouns.some((n) => sameNoun(n, subject.collection.name));
+  const moved = makesItsKind
+    ? undefined
+    : moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
   if (moved && moved.length > 0) return { drafts: moved };
   const beside = subject && acting === "create" ? besideListRule(ctx, subject) : undefined;
   if (beside) return { drafts: beside };
