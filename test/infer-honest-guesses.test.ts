@@ -163,8 +163,8 @@ describe("a spread of numbers", () => {
 
   it("is of a sample where the tool does not say, and the reading is reported as a guess", async () => {
     const { answer, report } = await call(
-      world({}, [spread("standard_deviation", "The standard deviation of a list of numbers.")]),
-      "standard_deviation",
+      world({}, [spread("stdev", "The standard deviation of a list of numbers.")]),
+      "stdev",
       { numbers: [2, 4, 4, 4, 5, 5, 7, 9] },
     );
     expect((answer as { result: number }).result).toBeCloseTo(2.138, 3);

@@ -174,7 +174,7 @@ describe("boolean outputs that say the change went through", () => {
         ok: bool,
         is_deleted: bool,
         followed_by: bool,
-        deleted_status: bool,
+        removed_status: bool,
       }),
     );
     const { answer, after, report } = await call(atDesk(del), "delete_ticket", { ticket_id: "T-1" });
@@ -185,7 +185,7 @@ describe("boolean outputs that say the change went through", () => {
       removed: true,
       ok: true,
       is_deleted: true,
-      deleted_status: true,
+      removed_status: true,
     });
     // `followed_by` says who, not that it was done: a guess
     expect(answer).not.toHaveProperty("followed_by");

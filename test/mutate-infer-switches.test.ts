@@ -311,12 +311,12 @@ const boatAfter = (after: State) => after.boat as Record<string, unknown>;
 
 describe("flags named for the thing they are the state of", () => {
   it("starts and stops the engine a flag keeps, and leaves the pump's flag alone", async () => {
-    const start = tool("startEngine", "Start the boat's engine.");
-    const started = await call(world(boat(), [start]), "startEngine", {});
+    const start = tool("engineStart", "Start the boat's engine.");
+    const started = await call(world(boat(), [start]), "engineStart", {});
     expect(boatAfter(started.after)).toEqual({ ...(boat().boat as State), engine_running: true });
     expect(started.report.notes).toContain(`sets engine_running of boat to true (the verb "start")`);
-    const stop = tool("stop_engine", "Stop the engine.");
-    const stopped = await call(world(boat(), [stop]), "stop_engine", {}, started.after);
+    const stop = tool("engine_stop", "Stop the engine.");
+    const stopped = await call(world(boat(), [stop]), "engine_stop", {}, started.after);
     expect(boatAfter(stopped.after).engine_running).toBe(false);
     expect(boatAfter(stopped.after).bilge_pump_on).toBe(true);
   });

@@ -117,12 +117,12 @@ describe("flags that say a change happened", () => {
   const flag: JsonSchema = { type: "boolean" };
 
   it("are true for a change, whether named for the outcome, the tool's verb or any change", () => {
-    const archive = tool("archive_album", { archived: flag, ok: flag, sent_status: flag, is_created: flag });
+    const archive = tool("archive_album", { archived: flag, ok: flag, saved_status: flag, is_created: flag });
     for (const seed of ["a", "b", "c", "d"])
       expect(answer(archive, {}, seed).result).toEqual({
         archived: true,
         ok: true,
-        sent_status: true,
+        saved_status: true,
         is_created: true,
       });
   });

@@ -7,6 +7,7 @@ import {
   nameWords,
   PLAIN_UPDATE_VERBS,
   STATUS_VERBS,
+  type Switching,
   singular,
   switchedFlag,
   switchingOf,
@@ -167,14 +168,36 @@ export function recordFlagSwitched(
 ): { field: string; value: boolean; verb: string } | undefined {
   const switching = switchingOf(ctx.facts.words, ctx.facts.verb);
   if (!switching) return undefined;
-  const nouns = new Set(ctx.facts.nouns.filter((n) => n !== switching.word).map(singular));
-  const flags = [...collection.fields.values()].flatMap((field) => {
+  const flag = theFlag(thrownFlags(collection.fields.values(), switching, switchedNouns(ctx, switching)));
+  return flag ? { field: flag.field.path, value: flag.value, verb: switching.verb } : undefined;
+}
+
+/** What a switching tool names beside its verb (`engine` of `start_engine`), singular. */
+export function switchedNouns(ctx: Context, switching: Switching): Set<string> {
+  return new Set(ctx.facts.nouns.filter((n) => n !== switching.word).map(singular));
+}
+
+/**
+ * The booleans among these fields a switch throws, each with the value it gets: those named
+ * for its state or its opposite's, alone (`on`) or after what the tool names (`engine_running`
+ * of `start_engine`; `named`). A flag of something the tool does not name is none of them.
+ */
+export function thrownFlags(
+  fields: Iterable<FieldShape>,
+  switching: Switching,
+  nouns: ReadonlySet<string>,
+): { field: FieldShape; value: boolean; named: boolean }[] {
+  return [...fields].flatMap((field) => {
     if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
     const value = switchedFlag(switching, field.path);
     const { of } = flagName(field.path);
     if (value === undefined || !of.every((n) => nouns.has(n))) return [];
-    return [{ field: field.path, value, named: of.length > 0, verb: switching.verb }];
+    return [{ field, value, named: of.length > 0 }];
   });
+}
+
+/** The flag a switch throws: the one named for what the tool names, else the one bare flag. */
+export function theFlag<T extends { named: boolean }>(flags: readonly T[]): T | undefined {
   const named = flags.filter((f) => f.named);
   const chosen = named.length > 0 ? named : flags;
   return chosen.length === 1 ? chosen[0] : undefined;

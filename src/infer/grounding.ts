@@ -71,7 +71,7 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
 }
 
 /**
- * The documented fields of an object a read answers from a record (an invoice's `travel_cost`)
+ * The documented fields of an object a read answers from a record (a receipt's `late_fee`)
  * that no record of its kind holds and no tool of the API is given: the answer leaves them
  * out, so the tool is only partly inferred. `written` are the names the API's tools take.
  */

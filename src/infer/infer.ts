@@ -22,7 +22,7 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
-import { keyListRule, keyNameOf, lookupRule, readRule } from "./reads.js";
+import { elementHeldRule, keyListRule, keyNameOf, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
@@ -69,7 +69,7 @@ import {
   sameNoun,
   singular,
 } from "./words.js";
-import { createRule, deleteRule, elementHeldRule, elementRule, updateRule } from "./writes.js";
+import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -398,8 +398,9 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     const drafts = computed.filter(isPlainObject) as Draft[];
     // a rate between currencies moves by the minute: the built-in table is not the API's,
     // though a table the state keeps is
+    const written = JSON.stringify(drafts);
     if (
-      JSON.stringify(drafts).includes("$convert(") &&
+      written.includes("$convert(") &&
       /currenc|exchange|forex|\bfx\b/i.test(toolText(ctx.facts)) &&
       !ctx.states.some((state) => ratesFromState(state) !== undefined)
     )
@@ -408,7 +409,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
         .map((d) => (typeof d.output === "string" && d.output !== "" ? d.output : "(answer)"));
     // a spread of a sample (n − 1) or of a whole population (n): where the tool says neither,
     // the library's sample is a guess (Python's statistics.stdev and NumPy's std disagree)
-    const spread = JSON.stringify(drafts).match(/\$math\(\\"(std|variance)\\"/);
+    const spread = written.match(/\$math\(\\"(std|variance)\\"/);
     if (spread && !/\b(sample|population|unbiased|n ?- ?1|bessel)\b/i.test(toolText(ctx.facts)))
       addGap(
         ctx,
@@ -643,8 +644,8 @@ function unchangedWrite(facts: ToolFacts, drafts: readonly Draft[]): string[] {
 const TREE_READ_OPS = new Set(["pwd", "list", "read", "info", "size", "find"]);
 
 /**
- * A boolean output that reports the call went through (`success`, `sent_status`,
- * `deleted_status`) is true in every answer the effects let through: a failed call answers
+ * A boolean output that reports the call went through (`success`, `is_sent`,
+ * `was_deleted`) is true in every answer the effects let through: a failed call answers
  * an error instead.
  */
 function successFlags(facts: ToolFacts, drafts: readonly Draft[]): Draft[] {
@@ -777,7 +778,6 @@ function collectionRule(ctx: Context, subject: Reference, action: Exclude<Action
   return action === "update" ? updateRule(ctx, subject) : deleteRule(ctx, subject);
 }
 
-/** A tool named after a collection, with no argument that names one of its records. */
 /** Verbs that take something that exists (a car rented, a room booked) and the noun of what they make. */
 const ACQUIRING: Readonly<Record<string, string>> = {
   rent: "rental",
@@ -789,6 +789,7 @@ const ACQUIRING: Readonly<Record<string, string>> = {
   purchase: "purchase",
 };
 
+/** A tool named after a collection, with no argument that names one of its records. */
 function namedCollectionRule(ctx: Context, named: CollectionShape, action: Action): Outcome {
   // `rent_car(car_id)` takes a car that exists: it makes a rental, not a car
   const made = ACQUIRING[ctx.facts.verb ?? ""];

@@ -8,9 +8,11 @@ import type { Reference } from "./resolve.js";
 import { type CollectionShape, fitsStateType, type ListShape, type ValuesShape } from "./shape.js";
 import { recordTarget, referenceTarget } from "./targets.js";
 import {
+  ASKING_VERBS,
   JOIN_VERBS,
   LEAVE_VERBS,
   LISTING_VERBS,
+  listingVerbOf,
   nameWords,
   participle,
   SELF_MEMBERSHIP_VERBS,
@@ -31,7 +33,7 @@ import { holderOf, referenceChecks } from "./writes.js";
 export type MemberIntent = "add" | "remove" | "read" | "contains";
 
 export function memberIntent(ctx: Context): MemberIntent | undefined {
-  const verb = ctx.facts.verb ?? (LISTING_VERBS[ctx.facts.words[0] ?? ""] ? ctx.facts.words[0] : undefined);
+  const verb = listingVerbOf(ctx.facts.words, ctx.facts.verb);
   if (!verb) return undefined;
   if (ctx.facts.tool.annotations?.readOnlyHint === true)
     return ctx.facts.outputs.some((o) => o.type === "boolean") ? "contains" : "read";
@@ -39,11 +41,7 @@ export function memberIntent(ctx: Context): MemberIntent | undefined {
   if (LEAVE_VERBS.has(verb)) return "remove";
   const listing = LISTING_VERBS[verb];
   if (listing) return listing;
-  if (
-    ["is", "has", "contains", "check"].includes(verb) &&
-    ctx.facts.outputs.some((o) => o.type === "boolean")
-  )
-    return "contains";
+  if (ASKING_VERBS.has(verb) && ctx.facts.outputs.some((o) => o.type === "boolean")) return "contains";
   if (VERBS.read.includes(verb)) return "read";
   return undefined;
 }

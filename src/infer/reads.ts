@@ -1,4 +1,4 @@
-import { addGap, type Context, notFoundError } from "./context.js";
+import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
@@ -6,7 +6,7 @@ import { pagingOf } from "./paging.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
-import { nameWords, nounKeys, partNoun, sameNoun, singular } from "./words.js";
+import { ASKING_VERBS, nameWords, nounKeys, partNoun, sameNoun, singular } from "./words.js";
 
 /** Reads of collections: by key, lookups by other fields, and lists. */
 
@@ -145,13 +145,24 @@ export function wrapperOutput(ctx: Context, collection: CollectionShape): string
 
 /** The record a nested one lives in must exist first, answered by its own not-found error. */
 export function parentChecks(ctx: Context, subject: Reference): Draft[] {
-  const parent = subject.collection.parent;
+  return holderChecks(ctx, subject.collection, { add: false }).checks;
+}
+
+/**
+ * For records kept inside others: the argument naming their holder, and the read that finds it
+ * (answering its not-found error; `add` adds one where the API documents none).
+ */
+function holderChecks(
+  ctx: Context,
+  collection: CollectionShape,
+  options: { add: boolean },
+): { params: string[]; checks: Draft[] } {
+  const parent = collection.parent;
   const named = parent ? ctx.references.find((r) => r.collection.name === parent && !r.many) : undefined;
-  if (!named) return [];
-  const target = recordTarget(ctx, named.collection, `{${named.param.name}}`);
-  if (!target) return [];
-  const missing = notFoundError(ctx, named.collection, named.param.name, { add: false });
-  return [{ kind: "read", target, ...(missing ? { missing } : {}) }];
+  const target = named ? recordTarget(ctx, named.collection, `{${named.param.name}}`) : undefined;
+  if (!named || !target) return { params: [], checks: [] };
+  const missing = notFoundError(ctx, named.collection, named.param.name, options);
+  return { params: [named.param.name], checks: [{ kind: "read", target, ...(missing ? { missing } : {}) }] };
 }
 
 /** How an argument selects records: equal to a field, a bound of a range, or words a field contains. */
@@ -302,7 +313,7 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   const paging = pagingOf(ctx, collection, "matches");
   // the argument that names the record a nested list lives in (`user_id` of a user's addresses)
   // says where to look, not what to match
-  const holder = holderChecks(ctx, collection);
+  const holder = holderChecks(ctx, collection, { add: true });
   const skip = new Set([...(paging?.params ?? []), ...holder.params]);
   const selection = selectionOf(ctx, collection, skip);
   if (selection.described.length === 0 && ctx.facts.params.some((p) => p.required && !skip.has(p.name)))
@@ -360,18 +371,6 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   }
   if (paging) return [...holder.checks, list, paging.draft, ...listAnswer(ctx, collection, "page", binding)];
   return [...holder.checks, list, ...listAnswer(ctx, collection, binding)];
-}
-
-/** For a list kept inside other records: the argument naming its holder, and the check that the holder exists. */
-function holderChecks(ctx: Context, collection: CollectionShape): { params: string[]; checks: Draft[] } {
-  const parent = collection.parent;
-  const named = parent
-    ? ctx.references.find((r) => r.collection.name === parent && !r.collection.parent && !r.many)
-    : undefined;
-  const target = named ? recordTarget(ctx, named.collection, `{${named.param.name}}`) : undefined;
-  if (!named || !target) return { params: [], checks: [] };
-  const missing = notFoundError(ctx, named.collection, named.param.name, { add: true });
-  return { params: [named.param.name], checks: [{ kind: "read", target, ...(missing ? { missing } : {}) }] };
 }
 
 const SEARCH_VERBS: ReadonlySet<string> = new Set(["search", "list", "query", "filter", "browse"]);
@@ -623,4 +622,45 @@ function keysExpression(collection: CollectionShape, itemType: string): string |
   if (collection.container === "array")
     return collection.keyField ? `[$all.${fieldExpression(collection.keyField)}]` : undefined;
   return collection.numericKeys && itemType === "integer" ? "[$keys($all).$number($)]" : "[$keys($all)]";
+}
+
+/**
+ * A question whether a record's list holds a value (`has_tag(post_id, tag)` → is `tag` among the
+ * post's `tags`), answered as the one boolean the tool answers: GitHub's
+ * `GET /repos/{o}/{r}/collaborators/{user}` (204 or 404), Slack's `conversations.members`
+ * checked for one user, Spotify's `GET /me/tracks/contains`.
+ */
+export function elementHeldRule(ctx: Context, subject: Reference): Draft[] | undefined {
+  const flags = ctx.facts.outputs.filter((o) => o.type === "boolean");
+  const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
+  if (flags.length !== 1 || ctx.facts.outputs.length !== 1 || !ASKING_VERBS.has(verb)) return undefined;
+  const rest = ctx.facts.params.filter(
+    (p) => p !== subject.param && p.type !== "array" && p.type !== "object",
+  );
+  const lists = [...subject.collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("array") &&
+      !f.itemFields &&
+      rest.length === 1 &&
+      singular(nameWords(f.path).at(-1) ?? "") === singular(nameWords(rest[0]?.name ?? "").at(-1) ?? ""),
+  );
+  const [field] = lists;
+  const target = referenceTarget(ctx, subject);
+  const value = rest[0];
+  if (!field || lists.length !== 1 || !target || !value) return undefined;
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const binding = bindingName(subject.collection);
+  const list = `$${binding}.${identifier(field.path)}`;
+  ctx.notes.push(
+    `answers whether the ${field.path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names hold ${value.name}`,
+  );
+  return [
+    { kind: "read", target, ...(missing ? { missing } : {}), as: binding },
+    {
+      kind: "respond",
+      output: (flags[0] as { name: string }).name,
+      value: { $expr: `$args.${identifier(value.name)} in (${list} ? ${list} : [])` },
+    },
+  ];
 }

@@ -459,7 +459,7 @@ function capacityGuard(
   ];
 }
 
-/** Fields that say whether, or who, someone is signed in: `authenticated`, `logged_in`, `current_user`. */
+/** Fields that say whether, or who, someone is signed in: `authenticated`, `logged_in`, `signed_in_user`. */
 export function authFields(record: RecordShape): FieldShape[] {
   // a session record (`session`, `auth`) says who by an id and holds the token it was given
   const session = record.path.some((segment) => nameWords(segment).some((w) => /^(session|auth)$/.test(w)));

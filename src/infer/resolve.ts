@@ -4,6 +4,7 @@ import {
   JOIN_VERBS,
   LEAVE_VERBS,
   LISTING_VERBS,
+  listingVerbOf,
   nameWords,
   nounKeys,
   nounOfIdentifier,
@@ -290,7 +291,7 @@ export function namedPart<K extends Part["kind"]>(
  */
 export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | undefined {
   // the vocabulary of the other rules need not know a listing verb (`mute`)
-  const verb = facts.verb ?? (LISTING_VERBS[facts.words[0] ?? ""] ? facts.words[0] : undefined);
+  const verb = listingVerbOf(facts.words, facts.verb);
   if (!verb || !(JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || LISTING_VERBS[verb])) return undefined;
   const stem = verb.replace(/^un/, "");
   if (PLAIN_MEMBERSHIP.has(stem)) return undefined;

@@ -2,6 +2,7 @@ import { enumsOf, nounsOf, preconditions, type Switchable, switchables } from ".
 import { addGap, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
+import { switchedNouns, theFlag, thrownFlags } from "./fields.js";
 import { identifier } from "./reads.js";
 import { answersFrom, namedRecordChecks, recordField } from "./records.js";
 import type { FieldShape, RecordShape } from "./shape.js";
@@ -45,7 +46,7 @@ function switched(
     return state ? [{ part, state, nouns: nounsOf(part.kind === "map" ? part.field : part.field.path) }] : [];
   });
   // a part that shares a word with the name but each has one the other lacks is something else
-  // (`release_brake_pedal` and `parking_brake`: a pedal is no parking brake)
+  // (`stop_pool_pump` and `pool_heater`: a pump is no heater)
   const named = fits.filter(
     (fit) =>
       fit.nouns.some((n) => nouns.has(n)) &&
@@ -157,26 +158,15 @@ function keysParam(ctx: Context, part: Extract<Switchable, { kind: "map" }>): Pa
  * (`locked` after `door_lock` and `door_unlock`).
  */
 function flagSwitch(ctx: Context, verb: Switching): Draft[] | undefined {
-  const opposite = OPPOSITES[verb.verb];
-  const against = opposite ? (STATES[opposite] ?? [opposite]) : [];
-  const toolNouns = new Set(ctx.facts.nouns.filter((n) => n !== verb.word).map(singular));
-  const flags = ctx.shape.parts.flatMap((record) => {
-    if (record.kind !== "record") return [];
-    return [...record.fields.values()].flatMap((field) => {
-      if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
-      const { state: word, of } = flagName(field.path);
-      if (of.length > 0 && !of.every((n) => toolNouns.has(n))) return [];
-      const named = of.length > 0;
-      if (verb.states.includes(word)) return [{ record, field, value: true, named }];
-      if (against.includes(word)) return [{ record, field, value: false, named }];
-      return [];
-    });
-  });
-  // a flag of the thing the tool names (`engine_running` for `start_engine`), else the one bare flag
-  const named = flags.filter((flag) => flag.named);
-  const chosen = named.length > 0 ? named : flags;
-  if (chosen.length !== 1) return undefined;
-  const { record, field, value } = chosen[0] as (typeof flags)[number];
+  const nouns = switchedNouns(ctx, verb);
+  const flags = ctx.shape.parts.flatMap((record) =>
+    record.kind === "record"
+      ? thrownFlags(record.fields.values(), verb, nouns).map((flag) => ({ record, ...flag }))
+      : [],
+  );
+  const chosen = theFlag(flags);
+  if (!chosen) return undefined;
+  const { record, field, value } = chosen;
   const target = record.path.join("/") || ".";
   const set: Record<string, unknown> = { [field.path]: { $expr: String(value) } };
   for (const param of ctx.facts.params) {

@@ -334,6 +334,15 @@ export const LISTING_VERBS: Readonly<Record<string, "add" | "remove">> = {
   unban: "remove",
 };
 
+/** The listing verb a name starts with, where the vocabulary of the other rules does not know it (`mute`). */
+export function listingVerbOf(words: readonly string[], known: string | undefined): string | undefined {
+  const first = words[0] ?? "";
+  return known ?? (LISTING_VERBS[first] ? first : undefined);
+}
+
+/** Verbs that ask whether something holds (`has_tag`, `is_member`, `contains_item`, `check_label`). */
+export const ASKING_VERBS: ReadonlySet<string> = new Set(["has", "is", "contains", "check", "includes"]);
+
 /** Membership verbs whose caller is who joins or leaves (a channel joined, a repository starred). */
 export const SELF_MEMBERSHIP_VERBS: ReadonlySet<string> = new Set([
   "join",
@@ -660,7 +669,7 @@ export function describesOutcome(description: string | undefined): boolean {
 
 /**
  * A boolean answer that says the change happened: named for the outcome (`success`, `ok`) or
- * for the change (`created`, `deleted`, `sent_status`; the participle of the tool's verb or of
+ * for the change (`created`, `deleted`, `is_sent`; the participle of the tool's verb or of
  * any change). A change that was made answers it true.
  */
 export function namesChangeOutcome(name: string, toolName: string): boolean {
@@ -795,8 +804,10 @@ export interface Switching {
 
 /** The switch a tool's name throws, if its verb is one (`turn_on`, `lock`, `mute`). */
 export function switchingOf(words: readonly string[], known: string | undefined): Switching | undefined {
-  // the vocabulary of the other rules need not know a switching verb (`stop`)
-  const verb = known ?? words[0];
+  // the vocabulary of the other rules need not know a switching verb (`stop`), first or, as in
+  // command names that put it last (`charge_stop`, `door_unlock`), last
+  const last = words.at(-1) ?? "";
+  const verb = known ?? (words[0] && !SWITCH_STATES[words[0]] && SWITCH_STATES[last] ? last : words[0]);
   // `turn_on`, `switch_off`, `power_on`
   if (verb && ["turn", "switch", "power"].includes(verb)) {
     if (words.includes("on")) return { verb: "on", word: verb, states: ["on"] };

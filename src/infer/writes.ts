@@ -1286,50 +1286,6 @@ function fieldAnswers(ctx: Context, collection: CollectionShape, binding: string
  * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
  * the one whose records have a field for every other argument (an attendee's email and rsvp).
  */
-/**
- * A question whether a record's list holds a value (`has_tag(post_id, tag)` → is `tag` among the
- * post's `tags`), answered as the one boolean the tool answers: GitHub's
- * `GET /repos/{o}/{r}/collaborators/{user}` (204 or 404), Slack's `conversations.members`
- * checked for one user, Spotify's `GET /me/tracks/contains`.
- */
-export function elementHeldRule(ctx: Context, subject: Reference): Draft[] | undefined {
-  const flags = ctx.facts.outputs.filter((o) => o.type === "boolean");
-  const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
-  if (flags.length !== 1 || ctx.facts.outputs.length !== 1 || !ASKING.has(verb)) return undefined;
-  const rest = ctx.facts.params.filter(
-    (p) => p !== subject.param && p.type !== "array" && p.type !== "object",
-  );
-  const lists = [...subject.collection.fields.values()].filter(
-    (f) =>
-      !f.path.includes(".") &&
-      f.types.has("array") &&
-      !f.itemFields &&
-      rest.length === 1 &&
-      singular(nameWords(f.path).at(-1) ?? "") === singular(nameWords(rest[0]?.name ?? "").at(-1) ?? ""),
-  );
-  const [field] = lists;
-  const target = referenceTarget(ctx, subject);
-  const value = rest[0];
-  if (!field || lists.length !== 1 || !target || !value) return undefined;
-  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
-  const binding = bindingName(subject.collection);
-  const list = `$${binding}.${identifier(field.path)}`;
-  ctx.notes.push(
-    `answers whether the ${field.path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names hold ${value.name}`,
-  );
-  return [
-    { kind: "read", target, ...(missing ? { missing } : {}), as: binding },
-    {
-      kind: "respond",
-      output: (flags[0] as { name: string }).name,
-      value: { $expr: `$args.${identifier(value.name)} in (${list} ? ${list} : [])` },
-    },
-  ];
-}
-
-/** Verbs that ask whether something holds: `has_tag`, `is_member`, `contains_item`, `check_label`. */
-const ASKING: ReadonlySet<string> = new Set(["has", "is", "contains", "check", "includes"]);
-
 function listFieldNamed(ctx: Context, collection: CollectionShape, subject: Reference) {
   const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
   const holding = [...collection.fields.values()].filter(

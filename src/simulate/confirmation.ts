@@ -1,5 +1,4 @@
 import type { JsonSchema } from "../catalog/index.js";
-import { TEXT_ANSWER } from "../infer/index.js";
 import { isPlainObject } from "../patch/index.js";
 import {
   isIdentifierName,
@@ -9,6 +8,7 @@ import {
   participle,
   SHELL_COMMANDS,
   singular,
+  TEXT_ANSWER,
   verbOf,
   verbWords,
 } from "./infer.js";

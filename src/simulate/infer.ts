@@ -30,6 +30,7 @@ export {
   participle,
   SHELL_COMMANDS,
   singular,
+  TEXT_ANSWER,
   verbOf,
   verbWords,
   wordsOf,

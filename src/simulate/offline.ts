@@ -229,7 +229,7 @@ function confirm(
   return fields;
 }
 
-/** A change that happened says so: its outcome flags (`success`, `created`, `sent_status`) are true, not a coin's toss. */
+/** A change that happened says so: its outcome flags (`success`, `created`, `is_sent`) are true, not a coin's toss. */
 function markSuccess(known: Record<string, unknown>, schema: JsonSchema, tool: Tool): void {
   for (const name of outcomeFlags(schema, tool)) if (known[name] === undefined) known[name] = true;
 }
