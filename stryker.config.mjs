@@ -105,9 +105,10 @@ export const ROOMS = {
       "test/infer-honest-guesses.test.ts",
       "test/infer-nested-lists.test.ts",
       "test/infer-listed.test.ts",
+      "test/infer-linked.test.ts",
       "test/mutate-infer-*.test.ts",
     ],
-    // each mutant runs up to thirteen test files: they share one load of src/ (scripts/mutate.mjs)
+    // each mutant runs up to fourteen test files: they share one load of src/ (scripts/mutate.mjs)
     sharedModules: true,
   },
 };

@@ -44,6 +44,7 @@ const status = async (id: string) => fedi.call("get_status", { status_id: id });
 const ids = (value: unknown) => (Array.isArray(value) ? value.map((s: { id?: unknown }) => s.id) : value);
 const bookmarked = async () => ids(fieldsOf(await fedi.call("get_bookmarks")).statuses);
 const favourited = async () => ids(fieldsOf(await fedi.call("get_favourites")).statuses);
+// newest first, as the tool's description says
 const statusesOf = async (account: string) =>
   ids(fieldsOf(await fedi.call("get_account_statuses", { account_id: account })).statuses);
 
@@ -63,7 +64,7 @@ describe("fediverse: statuses with snowflake ids, written by the signed-in accou
     expect.soft(fields).toMatchObject({ account_id: ME, visibility: "public", favourites_count: 0 });
     expectGrounded(answer, ["id", "account_id", "visibility", "favourites_count", "reblogs_count"]);
     expect.soft(expectOk(await status("113400000000000105"))).toMatchObject({ account_id: ME });
-    expect.soft(await statusesOf(ME)).toEqual(["113400000000000102", "113400000000000105"]);
+    expect.soft(await statusesOf(ME)).toEqual(["113400000000000105", "113400000000000102"]);
     const next = await fedi.call("post_status", { status: "And the crabs.", visibility: "unlisted" });
     expect.soft(fieldsOf(next)).toMatchObject({ id: "113400000000000106", visibility: "unlisted" });
   });
@@ -80,7 +81,7 @@ describe("fediverse: statuses with snowflake ids, written by the signed-in accou
     expect.soft(expectOk(answer)).toMatchObject({ in_reply_to_id: BARNACLES, account_id: ME });
     expect.soft(fieldsOf(await status(BARNACLES)).replies_count).toBe(1);
     expectError(await fedi.call("post_status", { status: "Hello?", in_reply_to_id: UNKNOWN }), "NOT_FOUND");
-    expect.soft(await statusesOf(ME)).toEqual(["113400000000000102", "113400000000000105"]);
+    expect.soft(await statusesOf(ME)).toEqual(["113400000000000105", "113400000000000102"]);
   });
 
   it("deleting your own status removes it; another account's is forbidden and stays", async () => {
@@ -127,7 +128,7 @@ describe("fediverse: favourites, reblogs and bookmarks", () => {
       .toMatchObject({ id: "113400000000000105", account_id: ME, reblog_of_id: FERRY });
     expectGrounded(answer, ["id", "account_id", "reblog_of_id"]);
     expect.soft(fieldsOf(await status(FERRY)).reblogs_count).toBe(4);
-    expect.soft(await statusesOf(ME)).toEqual(["113400000000000102", "113400000000000105"]);
+    expect.soft(await statusesOf(ME)).toEqual(["113400000000000105", "113400000000000102"]);
     expectError(await fedi.call("reblog_status", { status_id: UNKNOWN }), "NOT_FOUND");
     expect.soft(fieldsOf(await status(FERRY)).reblogs_count).toBe(4);
   });

@@ -6,6 +6,7 @@ import {
   flagName,
   nameWords,
   PLAIN_UPDATE_VERBS,
+  participle,
   STATUS_VERBS,
   type Switching,
   singular,
@@ -166,10 +167,33 @@ export function recordFlagSwitched(
   ctx: Context,
   collection: CollectionShape,
 ): { field: string; value: boolean; verb: string } | undefined {
-  const switching = switchingOf(ctx.facts.words, ctx.facts.verb);
+  const switching = switchingOf(ctx.facts.words, ctx.facts.verb) ?? participleSwitching(ctx);
   if (!switching) return undefined;
   const flag = theFlag(thrownFlags(collection.fields.values(), switching, switchedNouns(ctx, switching)));
   return flag ? { field: flag.field.path, value: flag.value, verb: switching.verb } : undefined;
+}
+
+/**
+ * A verb no switch is known by still puts a record into the state its participle names, where
+ * the records keep that state as a flag (`archive` → `archived`, `freeze` → `frozen`, `pin` →
+ * `is_pinned`); its undoing (`unarchive`) clears it. GitHub archives a repository
+ * (`archived: true`), Slack's `conversations.archive` and `.unarchive` set `is_archived`, and
+ * Discord pins a message (`pinned: true`). A verb that makes, reads or removes records, or
+ * one that only sets what it is given (`update`), is no such switch.
+ */
+function participleSwitching(ctx: Context): Switching | undefined {
+  const { facts } = ctx;
+  const verb = facts.verb ?? facts.words[0];
+  if (!verb || verb.length < 3 || PLAIN_UPDATE_VERBS.has(verb)) return undefined;
+  if (facts.verbAction === "create" || facts.verbAction === "read" || facts.verbAction === "delete")
+    return undefined;
+  const undone = /^un[a-z]{3,}$/.test(verb) ? verb.slice(2) : undefined;
+  return {
+    verb,
+    word: verb,
+    states: [participle(verb)],
+    ...(undone ? { against: [participle(undone)] } : { against: [participle(`un${verb}`)] }),
+  };
 }
 
 /** What a switching tool names beside its verb (`engine` of `start_engine`), singular. */

@@ -6,7 +6,7 @@ import { bulkRule } from "./bulk.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
-import { recordFlagSwitched } from "./fields.js";
+import { fieldFor, recordFlagSwitched } from "./fields.js";
 import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
 import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import {
@@ -22,7 +22,7 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
-import { elementHeldRule, keyListRule, keyNameOf, lookupRule, readRule } from "./reads.js";
+import { elementHeldRule, keyListRule, keyNameOf, linkedListRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
@@ -477,6 +477,12 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     : submitsItsOwn(ctx, subject, named) || switches
       ? "update"
       : actionFor(facts, subject);
+  const answered = acting === "unknown" ? madeByAnswer(ctx, subject) : undefined;
+  if (answered)
+    return found(
+      createRule(ctx, answered, nameWords(singular(answered.name)).join("_")),
+      "nothing to create",
+    );
   const tally = subject ? tallyRule(ctx, subject) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
   // `add_jar(shelf, jar, qty)` puts a jar there: a create of the kind its name names moves no amount
@@ -507,6 +513,9 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
       ? lookupRule(ctx, named)
       : undefined;
   if (inside) return { drafts: inside };
+  // a list of another kind whose records point to the one an argument names (`list_member_loans`)
+  const linked = subject && acting === "read" ? linkedListRule(ctx, subject) : undefined;
+  if (linked) return { drafts: linked };
   const held = subject && acting !== "create" ? elementHeldRule(ctx, subject) : undefined;
   if (held) return { drafts: held };
   // a sign-in the session rules could not read proves nothing: it never rewrites the account
@@ -878,6 +887,23 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   // `account_balance`) is a query, as Slack's `conversations.history` and `users.info` are
   if (!facts.verb && facts.words.length > 1 && READ_NOUNS.has(facts.words.at(-1) as string)) return "read";
   return "unknown";
+}
+
+/**
+ * A verb toolsim does not know, whose answer is the key of a new record of another kind, given
+ * its fields: it makes that record (`check_out_book(isbn, member_id, due_date)` → `loan_id`
+ * files a loan of the book). GitHub's fork answers the new repository, Docker's `commit` the new
+ * image's `Id`, and Koha's checkout of a library item the new checkout's `checkout_id`.
+ */
+function madeByAnswer(ctx: Context, subject: Reference | undefined): CollectionShape | undefined {
+  if (ctx.facts.readOnly === true) return undefined;
+  const made = [...ctx.shape.collections.values()].filter((c) => {
+    if (c.parent || c === subject?.collection) return false;
+    const key = c.keyField ?? `${nameWords(singular(c.name)).join("_")}_id`;
+    const answers = ctx.facts.outputs.some((o) => o.name === key);
+    return answers && ctx.facts.params.some((p) => fieldFor(p, c) !== undefined && p.name !== key);
+  });
+  return made.length === 1 ? made[0] : undefined;
 }
 
 /**

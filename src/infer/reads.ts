@@ -114,6 +114,33 @@ function relatedList(ctx: Context, subject: Reference): Draft[] {
 }
 
 /**
+ * A list of records of one kind asked for beside a record of another that they point to
+ * (`list_member_loans(member_id)`, `list_transactions(account_id)`): the records whose link is
+ * the argument, once the record it names is found, as GitHub lists a user's repositories
+ * (`GET /users/{user}/repos`, 404 for no such user), Stripe a customer's charges
+ * (`GET /v1/charges?customer=`) and Shopify a customer's orders. The tool names the records
+ * listed, in the plural, and they keep one field that refers to the named record's kind.
+ */
+export function linkedListRule(ctx: Context, subject: Reference): Draft[] | undefined {
+  if (subject.collection.parent) return undefined;
+  const listed = [...ctx.shape.collections.values()].filter((c) => {
+    const last = nameWords(c.name).at(-1) ?? "";
+    return c !== subject.collection && !c.parent && singular(last) !== last && ctx.facts.words.includes(last);
+  });
+  const only = listed.length === 1 ? listed[0] : undefined;
+  const links = only
+    ? [...only.fields.values()].filter((f) => f.refersTo === subject.collection.name && !f.path.includes("."))
+    : [];
+  if (!only || links.length !== 1 || fieldFor(subject.param, only) !== links[0]?.path) return undefined;
+  const target = referenceTarget(ctx, subject);
+  const lookup = target ? lookupRule(ctx, only, { holderChecked: true }) : undefined;
+  if (!target || !lookup) return undefined;
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  ctx.notes.push(`checks the ${humanNoun(subject.collection.name)} ${subject.param.name} names exists first`);
+  return [{ kind: "read", target, ...(missing ? { missing } : {}) }, ...lookup];
+}
+
+/**
  * A collection is the answer's list when it is named as the list is (`posts`), or named as the
  * list is under the name of the record's kind (`hotel_offers` listed as a hotel's `offers`), as
  * Stripe lists an invoice's `invoice_items` as its `lines`, GitHub an issue's comments, and
@@ -232,12 +259,12 @@ function selectionOf(ctx: Context, collection: CollectionShape, skip?: ReadonlyS
       selection.described.push(`${key} in ${param.name}`);
       continue;
     }
-    const text = textFieldFor(param, collection);
-    if (text) {
-      selection.filters.push(
-        `($not($exists($args.${identifier(param.name)})) or $contains($lowercase($string(${fieldExpression(text)})), $lowercase($args.${identifier(param.name)})))`,
-      );
-      selection.described.push(`${text} contains ${param.name}`);
+    const texts = textFieldsFor(param, collection, ctx.facts.text);
+    if (texts.length > 0) {
+      const arg = `$lowercase($args.${identifier(param.name)})`;
+      const contains = texts.map((f) => `$contains($lowercase($string(${fieldExpression(f)})), ${arg})`);
+      selection.filters.push(`($not($exists($args.${identifier(param.name)})) or ${contains.join(" or ")})`);
+      selection.described.push(`${texts.join(" or ")} contains ${param.name}`);
       continue;
     }
     selection.unmatched.push(param.name);
@@ -287,10 +314,15 @@ function rangeFor(param: Param, collection: CollectionShape): { field: string; o
   return undefined;
 }
 
-/** `keyword`, `query`, `q`, `search`, `text`: contained in the records' one long text field, never in their keys. */
-function textFieldFor(param: Param, collection: CollectionShape): string | undefined {
+/**
+ * `keyword`, `query`, `q`, `search`, `text`: contained in the text fields the description names
+ * ("search by title or author"), else in the records' one long text field, never in their keys.
+ * Open Library's `q` and Google Books' `q` search titles and authors alike; GitHub's `in:`
+ * qualifier names the fields a query looks in.
+ */
+function textFieldsFor(param: Param, collection: CollectionShape, description: string): string[] {
   if (param.type !== "string" || !/^(keyword|keywords|query|q|search|text|term|phrase)$/.test(param.name))
-    return undefined;
+    return [];
   // many distinct values make a text, unless they are keys: the records' own or another's
   const texts = [...collection.fields.values()].filter(
     (f) =>
@@ -299,8 +331,26 @@ function textFieldFor(param: Param, collection: CollectionShape): string | undef
       ((f.open && f.path !== collection.keyField && f.refersTo === undefined) ||
         /content|text|body|message|description|title|name/.test(f.path)),
   );
-  const preferred = texts.find((f) => /content|text|body|message/.test(f.path)) ?? texts[0];
-  return preferred?.path;
+  // "by title or author": said of the argument, else of the tool
+  const phrase = searchedFields(param.description) ?? searchedFields(description) ?? "";
+  const said = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("string") &&
+      f.path !== collection.keyField &&
+      f.refersTo === undefined &&
+      new RegExp(`\\b${nameWords(f.path).join("[ _]")}s?\\b`, "i").test(phrase),
+  );
+  if (said.length > 1) return said.map((f) => f.path);
+  const preferred = texts.find((f) => /content|text|body|message/.test(f.path)) ?? said[0] ?? texts[0];
+  return preferred ? [preferred.path] : [];
+}
+
+/** The words after "by" (or "in", "across") that name two or more things joined by "or", "and" or commas. */
+function searchedFields(text: string): string | undefined {
+  return /\b(?:by|in|across)\s+((?:the\s+)?[a-z_]+(?:(?:\s*,\s*|\s+or\s+|\s+and\s+)(?:the\s+|its\s+)?[a-z_]+)+)/i.exec(
+    text,
+  )?.[1];
 }
 
 /**
@@ -309,7 +359,11 @@ function textFieldFor(param: Param, collection: CollectionShape): string | undef
  * lists what matches, at most as many as a limit argument says; a tool that says it finds an
  * id answers the id, and its documented not-found error answers when nothing matches.
  */
-export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] | undefined {
+export function lookupRule(
+  ctx: Context,
+  collection: CollectionShape,
+  options: { holderChecked?: boolean } = {},
+): Draft[] | undefined {
   const paging = pagingOf(ctx, collection, "matches");
   // the argument that names the record a nested list lives in (`user_id` of a user's addresses)
   // says where to look, not what to match
@@ -323,8 +377,9 @@ export function lookupRule(ctx: Context, collection: CollectionShape): Draft[] |
   const target = containerTarget(ctx, collection);
   if (!target) return undefined;
   const answersId = answersAnId(ctx, collection);
+  // where the record the list belongs to was found first, its not-found error is that one's
   const missing =
-    answersId || ctx.facts.errors.some((e) => e.kind === "not-found")
+    !options.holderChecked && (answersId || ctx.facts.errors.some((e) => e.kind === "not-found"))
       ? notFoundError(ctx, collection, singular(collection.name), { add: false })
       : undefined;
   const binding = "matches";

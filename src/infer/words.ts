@@ -550,22 +550,38 @@ export function verbOf(name: string): { verb: string; action: Action } | undefin
   // verb first (`get_order`, `orders.submit`), else verb last, as resource-first names put it
   // (`note_add`, `user_profile_update`, `shelf_note_list_all`)
   const tail = words.length > 2 ? words.slice(-2).reverse() : [];
-  for (const word of [...words.slice(0, 2), ...tail])
+  // a two-word verb first is the verb, known or not: `check_out_book` does not book
+  const candidates = JOINED_VERBS.includes(words[0] ?? "")
+    ? words.slice(0, 1)
+    : [...words.slice(0, 2), ...tail];
+  for (const word of candidates)
     for (const action of ["delete", "update", "create", "read"] as const)
       if (VERBS[action].includes(word)) return { verb: word, action };
   return undefined;
 }
 
+const JOINED_VERBS = [
+  "login",
+  "logout",
+  "logon",
+  "logoff",
+  "signin",
+  "signout",
+  "topup",
+  "checkin",
+  "checkout",
+];
+
 /**
  * The words of a name with two-word verbs joined (`log_in` → login, `sign_out` → signout,
- * `top_up` → topup), so a verb is one word whatever the naming style.
+ * `top_up` → topup, `check_out` → checkout), so a verb is one word whatever the naming style.
  */
 export function verbWords(name: string): string[] {
   const words = [...nameWords(name)];
   const joined: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const pair = `${words[i]}${words[i + 1] ?? ""}`;
-    if (["login", "logout", "logon", "logoff", "signin", "signout", "topup"].includes(pair)) {
+    if (JOINED_VERBS.includes(pair)) {
       joined.push(pair);
       i++;
     } else joined.push(words[i] as string);
@@ -622,6 +638,8 @@ const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = {
   begin: "begun",
   take: "taken",
   give: "given",
+  freeze: "frozen",
+  hide: "hidden",
   build: "built",
   pay: "paid",
   buy: "bought",
@@ -800,6 +818,8 @@ export interface Switching {
   /** The word of the name that says it (`turn`), no noun of the thing switched. */
   word: string;
   states: readonly string[];
+  /** The states of its opposite, where no other verb is known to be it. */
+  against?: readonly string[];
 }
 
 /** The switch a tool's name throws, if its verb is one (`turn_on`, `lock`, `mute`). */
@@ -860,7 +880,7 @@ export function switchedFlag(switching: Switching, field: string): boolean | und
   const { state } = flagName(field);
   if (switching.states.includes(state)) return true;
   const opposite = SWITCH_OPPOSITES[switching.verb];
-  const against = opposite ? (SWITCH_STATES[opposite] ?? [opposite]) : [];
+  const against = switching.against ?? (opposite ? (SWITCH_STATES[opposite] ?? [opposite]) : []);
   return against.includes(state) ? false : undefined;
 }
 
