@@ -181,3 +181,147 @@ describe("a search over the fields its docs name", () => {
     expect(answer).toEqual([]);
   });
 });
+
+const reading = () => ({
+  books: {
+    b1: { book_id: "b1", title: "Dune" },
+    b2: { book_id: "b2", title: "Emma" },
+  },
+  shelves: { sh_summer: { shelf_id: "sh_summer", label: "Summer", book_ids: ["b1"], shared: false } },
+  starred_book_ids: ["b2"],
+});
+
+describe("one record kept under a word key that is its own id", () => {
+  it("is a collection: read by its id, created beside it with a minted id, never overwritten", async () => {
+    const get = tool("get_shelf", "Get a shelf.", { shelf_id: text });
+    const read = await call(world(reading(), [get]), "get_shelf", { shelf_id: "sh_summer" });
+    expect(read.answer).toMatchObject({ shelf_id: "sh_summer", label: "Summer" });
+    const create = tool(
+      "create_shelf",
+      "Create a shelf.",
+      { label: text },
+      ["label"],
+      [],
+      outputs({ shelf_id: text }),
+    );
+    const made = await call(world(reading(), [create]), "create_shelf", { label: "Winter" });
+    const shelves = made.after.shelves as Record<string, { label: string }>;
+    expect(shelves.sh_summer?.label).toBe("Summer");
+    expect(Object.values(shelves).map((s) => s.label)).toEqual(["Summer", "Winter"]);
+  });
+
+  it("a list of keys named for another kind (`book_ids`) gains and loses keys of records that exist", async () => {
+    const add = tool("add_book_to_shelf", "Put a book on a shelf.", { shelf_id: text, book_id: text });
+    const added = await call(world(reading(), [add]), "add_book_to_shelf", {
+      shelf_id: "sh_summer",
+      book_id: "b2",
+    });
+    expect((added.after.shelves as Record<string, { book_ids: string[] }>).sh_summer?.book_ids).toEqual([
+      "b1",
+      "b2",
+    ]);
+    expect(Object.keys(added.after.books as object)).toEqual(["b1", "b2"]);
+    const unknown = await call(world(reading(), [add]), "add_book_to_shelf", {
+      shelf_id: "sh_summer",
+      book_id: "b9",
+    });
+    expect(failure(unknown.outcome)).toBe("BOOK_NOT_FOUND");
+    const take = tool("remove_book_from_shelf", "Take a book off a shelf.", {
+      shelf_id: text,
+      book_id: text,
+    });
+    const taken = await call(world(reading(), [take]), "remove_book_from_shelf", {
+      shelf_id: "sh_summer",
+      book_id: "b1",
+    });
+    expect((taken.after.shelves as Record<string, { book_ids: string[] }>).sh_summer?.book_ids).toEqual([]);
+    expect(Object.keys(taken.after.books as object)).toEqual(["b1", "b2"]);
+  });
+
+  it("`make_shelf_shared` sets the flag its name ends with", async () => {
+    const share = tool("make_shelf_shared", "Make a shelf shared with friends.", { shelf_id: text });
+    const { after, report } = await call(world(reading(), [share]), "make_shelf_shared", {
+      shelf_id: "sh_summer",
+    });
+    expect(report.verdict).toBe("inferred");
+    expect((after.shelves as Record<string, unknown>).sh_summer).toMatchObject({
+      shared: true,
+      label: "Summer",
+    });
+  });
+
+  it("a list kept at the top answers itself, not the whole world", async () => {
+    const star = tool("star_book", "Star a book.", { book_id: text });
+    const { answer } = await call(world(reading(), [star]), "star_book", { book_id: "b1" });
+    expect(answer).toEqual({ starred_book_ids: ["b2", "b1"] });
+  });
+});
+
+describe("units received and picked as a balance moves", () => {
+  const bakery = () => ({
+    bins: { FLOUR: { bin_id: "FLOUR", quantity: 12 }, SUGAR: { bin_id: "SUGAR", quantity: 3 } },
+  });
+  const args = { bin_id: text, quantity: { type: "integer", minimum: 1 } };
+
+  it("receiving adds, picking takes, never below what is there, with an error named for what runs short", async () => {
+    const receive = tool("receive_stock", "Receive units into a bin.", args);
+    const got = await call(world(bakery(), [receive]), "receive_stock", { bin_id: "SUGAR", quantity: 4 });
+    expect((got.after.bins as Record<string, { quantity: number }>).SUGAR?.quantity).toBe(7);
+    const pick = tool("pick_stock", "Pick units out of a bin.", args);
+    const picked = await call(world(bakery(), [pick]), "pick_stock", { bin_id: "FLOUR", quantity: 5 });
+    expect((picked.after.bins as Record<string, { quantity: number }>).FLOUR?.quantity).toBe(7);
+    const short = await call(world(bakery(), [pick]), "pick_stock", { bin_id: "SUGAR", quantity: 5 });
+    expect(failure(short.outcome)).toBe("INSUFFICIENT_QUANTITY");
+  });
+});
+
+describe("replies and ranges read with care", () => {
+  const clinic = () => ({
+    referrals: {
+      "RF-1": {
+        referral_id: "RF-1",
+        patient: "Lu",
+        clinic: "Eye",
+        starts: "2026-03-04T10:00:00Z",
+        ends: "2026-03-04T10:30:00Z",
+      },
+      "RF-2": {
+        referral_id: "RF-2",
+        patient: "Mo",
+        clinic: "Skin",
+        starts: "2026-03-06T09:00:00Z",
+        ends: "2026-03-06T09:20:00Z",
+      },
+    },
+  });
+
+  it("answering with one of a few words makes no new record", async () => {
+    const respond = tool("respond_to_referral", "Answer a referral.", {
+      referral_id: text,
+      answer: { type: "string", enum: ["accept", "decline"] },
+    });
+    const { after, report } = await call(world(clinic(), [respond]), "respond_to_referral", {
+      referral_id: "RF-1",
+      answer: "accept",
+    });
+    expect(Object.keys(after.referrals as object)).toEqual(["RF-1", "RF-2"]);
+    expect(report.verdict).not.toBe("inferred");
+  });
+
+  it("a time window selects by when records start, where they have a start and an end", async () => {
+    const list = tool(
+      "list_referrals",
+      "List referrals in a time window.",
+      {
+        time_min: { type: "string", format: "date-time" },
+        time_max: { type: "string", format: "date-time" },
+      },
+      [],
+    );
+    const { answer } = await call(world(clinic(), [list]), "list_referrals", {
+      time_min: "2026-03-05T00:00:00Z",
+      time_max: "2026-03-07T00:00:00Z",
+    });
+    expect((answer as { referral_id: string }[]).map((r) => r.referral_id)).toEqual(["RF-2"]);
+  });
+});

@@ -120,16 +120,17 @@ function statedFlag(
 }
 
 /**
- * A flag the tool's name marks (`mark_message_read`, `markAsUnread`, `flag_done`): set true,
- * or false where the name says its opposite (`un…`), as mail, chat and task APIs mark items
- * read, unread, done or starred.
+ * A flag the tool's name marks (`mark_message_read`, `markAsUnread`, `flag_done`,
+ * `make_playlist_public`): set true, or false where the name says its opposite (`un…`), as
+ * mail, chat and task APIs mark items read, unread, done or starred, and Spotify, GitHub and
+ * YouTube make a playlist, a repository or a video public or private by a flag.
  */
-function markedFlag(
+export function markedFlag(
   ctx: Context,
   collection: CollectionShape,
 ): { field: string; value: string; rule: string } | undefined {
   const words = ctx.facts.words;
-  if (!words.some((w) => w === "mark" || w === "flag")) return undefined;
+  if (!words.some((w) => w === "mark" || w === "flag") && ctx.facts.verb !== "make") return undefined;
   if (ctx.facts.params.some((p) => p.type === "boolean")) return undefined;
   for (const field of collection.fields.values()) {
     if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;

@@ -197,8 +197,25 @@ export function moveToHolder(ctx: Context): Draft[] | undefined {
 const OUTCOME_WORDS = new Set(["status", "success", "result", "message", "ok", "outcome"]);
 
 /** Verbs that make a new record from the one they name. */
-const REPLY_VERBS = new Set(["reply", "respond", "answer"]);
+const REPLY_VERBS: ReadonlySet<string> = new Set(["reply", "respond", "answer"]);
 const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "reblog", "quote"]);
+
+/**
+ * A reply says something: answering an invitation or a referral with one of a few words
+ * (`respond_to_referral(referral_id, answer: accept|decline)`) makes no record.
+ */
+export function answersInAWord(ctx: Context, subject: Reference): boolean {
+  return REPLY_VERBS.has(ctx.facts.verb ?? ctx.facts.words[0] ?? "") && !saysSomething(ctx, subject);
+}
+
+/** A text argument free to say anything (no enum, no key), or records that link replies to what they answer. */
+function saysSomething(ctx: Context, subject: Reference): boolean {
+  const text = ctx.facts.params.some(
+    (p) => p !== subject.param && p.type === "string" && !p.identifier && p.schema.enum === undefined,
+  );
+  const linked = [...subject.collection.fields.keys()].some((f) => /reply|replies|parent/.test(f));
+  return text || linked;
+}
 
 /**
  * A reply or a forward files a new record made from the one it names, in the folder sending
@@ -208,6 +225,7 @@ const FORWARD_VERBS = new Set(["forward", "reshare", "share", "repost", "reblog"
 export function derivedRecord(ctx: Context, subject: Reference): Draft[] | undefined {
   const verb = ctx.facts.verb ?? ctx.facts.words[0];
   if (!verb || !(REPLY_VERBS.has(verb) || FORWARD_VERBS.has(verb))) return undefined;
+  if (answersInAWord(ctx, subject)) return undefined;
   // replies kept apart from what they answer (`replies` naming their thread) are made there
   const filed = collectionOfVerb(ctx.facts, ctx.shape);
   if (filed && filed !== subject.collection) return undefined;

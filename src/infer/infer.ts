@@ -6,8 +6,15 @@ import { bulkRule } from "./bulk.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
-import { fieldFor, recordFlagSwitched } from "./fields.js";
-import { derivedRecord, folderForCreate, moveToFolder, moveToHolder, readAcrossFolders } from "./folders.js";
+import { fieldFor, markedFlag, recordFlagSwitched } from "./fields.js";
+import {
+  answersInAWord,
+  derivedRecord,
+  folderForCreate,
+  moveToFolder,
+  moveToHolder,
+  readAcrossFolders,
+} from "./folders.js";
 import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import {
   joinAsSignedIn,
@@ -60,6 +67,7 @@ import { treeFor, treeRule } from "./trees.js";
 import {
   type Action,
   DECREASE_VERBS,
+  GOODS_IN_VERBS,
   INCREASE_VERBS,
   LOGIN_VERBS,
   nameWords,
@@ -471,7 +479,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   // joining what another record offers files a record of the joining (`subscribe(plan_id)`)
   const joins = filedBy && facts.verb && FILED_JOINS.has(facts.verb) && subject?.collection !== filedBy;
   // a switch changes the record whose flag it throws, whatever else its verb may do (`start`)
-  const switches = subject !== undefined && recordFlagSwitched(ctx, subject.collection) !== undefined;
+  // as does making a record what one of its flags says (`make_playlist_public`)
+  const switches =
+    subject !== undefined &&
+    (recordFlagSwitched(ctx, subject.collection) !== undefined ||
+      (facts.verb === "make" && markedFlag(ctx, subject.collection) !== undefined));
   const acting = joins
     ? "create"
     : submitsItsOwn(ctx, subject, named) || switches
@@ -490,15 +502,23 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     acting === "create" &&
     subject !== undefined &&
     facts.nouns.some((n) => sameNoun(n, subject.collection.name));
-  const moved = makesItsKind
-    ? undefined
-    : moneyMove(ctx, subject, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS });
+  const moved = makesItsKind ? undefined : moneyMove(ctx, subject, STOCK_MOVES);
   if (moved && moved.length > 0) return { drafts: moved };
   const beside = subject && acting === "create" ? besideListRule(ctx, subject) : undefined;
   if (beside) return { drafts: beside };
   const filed =
     moveToHolder(ctx) ?? (subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined);
   if (filed && filed.length > 0) return { drafts: filed };
+  // an answer given in a word or two (`respond_to_referral(referral_id, answer)`) names what it
+  // answers: it makes no record under that key, and what it changes is not inferred
+  if (subject && acting === "create" && answersInAWord(ctx, subject)) {
+    const checked = existenceCheck(
+      ctx,
+      subject,
+      "it answers the record it names in a word, and what that changes is not inferred",
+    );
+    if (checked) return { drafts: checked };
+  }
   const across = subject && acting === "read" ? readAcrossFolders(ctx, subject) : undefined;
   if (across) return { drafts: across };
   const joined = subject ? joinAsSignedIn(ctx, subject) : undefined;
@@ -769,16 +789,17 @@ function toolText(facts: ToolFacts): string {
  * resource answers 404 (GitHub, Stripe's `resource_missing`, Slack's `channel_not_found`).
  * What it does is left to synthesis, and the report says so.
  */
-function existenceCheck(ctx: Context, subject: Reference): Draft[] | undefined {
+function existenceCheck(
+  ctx: Context,
+  subject: Reference,
+  gap = `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: what it does is not inferred`,
+): Draft[] | undefined {
   if (!subject.param.required || subject.strength !== "strong") return undefined;
   const target = referenceTarget(ctx, subject);
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   if (!target || !missing) return undefined;
   ctx.notes.push(`checks the ${humanNoun(subject.collection.name)} ${subject.param.name} names exists`);
-  addGap(
-    ctx,
-    `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: what it does is not inferred`,
-  );
+  addGap(ctx, gap);
   return [{ kind: "read", target, missing }];
 }
 
@@ -888,6 +909,16 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   if (!facts.verb && facts.words.length > 1 && READ_NOUNS.has(facts.words.at(-1) as string)) return "read";
   return "unknown";
 }
+
+/**
+ * What adds to a stored number and what takes from it: money's verbs, and a count of units
+ * received or picked, moved only where the record keeps a number named as the amount is
+ * (`quantity`), so that a shipped order or a sold share is left to its own rules.
+ */
+const STOCK_MOVES = {
+  increase: new Set([...INCREASE_VERBS, ...[...GOODS_IN_VERBS].filter((v) => v !== "stock")]),
+  decrease: new Set([...DECREASE_VERBS, "pick", "dispatch"]),
+};
 
 /**
  * A verb toolsim does not know, whose answer is the key of a new record of another kind, given

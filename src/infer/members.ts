@@ -115,6 +115,8 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
       ? `adds ${param.name} to ${target}, once`
       : `removes ${param.name} from ${target}${guard.length > 0 ? " (it must be there)" : ""}`,
   );
+  const member = counted.length > 0 ? counted : memberRecord(ctx, param);
+  const listed = `[$holder.${identifier(field)}]`;
   return [
     ...checks,
     ...(counted.length > 0 ? before : []),
@@ -125,8 +127,13 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
       set: { [field]: { $expr: changed } },
       as: "holder",
     },
-    ...(output ? [{ kind: "respond", output, value: { $expr: `[$holder.${identifier(field)}]` } }] : []),
-    ...(counted.length > 0 ? counted : memberRecord(ctx, param)),
+    ...(output
+      ? [{ kind: "respond", output, value: { $expr: listed } } as Draft]
+      : holderTarget === "." && member.length === 0
+        ? // a list kept at the top answers itself, not the whole world that holds it
+          [{ kind: "respond", output: field, value: { $expr: listed } } as Draft]
+        : []),
+    ...member,
     ...membershipFlags(ctx, list, value, `$holder.${identifier(field)}`, output),
   ];
 }

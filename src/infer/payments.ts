@@ -413,15 +413,21 @@ function sidesOf(ctx: Context, subject: Reference | undefined, direction: 1 | -1
 
 function shortGuard(ctx: Context, side: Side, value: string): Record<string, unknown> {
   const documented = ctx.facts.errors.find((e) => SHORT_WORDS.test(e.text));
-  const code = documented
-    ? use(ctx, documented)
-    : addError(ctx, {
-        code: "INSUFFICIENT_FUNDS",
-        status: 409,
-        message: `The ${nameWords(side.balance.path).join(" ")} does not cover the amount.`,
-        when: "The amount is more than the balance it is taken from (inferred from the tool's verb).",
-      });
+  const code = documented ? use(ctx, documented) : addError(ctx, shortError(side.balance.path));
   return { expr: `$subject.${identifier(side.balance.path)} >= ${value}`, error: code };
+}
+
+/** The error of taking more than is there: funds for money, else named for what runs short (`INSUFFICIENT_QUANTITY`). */
+function shortError(field: string): { code: string; status: number; message: string; when: string } {
+  const words = nameWords(field);
+  const money = words.some((w) => BALANCE_WORDS.test(w) || /^(amount|money|budget)$/.test(w));
+  const what = words.join(" ");
+  return {
+    code: money ? "INSUFFICIENT_FUNDS" : `INSUFFICIENT_${words.join("_").toUpperCase()}`,
+    status: 409,
+    message: `The ${what} does not cover the amount.`,
+    when: `The amount is more than the ${money ? "balance" : what} it is taken from (inferred from the tool's verb).`,
+  };
 }
 
 /** A limit the paying record keeps (`dailyLimit`, `spend_cap`; null while unset) bounds the amount, where an error names it. */

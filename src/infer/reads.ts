@@ -310,6 +310,12 @@ function rangeFor(param: Param, collection: CollectionShape): { field: string; o
   if (rest === "date" || rest === "time" || rest === "") {
     const dates = fields.filter(dated);
     if (dates.length === 1) return { field: dates[0]?.path as string, op };
+    // several (an event's `start` and `end`): the one it begins at, as Google Calendar's
+    // `timeMin`/`timeMax`, Outlook's `calendarView` and CalDAV time ranges select events by time
+    const starts = dates.filter((f) =>
+      nameWords(f.path).some((w) => /^(start|starts|begin|begins)$/.test(w)),
+    );
+    if (starts.length === 1) return { field: starts[0]?.path as string, op };
   }
   return undefined;
 }

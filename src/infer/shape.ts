@@ -352,6 +352,9 @@ function isMapOfRecords(objects: ReadonlyArray<Record<string, unknown>>): boolea
   if (!entries.every(([, v]) => isPlainObject(v))) return false;
   const keys = entries.map(([k]) => k);
   if (keys.some(dataKey)) return true;
+  // records that hold their own key (`{"pl_road": {"playlist_id": "pl_road", …}}`) are entries
+  // of a map, even one record under a word key
+  if (entries.every(([k, v]) => Object.values(v as object).some((field) => field === k))) return true;
   const shapes = entries.map(([, v]) => new Set(Object.keys(v as object)));
   if (shapes.length < 2) return false;
   // several records sharing most of their fields are entries of one map, even under word keys

@@ -5,7 +5,16 @@ import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import { referenceTarget } from "./targets.js";
-import { DECREASE_VERBS, INCREASE_VERBS, nameWords, sameNoun, singular, VERBS } from "./words.js";
+import {
+  DECREASE_VERBS,
+  GOODS_IN_VERBS,
+  GOODS_OUT_VERBS,
+  INCREASE_VERBS,
+  nameWords,
+  sameNoun,
+  singular,
+  VERBS,
+} from "./words.js";
 import { createRule } from "./writes.js";
 
 /**
@@ -26,10 +35,6 @@ interface Tally {
 }
 
 type TallyIntent = "read" | "increase" | "decrease" | "adjust" | "set" | "move";
-
-/** Verbs of goods coming in and going out, beside the ones that move any amount. */
-const IN_VERBS = new Set(["receive", "restock", "replenish", "stock"]);
-const OUT_VERBS = new Set(["ship", "dispatch", "pick", "issue", "sell"]);
 
 /** Words that name the source and the destination of a move. */
 const FROM_WORDS = new Set(["from", "source", "src", "origin"]);
@@ -162,8 +167,8 @@ function tallyIntent(ctx: Context, slots: Slots): TallyIntent | undefined {
     /\bsigned\b/.test(amount.description.toLowerCase())
   )
     return "adjust";
-  if (INCREASE_VERBS.has(verb) || IN_VERBS.has(verb)) return "increase";
-  if (DECREASE_VERBS.has(verb) || OUT_VERBS.has(verb)) return "decrease";
+  if (INCREASE_VERBS.has(verb) || GOODS_IN_VERBS.has(verb)) return "increase";
+  if (DECREASE_VERBS.has(verb) || GOODS_OUT_VERBS.has(verb)) return "decrease";
   if (verb === "set" || verb === "update") return "set";
   return undefined;
 }

@@ -394,6 +394,13 @@ export const DECREASE_VERBS: ReadonlySet<string> = new Set([
   "consume",
 ]);
 
+/**
+ * Verbs of goods coming in and going out of stock: a count of units moves as a balance does
+ * (Shopify's inventory `received` and picked quantities, Square's inventory adjustments).
+ */
+export const GOODS_IN_VERBS: ReadonlySet<string> = new Set(["receive", "restock", "replenish", "stock"]);
+export const GOODS_OUT_VERBS: ReadonlySet<string> = new Set(["ship", "dispatch", "pick", "issue", "sell"]);
+
 /** A name for who is signed in (`signed_in_as`, `loggedInUser`), not for when or whether. */
 export function namesSignedInAccount(name: string): boolean {
   const words = nameWords(name);

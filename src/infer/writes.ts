@@ -829,7 +829,10 @@ function keysLookLike(collection: CollectionShape, param: Param): boolean {
   if (param.examples.length === 0)
     return (
       sameName(param.name, collection.keyField) ||
-      (NAMING.test(param.words.at(-1) ?? "") && keyedByNames(collection))
+      (NAMING.test(param.words.at(-1) ?? "") &&
+        keyedByNames(collection) &&
+        // records that keep their key as an id (`playlist_id: "pl_road"`) were given a minted one
+        (collection.keyField === undefined || NAMING.test(nameWords(collection.keyField).at(-1) ?? "")))
     );
   const outlines = new Set(collection.keys.slice(0, 50).map(outline));
   return param.examples.some((e) => outlines.has(outline(e)));
@@ -1058,6 +1061,26 @@ export function pluralNoun(noun: string): string {
  * of its own (an attendee's email) is changed or removed in place, as the sub-resources of
  * GitHub's issues (comments, labels), Google Calendar's attendees and Stripe's line items are.
  */
+/**
+ * The record a key added to a list names must exist (a track added to a playlist), answered by
+ * its not-found error: added here where the API documents none, as `referenceChecks` checks
+ * those it documents.
+ */
+function keyExists(ctx: Context, referred: CollectionShape | undefined, rest: readonly Param[]): Draft[] {
+  const param = referred && onlyKeyOf(rest, referred) ? rest.find((p) => p.required) : undefined;
+  if (!param || !referred || notFoundError(ctx, referred, param.name, { add: false })) return [];
+  const target = recordTarget(ctx, referred, `{${param.name}}`);
+  const missing = notFoundError(ctx, referred, param.name, { add: true });
+  return target && missing ? [{ kind: "read", target, missing }] : [];
+}
+
+/** Arguments that give a record of this collection by its key alone, no field of a new one. */
+function onlyKeyOf(params: readonly Param[], collection: CollectionShape): boolean {
+  const given = params.filter((p) => p.required);
+  const key = collection.keyField;
+  return given.length === 1 && key !== undefined && (given[0]?.name === key || given[0]?.name === `${key}s`);
+}
+
 export function elementRule(ctx: Context, subject: Reference, acting: Action): Draft[] {
   const field = listFieldNamed(ctx, subject.collection, subject);
   const target = referenceTarget(ctx, subject);
@@ -1077,8 +1100,10 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
   if (acting === "create" && kept?.keyField) return nestedCreate(ctx, kept, singular(field.path));
   // a list of another collection's keys (a writer's `essays`) gains a new record's id when one is
   // made there: what a create makes is the record, not a value of the list
-  if (acting === "create" && !field.itemFields && field.refersTo && ctx.shape.collections.has(field.refersTo))
-    return [];
+  // made there: what a create makes is the record, not a value of the list; one given only the
+  // key of a record that exists (`add_track_to_playlist(playlist_id, track_id)`) adds the key
+  const referred = field.refersTo ? ctx.shape.collections.get(field.refersTo) : undefined;
+  if (acting === "create" && !field.itemFields && referred && !onlyKeyOf(rest, referred)) return [];
   if (acting === "create") {
     const value = appendedValue(ctx, rest, field.itemFields);
     if (value === undefined) return [];
@@ -1117,6 +1142,7 @@ export function elementRule(ctx: Context, subject: Reference, acting: Action): D
     );
     return [
       ...referenceChecks(ctx, subject, []),
+      ...keyExists(ctx, referred, rest),
       {
         kind: "update",
         target,
@@ -1303,10 +1329,16 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   const verb = ctx.facts.verb;
   if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb))) words.add(verb.replace(/^un/, ""));
   const arrays = [...collection.fields.values()].filter(
-    (f) =>
-      !f.path.includes(".") && f.types.has("array") && words.has(singular(nameWords(f.path).at(-1) ?? "")),
+    (f) => !f.path.includes(".") && f.types.has("array") && words.has(singular(listNoun(f.path))),
   );
   return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** What a list holds, by its name: `labels` → label, `track_ids` → track (the keys of tracks). */
+function listNoun(name: string): string {
+  const words = nameWords(name);
+  const last = words.at(-1) ?? "";
+  return /^(ids|keys)$/.test(last) && words.length > 1 ? (words.at(-2) ?? "") : last;
 }
 
 /**
