@@ -55,6 +55,9 @@ export const CONTRADICTIONS: readonly Contradiction[] = [
   "outside-output-schema",
 ];
 
+/** Words of a read that answers what is known about a thing, not the thing (`get_file_info`). */
+const METADATA_WORDS: ReadonlySet<string> = new Set(["info", "stat", "stats", "metadata"]);
+
 export interface Step {
   tool: string;
   args: Record<string, unknown>;
@@ -415,7 +418,8 @@ class Runner {
     id: Id,
     writer: string,
   ): void {
-    if (reply.isError) return;
+    // a read of what is known about a thing (`get_file_info`, `stat`) answers no field it was given
+    if (reply.isError || wordsOf(read.tool.name).some((w) => METADATA_WORDS.has(w))) return;
     const fields = idFieldNames(read.idArg, read.subjects);
     const found = entityIn(reply.value, id, fields);
     if (!found) return;

@@ -223,11 +223,15 @@ function split(target: string, tool: ListedTool, kind?: string): { collection: s
 }
 
 function nameReading(tool: ListedTool): Profile {
-  const role = roleOf(tool);
   const words = wordsOf(tool.name);
   // a number in a name tells versions apart (`generate_image_2`), it names nothing
   const nouns = words.filter((w) => !isVerb(w) && !FILLER.has(w) && !/^\d+$/.test(w)).map(singular);
   const identifier = identifierOf(tool, nouns);
+  // what a removal takes is the noun after its verb: `remove_label(card_id, label)` and
+  // `remove_track_from_playlist(playlist_id, track_id)` change the card and the playlist
+  const stem = identifier ? stemOfIdentifier(identifier.name) : undefined;
+  const part = roleOf(tool) === "delete" && stem !== undefined && nouns.length > 0 && stem !== nouns[0];
+  const role = part ? "other" : roleOf(tool);
   const subjects: string[] = [];
   if (identifier && role !== "create" && role !== "list") {
     const stem = stemOfIdentifier(identifier.name);
@@ -236,8 +240,9 @@ function nameReading(tool: ListedTool): Profile {
   if (nouns.length > 0) subjects.push(nouns.join("_"), nouns.at(-1) as string, nouns[0] as string);
   if (role === "read" || role === "list") subjects.push(...answeredNouns(tool));
   if (role === "create") subjects.push(...createdNouns(tool));
-  // files and folders are entries of one tree: a tool addressed by a path acts on "a path"
-  if (addressedByPath(tool)) subjects.push("path");
+  // files and folders are entries of one tree: a tool addressed by a path acts on "a path",
+  // one named for folders on a folder's (a folder made is no file to read)
+  if (addressedByPath(tool)) subjects.push(nouns.some((n) => FOLDER_WORDS.has(n)) ? "folder_path" : "path");
   const profile: Profile = { tool, role, keys: {}, subjects: unique(subjects), via: "names" };
   if (identifier && (role === "read" || role === "update" || role === "delete")) {
     profile.idArg = identifier.name;
@@ -246,9 +251,14 @@ function nameReading(tool: ListedTool): Profile {
   return profile;
 }
 
+const FOLDER_WORDS = new Set(["dir", "directory", "folder"]);
+
 function addressedByPath(tool: ListedTool): boolean {
-  const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.map(String) : [];
-  return required.some((name) => /^(path|paths|source|file_?path|directory)$/i.test(name));
+  return required(tool).some((name) => /^(path|paths|source|file_?path|directory)$/i.test(name));
+}
+
+function required(tool: ListedTool): string[] {
+  return Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.map(String) : [];
 }
 
 function roleOf(tool: ListedTool): Role {
@@ -262,7 +272,9 @@ function roleOf(tool: ListedTool): Role {
   if (verb) return verb;
   // no verb in the name: the annotations (an OpenAPI method's, a server's own) say what it does
   if (hints.readOnlyHint === true) return identifier ? "read" : "list";
-  if (hints.destructiveHint === true) return "delete";
+  // MCP calls any update that overwrites destructive (`freeze_account` setting a flag, a
+  // deposit): without a verb it may be a delete as well as an update, so it is not read
+  if (hints.destructiveHint === true) return "other";
   if (hints.readOnlyHint === false && hints.idempotentHint === true) return "update";
   return "other";
 }

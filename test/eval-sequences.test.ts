@@ -178,6 +178,40 @@ describe("pairing tools by what they act on", () => {
     for (const p of profiles) expect(p.subjects[0], p.tool.name).toBe("pet");
   });
 
+  it("reads no delete into a destructive hint on a name without a verb it knows", () => {
+    const hinted = (name: string, annotations: ListedTool["annotations"]): ListedTool => ({
+      name,
+      annotations,
+      inputSchema: { type: "object", properties: { pet_id: { type: "string" } }, required: ["pet_id"] },
+    });
+    const [freeze, drop] = profileTools([
+      // an update that sets a flag is destructive and idempotent in MCP's terms, as a delete is
+      hinted("freeze_pet", { readOnlyHint: false, destructiveHint: true, idempotentHint: true }),
+      hinted("drop_pet", { readOnlyHint: false, destructiveHint: true, idempotentHint: true }),
+    ]);
+    expect(freeze?.role).toBe("other");
+    expect(drop?.role).toBe("delete");
+  });
+
+  it("reads a removal of a part of a record as no delete of the record", () => {
+    const tool = (name: string, required: string[]): ListedTool => ({
+      name,
+      inputSchema: {
+        type: "object",
+        properties: Object.fromEntries(required.map((r) => [r, { type: "string" }])),
+        required,
+      },
+    });
+    const [label, track, pet] = profileTools([
+      tool("remove_label", ["pet_id", "label"]),
+      tool("remove_toy_from_pet", ["pet_id", "toy_id"]),
+      tool("remove_pet", ["pet_id"]),
+    ]);
+    expect(label?.role).toBe("other");
+    expect(track?.role).toBe("other");
+    expect(pet).toMatchObject({ role: "delete", idArg: "pet_id" });
+  });
+
   it("pairs tools whose declared effects target the same collection, whatever their names say", () => {
     const [adopt, show] = profileTools(
       [
@@ -285,6 +319,26 @@ describe("self-consistency sequences", () => {
     const found = contradictions(await runAll("stale-update"));
     expect(found["missed-write"]).toBeGreaterThan(0);
     expect(found["unreadable-id"]).toBe(0);
+  });
+
+  it("a read of what is known about a thing is not asked to show what was written", async () => {
+    const { caller } = register("none");
+    const info: Caller = async (tool, args) => {
+      if (tool !== "get_pet_info") return caller(tool, args);
+      const pet = await caller("get_pet", args);
+      // metadata under a field a write also names: the register's own words, not the pet's name
+      return pet.isError ? pet : ok({ pet_id: args.pet_id, name: "registered on 2026-03-02" });
+    };
+    const tools = TOOLS.map((t) =>
+      t.name === "get_pet" ? { ...t, name: "get_pet_info", outputSchema: undefined } : t,
+    );
+    const world: World = { profiles: profileTools(tools) };
+    const runs: SequenceRun[] = [];
+    let seed = 0;
+    for (const plan of plansFor(world, new Set<Kind>(["update-read"])))
+      runs.push(await plan.run(info, world, ++seed));
+    expect(runs.length).toBeGreaterThan(0);
+    expect(contradictions(runs)["missed-write"]).toBe(0);
   });
 
   it("a delete after which the read still finds the thing", async () => {
