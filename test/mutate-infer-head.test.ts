@@ -61,6 +61,37 @@ describe("arguments that name a record by what other records hold", () => {
     ]);
   });
 
+  it("checks no handler where the field holds the logins of the staff in one collection and of couriers in another", async () => {
+    /** A shop whose orders go to its staff and whose returns go to couriers, each under `handler`. */
+    const shop = world(
+      {
+        staff: [{ login: "ana" }, { login: "bo" }],
+        couriers: [{ login: "zip" }, { login: "van" }],
+        orders: [
+          { id: 1, handler: "ana" },
+          { id: 2, handler: "bo" },
+        ],
+        returns: [
+          { id: 7, handler: "zip" },
+          { id: 8, handler: "van" },
+        ],
+      },
+      [
+        tool(
+          "assign_order",
+          "Give an order to another handler.",
+          { order_id: integer, handler: text },
+          undefined,
+          [error("HANDLER_NOT_FOUND", "No such handler.")],
+        ),
+      ],
+    );
+    const assigned = await call(shop, "assign_order", { order_id: 1, handler: "nobody" });
+    expect(assigned.outcome.status).toBe("applied");
+    expect((assigned.after.orders as State[])[0]).toEqual({ id: 1, handler: "nobody" });
+    expect(assigned.report.gaps).toEqual(["documented error HANDLER_NOT_FOUND is answered by no effect"]);
+  });
+
   /** A bakery: cakes and tarts kept in maps by their code, with no code field in the records. */
   const bakery = () =>
     world(
@@ -227,6 +258,7 @@ describe("tokens a sign-in mints and the other tools take back", () => {
         tool("rename_studio", "Rename a studio.", { token: text, studio_id: text, name: text }, undefined, [
           error("INVALID_TOKEN", "The token is not valid.", "the token is invalid", 401),
         ]),
+        tool("logout", "Sign out.", { token: text }),
       ],
     );
 
@@ -260,6 +292,18 @@ describe("tokens a sign-in mints and the other tools take back", () => {
     expect(refused.after).toEqual(signedIn.after);
     const wrong = await call(station(), "login", { username: "mo", password: "static" });
     expect(failure(wrong.outcome)).toBe("BAD_LOGIN");
+  });
+
+  it("clears the token at sign-out, after which it renames nothing", async () => {
+    const signedIn = await call(station(), "login", { username: "mo", password: "wave" });
+    const token = (signedIn.answer as { token: string }).token;
+    const out = await call(station(), "logout", { token }, signedIn.after);
+    expect(out.after.session).toEqual({ token: null, presenter_id: "p1" });
+    const late = await call(station(), "rename_studio", { token, studio_id: "st1", name: "Late" }, out.after);
+    expect(failure(late.outcome)).toBe("INVALID_TOKEN");
+    expect(failure((await call(station(), "logout", { token: "nope" }, signedIn.after)).outcome)).toBe(
+      "INVALID_TOKEN",
+    );
   });
 });
 
@@ -325,6 +369,37 @@ describe("the worlds read from the tools' schemas", () => {
     const state = { patients: { p1: { id: "p1", name: "Lu" } } };
     const { toolset } = inferToolset(world(state, dentistTools));
     expect(toolset.state).toEqual(state);
+  });
+});
+
+describe("a state of plain values beside tools that describe records", () => {
+  it("keeps the values it has, and takes no collection from the schemas", async () => {
+    /** A radio's tuner: its volume and station, and tools for presets the state does not keep. */
+    const tuner = world({ volume: 3, station: "FM 98.1" }, [
+      tool(
+        "create_preset",
+        "Save a preset.",
+        { name: text, frequency: number },
+        undefined,
+        [],
+        outputs({ preset_id: integer, name: text, frequency: number }),
+      ),
+      tool(
+        "get_preset",
+        "Show a preset.",
+        { preset_id: integer },
+        undefined,
+        [],
+        outputs({ preset_id: integer, name: text, frequency: number }),
+      ),
+      tool("set_volume", "Set the volume.", { volume: integer }),
+    ]);
+    expect(inferToolset(tuner).toolset.state).toEqual({ volume: 3, station: "FM 98.1" });
+    const louder = await call(tuner, "set_volume", { volume: 5 });
+    expect(louder.after).toEqual({ volume: 5, station: "FM 98.1" });
+    const saved = await call(tuner, "create_preset", { name: "Jazz", frequency: 101.1 });
+    expect(saved.report.verdict).toBe("not inferred");
+    expect(saved.after).toEqual({ volume: 3, station: "FM 98.1" });
   });
 });
 
@@ -855,5 +930,135 @@ describe("why a tool is not inferred", () => {
     expect(again.report[0]?.verdict).toBe("not inferred");
     expect(again.toolset.tools[0]?.effects).toEqual([]);
     expect(again.toolset.tools[0]?.inferred).toBeUndefined();
+  });
+});
+
+describe("more of the rules, one world each", () => {
+  const folder = (children: Record<string, unknown>) => ({ type: "directory", children });
+  const file = (content: string) => ({ type: "file", content });
+
+  it("deletes a file of a choir's sheet-music drive, and answers the documented error for a path it lacks", async () => {
+    /** A choir's drive of sheet music: folders and files under a root. */
+    const sheets = world(
+      {
+        library: {
+          cwd: "/",
+          root: folder({
+            hymns: folder({ "abide.txt": file("abide with me\n") }),
+            "readme.md": file("choir sheets\n"),
+          }),
+        },
+      },
+      [
+        tool("delete_file", "Delete a file.", { path: text }, undefined, [
+          error("FILE_NOT_FOUND", "No such file."),
+        ]),
+        tool("read_file", "Read a file.", { path: text }, undefined, [
+          error("FILE_NOT_FOUND", "No such file."),
+        ]),
+      ],
+    );
+    const deleted = await call(sheets, "delete_file", { path: "/hymns/abide.txt" });
+    expect(deleted.after.library).toEqual({
+      cwd: "/",
+      root: folder({ hymns: folder({}), "readme.md": file("choir sheets\n") }),
+    });
+    expect(deleted.report).toMatchObject({ verdict: "inferred", gaps: [] });
+    const missing = await call(sheets, "delete_file", { path: "/hymns/nope.txt" });
+    expect(failure(missing.outcome)).toBe("FILE_NOT_FOUND");
+    const read = await call(sheets, "read_file", { path: "/readme.md" });
+    expect(read.answer).toBe("choir sheets\n");
+    expect(read.report).toMatchObject({ verdict: "inferred", gaps: [] });
+  });
+
+  it("files a subscription to the plan a member joins", async () => {
+    /** A climbing gym's plans and the subscriptions taken. */
+    const gym = world(
+      {
+        plans: { basic: { plan_id: "basic", price: 20 }, gold: { plan_id: "gold", price: 40 } },
+        subscriptions: { s1: { subscription_id: "s1", plan_id: "basic" } },
+      },
+      [tool("subscribe", "Subscribe to a plan.", { plan_id: text })],
+    );
+    const joined = await call(gym, "subscribe", { plan_id: "gold" });
+    expect(joined.after.subscriptions).toEqual({
+      s1: { subscription_id: "s1", plan_id: "basic" },
+      s2: { subscription_id: "s2", plan_id: "gold" },
+    });
+    expect(joined.after.plans).toEqual(gym.state.plans);
+    expect(failure((await call(gym, "subscribe", { plan_id: "platinum" })).outcome)).toBe("PLAN_NOT_FOUND");
+  });
+
+  it("appends to the world's only list of pairs where the name names no part", async () => {
+    /** An inn's guestbook, written by a tool named for posting. */
+    const inn = world(
+      {
+        guestbook: {
+          title: "Inn",
+          entries: [{ g1: "Lovely stay" }, { g2: "Great breakfast" }, { g1: "Back again" }],
+        },
+      },
+      [tool("post_message", "Post a message.", { guest_id: text, message: text })],
+    );
+    const posted = await call(inn, "post_message", { guest_id: "g3", message: "Hi" });
+    expect((posted.after.guestbook as State).entries).toEqual([
+      { g1: "Lovely stay" },
+      { g2: "Great breakfast" },
+      { g1: "Back again" },
+      { g3: "Hi" },
+    ]);
+  });
+
+  it("says why a list is named but not changed where no one argument is the value", () => {
+    const studio = world({ playlist: ["intro", "jingle"], shows: { sh1: { id: "sh1", name: "Dawn" } } }, [
+      tool("add_to_playlist", "Add a track to the playlist.", { first: text, second: text }),
+    ]);
+    expect(inferred(studio, "add_to_playlist").report).toMatchObject({
+      verdict: "not inferred",
+      notes: [
+        "no one argument names the value to add to playlist",
+        "it names the list playlist, but no argument says what to do with it",
+      ],
+    });
+  });
+
+  it("hears n − 1 however it is spaced, and names a standard deviation as such", async () => {
+    const numbers = { numbers: list(number) };
+    const stats = world({ samples: { s1: { id: "s1" } } }, [
+      tool("spread_a", "The variance of some numbers, divided by n-1.", numbers),
+      tool("spread_b", "The variance of some numbers, divided by n - 1.", numbers),
+      tool("std_dev", "The standard deviation of some numbers.", numbers),
+      tool("scale_amount", "Multiply an amount of money in any currency by a factor.", {
+        a: number,
+        b: number,
+      }),
+    ]);
+    const { report } = inferToolset(stats);
+    const gaps = (name: string) => report.find((r) => r.tool === name)?.gaps;
+    expect(gaps("spread_a")).toEqual([]);
+    expect(gaps("spread_b")).toEqual([]);
+    expect(gaps("std_dev")).toEqual([
+      "the standard deviation is of a sample (n − 1): the tool says neither sample nor population, so which one it means is a guess",
+    ]);
+    // money that is only multiplied is converted at no rate: nothing is a guess
+    expect(gaps("scale_amount")).toEqual([]);
+    expect((await call(stats, "scale_amount", { a: 2, b: 3 })).answer).toBe(6);
+    expect((await call(stats, "std_dev", { numbers: [2, 4, 4, 4, 5, 5, 7, 9] })).answer).toBeCloseTo(
+      2.138,
+      3,
+    );
+  });
+
+  it("calls a conversion's whole answer a guess without rates, and none where the world's own state keeps them", () => {
+    const convert = tool("convert_currency", "Convert an amount between currencies.", {
+      amount: number,
+      from_currency: text,
+      to_currency: text,
+    });
+    const guessed = inferToolset(world({ trips: { t1: { id: "t1" } } }, [convert]));
+    expect(guessed.report[0]?.gaps).toEqual(["guessed (synthesized): (answer)"]);
+    // a task's state of another toolset keeps no rates: the world's own still count
+    const kept = inferToolset(world({ rates: { USD: 1, EUR: 0.5 } }, [convert]), { states: [{ trips: {} }] });
+    expect(kept.report[0]).toMatchObject({ verdict: "inferred", gaps: [] });
   });
 });
