@@ -1009,6 +1009,19 @@ describe("more of the rules, one world each", () => {
     ]);
   });
 
+  it("says why a list of pairs is named but not changed where the tool says nothing of what to do", () => {
+    const inn = world({ guestbook: { title: "Inn", entries: [{ g1: "a" }, { g2: "b" }, { g1: "c" }] } }, [
+      tool("shuffle_entries", "Shuffle the entries."),
+    ]);
+    const { report, tool: kept, state } = inferred(inn, "shuffle_entries");
+    expect(report).toMatchObject({
+      verdict: "not inferred",
+      notes: ["it names the pairs of entries, but not what to do with them"],
+    });
+    expect(kept.effects).toEqual([]);
+    expect(state).toEqual(inn.state);
+  });
+
   it("says why a list is named but not changed where no one argument is the value", () => {
     const studio = world({ playlist: ["intro", "jingle"], shows: { sh1: { id: "sh1", name: "Dawn" } } }, [
       tool("add_to_playlist", "Add a track to the playlist.", { first: text, second: text }),
