@@ -154,6 +154,18 @@ describe("what a file system answers in its own words", () => {
     expect(report.verdict).toBe("partly");
     expect(report.gaps.join(" ")).toContain("which facts of a path the API lists");
   });
+
+  it("a listing that names no folder, in a world that keeps no current one, lists the root as a guess", () => {
+    const rootOnly = (): State => ({
+      drive: { root: { type: "directory", children: { "a.txt": { type: "file", content: "four" } } } },
+    });
+    const shares = tool("list_shared_folders", "The folders this account may open.", {}, []);
+    expect(inferred(world(rootOnly(), [shares]), "list_shared_folders").report.verdict).toBe("partly");
+    // where a current folder is kept, or the docs speak of one, the listing means it
+    const here = tool("list_folder", "List the current folder.", {}, []);
+    expect(inferred(world(rootOnly(), [here]), "list_folder").report.verdict).toBe("inferred");
+    expect(inferred(world(drive(), [shares]), "list_shared_folders").report.verdict).toBe("inferred");
+  });
 });
 
 describe("a spread of numbers", () => {
