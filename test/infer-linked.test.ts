@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { shapeOf } from "../src/infer/index.js";
 import { call, failure, inferred, outputs, text, tool, world } from "./support/infer-world.js";
 
 /**
@@ -323,5 +324,48 @@ describe("replies and ranges read with care", () => {
       time_max: "2026-03-07T00:00:00Z",
     });
     expect((answer as { referral_id: string }[]).map((r) => r.referral_id)).toEqual(["RF-2"]);
+  });
+});
+
+describe("emptying what a name names, and taking what keeps a flag for it", () => {
+  it("`clear_coat_check` empties the map its name names and answers it empty", async () => {
+    const coats = { coat_check: { A1: "blue parka", A2: "red scarf" }, tickets_issued: 2 };
+    const clear = tool("clear_coat_check", "Clear the coat check at closing.", {}, []);
+    const { after, answer, report } = await call(world(coats, [clear]), "clear_coat_check", {});
+    expect(report.verdict).toBe("inferred");
+    expect(after).toMatchObject({ coat_check: {}, tickets_issued: 2 });
+    expect(answer).toEqual({ coat_check: {} });
+  });
+
+  it("`rent_locker` sets the locker's `rented` and refuses one rented already", async () => {
+    const lockers = {
+      lockers: {
+        "101": { number: "101", size: "S", rented: false },
+        "102": { number: "102", size: "L", rented: true },
+      },
+    };
+    const rent = tool("rent_locker", "Rent a locker.", { number: text });
+    const { after, report } = await call(world(lockers, [rent]), "rent_locker", { number: "101" });
+    expect(report.verdict).toBe("inferred");
+    expect((after.lockers as Record<string, unknown>)["101"]).toMatchObject({ rented: true });
+    const taken = await call(world(lockers, [rent]), "rent_locker", { number: "102" });
+    expect(failure(taken.outcome)).toBe("LOCKER_ALREADY_RENTED");
+  });
+});
+
+describe("objects kept by name inside records", () => {
+  it("are a nested collection where one record's is empty, and their fields are not the holder's", () => {
+    const seeds = {
+      drawers: {
+        D1: { label: "top", packets: { kale: { qty: 2 } } },
+        D2: { label: "low", packets: {} },
+      },
+    };
+    const shape = shapeOf([seeds]);
+    const drawers = shape.collections.get("drawers");
+    expect([...(drawers?.fields.keys() ?? [])]).toEqual(["label", "packets"]);
+    expect(shape.parts.some((p) => p.kind === "collection" && p.path.join("/") === "drawers/*/packets")).toBe(
+      true,
+    );
   });
 });

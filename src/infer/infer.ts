@@ -3,7 +3,7 @@ import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
-import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
+import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { fieldFor, markedFlag, recordFlagSwitched } from "./fields.js";
@@ -29,7 +29,15 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
-import { elementHeldRule, keyListRule, keyNameOf, linkedListRule, lookupRule, readRule } from "./reads.js";
+import {
+  elementHeldRule,
+  identifier,
+  keyListRule,
+  keyNameOf,
+  linkedListRule,
+  lookupRule,
+  readRule,
+} from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
@@ -67,10 +75,12 @@ import { treeFor, treeRule } from "./trees.js";
 import {
   type Action,
   DECREASE_VERBS,
+  flagName,
   GOODS_IN_VERBS,
   INCREASE_VERBS,
   LOGIN_VERBS,
   nameWords,
+  participle,
   partNoun,
   READ_NOUNS,
   STATUS_VERBS,
@@ -444,6 +454,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   const head =
     listOfVerb(facts, shape) ?? namedPart(facts, shape, ["collection", "list", "values", "record"]);
   const action = actionFor(facts, undefined);
+  const cleared = clearRule(ctx);
+  if (cleared) return { drafts: cleared };
   if (head?.kind === "list") {
     const intent = memberIntent(ctx);
     if (intent)
@@ -819,12 +831,60 @@ const ACQUIRING: Readonly<Record<string, string>> = {
   purchase: "purchase",
 };
 
+/**
+ * Taking a record that keeps whether it is taken as a flag named for the verb (`rent_locker`
+ * and a locker's `rented`, `reserve_seat` and `is_reserved`) sets the flag, refusing one
+ * already taken: a seat map's `available` seats (Ticketmaster), a bike share's docked bikes
+ * (GBFS `is_reserved`), a library copy's `checked_out`.
+ */
+function takenByFlag(ctx: Context, named: CollectionShape): Draft[] | undefined {
+  const verb = ctx.facts.verb;
+  const reference = ctx.references.find((r) => !r.many && r.collection === named);
+  if (!verb || !reference) return undefined;
+  const state = participle(verb);
+  const flags = [...named.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("boolean") &&
+      f.types.size === 1 &&
+      flagName(f.path).state === state,
+  );
+  const flag = flags.length === 1 ? flags[0] : undefined;
+  const target = flag ? referenceTarget(ctx, reference) : undefined;
+  if (!flag || !target) return undefined;
+  const missing = notFoundError(ctx, named, reference.param.name, { add: true });
+  const noun = nameWords(singular(named.name)).join("_").toUpperCase();
+  const documented = ctx.facts.errors.find((e) => /\balready\b/i.test(e.text) || /ALREADY/.test(e.code));
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun}_ALREADY_${state.toUpperCase().replace(/\W+/g, "_")}`,
+        status: 409,
+        message: `The ${humanNoun(singular(named.name))} is already ${state}.`,
+        when: `The ${humanNoun(singular(named.name))} is ${state} already (inferred from its ${flag.path}).`,
+      });
+  ctx.notes.push(
+    `sets ${flag.path} of the ${humanNoun(singular(named.name))} ${reference.param.name} names, refusing one already ${state} (${error})`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: [{ expr: `$subject.${identifier(flag.path)} != true`, error }],
+      set: { [flag.path]: true },
+      as: "taken",
+      output: "",
+    },
+  ];
+}
+
 /** A tool named after a collection, with no argument that names one of its records. */
 function namedCollectionRule(ctx: Context, named: CollectionShape, action: Action): Outcome {
   // `rent_car(car_id)` takes a car that exists: it makes a rental, not a car
   const made = ACQUIRING[ctx.facts.verb ?? ""];
   if (action === "create" && made && ctx.references.some((r) => !r.many && r.collection === named)) {
-    const unkept = unkeptCreate(ctx, made);
+    const unkept = takenByFlag(ctx, named) ?? unkeptCreate(ctx, made);
     return unkept
       ? { drafts: unkept }
       : { reason: `takes a ${singular(named.name)}, but where its ${made} is kept is not inferred` };
@@ -908,6 +968,31 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   // `account_balance`) is a query, as Slack's `conversations.history` and `users.info` are
   if (!facts.verb && facts.words.length > 1 && READ_NOUNS.has(facts.words.at(-1) as string)) return "read";
   return "unknown";
+}
+
+/** Verbs that empty what they name. */
+const CLEAR_VERBS: ReadonlySet<string> = new Set(["clear", "empty", "flush", "wipe"]);
+
+/**
+ * A tool that clears what its name names, given nothing else (`clear_cart`, `empty_trash`,
+ * `clear_coat_check`), empties that part of the state and answers it empty: Shopify's
+ * `POST /cart/clear.js` answers the emptied cart, Redis `FLUSHDB` empties a database, and the
+ * Web Storage API's `clear()` empties a store.
+ */
+function clearRule(ctx: Context): Draft[] | undefined {
+  // the verb is first, whatever other verb the name's last word may be (`clear_coat_check`)
+  const verb = ctx.facts.words[0] ?? "";
+  if (!CLEAR_VERBS.has(verb) || ctx.facts.params.some((p) => p.required)) return undefined;
+  const part = namedPart({ ...ctx.facts, verb }, ctx.shape, ["collection", "list", "values"]);
+  if (!part || part.path.includes("*")) return undefined;
+  const name = part.path.at(-1);
+  if (!name) return undefined;
+  const empty = part.kind === "list" || (part.kind === "collection" && part.container === "array") ? [] : {};
+  ctx.notes.push(`empties ${part.path.join("/")}`);
+  return [
+    { kind: "update", target: part.path.slice(0, -1).join("/") || ".", set: { [name]: empty }, as: "holder" },
+    { kind: "respond", output: name, value: { $expr: `$holder.${identifier(name)}` } },
+  ];
 }
 
 /**

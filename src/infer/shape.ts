@@ -330,6 +330,17 @@ function collectionParts(
           inner.push({ ...part, parent: name });
         else if (part.kind === "collection" && part.parent) inner.push(part);
     }
+  // what a nested collection's records hold are its fields, not fields of the holder's records
+  // (`packets.kale.qty` of a drawer whose `packets` are kept by name)
+  for (const part of inner) {
+    const at = part.path.slice(path.length + 1);
+    if (at.includes("*") || part.kind !== "collection" || part.container !== "map") continue;
+    const prefix = `${at.join(".")}.`;
+    const keys = new Set(part.keys);
+    for (const field of [...collection.fields.keys()])
+      if (field.startsWith(prefix) && keys.has(field.slice(prefix.length).split(".")[0] ?? ""))
+        collection.fields.delete(field);
+  }
   return [collection, ...inner];
 }
 
@@ -355,6 +366,9 @@ function isMapOfRecords(objects: ReadonlyArray<Record<string, unknown>>): boolea
   // records that hold their own key (`{"pl_road": {"playlist_id": "pl_road", …}}`) are entries
   // of a map, even one record under a word key
   if (entries.every(([k, v]) => Object.values(v as object).some((field) => field === k))) return true;
+  // one record's object empty where another's holds records: what it holds are entries, not
+  // fields (a drawer's `packets`: `{}` in one, `{"kale": {…}}` in another)
+  if (objects.some((o) => Object.keys(o).length === 0)) return true;
   const shapes = entries.map(([, v]) => new Set(Object.keys(v as object)));
   if (shapes.length < 2) return false;
   // several records sharing most of their fields are entries of one map, even under word keys
