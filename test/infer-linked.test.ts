@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { shapeOf } from "../src/infer/index.js";
-import { call, failure, inferred, outputs, text, tool, world } from "./support/infer-world.js";
+import { call, failure, inferred, integer, outputs, text, tool, world } from "./support/infer-world.js";
 
 /**
  * Records of one kind read or made through another: lists of what points to a record, a record
@@ -367,5 +367,64 @@ describe("objects kept by name inside records", () => {
     expect(shape.parts.some((p) => p.kind === "collection" && p.path.join("/") === "drawers/*/packets")).toBe(
       true,
     );
+  });
+});
+
+describe("a basket of lines of what a catalogue keeps", () => {
+  const shop = () => ({
+    catalogue: {
+      K1: { sku_id: "K1", name: "Teapot", price: 30 },
+      K2: { sku_id: "K2", name: "Mug", price: 8 },
+    },
+    basket: { lines: [{ sku_id: "K2", count: 1 }] },
+    purchases: { "PU-1": { purchase_id: "PU-1", lines: [{ sku_id: "K1", count: 1 }], note: "gift" } },
+  });
+  const add = tool("add_to_basket", "Add some of a product to the basket.", { sku_id: text, count: integer });
+
+  it("adds to the line that is there, makes the line that is not, and refuses what the catalogue lacks", async () => {
+    const more = await call(world(shop(), [add]), "add_to_basket", { sku_id: "K2", count: 2 });
+    expect((more.after.basket as { lines: unknown[] }).lines).toEqual([{ sku_id: "K2", count: 3 }]);
+    const fresh = await call(world(shop(), [add]), "add_to_basket", { sku_id: "K1", count: 1 });
+    expect((fresh.after.basket as { lines: unknown[] }).lines).toEqual([
+      { sku_id: "K2", count: 1 },
+      { sku_id: "K1", count: 1 },
+    ]);
+    // a catalogue is named as a whole: what it lacks is a product, named by its key
+    const none = await call(world(shop(), [add]), "add_to_basket", { sku_id: "K9", count: 1 });
+    expect(failure(none.outcome)).toBe("SKU_NOT_FOUND");
+  });
+
+  it("a purchase the description says empties the basket takes its lines and leaves it empty", async () => {
+    const buy = tool(
+      "make_purchase",
+      "Buy everything in the basket; the basket is emptied.",
+      { note: text },
+      ["note"],
+      [],
+      outputs({ purchase_id: text }),
+    );
+    const { after } = await call(world(shop(), [buy]), "make_purchase", { note: "mine" });
+    expect((after.basket as { lines: unknown[] }).lines).toEqual([]);
+    const made = Object.values(after.purchases as Record<string, { lines: unknown[]; note: string }>).at(-1);
+    expect(made).toMatchObject({ note: "mine", lines: [{ sku_id: "K2", count: 1 }] });
+  });
+});
+
+describe("a verb that is the noun of what it adds", () => {
+  it("`comment_on_issue` appends to the issue's comments, and makes no issue", async () => {
+    const tracker = {
+      issues: {
+        "7": { number: 7, title: "Crash", comments: [{ author: "rin", body: "Seen" }] },
+        "8": { number: 8, title: "Slow", comments: [] },
+      },
+      next_number: 9,
+    };
+    const comment = tool("comment_on_issue", "Add a comment to an issue.", { number: integer, body: text });
+    const { after } = await call(world(tracker, [comment]), "comment_on_issue", { number: 7, body: "Fixed" });
+    expect(Object.keys(after.issues as object)).toEqual(["7", "8"]);
+    expect((after.issues as Record<string, { comments: unknown[] }>)["7"]?.comments).toEqual([
+      { author: "rin", body: "Seen" },
+      { body: "Fixed" },
+    ]);
   });
 });

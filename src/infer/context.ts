@@ -108,6 +108,9 @@ function answerFor(
 function nounOf(collection: string, argument: string): readonly string[] {
   const named = nounOfIdentifier(argument);
   if (named !== undefined && nounKeys(collection).includes(named)) return nameWords(named);
+  // a collection named as a whole (`menu`, `catalog`) has records named by their key (`item_id`)
+  if (named !== undefined && nameWords(collection).length === 1 && singular(collection) === collection)
+    return nameWords(named);
   // a collection named for how it keeps (`insurance_card_list`) names its records without it
   return partNoun(collection).split("_");
 }

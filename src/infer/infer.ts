@@ -26,7 +26,7 @@ import {
   valuesRule,
 } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
-import { moneyMove, refundFor, unkeptCreate } from "./payments.js";
+import { lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
 import {
@@ -239,7 +239,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
         ...orderChecks(ctx),
         ...knownValueChecks(ctx, outcome.drafts),
-        ...outcome.drafts,
+        ...statedEmptied(ctx, outcome.drafts),
         ...successFlags(ctx.facts, outcome.drafts),
       ]),
     ];
@@ -514,7 +514,7 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     acting === "create" &&
     subject !== undefined &&
     facts.nouns.some((n) => sameNoun(n, subject.collection.name));
-  const moved = makesItsKind ? undefined : moneyMove(ctx, subject, STOCK_MOVES);
+  const moved = makesItsKind ? undefined : (lineAdded(ctx, subject) ?? moneyMove(ctx, subject, STOCK_MOVES));
   if (moved && moved.length > 0) return { drafts: moved };
   const beside = subject && acting === "create" ? besideListRule(ctx, subject) : undefined;
   if (beside) return { drafts: beside };
@@ -968,6 +968,66 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   // `account_balance`) is a query, as Slack's `conversations.history` and `users.info` are
   if (!facts.verb && facts.words.length > 1 && READ_NOUNS.has(facts.words.at(-1) as string)) return "read";
   return "unknown";
+}
+
+/**
+ * A change whose description says a part of the state is emptied by it ("the cart is emptied",
+ * "clears the basket") empties that part after what it does: Shopify's checkout completes and
+ * the cart is gone, Square's orders are paid from a cleared cart, and a mail client's "empty
+ * the trash on sending" empties it.
+ */
+function statedEmptied(ctx: Context, drafts: readonly Draft[]): readonly Draft[] {
+  const emptied = emptiedPart(ctx, drafts);
+  if (!emptied) return drafts;
+  const { target, field, empty, record } = emptied;
+  const clear: Draft = { kind: "update", target, set: { [field]: empty } };
+  // what a record's list held goes into the record made from it ("an order with everything in
+  // the cart"), where the new record keeps a list of that name
+  const create = record ? drafts.find((d) => d.kind === "create") : undefined;
+  const set = create?.set as Record<string, unknown> | undefined;
+  if (!create || !set || !(field in set)) return [...drafts, clear];
+  ctx.notes.push(`its ${field} are what ${target}.${field} held`);
+  return [
+    { kind: "read", target, as: "emptied" },
+    ...drafts.map((d) =>
+      d === create ? { ...d, set: { ...set, [field]: { $expr: `$emptied.${identifier(field)}` } } } : d,
+    ),
+    clear,
+  ];
+}
+
+/** The part a change's description says it empties: where it is, the field emptied, and what is left. */
+function emptiedPart(
+  ctx: Context,
+  drafts: readonly Draft[],
+): { target: string; field: string; empty: unknown[] | Record<string, never>; record: boolean } | undefined {
+  if (!drafts.some((d) => d.kind === "create" || d.kind === "update" || d.kind === "delete"))
+    return undefined;
+  const said =
+    /\b(?:the|your|its)\s+([a-z_]+)\s+(?:is|gets|will be)\s+(?:emptied|cleared)\b/i.exec(
+      ctx.facts.text,
+    )?.[1] ?? /\b(?:empties|clears)\s+(?:the|your|its)\s+([a-z_]+)\b/i.exec(ctx.facts.text)?.[1];
+  if (!said) return undefined;
+  const facts = { ...ctx.facts, words: [said.toLowerCase()], verb: undefined };
+  const part = namedPart(facts, ctx.shape, ["collection", "list", "values", "record"]);
+  const name = part?.path.at(-1);
+  if (!part || !name || part.path.includes("*")) return undefined;
+  // a record (a cart) is emptied of its one list of lines; a list or map, of everything
+  if (part.kind === "record") {
+    const lists = [...part.fields.values()].filter((f) => f.types.has("array") && !f.path.includes("."));
+    const field = lists.length === 1 ? lists[0]?.path : undefined;
+    if (!field) return undefined;
+    ctx.notes.push(`empties ${part.path.join("/")}.${field} (the description says so)`);
+    return { target: part.path.join("/") || ".", field, empty: [], record: true };
+  }
+  const array = part.kind === "list" || (part.kind === "collection" && part.container === "array");
+  ctx.notes.push(`empties ${part.path.join("/")} (the description says so)`);
+  return {
+    target: part.path.slice(0, -1).join("/") || ".",
+    field: name,
+    empty: array ? [] : {},
+    record: false,
+  };
 }
 
 /** Verbs that empty what they name. */

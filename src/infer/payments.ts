@@ -6,7 +6,7 @@ import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape, RecordShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
-import { nameWords, partNoun, singular } from "./words.js";
+import { nameWords, partNoun, sameNoun, singular } from "./words.js";
 import { emptyFields, mintOf } from "./writes.js";
 
 /**
@@ -359,6 +359,56 @@ export function moneyMove(
     ...(answersEntry ? [] : answersOf(ctx, sides[0] as Side)),
   ];
 }
+
+/**
+ * Lines of something kept elsewhere (a cart's `items`, each `{item_id, quantity}` where the
+ * menu keeps `item_id` too): adding one that is there adds to its quantity, adding one that is
+ * not makes its line, once the thing it names is found. Shopify's `/cart/add.js` and
+ * commercetools' `addLineItem` merge a repeated product into its line; Square's order line
+ * items are made per catalog object.
+ */
+export function lineAdded(ctx: Context, subject: Reference | undefined): Draft[] | undefined {
+  if (!subject || !INCREASE_LINE_VERBS.has(ctx.facts.verb ?? "")) return undefined;
+  const key = subject.param.name;
+  const amount = amountParamOf(ctx);
+  if (!amount) return undefined;
+  // the lines keep the key and a count named as the amount is, where the tool names them or
+  // what holds them (`add_to_cart` and a cart's `items`); what they are lines of keeps the key
+  // as its own
+  const all = [...ctx.shape.collections.values()].filter((c) => !c.parent);
+  const lines = all.find(
+    (c) =>
+      c.container === "array" &&
+      c.fields.has(key) &&
+      (c.fields.get(amount.name)?.types.has("number") ?? false) &&
+      ctx.facts.nouns.some((n) => c.path.some((part) => sameNoun(part, n))),
+  );
+  const kept = all.find((c) => c !== lines && c.keyField === key && c.container === "map");
+  if (!lines || !kept) return undefined;
+  const container = containerTarget(ctx, lines);
+  const item = recordTarget(ctx, kept, `{${key}}`);
+  const line = recordTarget(ctx, lines, `{${key}}`);
+  if (!container || !item || !line) return undefined;
+  const missing = notFoundError(ctx, kept, key, { add: true });
+  const there = `$count($lines[${identifier(key)} = $args.${identifier(key)}]) > 0`;
+  ctx.notes.push(
+    `adds ${amount.name} to the line of ${lines.name} whose ${key} is given, or makes that line (${key} must name one of ${kept.name})`,
+  );
+  return [
+    { kind: "read", target: item, ...(missing ? { missing } : {}) },
+    { kind: "list", target: container, as: "lines" },
+    { kind: "update", target: line, when: there, inc: { [amount.name]: `{${amount.name}}` } },
+    {
+      kind: "create",
+      target: container,
+      when: `$not(${there})`,
+      set: { [key]: `{${key}}`, [amount.name]: `{${amount.name}}` },
+    },
+    { kind: "read", target: line, as: "line", output: "" },
+  ];
+}
+
+const INCREASE_LINE_VERBS: ReadonlySet<string> = new Set(["add", "put", "increase"]);
 
 function amountParamOf(ctx: Context): Param | undefined {
   // an id is never the amount (`ticket_id` of `add_ticket_note`)

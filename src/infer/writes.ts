@@ -1325,14 +1325,19 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   const words = new Set(
     ctx.facts.words.filter((w) => w !== ctx.facts.verb && !own.has(singular(w))).map(singular),
   );
-  // a verb that puts values into a list of its own name (`mention` → `mentions`, `tag` → `tags`)
+  // a verb that puts values into a list of its own name (`mention` → `mentions`, `tag` → `tags`,
+  // `comment_on_issue` → an issue's `comments`)
   const verb = ctx.facts.verb;
-  if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb))) words.add(verb.replace(/^un/, ""));
+  if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || NOUN_VERBS.has(verb)))
+    words.add(verb.replace(/^un/, ""));
   const arrays = [...collection.fields.values()].filter(
     (f) => !f.path.includes(".") && f.types.has("array") && words.has(singular(listNoun(f.path))),
   );
   return arrays.length === 1 ? arrays[0] : undefined;
 }
+
+/** Verbs that are the noun of what they add: a comment, a note, a review, a reply. */
+const NOUN_VERBS: ReadonlySet<string> = new Set(["comment", "note", "review", "reply"]);
 
 /** What a list holds, by its name: `labels` → label, `track_ids` → track (the keys of tracks). */
 function listNoun(name: string): string {
