@@ -428,3 +428,53 @@ describe("a verb that is the noun of what it adds", () => {
     ]);
   });
 });
+
+describe("a course's seats, a grade, a stay's status and a setting named for itself", () => {
+  const school = () => ({
+    pupils: { P1: { pupil_id: "P1", name: "Ada" } },
+    classes: { ART: { class_code: "ART", seats_left: 0 }, GYM: { class_code: "GYM", seats_left: 2 } },
+    places: [
+      { place_id: 1, pupil_id: "P1", class_code: "ART", mark: null },
+      { place_id: 2, pupil_id: "P1", class_code: "GYM", mark: "B" },
+    ],
+  });
+
+  it("removing a record that took a seat gives the seat back", async () => {
+    const drop = tool("drop_place", "Drop a place in a class.", { place_id: integer });
+    const { after } = await call(world(school(), [drop]), "drop_place", { place_id: 1 });
+    expect((after.places as unknown[]).length).toBe(1);
+    expect((after.classes as Record<string, { seats_left: number }>).ART?.seats_left).toBe(1);
+  });
+
+  it("a verb that makes things, naming a plain field of the record its key names, fills that field", async () => {
+    const mark = tool("record_mark", "Record the mark of a place.", { place_id: integer, mark: text });
+    const { after, report } = await call(world(school(), [mark]), "record_mark", { place_id: 1, mark: "A" });
+    expect(report.verdict).toBe("inferred");
+    expect((after.places as { mark: string | null }[]).map((p) => p.mark)).toEqual(["A", "B"]);
+  });
+
+  it("a verb whose participle is a status the records show puts the record into it", async () => {
+    const inn = {
+      stays: {
+        "ST-1": { stay_id: "ST-1", guest: "Ola", status: "booked" },
+        "ST-2": { stay_id: "ST-2", guest: "Per", status: "checked_in" },
+      },
+    };
+    const checkIn = tool("check_in_guest", "Check a guest in.", { stay_id: text });
+    const { after, report } = await call(world(inn, [checkIn]), "check_in_guest", { stay_id: "ST-1" });
+    expect(report.verdict).toBe("inferred");
+    expect((after.stays as Record<string, { status: string }>)["ST-1"]?.status).toBe("checked_in");
+  });
+
+  it("`enable_eco` and `disable_eco` switch the setting named for what they name", async () => {
+    const boiler = { boiler: { mode: "heat", eco: false, frost_guard: true } };
+    const on = await call(world(boiler, [tool("enable_eco", "Turn on eco mode.", {}, [])]), "enable_eco", {});
+    expect(on.after.boiler).toMatchObject({ eco: true, frost_guard: true });
+    const off = await call(
+      world(boiler, [tool("disable_frost_guard", "Turn off the frost guard.", {}, [])]),
+      "disable_frost_guard",
+      {},
+    );
+    expect(off.after.boiler).toMatchObject({ eco: false, frost_guard: false });
+  });
+});

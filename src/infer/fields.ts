@@ -72,8 +72,11 @@ export function statusAfter(
 ): { field: string; value: string; rule: string; invented?: boolean } | undefined {
   const field = statusField(collection);
   const said = statedStatus(ctx.facts.text);
-  const verb = ctx.facts.verb;
-  const known = verb ? STATUS_VERBS[verb] : undefined;
+  const verb = ctx.facts.verb ?? (ctx.facts.verbAction === undefined ? ctx.facts.words[0] : undefined);
+  const spelled = participleStatus(ctx, collection);
+  const known: readonly [string, string] | undefined = verb
+    ? (STATUS_VERBS[verb] ?? (spelled ? [spelled.toLowerCase(), spelled] : undefined))
+    : undefined;
   if (!field) {
     // a flag the description names instead of a status ("no longer active", "Active becomes false")
     const flag =
@@ -214,8 +217,14 @@ export function thrownFlags(
 ): { field: FieldShape; value: boolean; named: boolean }[] {
   return [...fields].flatMap((field) => {
     if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
-    const value = switchedFlag(switching, field.path);
     const { of } = flagName(field.path);
+    // a flag named for the thing itself (`eco`, `frost_guard`) is on or off: `enable_eco` turns it on
+    const words = nameWords(field.path).filter((w) => w !== "is");
+    if (words.every((w) => nouns.has(singular(w))) && switchedFlag(switching, field.path) === undefined) {
+      const value = switching.states.includes("on") ? true : switching.states.includes("off") ? false : undefined;
+      return value === undefined ? [] : [{ field, value, named: true }];
+    }
+    const value = switchedFlag(switching, field.path);
     if (value === undefined || !of.every((n) => nouns.has(n))) return [];
     return [{ field, value, named: of.length > 0 }];
   });
@@ -249,6 +258,19 @@ function statusValue(
     };
   }
   return analogousStatus(ctx);
+}
+
+/**
+ * The status the records show that a verb toolsim has no status for names by its participle
+ * (`checkin` → `checked_in`, `confirm` → `confirmed`), in the state's own spelling.
+ */
+export function participleStatus(ctx: Context, collection: CollectionShape): string | undefined {
+  const verb = ctx.facts.verb ?? ctx.facts.words[0];
+  const field = statusField(collection);
+  if (!verb || !field || STATUS_VERBS[verb]) return undefined;
+  const squeeze = (text: string) => text.toLowerCase().replace(/[^a-z]/g, "");
+  const own = squeeze(participle(verb));
+  return knownValues(ctx, field.path, field.values.keys()).find((v) => squeeze(v) === own);
 }
 
 /** A new status word written as the state writes the ones it holds: `Cancelled` beside `Open`, `CANCELLED` beside `OPEN`. */

@@ -6,7 +6,7 @@ import { bulkRule } from "./bulk.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
-import { fieldFor, markedFlag, recordFlagSwitched } from "./fields.js";
+import { fieldFor, markedFlag, participleStatus, recordFlagSwitched } from "./fields.js";
 import {
   answersInAWord,
   derivedRecord,
@@ -498,7 +498,10 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
       (facts.verb === "make" && markedFlag(ctx, subject.collection) !== undefined));
   const acting = joins
     ? "create"
-    : submitsItsOwn(ctx, subject, named) || switches
+    : submitsItsOwn(ctx, subject, named) ||
+        switches ||
+        fillsItsFields(ctx, subject) ||
+        statusOfVerb(ctx, subject)
       ? "update"
       : actionFor(facts, subject);
   const answered = acting === "unknown" ? madeByAnswer(ctx, subject) : undefined;
@@ -1080,6 +1083,41 @@ function madeByAnswer(ctx: Context, subject: Reference | undefined): CollectionS
     return answers && ctx.facts.params.some((p) => fieldFor(p, c) !== undefined && p.name !== key);
   });
   return made.length === 1 ? made[0] : undefined;
+}
+
+/**
+ * A verb that makes things, given the key of a record that exists and values of its own plain
+ * fields (`record_grade(enrollment_id, grade)` over enrollments whose `grade` is null), fills
+ * those fields: nothing else names what it would make. Canvas records a submission's grade
+ * on the submission, Jira logs a resolution on the issue, a CRM records a call's outcome on it.
+ */
+function fillsItsFields(ctx: Context, subject: Reference | undefined): boolean {
+  if (!subject || ctx.facts.verbAction !== "create" || subject.strength !== "strong") return false;
+  if (ctx.references.some((r) => r !== subject)) return false;
+  const rest = ctx.facts.params.filter((p) => p.required && p !== subject.param);
+  // the name names the field it fills (`grade`), not the kind of record (`create_item(sku, name)` makes one)
+  const nouns = ctx.facts.nouns;
+  if (nouns.some((n) => sameNoun(n, subject.collection.name))) return false;
+  if (!nouns.some((n) => rest.some((p) => sameNoun(n, p.name)))) return false;
+  return (
+    rest.length > 0 &&
+    rest.every((p) => {
+      const field = subject.collection.fields.get(p.name);
+      return field !== undefined && !field.types.has("array") && !field.types.has("object");
+    })
+  );
+}
+
+/**
+ * A verb toolsim has no status for, whose participle is a status the records show
+ * (`check_in` → `checked_in`, `confirm` → `confirmed`): it puts the record into that status.
+ */
+function statusOfVerb(ctx: Context, subject: Reference | undefined): boolean {
+  return (
+    subject !== undefined &&
+    ctx.facts.verbAction === undefined &&
+    participleStatus(ctx, subject.collection) !== undefined
+  );
 }
 
 /**

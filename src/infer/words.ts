@@ -654,6 +654,8 @@ const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = {
   withdraw: "withdrawn",
   hold: "held",
   leave: "left",
+  checkin: "checked in",
+  checkout: "checked out",
   login: "logged in",
   logout: "logged out",
   logon: "logged on",

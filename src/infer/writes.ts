@@ -181,7 +181,44 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
       output: wrapperOutput(ctx, subject.collection) ?? "",
     },
     ...referenceChecks(ctx, subject, []),
+    ...stockReturned(ctx, subject.collection),
   ];
+}
+
+/**
+ * A record that took one of what another keeps count of (an enrollment a course's
+ * `seats_left`, a loan a book's `copies_available`) gives it back when it is removed: Shopify
+ * restocks a cancelled order's items, Amadeus frees a cancelled booking's seats, and a
+ * dropped course frees its seat.
+ */
+function stockReturned(ctx: Context, collection: CollectionShape): Draft[] {
+  const binding = bindingName(collection);
+  const drafts: Draft[] = [];
+  for (const link of collection.fields.values()) {
+    const held =
+      link.refersTo && !link.path.includes(".") ? ctx.shape.collections.get(link.refersTo) : undefined;
+    if (!held || held === collection || held.parent) continue;
+    const stock = stockFieldOf(held);
+    const target = stock ? recordTarget(ctx, held, `{$${binding}.${identifier(link.path)}}`) : undefined;
+    if (!stock || !target) continue;
+    ctx.notes.push(
+      `gives one back to ${held.name}.${stock} of the ${humanNoun(singular(held.name))} its ${link.path} names`,
+    );
+    drafts.push({ kind: "update", target, inc: { [stock]: 1 } });
+  }
+  return drafts;
+}
+
+/** The one number of a record that says how many of it are left (`seats_left`, `copies_available`). */
+function stockFieldOf(collection: CollectionShape): string | undefined {
+  const stock = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.size === 1 &&
+      (f.types.has("number") || f.types.has("integer")) &&
+      nameWords(f.path).some((w) => STOCK.test(w)),
+  );
+  return stock.length === 1 ? stock[0]?.path : undefined;
 }
 
 /**
@@ -475,15 +512,8 @@ function stockTaken(
   target: string,
   missing: string | undefined,
 ): Draft | undefined {
-  const stock = [...reference.collection.fields.values()].filter(
-    (f) =>
-      !f.path.includes(".") &&
-      f.types.size === 1 &&
-      (f.types.has("number") || f.types.has("integer")) &&
-      nameWords(f.path).some((w) => STOCK.test(w)),
-  );
-  if (stock.length !== 1) return undefined;
-  const field = (stock[0] as FieldShape).path;
+  const field = stockFieldOf(reference.collection);
+  if (!field) return undefined;
   const quantity = ctx.facts.params.find(
     (p) =>
       (p.type === "integer" || p.type === "number") &&
