@@ -221,7 +221,11 @@ export function thrownFlags(
     // a flag named for the thing itself (`eco`, `frost_guard`) is on or off: `enable_eco` turns it on
     const words = nameWords(field.path).filter((w) => w !== "is");
     if (words.every((w) => nouns.has(singular(w))) && switchedFlag(switching, field.path) === undefined) {
-      const value = switching.states.includes("on") ? true : switching.states.includes("off") ? false : undefined;
+      const value = switching.states.includes("on")
+        ? true
+        : switching.states.includes("off")
+          ? false
+          : undefined;
       return value === undefined ? [] : [{ field, value, named: true }];
     }
     const value = switchedFlag(switching, field.path);
