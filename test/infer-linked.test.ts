@@ -478,3 +478,32 @@ describe("a course's seats, a grade, a stay's status and a setting named for its
     expect(off.after.boiler).toMatchObject({ eco: false, frost_guard: false });
   });
 });
+
+describe("verbs that make things, acting on what exists", () => {
+  const mail = () => ({
+    mailings: {
+      "ML-1": { mailing_id: "ML-1", subject: "News", status: "sent" },
+      "ML-2": { mailing_id: "ML-2", subject: "Sale", status: "draft" },
+    },
+    articles: { a1: { article_id: "a1", title: "Tide", tags: ["sea"] } },
+    saved_article_ids: [] as string[],
+  });
+
+  it("`send_mailing(mailing_id)` sends the mailing it names, to the status the records spell", async () => {
+    const send = tool("send_mailing", "Send a draft mailing.", { mailing_id: text });
+    const { after } = await call(world(mail(), [send]), "send_mailing", { mailing_id: "ML-2" });
+    expect(Object.keys(after.mailings as object)).toEqual(["ML-1", "ML-2"]);
+    expect((after.mailings as Record<string, { status: string }>)["ML-2"]?.status).toBe("sent");
+  });
+
+  it("`tag_article` adds a tag to the article's tags; `save_article` refuses an article that does not exist", async () => {
+    const tag = tool("tag_article", "Tag an article.", { article_id: text, tag: text });
+    const tagged = await call(world(mail(), [tag]), "tag_article", { article_id: "a1", tag: "storm" });
+    expect((tagged.after.articles as Record<string, { tags: string[] }>).a1?.tags).toEqual(["sea", "storm"]);
+    const save = tool("save_article", "Save an article for later.", { article_id: text });
+    const none = await call(world(mail(), [save]), "save_article", { article_id: "a9" });
+    expect(failure(none.outcome)).toBe("ARTICLE_NOT_FOUND");
+    const saved = await call(world(mail(), [save]), "save_article", { article_id: "a1" });
+    expect(saved.after.saved_article_ids).toEqual(["a1"]);
+  });
+});

@@ -838,7 +838,11 @@ describe("the list a membership verb keeps, more closely", () => {
         { track_id: "t2" },
       );
       expect(after.me, name).toEqual({ ...lists(), [list]: ["t2"] });
-      expect(report.notes, name).toEqual([`adds track_id to me/${list}, once`]);
+      // the track added must exist: its not-found error is added before the list is changed
+      expect(report.notes, name).toEqual([
+        "added documented error TRACK_NOT_FOUND (No track has the given track_id (inferred from the state's tracks).)",
+        `adds track_id to me/${list}, once`,
+      ]);
     }
     const { after } = await call(
       world({ tracks, me: { ...lists(), favorites: ["t1", "t2"] } }, [

@@ -73,7 +73,7 @@ export function statusAfter(
   const field = statusField(collection);
   const said = statedStatus(ctx.facts.text);
   const verb = ctx.facts.verb ?? (ctx.facts.verbAction === undefined ? ctx.facts.words[0] : undefined);
-  const spelled = participleStatus(ctx, collection);
+  const spelled = participleStatus(ctx, collection, true);
   const known: readonly [string, string] | undefined = verb
     ? (STATUS_VERBS[verb] ?? (spelled ? [spelled.toLowerCase(), spelled] : undefined))
     : undefined;
@@ -268,10 +268,15 @@ function statusValue(
  * The status the records show that a verb toolsim has no status for names by its participle
  * (`checkin` → `checked_in`, `confirm` → `confirmed`), in the state's own spelling.
  */
-export function participleStatus(ctx: Context, collection: CollectionShape): string | undefined {
+export function participleStatus(
+  ctx: Context,
+  collection: CollectionShape,
+  known = false,
+): string | undefined {
   const verb = ctx.facts.verb ?? ctx.facts.words[0];
   const field = statusField(collection);
-  if (!verb || !field || STATUS_VERBS[verb]) return undefined;
+  // `known`: also for a verb whose action toolsim knows otherwise (`send` makes messages)
+  if (!verb || !field || (STATUS_VERBS[verb] && !known)) return undefined;
   const squeeze = (text: string) => text.toLowerCase().replace(/[^a-z]/g, "");
   const own = squeeze(participle(verb));
   return knownValues(ctx, field.path, field.values.keys()).find((v) => squeeze(v) === own);

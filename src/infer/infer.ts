@@ -1133,8 +1133,10 @@ function submitsItsOwn(
   named: CollectionShape | undefined,
 ): boolean {
   const { facts } = ctx;
-  if (facts.verbAction !== "create" || !STATUS_VERBS[facts.verb ?? ""]) return false;
-  if (!subject || subject.collection !== named || subject.strength !== "strong") return false;
+  if (facts.verbAction !== "create" || !subject) return false;
+  // a status the verb names, or one its participle spells among those the records show (`send` → `sent`)
+  if (!STATUS_VERBS[facts.verb ?? ""] && !participleStatus(ctx, subject.collection, true)) return false;
+  if (subject.collection !== named || subject.strength !== "strong") return false;
   if (!subject.param.identifier || !subject.param.required) return false;
   return facts.params.every((p) => p === subject.param || !p.required);
 }

@@ -107,7 +107,10 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
       : presentGuard(ctx, param, field);
   // a value that names another collection's entity must name one that exists (a repository
   // to star, a status to unfavourite where taking out what is not there is no error)
-  const checks = intent === "add" || lenient ? referenceChecks(ctx, undefined, []) : [];
+  const checks =
+    intent === "add" || lenient
+      ? [...referenceChecks(ctx, undefined, []), ...namedExists(ctx, param, intent)]
+      : [];
   const before: Draft[] = [{ kind: "read", target: holderTarget, as: "before" }];
   const counted = countOfMembers(ctx, param, intent, `$before.${identifier(field)}`);
   ctx.notes.push(
@@ -136,6 +139,21 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
     ...member,
     ...membershipFlags(ctx, list, value, `$holder.${identifier(field)}`, output),
   ];
+}
+
+/**
+ * A value added that is the key of a record kept elsewhere (a recipe's id added to the
+ * favourites) must name one that exists: its not-found error, added where the API documents
+ * none, as Spotify's `PUT /me/tracks` answers 404 for an unknown track and GitHub's star an
+ * unknown repository.
+ */
+function namedExists(ctx: Context, param: Param, intent: MemberIntent): Draft[] {
+  if (intent !== "add") return [];
+  const reference = ctx.references.find((r) => r.param === param && !r.many && r.strength === "strong");
+  if (!reference || notFoundError(ctx, reference.collection, param.name, { add: false })) return [];
+  const target = referenceTarget(ctx, reference);
+  const missing = notFoundError(ctx, reference.collection, param.name, { add: true });
+  return target && missing ? [{ kind: "read", target, missing }] : [];
 }
 
 /** The one array argument of plain values a membership change may take instead (`ids`, `user_ids`). */

@@ -1111,7 +1111,9 @@ function onlyKeyOf(params: readonly Param[], collection: CollectionShape): boole
   return given.length === 1 && key !== undefined && (given[0]?.name === key || given[0]?.name === `${key}s`);
 }
 
-export function elementRule(ctx: Context, subject: Reference, acting: Action): Draft[] {
+export function elementRule(ctx: Context, subject: Reference, action: Action): Draft[] {
+  // a verb that is the noun of what it adds (`tag_recipe`) adds one, whatever else it may update
+  const acting = action === "update" && NOUN_VERBS.has(ctx.facts.verb ?? "") ? "create" : action;
   const field = listFieldNamed(ctx, subject.collection, subject);
   const target = referenceTarget(ctx, subject);
   if (!field || !target) return [];
@@ -1366,8 +1368,8 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   return arrays.length === 1 ? arrays[0] : undefined;
 }
 
-/** Verbs that are the noun of what they add: a comment, a note, a review, a reply. */
-const NOUN_VERBS: ReadonlySet<string> = new Set(["comment", "note", "review", "reply"]);
+/** Verbs that are the noun of what they add: a comment, a note, a review, a reply, a tag, a label. */
+const NOUN_VERBS: ReadonlySet<string> = new Set(["comment", "note", "review", "reply", "tag", "label"]);
 
 /** What a list holds, by its name: `labels` → label, `track_ids` → track (the keys of tracks). */
 function listNoun(name: string): string {
