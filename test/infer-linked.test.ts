@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { shapeOf } from "../src/infer/index.js";
-import { call, failure, inferred, integer, outputs, text, tool, world } from "./support/infer-world.js";
+import {
+  call,
+  error,
+  failure,
+  inferred,
+  integer,
+  outputs,
+  text,
+  tool,
+  world,
+} from "./support/infer-world.js";
 
 /**
  * Records of one kind read or made through another: lists of what points to a record, a record
@@ -505,5 +515,41 @@ describe("verbs that make things, acting on what exists", () => {
     expect(failure(none.outcome)).toBe("ARTICLE_NOT_FOUND");
     const saved = await call(world(mail(), [save]), "save_article", { article_id: "a1" });
     expect(saved.after.saved_article_ids).toEqual(["a1"]);
+  });
+});
+
+describe("a status the docs give the record acted on", () => {
+  const desk = () => ({
+    bookings: {
+      "BK-1": { booking_id: "BK-1", guest: "Ola", status: "confirmed" },
+      "BK-2": { booking_id: "BK-2", guest: "Per", status: "checked_in" },
+    },
+  });
+
+  it("`check in a guest for a confirmed booking` refuses a booking in another status", async () => {
+    const checkIn = tool("check_in", "Check a guest in for a confirmed booking.", { booking_id: text });
+    const ok = await call(world(desk(), [checkIn]), "check_in", { booking_id: "BK-1" });
+    expect((ok.after.bookings as Record<string, { status: string }>)["BK-1"]?.status).toBe("checked_in");
+    const again = await call(world(desk(), [checkIn]), "check_in", { booking_id: "BK-2" });
+    expect(failure(again.outcome)).toBe("BOOKING_NOT_CONFIRMED");
+  });
+
+  it("leaves the refusal to an error the API documents itself", async () => {
+    const checkIn = tool(
+      "check_in",
+      "Check a guest in for a confirmed booking.",
+      { booking_id: text },
+      undefined,
+      [
+        error(
+          "BOOKING_ALREADY_CHECKED_IN",
+          "The guest is already checked in.",
+          "The booking is already checked in.",
+          409,
+        ),
+      ],
+    );
+    const { report } = await call(world(desk(), [checkIn]), "check_in", { booking_id: "BK-1" });
+    expect(report.notes.join(" ")).not.toContain("BOOKING_NOT_CONFIRMED");
   });
 });

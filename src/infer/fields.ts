@@ -373,10 +373,28 @@ export function requiredStatuses(
         ).test(t),
       ),
   );
-  const values = [...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot])].filter(
+  // "Send a draft campaign", "check a guest in for a confirmed reservation": the record it acts
+  // on is one in that status, as the docs of action endpoints name it (Stripe's "cancel a
+  // PaymentIntent that requires capture", GitHub's "merge an open pull request")
+  // (where the API documents how it refuses a record in another status, "already cancelled",
+  // that error says it instead)
+  const refusesItself = ctx.facts.errors.some((e) => e.kind !== "not-found" && /\balready\b/.test(e.text));
+  const fromArticle = refusesItself
+    ? []
+    : statuses.filter(
+        (s) =>
+          s.length > 2 &&
+          new RegExp(`\\b(?:a|an|the)\\s+${literal(words(s))}\\s+${literal(noun)}\\b`).test(text),
+      );
+  const values = [...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot, ...fromArticle])].filter(
     (s) => !notIn.includes(s),
   );
   return { values, notIn: values.length > 0 ? [] : notIn };
+}
+
+/** A status as prose writes it: `checked_in` → "checked in". */
+function words(status: string): string {
+  return nameWords(status).join(" ");
 }
 
 function containsWords(text: string, phrase: string): boolean {
