@@ -118,6 +118,16 @@ describe("a verb toolsim does not know, answering the id of a new record of anot
     outputs({ lending_id: text }),
   );
 
+  it("returning a lending ends it and puts the tool back; an unknown lending is not found", async () => {
+    const giveBack = tool("return_tool", "Return a lent tool.", { lending_id: text });
+    const { after, report } = await call(world(shed(), [giveBack]), "return_tool", { lending_id: "LD-1" });
+    expect(report.verdict).toBe("inferred");
+    expect(after.lendings).toEqual({});
+    expect((after.tools as Record<string, { units_available: number }>)["T-saw"]?.units_available).toBe(1);
+    const none = await call(world(shed(), [giveBack]), "return_tool", { lending_id: "LD-9" });
+    expect(failure(none.outcome)).toBe("LENDING_NOT_FOUND");
+  });
+
   it("makes that record from its arguments, with the next id, and takes one from what is left", async () => {
     const { after, answer, report } = await call(world(shed(), [lend]), "lend_tool", {
       tool_id: "T-drill",

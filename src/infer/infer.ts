@@ -87,7 +87,7 @@ import {
   sameNoun,
   singular,
 } from "./words.js";
-import { createRule, deleteRule, elementRule, updateRule } from "./writes.js";
+import { createRule, deleteRule, elementRule, holdsStock, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -504,6 +504,9 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
         statusOfVerb(ctx, subject)
       ? "update"
       : actionFor(facts, subject);
+  // returning what was taken from a count (`return_book(loan_id)`) ends it and gives it back
+  if (subject && RETURN_VERBS.has(facts.verb ?? facts.words[0] ?? "") && holdsStock(ctx, subject.collection))
+    return found(deleteRule(ctx, subject), "its record cannot be reached");
   const answered = acting === "unknown" ? madeByAnswer(ctx, subject) : undefined;
   if (answered)
     return found(
@@ -1032,6 +1035,12 @@ function emptiedPart(
     record: false,
   };
 }
+
+/**
+ * Verbs that give back what a record holds: Koha's check-in of a loaned item ends its
+ * checkout and puts the copy back, a car hire's return ends the rental, a bike dock ends a ride.
+ */
+const RETURN_VERBS: ReadonlySet<string> = new Set(["return", "checkin", "giveback"]);
 
 /** Verbs that empty what they name. */
 const CLEAR_VERBS: ReadonlySet<string> = new Set(["clear", "empty", "flush", "wipe"]);

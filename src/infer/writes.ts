@@ -209,6 +209,19 @@ function stockReturned(ctx: Context, collection: CollectionShape): Draft[] {
   return drafts;
 }
 
+/**
+ * A record that holds one of what another counts (a loan of a book whose `copies_available`
+ * count the copies on the shelf), and keeps no status of its own: returning it ends it.
+ */
+export function holdsStock(ctx: Context, collection: CollectionShape): boolean {
+  if (statusField(collection)) return false;
+  return [...collection.fields.values()].some((link) => {
+    const held =
+      link.refersTo && !link.path.includes(".") ? ctx.shape.collections.get(link.refersTo) : undefined;
+    return held !== undefined && held !== collection && stockFieldOf(held) !== undefined;
+  });
+}
+
 /** The one number of a record that says how many of it are left (`seats_left`, `copies_available`). */
 function stockFieldOf(collection: CollectionShape): string | undefined {
   const stock = [...collection.fields.values()].filter(
