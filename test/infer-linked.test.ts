@@ -563,3 +563,25 @@ describe("a status the docs give the record acted on", () => {
     expect(report.notes.join(" ")).not.toContain("BOOKING_NOT_CONFIRMED");
   });
 });
+
+describe("a switch that keeps only what its description names", () => {
+  it("`available_only`: only clean, unoccupied rooms", async () => {
+    const inn = {
+      rooms: {
+        "1": { room: "1", clean: true, occupied: false },
+        "2": { room: "2", clean: false, occupied: false },
+        "3": { room: "3", clean: true, occupied: true },
+      },
+    };
+    const list = tool(
+      "list_rooms",
+      "List rooms, optionally only clean, unoccupied ones.",
+      { available_only: { type: "boolean" } },
+      [],
+    );
+    const only = await call(world(inn, [list]), "list_rooms", { available_only: true });
+    expect((only.answer as { room: string }[]).map((r) => r.room)).toEqual(["1"]);
+    const all = await call(world(inn, [list]), "list_rooms", {});
+    expect((all.answer as unknown[]).length).toBe(3);
+  });
+});

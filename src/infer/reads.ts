@@ -234,12 +234,19 @@ function selectionOf(ctx: Context, collection: CollectionShape, skip?: ReadonlyS
     }
     // `unread_only`, `onlyActive`: when true, only records whose flag says so (`read` false, `active` true)
     const only = onlyFlagFor(param, collection);
-    if (only) {
-      selection.filters.push(
-        // an absent switch compares false with anything, so the test is on it being true
-        `($args.${identifier(param.name)} = true ? ${fieldExpression(only.field)} = ${only.value} : true)`,
+    const said =
+      only !== undefined
+        ? [only]
+        : param.type === "boolean" && param.words.includes("only")
+          ? onlyFlagsSaid(ctx.facts.text, collection)
+          : [];
+    if (said.length > 0) {
+      const tests = said.map((f) => `${fieldExpression(f.field)} = ${f.value}`).join(" and ");
+      // an absent switch compares false with anything, so the test is on it being true
+      selection.filters.push(`($args.${identifier(param.name)} = true ? ${tests} : true)`);
+      selection.described.push(
+        `${said.map((f) => `${f.field} is ${f.value}`).join(", ")} when ${param.name}`,
       );
-      selection.described.push(`${only.field} is ${only.value} when ${param.name}`);
       continue;
     }
     const range = rangeFor(param, collection);
@@ -288,6 +295,37 @@ function onlyFlagFor(
   if (same) return { field: same.path, value: true };
   const negated = /^un|^in/.test(word) ? (flag(word.slice(2)) ?? flag(`is_${word.slice(2)}`)) : undefined;
   return negated ? { field: negated.path, value: false } : undefined;
+}
+
+/**
+ * "optionally only clean, unoccupied ones": the flags a description says an `…_only` switch
+ * keeps, each true, or false where the word is its negation (`unoccupied`, `inactive`), as
+ * Airbnb's and hotel APIs' availability filters are described.
+ */
+function onlyFlagsSaid(text: string, collection: CollectionShape): { field: string; value: boolean }[] {
+  const said =
+    /\bonly\s+((?:(?:un|in|non-?)?[a-z]+(?:,\s*|\s+and\s+)?)+?)\s+(?:ones|records|items|entries|[a-z]+s)\b/i.exec(
+      text,
+    )?.[1];
+  if (!said) return [];
+  const flags = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && f.types.has("boolean") && f.types.size === 1,
+  );
+  const found = said.split(/,\s*|\s+and\s+/).map((word) => {
+    const flag = (name: string) =>
+      flags.find(
+        (f) =>
+          nameWords(f.path)
+            .filter((w) => w !== "is")
+            .join("_") === name,
+      );
+    const same = flag(word.toLowerCase());
+    if (same) return { field: same.path, value: true };
+    const base = /^(un|in|non-?)(.+)$/.exec(word.toLowerCase())?.[2];
+    const negated = base ? flag(base) : undefined;
+    return negated ? { field: negated.path, value: false } : undefined;
+  });
+  return found.every((f) => f !== undefined) ? (found as { field: string; value: boolean }[]) : [];
 }
 
 const LOWER = /^(min|minimum|from|start|since|after|low|lower|earliest)$/;
