@@ -585,3 +585,53 @@ describe("a switch that keeps only what its description names", () => {
     expect((all.answer as unknown[]).length).toBe(3);
   });
 });
+
+describe("lists named for who a verb was done to, and what bounds them", () => {
+  const club = () => ({
+    sessions: {
+      S1: { session_id: "S1", topic: "Knots", capacity: 2, enrolled: ["m1"] },
+      S2: { session_id: "S2", topic: "Sails", capacity: 1, enrolled: ["m2"] },
+    },
+    members: { m1: { member_id: "m1" }, m2: { member_id: "m2" }, m3: { member_id: "m3" } },
+    moorings: { north: { mooring: "north", free_berths: 1 } },
+  });
+  const args = { session_id: text, member_id: text };
+
+  it("`enroll_in_session` adds to `enrolled` up to the capacity; `unenroll_from_session` takes out, the session stays", async () => {
+    const enroll = tool("enroll_in_session", "Enroll a member in a session.", args);
+    const added = await call(world(club(), [enroll]), "enroll_in_session", {
+      session_id: "S1",
+      member_id: "m3",
+    });
+    expect((added.after.sessions as Record<string, { enrolled: string[] }>).S1?.enrolled).toEqual([
+      "m1",
+      "m3",
+    ]);
+    const full = await call(world(club(), [enroll]), "enroll_in_session", {
+      session_id: "S2",
+      member_id: "m3",
+    });
+    expect(failure(full.outcome)).toBe("SESSION_FULL");
+    const leave = tool("unenroll_from_session", "Take a member off a session.", args);
+    const left = await call(world(club(), [leave]), "unenroll_from_session", {
+      session_id: "S1",
+      member_id: "m1",
+    });
+    expect((left.after.sessions as Record<string, { enrolled: string[] }>).S1?.enrolled).toEqual([]);
+    expect(Object.keys(left.after.sessions as object)).toEqual(["S1", "S2"]);
+  });
+
+  it("a count of free places is what is left to take", async () => {
+    const book = tool(
+      "book_berth",
+      "Book a berth at a mooring.",
+      { boat: text, mooring: text },
+      ["boat", "mooring"],
+      [],
+      outputs({ booking_id: text }),
+    );
+    const state = { ...club(), bookings: { "B-1": { booking_id: "B-1", boat: "Wren", mooring: "north" } } };
+    const first = await call(world(state, [book]), "book_berth", { boat: "Tern", mooring: "north" });
+    expect((first.after.moorings as Record<string, { free_berths: number }>).north?.free_berths).toBe(0);
+  });
+});

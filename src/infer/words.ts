@@ -561,9 +561,13 @@ export function verbOf(name: string): { verb: string; action: Action } | undefin
   const candidates = JOINED_VERBS.includes(words[0] ?? "")
     ? words.slice(0, 1)
     : [...words.slice(0, 2), ...tail];
-  for (const word of candidates)
+  for (const word of candidates) {
     for (const action of ["delete", "update", "create", "read"] as const)
       if (VERBS[action].includes(word)) return { verb: word, action };
+    // a making verb undone takes out what it put in (`unenroll`, as `unregister` does)
+    if (/^un[a-z]{4,}$/.test(word) && VERBS.create.includes(word.slice(2)))
+      return { verb: word, action: "delete" };
+  }
   return undefined;
 }
 

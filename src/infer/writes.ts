@@ -40,7 +40,16 @@ import {
 } from "./shape.js";
 import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { transitionsOf } from "./transitions.js";
-import { type Action, JOIN_VERBS, LEAVE_VERBS, nameWords, partNoun, plural, singular } from "./words.js";
+import {
+  type Action,
+  JOIN_VERBS,
+  LEAVE_VERBS,
+  nameWords,
+  participle,
+  partNoun,
+  plural,
+  singular,
+} from "./words.js";
 
 /** Updates, deletes and creates of records in collections, with the guards and checks their texts state. */
 
@@ -511,7 +520,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
 }
 
 /** A number of a record that says how many of it are left to take (`bookable_seats`, `stock`). */
-const STOCK = /^(stock|inventory|available|remaining|in_stock|bookable|left)$/;
+const STOCK = /^(stock|inventory|available|remaining|in_stock|bookable|left|free|vacant)$/;
 
 /**
  * A record made from another that keeps how many are left (an order of an offer with
@@ -1117,6 +1126,37 @@ function keyExists(ctx: Context, referred: CollectionShape | undefined, rest: re
   return target && missing ? [{ kind: "read", target, missing }] : [];
 }
 
+/**
+ * A list a record keeps beside a number that bounds it (`capacity`, `max_attendees`,
+ * `seat_limit`) is full at that number: adding one more is refused (the documented "full"
+ * error, or an added `<NOUN>_FULL`, 409), as Eventbrite's sold-out ticket classes, Meetup's RSVP
+ * limit and a course's enrollment cap refuse one more.
+ */
+function capacityGuard(ctx: Context, collection: CollectionShape, list: string): Record<string, unknown>[] {
+  const bounds = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      (f.types.has("integer") || f.types.has("number")) &&
+      nameWords(f.path).some((w) => /^(capacity|limit|max|maximum)$/.test(w)),
+  );
+  const bound = bounds.length === 1 ? bounds[0]?.path : undefined;
+  if (!bound) return [];
+  const documented = ctx.facts.errors.find(
+    (e) => /\bfull\b|capacity/i.test(e.text) || /FULL|CAPACITY/.test(e.code),
+  );
+  const noun = nameWords(singular(collection.name)).join("_").toUpperCase();
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun}_FULL`,
+        status: 409,
+        message: `The ${humanNoun(singular(collection.name))} is full.`,
+        when: `The ${humanNoun(singular(collection.name))} holds as many as its ${bound} allows (inferred from its ${bound}).`,
+      });
+  ctx.notes.push(`refuses one more than ${bound} (${error})`);
+  return [{ expr: `$count(${list}) < $subject.${identifier(bound)}`, error }];
+}
+
 /** Arguments that give a record of this collection by its key alone, no field of a new one. */
 function onlyKeyOf(params: readonly Param[], collection: CollectionShape): boolean {
   const given = params.filter((p) => p.required);
@@ -1192,7 +1232,10 @@ export function elementRule(ctx: Context, subject: Reference, action: Action): D
         kind: "update",
         target,
         ...(missing ? { missing } : {}),
-        require: taken ? [{ expr: present, error: taken.code }] : [],
+        require: [
+          ...(taken ? [{ expr: present, error: taken.code }] : []),
+          ...capacityGuard(ctx, collection, list),
+        ],
         append: { [field.path]: value },
         as: binding,
         ...(answersElement ? {} : { output: wrapperOutput(ctx, collection) ?? "" }),
@@ -1375,8 +1418,14 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   const verb = ctx.facts.verb;
   if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || NOUN_VERBS.has(verb)))
     words.add(verb.replace(/^un/, ""));
+  // or a list named for who the verb was done to (`register_for_talk` → a talk's `registered`,
+  // `unregister_from_talk` takes from it), as Eventbrite's and Meetup's attendee lists are
+  const done = verb ? participle(verb.replace(/^un(?=[a-z]{4})/, "")) : undefined;
   const arrays = [...collection.fields.values()].filter(
-    (f) => !f.path.includes(".") && f.types.has("array") && words.has(singular(listNoun(f.path))),
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("array") &&
+      (words.has(singular(listNoun(f.path))) || (done !== undefined && f.path === done)),
   );
   return arrays.length === 1 ? arrays[0] : undefined;
 }
