@@ -230,7 +230,12 @@ function nameReading(tool: ListedTool): Profile {
   // what a removal takes is the noun after its verb: `remove_label(card_id, label)` and
   // `remove_track_from_playlist(playlist_id, track_id)` change the card and the playlist
   const stem = identifier ? stemOfIdentifier(identifier.name) : undefined;
-  const part = roleOf(tool) === "delete" && stem !== undefined && nouns.length > 0 && stem !== nouns[0];
+  // and what follows "from" holds it (`unregister_from_talk(talk_id, attendee_id)` keeps the talk)
+  const from = words.indexOf("from");
+  const holder =
+    from >= 0 && stem !== undefined && singular(words[from + 1] ?? "") === stem && required(tool).length > 1;
+  const part =
+    roleOf(tool) === "delete" && stem !== undefined && nouns.length > 0 && (stem !== nouns[0] || holder);
   const role = part ? "other" : roleOf(tool);
   const subjects: string[] = [];
   if (identifier && role !== "create" && role !== "list") {

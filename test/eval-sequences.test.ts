@@ -202,13 +202,15 @@ describe("pairing tools by what they act on", () => {
         required,
       },
     });
-    const [label, track, pet] = profileTools([
+    const [label, track, vet, pet] = profileTools([
       tool("remove_label", ["pet_id", "label"]),
       tool("remove_toy_from_pet", ["pet_id", "toy_id"]),
+      tool("unregister_from_pet", ["pet_id", "vet_id"]),
       tool("remove_pet", ["pet_id"]),
     ]);
     expect(label?.role).toBe("other");
     expect(track?.role).toBe("other");
+    expect(vet?.role).toBe("other");
     expect(pet).toMatchObject({ role: "delete", idArg: "pet_id" });
   });
 
