@@ -3,7 +3,7 @@ import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
-import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
+import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import { fieldFor, markedFlag, participleStatus, recordFlagSwitched } from "./fields.js";
@@ -17,11 +17,13 @@ import {
 } from "./folders.js";
 import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import {
+  clearRule,
   joinAsSignedIn,
   knownValueChecks,
   listRule as listMembersRule,
   memberIntent,
   recordListValuesRule,
+  statedEmptied,
   valuesIntent,
   valuesRule,
 } from "./members.js";
@@ -29,15 +31,7 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
-import {
-  elementHeldRule,
-  identifier,
-  keyListRule,
-  keyNameOf,
-  linkedListRule,
-  lookupRule,
-  readRule,
-} from "./reads.js";
+import { elementHeldRule, keyListRule, keyNameOf, linkedListRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
@@ -75,19 +69,17 @@ import { treeFor, treeRule } from "./trees.js";
 import {
   type Action,
   DECREASE_VERBS,
-  flagName,
   GOODS_IN_VERBS,
   INCREASE_VERBS,
   LOGIN_VERBS,
   nameWords,
-  participle,
   partNoun,
   READ_NOUNS,
   STATUS_VERBS,
   sameNoun,
   singular,
 } from "./words.js";
-import { createRule, deleteRule, elementRule, holdsStock, updateRule } from "./writes.js";
+import { createRule, deleteRule, elementRule, holdsStock, takenByFlag, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -837,54 +829,6 @@ const ACQUIRING: Readonly<Record<string, string>> = {
   purchase: "purchase",
 };
 
-/**
- * Taking a record that keeps whether it is taken as a flag named for the verb (`rent_locker`
- * and a locker's `rented`, `reserve_seat` and `is_reserved`) sets the flag, refusing one
- * already taken: a seat map's `available` seats (Ticketmaster), a bike share's docked bikes
- * (GBFS `is_reserved`), a library copy's `checked_out`.
- */
-function takenByFlag(ctx: Context, named: CollectionShape): Draft[] | undefined {
-  const verb = ctx.facts.verb;
-  const reference = ctx.references.find((r) => !r.many && r.collection === named);
-  if (!verb || !reference) return undefined;
-  const state = participle(verb);
-  const flags = [...named.fields.values()].filter(
-    (f) =>
-      !f.path.includes(".") &&
-      f.types.has("boolean") &&
-      f.types.size === 1 &&
-      flagName(f.path).state === state,
-  );
-  const flag = flags.length === 1 ? flags[0] : undefined;
-  const target = flag ? referenceTarget(ctx, reference) : undefined;
-  if (!flag || !target) return undefined;
-  const missing = notFoundError(ctx, named, reference.param.name, { add: true });
-  const noun = nameWords(singular(named.name)).join("_").toUpperCase();
-  const documented = ctx.facts.errors.find((e) => /\balready\b/i.test(e.text) || /ALREADY/.test(e.code));
-  const error = documented
-    ? use(ctx, documented)
-    : addError(ctx, {
-        code: `${noun}_ALREADY_${state.toUpperCase().replace(/\W+/g, "_")}`,
-        status: 409,
-        message: `The ${humanNoun(singular(named.name))} is already ${state}.`,
-        when: `The ${humanNoun(singular(named.name))} is ${state} already (inferred from its ${flag.path}).`,
-      });
-  ctx.notes.push(
-    `sets ${flag.path} of the ${humanNoun(singular(named.name))} ${reference.param.name} names, refusing one already ${state} (${error})`,
-  );
-  return [
-    {
-      kind: "update",
-      target,
-      ...(missing ? { missing } : {}),
-      require: [{ expr: `$subject.${identifier(flag.path)} != true`, error }],
-      set: { [flag.path]: true },
-      as: "taken",
-      output: "",
-    },
-  ];
-}
-
 /** A tool named after a collection, with no argument that names one of its records. */
 function namedCollectionRule(ctx: Context, named: CollectionShape, action: Action): Outcome {
   // `rent_car(car_id)` takes a car that exists: it makes a rental, not a car
@@ -977,95 +921,10 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
 }
 
 /**
- * A change whose description says a part of the state is emptied by it ("the cart is emptied",
- * "clears the basket") empties that part after what it does: Shopify's checkout completes and
- * the cart is gone, Square's orders are paid from a cleared cart, and a mail client's "empty
- * the trash on sending" empties it.
- */
-function statedEmptied(ctx: Context, drafts: readonly Draft[]): readonly Draft[] {
-  const emptied = emptiedPart(ctx, drafts);
-  if (!emptied) return drafts;
-  const { target, field, empty, record } = emptied;
-  const clear: Draft = { kind: "update", target, set: { [field]: empty } };
-  // what a record's list held goes into the record made from it ("an order with everything in
-  // the cart"), where the new record keeps a list of that name
-  const create = record ? drafts.find((d) => d.kind === "create") : undefined;
-  const set = create?.set as Record<string, unknown> | undefined;
-  if (!create || !set || !(field in set)) return [...drafts, clear];
-  ctx.notes.push(`its ${field} are what ${target}.${field} held`);
-  return [
-    { kind: "read", target, as: "emptied" },
-    ...drafts.map((d) =>
-      d === create ? { ...d, set: { ...set, [field]: { $expr: `$emptied.${identifier(field)}` } } } : d,
-    ),
-    clear,
-  ];
-}
-
-/** The part a change's description says it empties: where it is, the field emptied, and what is left. */
-function emptiedPart(
-  ctx: Context,
-  drafts: readonly Draft[],
-): { target: string; field: string; empty: unknown[] | Record<string, never>; record: boolean } | undefined {
-  if (!drafts.some((d) => d.kind === "create" || d.kind === "update" || d.kind === "delete"))
-    return undefined;
-  const said =
-    /\b(?:the|your|its)\s+([a-z_]+)\s+(?:is|gets|will be)\s+(?:emptied|cleared)\b/i.exec(
-      ctx.facts.text,
-    )?.[1] ?? /\b(?:empties|clears)\s+(?:the|your|its)\s+([a-z_]+)\b/i.exec(ctx.facts.text)?.[1];
-  if (!said) return undefined;
-  const facts = { ...ctx.facts, words: [said.toLowerCase()], verb: undefined };
-  const part = namedPart(facts, ctx.shape, ["collection", "list", "values", "record"]);
-  const name = part?.path.at(-1);
-  if (!part || !name || part.path.includes("*")) return undefined;
-  // a record (a cart) is emptied of its one list of lines; a list or map, of everything
-  if (part.kind === "record") {
-    const lists = [...part.fields.values()].filter((f) => f.types.has("array") && !f.path.includes("."));
-    const field = lists.length === 1 ? lists[0]?.path : undefined;
-    if (!field) return undefined;
-    ctx.notes.push(`empties ${part.path.join("/")}.${field} (the description says so)`);
-    return { target: part.path.join("/") || ".", field, empty: [], record: true };
-  }
-  const array = part.kind === "list" || (part.kind === "collection" && part.container === "array");
-  ctx.notes.push(`empties ${part.path.join("/")} (the description says so)`);
-  return {
-    target: part.path.slice(0, -1).join("/") || ".",
-    field: name,
-    empty: array ? [] : {},
-    record: false,
-  };
-}
-
-/**
  * Verbs that give back what a record holds: Koha's check-in of a loaned item ends its
  * checkout and puts the copy back, a car hire's return ends the rental, a bike dock ends a ride.
  */
 const RETURN_VERBS: ReadonlySet<string> = new Set(["return", "checkin", "giveback"]);
-
-/** Verbs that empty what they name. */
-const CLEAR_VERBS: ReadonlySet<string> = new Set(["clear", "empty", "flush", "wipe"]);
-
-/**
- * A tool that clears what its name names, given nothing else (`clear_cart`, `empty_trash`,
- * `clear_coat_check`), empties that part of the state and answers it empty: Shopify's
- * `POST /cart/clear.js` answers the emptied cart, Redis `FLUSHDB` empties a database, and the
- * Web Storage API's `clear()` empties a store.
- */
-function clearRule(ctx: Context): Draft[] | undefined {
-  // the verb is first, whatever other verb the name's last word may be (`clear_coat_check`)
-  const verb = ctx.facts.words[0] ?? "";
-  if (!CLEAR_VERBS.has(verb) || ctx.facts.params.some((p) => p.required)) return undefined;
-  const part = namedPart({ ...ctx.facts, verb }, ctx.shape, ["collection", "list", "values"]);
-  if (!part || part.path.includes("*")) return undefined;
-  const name = part.path.at(-1);
-  if (!name) return undefined;
-  const empty = part.kind === "list" || (part.kind === "collection" && part.container === "array") ? [] : {};
-  ctx.notes.push(`empties ${part.path.join("/")}`);
-  return [
-    { kind: "update", target: part.path.slice(0, -1).join("/") || ".", set: { [name]: empty }, as: "holder" },
-    { kind: "respond", output: name, value: { $expr: `$holder.${identifier(name)}` } },
-  ];
-}
 
 /**
  * What adds to a stored number and what takes from it: money's verbs, and a count of units

@@ -4,7 +4,7 @@ import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { principalOf, signedInExpression, signedInRead } from "./principal.js";
 import { identifier, singleArrayOutput } from "./reads.js";
-import type { Reference } from "./resolve.js";
+import { namedPart, type Reference } from "./resolve.js";
 import { type CollectionShape, fitsStateType, type ListShape, type ValuesShape } from "./shape.js";
 import { recordTarget, referenceTarget } from "./targets.js";
 import {
@@ -19,7 +19,7 @@ import {
   singular,
   VERBS,
 } from "./words.js";
-import { holderOf, referenceChecks } from "./writes.js";
+import { existsUndocumented, holderOf, referenceChecks } from "./writes.js";
 
 /**
  * Lists of plain values (a playlist, the people one follows, tags) and maps of plain values
@@ -148,12 +148,8 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
  * unknown repository.
  */
 function namedExists(ctx: Context, param: Param, intent: MemberIntent): Draft[] {
-  if (intent !== "add") return [];
   const reference = ctx.references.find((r) => r.param === param && !r.many && r.strength === "strong");
-  if (!reference || notFoundError(ctx, reference.collection, param.name, { add: false })) return [];
-  const target = referenceTarget(ctx, reference);
-  const missing = notFoundError(ctx, reference.collection, param.name, { add: true });
-  return target && missing ? [{ kind: "read", target, missing }] : [];
+  return intent === "add" && reference ? existsUndocumented(ctx, reference.collection, param) : [];
 }
 
 /** The one array argument of plain values a membership change may take instead (`ids`, `user_ids`). */
@@ -901,5 +897,90 @@ export function joinAsSignedIn(ctx: Context, subject: Reference): Draft[] | unde
     signedInRead(principal),
     { kind: "read", target, as: "record", ...(missing ? { missing } : {}) },
     { kind: "update", target, set: { [field.path]: { $expr: value } } },
+  ];
+}
+
+/**
+ * A change whose description says a part of the state is emptied by it ("the cart is emptied",
+ * "clears the basket") empties that part after what it does: Shopify's checkout completes and
+ * the cart is gone, Square's orders are paid from a cleared cart, and a mail client's "empty
+ * the trash on sending" empties it.
+ */
+export function statedEmptied(ctx: Context, drafts: readonly Draft[]): readonly Draft[] {
+  const emptied = emptiedPart(ctx, drafts);
+  if (!emptied) return drafts;
+  const { target, field, empty, record } = emptied;
+  const clear: Draft = { kind: "update", target, set: { [field]: empty } };
+  // what a record's list held goes into the record made from it ("an order with everything in
+  // the cart"), where the new record keeps a list of that name
+  const create = record ? drafts.find((d) => d.kind === "create") : undefined;
+  const set = create?.set as Record<string, unknown> | undefined;
+  if (!create || !set || !(field in set)) return [...drafts, clear];
+  ctx.notes.push(`its ${field} are what ${target}.${field} held`);
+  return [
+    { kind: "read", target, as: "emptied" },
+    ...drafts.map((d) =>
+      d === create ? { ...d, set: { ...set, [field]: { $expr: `$emptied.${identifier(field)}` } } } : d,
+    ),
+    clear,
+  ];
+}
+
+/** The part a change's description says it empties: where it is, the field emptied, and what is left. */
+function emptiedPart(
+  ctx: Context,
+  drafts: readonly Draft[],
+): { target: string; field: string; empty: unknown[] | Record<string, never>; record: boolean } | undefined {
+  if (!drafts.some((d) => d.kind === "create" || d.kind === "update" || d.kind === "delete"))
+    return undefined;
+  const said =
+    /\b(?:the|your|its)\s+([a-z_]+)\s+(?:is|gets|will be)\s+(?:emptied|cleared)\b/i.exec(
+      ctx.facts.text,
+    )?.[1] ?? /\b(?:empties|clears)\s+(?:the|your|its)\s+([a-z_]+)\b/i.exec(ctx.facts.text)?.[1];
+  if (!said) return undefined;
+  const facts = { ...ctx.facts, words: [said.toLowerCase()], verb: undefined };
+  const part = namedPart(facts, ctx.shape, ["collection", "list", "values", "record"]);
+  const name = part?.path.at(-1);
+  if (!part || !name || part.path.includes("*")) return undefined;
+  // a record (a cart) is emptied of its one list of lines; a list or map, of everything
+  if (part.kind === "record") {
+    const lists = [...part.fields.values()].filter((f) => f.types.has("array") && !f.path.includes("."));
+    const field = lists.length === 1 ? lists[0]?.path : undefined;
+    if (!field) return undefined;
+    ctx.notes.push(`empties ${part.path.join("/")}.${field} (the description says so)`);
+    return { target: part.path.join("/") || ".", field, empty: [], record: true };
+  }
+  const array = part.kind === "list" || (part.kind === "collection" && part.container === "array");
+  ctx.notes.push(`empties ${part.path.join("/")} (the description says so)`);
+  return {
+    target: part.path.slice(0, -1).join("/") || ".",
+    field: name,
+    empty: array ? [] : {},
+    record: false,
+  };
+}
+
+/** Verbs that empty what they name. */
+const CLEAR_VERBS: ReadonlySet<string> = new Set(["clear", "empty", "flush", "wipe"]);
+
+/**
+ * A tool that clears what its name names, given nothing else (`clear_cart`, `empty_trash`,
+ * `clear_coat_check`), empties that part of the state and answers it empty: Shopify's
+ * `POST /cart/clear.js` answers the emptied cart, Redis `FLUSHDB` empties a database, and the
+ * Web Storage API's `clear()` empties a store.
+ */
+export function clearRule(ctx: Context): Draft[] | undefined {
+  // the verb is first, whatever other verb the name's last word may be (`clear_coat_check`)
+  const verb = ctx.facts.words[0] ?? "";
+  if (!CLEAR_VERBS.has(verb) || ctx.facts.params.some((p) => p.required)) return undefined;
+  const part = namedPart({ ...ctx.facts, verb }, ctx.shape, ["collection", "list", "values"]);
+  if (!part || part.path.includes("*")) return undefined;
+  const name = part.path.at(-1);
+  if (!name) return undefined;
+  const empty = part.kind === "list" || (part.kind === "collection" && part.container === "array") ? [] : {};
+  ctx.notes.push(`empties ${part.path.join("/")}`);
+  return [
+    { kind: "update", target: part.path.slice(0, -1).join("/") || ".", set: { [name]: empty }, as: "holder" },
+    { kind: "respond", output: name, value: { $expr: `$holder.${identifier(name)}` } },
   ];
 }

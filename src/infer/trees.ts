@@ -147,7 +147,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
       if (nested) return nestedRule(ctx, base, nested, primary);
       // with no path and no current folder (nor docs that speak of one), which folder a listing
       // means is not said
-      // (`list_allowed_directories`: the server's configuration, not the tree's)
+      // (`list_shared_folders`: which folders may be opened is an account's setting, not the tree's)
       if (!primary && !tree.cwd && !/\b(current|working)\b/i.test(ctx.facts.tool.description))
         addGap(ctx, "it names no folder and the world keeps no current one: the root it lists is a guess");
       const all = ctx.facts.params.find(

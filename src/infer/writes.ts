@@ -42,6 +42,7 @@ import { type Bound, containerTarget, recordTarget, referenceTarget } from "./ta
 import { transitionsOf } from "./transitions.js";
 import {
   type Action,
+  flagName,
   JOIN_VERBS,
   LEAVE_VERBS,
   nameWords,
@@ -1120,9 +1121,17 @@ export function pluralNoun(noun: string): string {
  */
 function keyExists(ctx: Context, referred: CollectionShape | undefined, rest: readonly Param[]): Draft[] {
   const param = referred && onlyKeyOf(rest, referred) ? rest.find((p) => p.required) : undefined;
-  if (!param || !referred || notFoundError(ctx, referred, param.name, { add: false })) return [];
-  const target = recordTarget(ctx, referred, `{${param.name}}`);
-  const missing = notFoundError(ctx, referred, param.name, { add: true });
+  return param && referred ? existsUndocumented(ctx, referred, param) : [];
+}
+
+/**
+ * The read that answers a record's not-found error where the API documents none (where it
+ * documents one, `referenceChecks` makes the check): a key a list gains must name a record.
+ */
+export function existsUndocumented(ctx: Context, collection: CollectionShape, param: Param): Draft[] {
+  if (notFoundError(ctx, collection, param.name, { add: false })) return [];
+  const target = recordTarget(ctx, collection, `{${param.name}}`);
+  const missing = notFoundError(ctx, collection, param.name, { add: true });
   return target && missing ? [{ kind: "read", target, missing }] : [];
 }
 
@@ -1466,4 +1475,52 @@ function appendedValue(
     else if (stated) item[name] = stated;
   }
   return Object.keys(item).some((k) => rest.some((p) => p.name === k)) ? item : undefined;
+}
+
+/**
+ * Taking a record that keeps whether it is taken as a flag named for the verb (`rent_locker`
+ * and a locker's `rented`, `reserve_seat` and `is_reserved`) sets the flag, refusing one
+ * already taken: a seat map's `available` seats (Ticketmaster), a bike share's docked bikes
+ * (GBFS `is_reserved`), a library copy's `checked_out`.
+ */
+export function takenByFlag(ctx: Context, named: CollectionShape): Draft[] | undefined {
+  const verb = ctx.facts.verb;
+  const reference = ctx.references.find((r) => !r.many && r.collection === named);
+  if (!verb || !reference) return undefined;
+  const state = participle(verb);
+  const flags = [...named.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("boolean") &&
+      f.types.size === 1 &&
+      flagName(f.path).state === state,
+  );
+  const flag = flags.length === 1 ? flags[0] : undefined;
+  const target = flag ? referenceTarget(ctx, reference) : undefined;
+  if (!flag || !target) return undefined;
+  const missing = notFoundError(ctx, named, reference.param.name, { add: true });
+  const noun = nameWords(singular(named.name)).join("_").toUpperCase();
+  const documented = ctx.facts.errors.find((e) => /\balready\b/i.test(e.text) || /ALREADY/.test(e.code));
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun}_ALREADY_${state.toUpperCase().replace(/\W+/g, "_")}`,
+        status: 409,
+        message: `The ${humanNoun(singular(named.name))} is already ${state}.`,
+        when: `The ${humanNoun(singular(named.name))} is ${state} already (inferred from its ${flag.path}).`,
+      });
+  ctx.notes.push(
+    `sets ${flag.path} of the ${humanNoun(singular(named.name))} ${reference.param.name} names, refusing one already ${state} (${error})`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: [{ expr: `$subject.${identifier(flag.path)} != true`, error }],
+      set: { [flag.path]: true },
+      as: "taken",
+      output: "",
+    },
+  ];
 }
