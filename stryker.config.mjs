@@ -106,6 +106,7 @@ export const ROOMS = {
       "test/infer-nested-lists.test.ts",
       "test/infer-listed.test.ts",
       "test/infer-linked.test.ts",
+      "test/infer-places.test.ts",
       "test/mutate-infer-*.test.ts",
     ],
     // each mutant runs up to fourteen test files: they share one load of src/ (scripts/mutate.mjs)

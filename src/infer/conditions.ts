@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import type { Context } from "./context.js";
 import { identifier } from "./reads.js";
 import type { FieldShape, RecordShape } from "./shape.js";
@@ -105,11 +106,11 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
       const name = part.kind === "map" ? part.field : part.field.path;
       if (!nounsOf(name).some((n) => new RegExp(`\\b${n}s?\\b`).test(said))) continue;
       const state = part.known.find(
-        (s) => s.length > 1 && new RegExp(`\\b${escaped(s.toLowerCase())}\\b`).test(said),
+        (s) => s.length > 1 && new RegExp(`\\b${escapeRegExp(s.toLowerCase())}\\b`).test(said),
       );
       if (!state) continue;
       const negated = new RegExp(
-        `\\b(not|isn't|aren't)\\s+(\\w+\\s+)?${escaped(state.toLowerCase())}\\b`,
+        `\\b(not|isn't|aren't)\\s+(\\w+\\s+)?${escapeRegExp(state.toLowerCase())}\\b`,
       ).test(said);
       const values =
         part.kind === "map" ? `$each($subject.${identifier(name)}, function($v) { $v })` : undefined;
@@ -128,8 +129,4 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
     }
   }
   return guards;
-}
-
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { knownValues } from "./conditions.js";
 import type { Context } from "./context.js";
 import type { Param } from "./facts.js";
@@ -74,6 +75,8 @@ export function statusAfter(
   const said = statedStatus(ctx.facts.text);
   const verb = ctx.facts.verb ?? (ctx.facts.verbAction === undefined ? ctx.facts.words[0] : undefined);
   const spelled = participleStatus(ctx, collection, true);
+  const place = said || spelled ? undefined : valueNamedByVerb(ctx, collection);
+  if (place) return place;
   const known: readonly [string, string] | undefined = verb
     ? (STATUS_VERBS[verb] ?? (spelled ? [spelled.toLowerCase(), spelled] : undefined))
     : undefined;
@@ -282,6 +285,36 @@ export function participleStatus(
   return knownValues(ctx, field.path, field.values.keys()).find((v) => squeeze(v) === own);
 }
 
+/**
+ * A verb toolsim has no status for that is itself a value one field of the records takes
+ * (`trash_message` where messages sit in folders `inbox`, `sent`, `trash`; `void_invoice` where
+ * invoices are `draft`, `open`, `void`): it puts the record there. Gmail's `messages.trash`,
+ * Stripe's `POST /v1/invoices/{id}/void` and `…/mark_uncollectible` do so.
+ */
+export function valueNamedByVerb(
+  ctx: Context,
+  collection: CollectionShape,
+): { field: string; value: string; rule: string } | undefined {
+  const verb = ctx.facts.verb ?? ctx.facts.words[0];
+  if (!verb || STATUS_VERBS[verb]) return undefined;
+  // `mark_uncollectible`: the word after the marking verb is the value
+  const words = verb === "mark" ? ctx.facts.words.filter((w) => w !== "mark" && w !== "as") : [verb];
+  for (const field of collection.fields.values()) {
+    if (
+      field.path.includes(".") ||
+      field.open ||
+      !field.types.has("string") ||
+      field.path === collection.keyField
+    )
+      continue;
+    const value = knownValues(ctx, field.path, field.values.keys()).find((v) =>
+      words.some((w) => v.toLowerCase() === w),
+    );
+    if (value) return { field: field.path, value, rule: `the verb "${verb}" names a ${field.path}` };
+  }
+  return undefined;
+}
+
 /** A new status word written as the state writes the ones it holds: `Cancelled` beside `Open`, `CANCELLED` beside `OPEN`. */
 function inStyleOf(values: readonly string[], word: string): string {
   const words = values.filter((v) => /[a-z]/i.test(v));
@@ -340,36 +373,38 @@ export function requiredStatuses(
   const field = statusField(collection);
   if (!field) return { values: [], notIn: [] };
   const statuses = [...field.values.keys()];
-  const nameText = ctx.facts.words.join(" ");
+  // the verb's own word is where the record goes, not where it must be (`void_invoice`)
+  const verb = ctx.facts.verb ?? ctx.facts.words[0];
+  const nameText = ctx.facts.words.filter((w) => w !== verb).join(" ");
   const fromName = statuses.filter((s) => s.length > 2 && containsWords(nameText, s));
   const text = ctx.facts.text.toLowerCase();
   const noun = nameWords(singular(collection.name)).join(" ");
   // "only booked shipments can be cancelled", said by the description or by a documented error
   const fromOnly = statuses.filter((s) =>
     [text, ...ctx.facts.errors.map((e) => e.text)].some((t) =>
-      new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${literal(s)}\\s+${literal(noun)}`).test(t),
+      new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${escapeRegExp(s)}\\s+${escapeRegExp(noun)}`).test(t),
     ),
   );
   const fromErrors = ctx.facts.errors
-    .map((e) => new RegExp(`\\bnon-([a-z]+)\\s+${literal(noun)}`).exec(e.text)?.[1])
+    .map((e) => new RegExp(`\\bnon-([a-z]+)\\s+${escapeRegExp(noun)}`).exec(e.text)?.[1])
     .filter((s): s is string => s !== undefined && statuses.includes(s));
   // an error named or worded "not <status>" (`TICKET_NOT_SOLVED`, "the order is not open") requires it
   const fromNot = statuses.filter((s) =>
     ctx.facts.errors.some((e) => {
       const said = `${nameWords(e.code).join(" ")} ${e.text}`;
-      return new RegExp(`\\b(?:is\\s+)?not\\s+${literal(s.toLowerCase())}\\b`).test(said);
+      return new RegExp(`\\b(?:is\\s+)?not\\s+${escapeRegExp(s.toLowerCase())}\\b`).test(said);
     }),
   );
   const documented = [text, ...ctx.facts.errors.map((e) => e.text)];
   const notIn = statuses.filter(
     (s) =>
       new RegExp(
-        `if\\s+the\\s+${literal(noun)}\\s+is\\s+(?:already\\s+)?(?:[a-z ]+,\\s*|[a-z ]+\\s+or\\s+)*${literal(s)}\\b[^.]*\\bcan(?:not|'t| ?not)\\b`,
+        `if\\s+the\\s+${escapeRegExp(noun)}\\s+is\\s+(?:already\\s+)?(?:[a-z ]+,\\s*|[a-z ]+\\s+or\\s+)*${escapeRegExp(s)}\\b[^.]*\\bcan(?:not|'t| ?not)\\b`,
       ).test(text) ||
       // "filled orders cannot be cancelled"
       documented.some((t) =>
         new RegExp(
-          `(?<![\\w-])${literal(s.toLowerCase())}\\s+${literal(noun)}s?\\s+(?:cannot|can't|can not|may not)\\b`,
+          `(?<![\\w-])${escapeRegExp(s.toLowerCase())}\\s+${escapeRegExp(noun)}s?\\s+(?:cannot|can't|can not|may not)\\b`,
         ).test(t),
       ),
   );
@@ -384,7 +419,7 @@ export function requiredStatuses(
     : statuses.filter(
         (s) =>
           s.length > 2 &&
-          new RegExp(`\\b(?:a|an|the)\\s+${literal(words(s))}\\s+${literal(noun)}\\b`).test(text),
+          new RegExp(`\\b(?:a|an|the)\\s+${escapeRegExp(words(s))}\\s+${escapeRegExp(noun)}\\b`).test(text),
       );
   const values = [...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot, ...fromArticle])].filter(
     (s) => !notIn.includes(s),
@@ -400,8 +435,4 @@ function words(status: string): string {
 function containsWords(text: string, phrase: string): boolean {
   const words = nameWords(phrase).join(" ");
   return words !== "" && ` ${text} `.includes(` ${words} `);
-}
-
-function literal(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -6,7 +6,7 @@ import { bulkRule } from "./bulk.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
-import { fieldFor, markedFlag, participleStatus, recordFlagSwitched } from "./fields.js";
+import { fieldFor, markedFlag, participleStatus, recordFlagSwitched, valueNamedByVerb } from "./fields.js";
 import {
   answersInAWord,
   derivedRecord,
@@ -479,7 +479,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   // what an action makes names its collection before what it is about (`reserve_room` files a reservation)
   const filedBy = verbNounCollection(facts, shape) ?? collectionOfVerb(facts, shape);
   const named = filedBy ?? (head?.kind === "collection" ? head : namedCollection(facts, shape));
-  const subject = subjectOf(ctx, named);
+  const holder = subjectOf(ctx, named);
+  const subject = entryWithin(ctx, holder);
   // joining what another record offers files a record of the joining (`subscribe(plan_id)`)
   const joins = filedBy && facts.verb && FILED_JOINS.has(facts.verb) && subject?.collection !== filedBy;
   // a switch changes the record whose flag it throws, whatever else its verb may do (`start`)
@@ -552,11 +553,15 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   // it names, nor answers its secrets
   if (subject && LOGIN_VERBS.has(facts.verb ?? ""))
     return { reason: "signs in, but no secret its accounts keep and no session field says how" };
-  if (subject && acting !== "unknown" && acting !== "create")
-    return found(
-      withRefund(ctx, subject.collection, collectionRule(ctx, subject, acting)),
-      "its record cannot be reached",
+  if (subject && acting !== "unknown" && acting !== "create") {
+    const drafts = withRefund(ctx, subject.collection, collectionRule(ctx, subject, acting));
+    // the holder of an entry is looked for first: an unknown flag is not an unknown environment
+    const within = holder !== subject ? holder : holderReference(ctx, subject);
+    const first = (within && drafts.length > 0 ? foundFirst(ctx, within) : []).filter(
+      (check) => !drafts.some((d) => d.kind === "read" && d.target === check.target),
     );
+    return found([...first, ...drafts], "its record cannot be reached");
+  }
   if (named && acting !== "unknown") {
     const drafts = namedCollectionRule(ctx, named, acting);
     if ("drafts" in drafts && drafts.drafts.length > 0) return drafts;
@@ -805,11 +810,18 @@ function existenceCheck(
   gap = `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: what it does is not inferred`,
 ): Draft[] | undefined {
   if (!subject.param.required || subject.strength !== "strong") return undefined;
+  const check = foundFirst(ctx, subject);
+  if (check.length === 0) return undefined;
+  addGap(ctx, gap);
+  return check;
+}
+
+/** A read of the record an argument names that answers its not-found error when it is missing. */
+function foundFirst(ctx: Context, subject: Reference): Draft[] {
   const target = referenceTarget(ctx, subject);
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
-  if (!target || !missing) return undefined;
+  if (!target || !missing) return [];
   ctx.notes.push(`checks the ${humanNoun(subject.collection.name)} ${subject.param.name} names exists`);
-  addGap(ctx, gap);
   return [{ kind: "read", target, missing }];
 }
 
@@ -879,6 +891,37 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
     ...(single.length === 1 ? single.filter((r) => recordFlagSwitched(ctx, r.collection) !== undefined) : []),
   ];
   return ranked[0] ?? keyByPosition(ctx, named);
+}
+
+/**
+ * A record kept by name inside the subject (a flag's settings per environment), named by
+ * another argument, is what the call acts on when the arguments it sets are fields of that
+ * entry and not of its holder, or the tool's name names it (`toggle_flag(flag_key,
+ * environment, on)`): LaunchDarkly's flag settings per environment, GitHub's protection per
+ * branch of a repository, Cloudflare's settings per zone.
+ */
+function entryWithin(ctx: Context, subject: Reference | undefined): Reference | undefined {
+  if (!subject) return subject;
+  const entry = ctx.references.find(
+    (r) => r !== subject && !r.many && r.param.required && r.collection.parent === subject.collection.name,
+  );
+  if (!entry) return subject;
+  const given = ctx.facts.params.filter((p) => !ctx.references.some((r) => r.param === p));
+  const setsEntry = given.some(
+    (p) => entry.collection.fields.has(p.name) && !subject.collection.fields.has(p.name),
+  );
+  const namesEntry = ctx.facts.nouns.some((n) => sameNoun(n, entry.collection.name));
+  return setsEntry || namesEntry ? entry : subject;
+}
+
+/** The argument naming the record a nested subject is kept in (`switch_id` of a switch's port). */
+function holderReference(ctx: Context, subject: Reference): Reference | undefined {
+  const parent = subject.collection.parent;
+  return parent === undefined
+    ? undefined
+    : ctx.references.find(
+        (r) => !r.many && r.param.required && r.collection.name === parent && !r.collection.parent,
+      );
 }
 
 /** Last words of arguments that name a thing rather than describe it: a key when nothing else is. */
@@ -984,7 +1027,8 @@ function statusOfVerb(ctx: Context, subject: Reference | undefined): boolean {
   return (
     subject !== undefined &&
     ctx.facts.verbAction === undefined &&
-    participleStatus(ctx, subject.collection) !== undefined
+    (participleStatus(ctx, subject.collection) !== undefined ||
+      valueNamedByVerb(ctx, subject.collection) !== undefined)
   );
 }
 

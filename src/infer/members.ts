@@ -1,4 +1,5 @@
 import { isPlainObject } from "../patch/index.js";
+import { knownValues } from "./conditions.js";
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -974,7 +975,8 @@ export function clearRule(ctx: Context): Draft[] | undefined {
   const verb = ctx.facts.words[0] ?? "";
   if (!CLEAR_VERBS.has(verb) || ctx.facts.params.some((p) => p.required)) return undefined;
   const part = namedPart({ ...ctx.facts, verb }, ctx.shape, ["collection", "list", "values"]);
-  if (!part || part.path.includes("*")) return undefined;
+  if (!part) return clearedByValue(ctx, verb);
+  if (part.path.includes("*")) return undefined;
   const name = part.path.at(-1);
   if (!name) return undefined;
   const empty = part.kind === "list" || (part.kind === "collection" && part.container === "array") ? [] : {};
@@ -983,4 +985,42 @@ export function clearRule(ctx: Context): Draft[] | undefined {
     { kind: "update", target: part.path.slice(0, -1).join("/") || ".", set: { [name]: empty }, as: "holder" },
     { kind: "respond", output: name, value: { $expr: `$holder.${identifier(name)}` } },
   ];
+}
+
+/**
+ * What a clearing names may be a place its records sit in rather than a part of the state
+ * (`empty_trash` where messages have a `folder`, one of them `trash`): the records there are
+ * deleted, the others kept. Google Drive's `files.emptyTrash`, Gmail's trash emptied by its
+ * label, and Todoist's completed tasks cleared by their flag work so.
+ */
+function clearedByValue(ctx: Context, verb: string): Draft[] | undefined {
+  const words = ctx.facts.words.filter((w) => w !== verb);
+  if (words.length !== 1) return undefined;
+  const [word] = words as [string];
+  for (const collection of ctx.shape.collections.values()) {
+    if (collection.parent || collection.path.includes("*")) continue;
+    for (const field of collection.fields.values()) {
+      if (field.path.includes(".") || field.open || !field.types.has("string")) continue;
+      const value = knownValues(ctx, field.path, field.values.keys()).find((v) => v.toLowerCase() === word);
+      if (value === undefined) continue;
+      const name = collection.path.at(-1) as string;
+      const test = `$v.${identifier(field.path)} = ${JSON.stringify(value)}`;
+      const pick = (keep: string) =>
+        collection.container === "map"
+          ? `$merge([{}, $sift($before, function($v) { ${keep} })])`
+          : `[$filter($before, function($v) { ${keep} })]`;
+      ctx.notes.push(`deletes the ${collection.name} whose ${field.path} is '${value}'`);
+      return [
+        { kind: "read", target: collection.path.join("/"), as: "before" },
+        {
+          kind: "update",
+          target: collection.path.slice(0, -1).join("/") || ".",
+          set: { [name]: { $expr: pick(`$not(${test})`) } },
+        },
+        // as a delete answers what it deleted
+        { kind: "respond", output: name, value: { $expr: pick(test) } },
+      ];
+    }
+  }
+  return undefined;
 }

@@ -392,7 +392,7 @@ function textFieldsFor(param: Param, collection: CollectionShape, description: s
 
 /** The words after "by" (or "in", "across") that name two or more things joined by "or", "and" or commas. */
 function searchedFields(text: string): string | undefined {
-  return /\b(?:by|in|across)\s+((?:the\s+)?[a-z_]+(?:(?:\s*,\s*|\s+or\s+|\s+and\s+)(?:the\s+|its\s+)?[a-z_]+)+)/i.exec(
+  return /\b(?:by|in|across)\s+((?:(?:the|their|its)\s+)?[a-z_]+(?:(?:\s*,\s*|\s+or\s+|\s+and\s+)(?:the\s+|its\s+|their\s+)?[a-z_]+)+)/i.exec(
     text,
   )?.[1];
 }

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { preconditions } from "./conditions.js";
 import { addError, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
@@ -666,7 +667,7 @@ function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, u
         .flatMap((p) => (p.schema.enum as unknown[]).filter((v): v is string => typeof v === "string"));
       const value = [...new Set([...field.values.keys(), ...offered])].find((v) =>
         new RegExp(
-          `\\b(?:only|not)\\b[^.]*\\bin\\s+${escaped(v.toLowerCase())}\\s+${escaped(words)}\\b`,
+          `\\b(?:only|not)\\b[^.]*\\bin\\s+${escapeRegExp(v.toLowerCase())}\\s+${escapeRegExp(words)}\\b`,
         ).test(said),
       );
       if (!value) continue;
@@ -677,10 +678,6 @@ function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, u
   }
   // "the engine is not running": a state of the record's parts an error names
   return [...guards, ...preconditions(ctx, record)];
-}
-
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** A toggle flips the one switch the tool names (`toggle_child_lock` → `child_lock`). */

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { knownValues } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
@@ -417,14 +418,8 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     // record of another collection it names moves to the field that refers to it, if any
     else if (param.type !== "boolean" && param.type !== "object") set[param.name] = `{${param.name}}`;
   }
-  for (const param of ctx.facts.params) {
-    const field = typeof set[param.name] === "string" ? param.name : undefined;
-    // an argument left out takes the default its schema documents
-    if (field && param.schema.default !== undefined && !param.required)
-      set[field] = {
-        $expr: `$exists(${identifier(param.name)}) ? ${identifier(param.name)} : ${JSON.stringify(param.schema.default)}`,
-      };
-  }
+  withDefaults(ctx, set);
+  if (collection) Object.assign(set, namedPlaces(ctx, collection, set));
   const maker = completeRecord(ctx, collection, set);
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
@@ -1004,6 +999,8 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
     const field = fieldFor(param, collection);
     if (field) set[field] = `{${param.name}}`;
   }
+  withDefaults(ctx, set);
+  Object.assign(set, namedPlaces(ctx, collection, set));
   const container = containerTarget(ctx, collection);
   const parentTarget = recordTarget(ctx, parent.collection, `{${parent.param.name}}`);
   if (!container || !parentTarget) return [];
@@ -1040,6 +1037,46 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
       output: wrapperOutput(ctx, collection) ?? "",
     },
   ];
+}
+
+/** An argument left out takes the default its schema documents, as the API would. */
+function withDefaults(ctx: Context, set: Record<string, unknown>): void {
+  for (const param of ctx.facts.params) {
+    const field = set[param.name] === `{${param.name}}` ? param.name : undefined;
+    if (field && param.schema.default !== undefined && !param.required)
+      set[field] = {
+        $expr: `$exists(${identifier(param.name)}) ? ${identifier(param.name)} : ${JSON.stringify(param.schema.default)}`,
+      };
+  }
+}
+
+/**
+ * Where the description says a new record goes, by a value of one of its fields and the
+ * field's name ("a copy is kept in the sent folder", "creates a draft invoice" beside a
+ * `status`): Gmail's `messages.send` files the copy under SENT, Microsoft Graph's
+ * `POST /me/messages` saves a draft "in the Drafts folder", and Stripe's invoices are created
+ * as drafts.
+ */
+function namedPlaces(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Record<string, string> {
+  const placed: Record<string, string> = {};
+  const text = ctx.facts.text.toLowerCase();
+  for (const field of collection.fields.values()) {
+    if (set[field.path] !== undefined || field.path.includes(".") || field.open || !field.types.has("string"))
+      continue;
+    if (field.path === collection.keyField) continue;
+    const name = nameWords(field.path).join(" ");
+    const value = knownValues(ctx, field.path, field.values.keys()).find((v) =>
+      new RegExp(`\\b${escapeRegExp(v.toLowerCase())}\\s+${escapeRegExp(name)}\\b`).test(text),
+    );
+    if (value === undefined) continue;
+    placed[field.path] = value;
+    ctx.notes.push(`files it with ${field.path} '${value}' (the description says so)`);
+  }
+  return placed;
 }
 
 /**
