@@ -369,6 +369,7 @@ describe("docs/compute.md", () => {
       expect(await convert(300, "JPY", "USD")).toBeCloseTo(2, 9); // {rate, base}
       expect(await convert(10, "EUR", "GBP")).toBeCloseTo(8.6, 9); // pair A/B: units of B per one A
       expect(await convert(2, "CHF", "SEK")).toBeCloseTo(23.8, 9); // explicit from/to
+      expect(await convert(10, "NOK", "ISK")).toBeCloseTo(129, 9); // a row of a cross-rate table
     } finally {
       await client.close();
     }

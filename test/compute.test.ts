@@ -137,6 +137,13 @@ describe("convert: units and currencies", () => {
     expect(ratesFromState({ orders: {} })).toBeUndefined();
   });
 
+  it("reads a cross-rate table, one row of rates per code, pair by pair as the rows give them", () => {
+    const matrix = ratesFromState({ rates: { EUR: { USD: 1.1, GBP: 0.85 }, GBP: { EUR: 1.18 } } });
+    expect(value(convert(100, "EUR", "GBP", matrix))).toBe(85);
+    expect(value(convert(10, "GBP", "EUR", matrix))).toBeCloseTo(11.8, 6); // its own row, not 1/0.85
+    expect(value(convert(10, "EUR", "USD", matrix))).toBeCloseTo(11, 6);
+  });
+
   it("reads a table that quotes one currency at 1 as quoted against that one", () => {
     const perEuro = ratesFromState({ exchange_rates: { EUR: 1, USD: 1.25, GBP: 0.8 } });
     expect(value(convert(100, "EUR", "USD", perEuro))).toBe(125);

@@ -218,7 +218,9 @@ export function ratesFromState(
   const pairs = new Map<string, number>();
   const base = baseOf(collection);
   for (const [key, entity] of Object.entries(collection)) {
-    const pair = pairOf(key, entity, base);
+    const row = rowOf(key, entity);
+    for (const [to, rate] of row) pairs.set(`${key.toUpperCase()}>${to}`, rate);
+    const pair = row.length > 0 ? undefined : pairOf(key, entity, base);
     if (pair) pairs.set(`${pair.from}>${pair.to}`, pair.rate);
   }
   const table = pairs.size > 0 ? { pairs } : undefined;
@@ -248,6 +250,23 @@ function collectionIn(state: StateReader | Readonly<Record<string, unknown>>, na
 function baseOf(collection: Record<string, unknown>): string {
   const ones = Object.entries(collection).filter(([key, value]) => value === 1 && /^[A-Za-z]{3}$/.test(key));
   return ones.length === 1 && ones[0] ? ones[0][0].toUpperCase() : "USD";
+}
+
+/**
+ * A row of a cross-rate table: one code's rates to the others by their codes
+ * (`"EUR": {"USD": 1.1, "GBP": 0.85}`), as cross-rate matrices and the ECB's and Open Exchange
+ * Rates' per-base tables list them.
+ */
+function rowOf(key: string, entity: unknown): Array<[string, number]> {
+  if (!/^[A-Za-z]{3}$/.test(key) || !isPlainObject(entity)) return [];
+  const entries = Object.entries(entity);
+  const row = entries.filter(
+    (entry): entry is [string, number] =>
+      /^[A-Za-z]{3}$/.test(entry[0]) && typeof entry[1] === "number" && entry[1] > 0,
+  );
+  return row.length > 0 && row.length === entries.length
+    ? row.map(([to, rate]) => [to.toUpperCase(), rate])
+    : [];
 }
 
 function pairOf(

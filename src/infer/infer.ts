@@ -19,6 +19,7 @@ import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import {
   clearRule,
   joinAsSignedIn,
+  keyedValuesRule,
   knownValueChecks,
   listRule as listMembersRule,
   memberIntent,
@@ -28,7 +29,7 @@ import {
   valuesRule,
 } from "./members.js";
 import { pairsList, pairsRule } from "./pairs.js";
-import { lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
+import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { orderChecks } from "./ranges.js";
 import { elementHeldRule, keyListRule, keyNameOf, linkedListRule, lookupRule, readRule } from "./reads.js";
@@ -79,7 +80,15 @@ import {
   sameNoun,
   singular,
 } from "./words.js";
-import { createRule, deleteRule, elementRule, holdsStock, takenByFlag, updateRule } from "./writes.js";
+import {
+  createRule,
+  deleteRule,
+  elementRule,
+  holdsStock,
+  statedCounts,
+  takenByFlag,
+  updateRule,
+} from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,
@@ -402,6 +411,17 @@ type Outcome = { drafts: Draft[] } | { reason: string };
  * read: it is said so, and nothing is inferred.
  */
 function inferTool(ctx: Context, options: InferOptions): Outcome {
+  const money = balanceMapMove(ctx);
+  if (!money) return inferByShape(ctx, options);
+  if (money.alone) return { drafts: money.drafts };
+  const rest = inferByShape(ctx, options);
+  // what a send files besides (a transfer) is its answer; the money it moved goes first
+  return "drafts" in rest
+    ? { drafts: [...money.drafts.filter((d) => d.kind !== "respond"), ...rest.drafts] }
+    : { drafts: money.drafts };
+}
+
+function inferByShape(ctx: Context, options: InferOptions): Outcome {
   const computed = options.computation?.(ctx.facts.tool);
   if (computed && computed.length > 0) {
     ctx.notes.push("computes its answer (a computation tool)");
@@ -494,7 +514,8 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
     : submitsItsOwn(ctx, subject, named) ||
         switches ||
         fillsItsFields(ctx, subject) ||
-        statusOfVerb(ctx, subject)
+        statusOfVerb(ctx, subject) ||
+        countsItMoves(ctx, subject)
       ? "update"
       : actionFor(facts, subject);
   // returning what was taken from a count (`return_book(loan_id)`) ends it and gives it back
@@ -534,6 +555,11 @@ function inferTool(ctx: Context, options: InferOptions): Outcome {
   if (across) return { drafts: across };
   const joined = subject ? joinAsSignedIn(ctx, subject) : undefined;
   if (joined) return { drafts: joined };
+  const keyed =
+    subject && (acting === "read" || acting === "update" || acting === "delete")
+      ? keyedValuesRule(ctx, subject, acting)
+      : undefined;
+  if (keyed) return { drafts: keyed };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
     const elements = elementRule(ctx, subject, acting);
     if (elements.length > 0) return { drafts: elements };
@@ -1029,6 +1055,15 @@ function statusOfVerb(ctx: Context, subject: Reference | undefined): boolean {
     ctx.facts.verbAction === undefined &&
     (participleStatus(ctx, subject.collection) !== undefined ||
       valueNamedByVerb(ctx, subject.collection) !== undefined)
+  );
+}
+
+/** A verb toolsim does not know whose description says which count of the record it moves. */
+function countsItMoves(ctx: Context, subject: Reference | undefined): boolean {
+  return (
+    subject !== undefined &&
+    ctx.facts.verbAction === undefined &&
+    Object.keys(statedCounts({ ...ctx, notes: [] }, subject.collection)).length > 0
   );
 }
 

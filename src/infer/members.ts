@@ -700,9 +700,52 @@ export function knownValueChecks(ctx: Context, drafts: readonly Draft[]): Draft[
   return ctx.facts.params.flatMap((param) => {
     if (ctx.references.some((r) => r.param === param)) return [];
     const map = mapOfIds(ctx, param);
-    if (!map || changes.some((d) => changesMap(d, map))) return [];
+    if (!map) return listedValueCheck(ctx, param, changes);
+    if (changes.some((d) => changesMap(d, map))) return [];
     return knownValueCheck(ctx, param);
   });
+}
+
+/**
+ * A text argument of a change whose name names a list of the state's own (`firmware` and
+ * `firmware_releases`, `region` and `regions`) must be one of the list's values: the
+ * documented error that speaks of it, else an added `UNKNOWN_<ARGUMENT>`, 400. AWS IoT OTA
+ * updates install a firmware from the released ones, Docker pulls only a tag that was pushed,
+ * and Stripe takes only a currency it supports.
+ */
+function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[]): Draft[] {
+  if (param.type !== "string" || param.schema.enum !== undefined) return [];
+  const own = param.words.map(singular).join("_");
+  const lists = ctx.shape.parts.filter(
+    (p): p is ListShape =>
+      p.kind === "list" &&
+      p.itemType === "string" &&
+      !p.path.includes("*") &&
+      p.items.length > 0 &&
+      (singular(p.name) === own || nameWords(p.name).map(singular).join("_").startsWith(`${own}_`)),
+  );
+  const [list] = lists;
+  if (lists.length !== 1 || !list) return [];
+  const path = list.path.join("/");
+  if (changes.some((d) => String(d.target ?? "").startsWith(path))) return [];
+  const words = nameWords(param.name).join(" ");
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && e.text.includes(words));
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `UNKNOWN_${nameWords(param.name).join("_").toUpperCase()}`,
+        status: 400,
+        message: `That ${words} is not one of the ${nameWords(list.name).join(" ")}.`,
+        when: `The ${param.name} given is not among the state's ${list.name}.`,
+      });
+  ctx.notes.push(`checks ${param.name} is one of ${path} (${error})`);
+  const at = list.path.map((s) => JSON.stringify(s)).join(", ");
+  return [
+    {
+      kind: "check",
+      require: [{ expr: `$args.${identifier(param.name)} in $entity(${at})`, error }],
+    },
+  ];
 }
 
 /** Whom a map of names to ids keeps: the first word of its name (`member_index`, `member_ids`). */
@@ -1023,4 +1066,98 @@ function clearedByValue(ctx: Context, verb: string): Draft[] | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Values kept by name inside a record (a device's `config`, a project's `variables`, an
+ * object's `metadata`), given the record's key, a `key` and, to set one, a `value`: the value
+ * is set under the key (the others kept), read (the documented not-found error, or an added
+ * `<FIELD>_KEY_NOT_FOUND`, for a key it lacks), or taken out. Heroku's config vars
+ * (`PATCH /apps/{app}/config-vars`), GitHub's repository variables
+ * (`/repos/{o}/{r}/actions/variables/{name}`) and Stripe's `metadata[key]` work so.
+ */
+export function keyedValuesRule(
+  ctx: Context,
+  subject: Reference,
+  acting: "read" | "update" | "delete",
+): Draft[] | undefined {
+  const collection = subject.collection;
+  const keyed = keyedField(ctx, collection);
+  // a `name` is the value's where the tool names the values (`set_project_variable`), else the record's
+  const own = (p: Param) => !keyed?.named && collection.fields.has(p.name);
+  const key = ctx.facts.params.find(
+    (p) =>
+      p.required &&
+      p.type === "string" &&
+      p !== subject.param &&
+      /^(key|name)$/.test(p.words.at(-1) ?? "") &&
+      !own(p),
+  );
+  const value = ctx.facts.params.find((p) => p.words.at(-1) === "value" && !own(p));
+  if (!key || (acting === "update") !== (value !== undefined)) return undefined;
+  const field = keyed?.path;
+  const target = field ? referenceTarget(ctx, subject) : undefined;
+  if (!field || !target) return undefined;
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  const at = `$record.${identifier(field)}`;
+  const named = `$args.${identifier(key.name)}`;
+  const read: Draft = { kind: "read", target, as: "record", ...(missing ? { missing } : {}) };
+  if (acting === "update") {
+    ctx.notes.push(`sets the ${field} value ${key.name} names to ${value?.name}`);
+    return [
+      read,
+      {
+        kind: "update",
+        target,
+        set: {
+          [field]: { $expr: `$merge([{}, ${at}, {${named}: $args.${identifier(value?.name ?? "")}}])` },
+        },
+      },
+    ];
+  }
+  const absent = addError(ctx, {
+    code: `${nameWords(singular(field)).join("_").toUpperCase()}_KEY_NOT_FOUND`,
+    status: 404,
+    message: `No ${field} value has that ${key.name}.`,
+    when: `The ${humanNoun(collection.name)} keeps no ${field} value under the given ${key.name} (inferred from its ${field}).`,
+  });
+  const held = {
+    kind: "check",
+    require: [{ expr: `$exists($lookup(${at}, ${named}))`, error: absent }],
+  } as const;
+  if (acting === "delete") {
+    ctx.notes.push(`takes the ${field} value ${key.name} names out`);
+    return [
+      read,
+      held,
+      {
+        kind: "update",
+        target,
+        set: { [field]: { $expr: `$merge([{}, $sift(${at}, function($v, $k) { $k != ${named} })])` } },
+      },
+    ];
+  }
+  ctx.notes.push(`reads the ${field} value ${key.name} names`);
+  return [
+    read,
+    held,
+    { kind: "respond", value: { $expr: `{"${key.name}": ${named}, "value": $lookup(${at}, ${named})}` } },
+  ];
+}
+
+/** The record's one field of values kept by name the tool's name names (`config`), or its only one. */
+function keyedField(ctx: Context, collection: CollectionShape): { path: string; named: boolean } | undefined {
+  const maps = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && f.types.has("object") && f.types.size === 1,
+  );
+  const plain = maps.filter((f) =>
+    [...collection.fields.values()]
+      .filter((sub) => sub.path.startsWith(`${f.path}.`))
+      .every((sub) => !sub.path.slice(f.path.length + 1).includes(".") && !sub.types.has("object")),
+  );
+  const named = plain.filter((f) =>
+    ctx.facts.words.some((w) => nameWords(f.path).some((part) => singular(part) === singular(w))),
+  );
+  const [one] = named.length === 1 ? named : plain.length === 1 && named.length === 0 ? plain : [];
+  return one ? { path: one.path, named: named.length === 1 } : undefined;
 }

@@ -2,11 +2,11 @@ import { addError, addGap, type Context, notFoundError, use } from "./context.js
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
-import type { Reference } from "./resolve.js";
-import type { CollectionShape, FieldShape, RecordShape } from "./shape.js";
+import { DIRECTION_WORDS, type Reference } from "./resolve.js";
+import type { CollectionShape, FieldShape, RecordShape, ValuesShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
-import { nameWords, partNoun, sameNoun, singular } from "./words.js";
+import { DECREASE_VERBS, INCREASE_VERBS, nameWords, partNoun, sameNoun, singular } from "./words.js";
 import { emptyFields, mintOf } from "./writes.js";
 
 /**
@@ -665,4 +665,151 @@ export function unkeptCreate(ctx: Context, noun: string): Draft[] | undefined {
     `where it keeps the ${noun.replace(/_/g, " ")} it makes is not inferred: no part of the state is named for it`,
   );
   return drafts;
+}
+
+/** Verbs that exchange one currency or asset of a wallet for another. */
+const EXCHANGE_VERBS: ReadonlySet<string> = new Set(["convert", "exchange", "swap"]);
+/** Verbs that send money out of a wallet to someone outside it. */
+const SEND_VERBS: ReadonlySet<string> = new Set(["send", "transfer", "pay", "remit", "spend"]);
+
+/**
+ * Money kept as one number per currency or asset in a map (`wallet.balances: {"EUR": 120.5}`),
+ * given the key as an argument: a deposit-like verb adds the amount under it (a key the map
+ * lacks starts at zero), a withdraw- or send-like verb takes it away and refuses more than there
+ * is; an exchange (`convert(from_currency, to_currency, amount)`) takes the amount from one key
+ * and adds it, at the rate a cross-rate table of the state gives for the pair, to the other.
+ * Wise's multi-currency balances (`POST /balance-movements`), Revolut Business's accounts per
+ * currency (`POST /exchange`) and Coinbase's wallets per asset work so.
+ */
+export function balanceMapMove(ctx: Context): { drafts: Draft[]; alone: boolean } | undefined {
+  const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
+  const amount = amountParamOf(ctx);
+  const map = balanceMap(ctx);
+  if (!amount || !map) return undefined;
+  const at = map.path.map((s) => JSON.stringify(s)).join(", ");
+  const current = (key: string) => `($b := $lookup($entity(${at}), ${key}); $exists($b) ? $b : 0)`;
+  const value = `$args.${identifier(amount.name)}`;
+  const places = decimalsOf(map);
+  const put = (entries: string) => ({
+    kind: "update" as const,
+    target: map.path.slice(0, -1).join("/") || ".",
+    set: { [map.name]: { $expr: `$merge([$entity(${at}), ${entries}])` } },
+  });
+  if (EXCHANGE_VERBS.has(verb)) {
+    const pair = exchangePair(ctx);
+    const table = pair ? rateTable(ctx) : undefined;
+    if (!pair || !table) return undefined;
+    const [from, to] = [`$args.${identifier(pair.from.name)}`, `$args.${identifier(pair.to.name)}`];
+    const rate = `$lookup($lookup($entity(${table.path.map((s) => JSON.stringify(s)).join(", ")}), ${from}), ${to})`;
+    const noRate = addError(ctx, {
+      code: "RATE_NOT_FOUND",
+      status: 404,
+      message: "No rate is known for that pair.",
+      when: `The state's ${table.name} has no rate from ${pair.from.name} to ${pair.to.name}.`,
+    });
+    ctx.notes.push(
+      `takes ${amount.name} from ${map.name} under ${pair.from.name} and adds it at the ${table.name} rate under ${pair.to.name}`,
+    );
+    return {
+      alone: true,
+      drafts: [
+        {
+          kind: "check",
+          require: [{ expr: `$exists(${rate})`, error: noRate }, shortFor(ctx, current(from), value)],
+        },
+        put(
+          `{${from}: $round(${current(from)} - ${value}, ${places}), ${to}: $round(${current(to)} + ${value} * ${rate}, ${places})}`,
+        ),
+        {
+          kind: "respond",
+          value: {
+            $expr: `{"${pair.to.name}": ${to}, "${amount.name}": $round(${value} * ${rate}, ${places})}`,
+          },
+        },
+      ],
+    };
+  }
+  const sign = INCREASE_VERBS.has(verb) ? 1 : DECREASE_VERBS.has(verb) || SEND_VERBS.has(verb) ? -1 : 0;
+  const key = sign === 0 ? undefined : keyArgument(ctx, amount);
+  if (!key) return undefined;
+  const named = `$args.${identifier(key.name)}`;
+  const next = `$round(${current(named)} ${sign > 0 ? "+" : "-"} ${value}, ${places})`;
+  ctx.notes.push(
+    `${sign > 0 ? "adds" : "takes"} ${amount.name} ${sign > 0 ? "to" : "from"} ${map.name} under ${key.name}`,
+  );
+  return {
+    // a send files what was sent where the tool names it (a transfer): this is only its money
+    alone: false,
+    drafts: [
+      ...(sign < 0 ? [{ kind: "check" as const, require: [shortFor(ctx, current(named), value)] }] : []),
+      put(`{${named}: ${next}}`),
+      // read after the update: the balance as it now stands
+      {
+        kind: "respond",
+        value: {
+          $expr: `{"${key.name}": ${named}, "${singular(map.name)}": $lookup($entity(${at}), ${named})}`,
+        },
+      },
+    ],
+  };
+}
+
+/** The one map of numbers named for money (`balances`, `funds`), outside any collection. */
+function balanceMap(ctx: Context): ValuesShape | undefined {
+  const maps = ctx.shape.parts.filter(
+    (p): p is ValuesShape =>
+      p.kind === "values" &&
+      p.valueType === "number" &&
+      !p.path.includes("*") &&
+      nameWords(p.name).some((w) => BALANCE_WORDS.test(w) || BALANCE_WORDS.test(singular(w))),
+  );
+  return maps.length === 1 ? maps[0] : undefined;
+}
+
+/** The one required text argument that is neither an id nor a party named by direction (`to_iban`). */
+function keyArgument(ctx: Context, amount: Param): Param | undefined {
+  const keys = ctx.facts.params.filter(
+    (p) =>
+      p !== amount &&
+      p.required &&
+      p.type === "string" &&
+      !p.identifier &&
+      !DIRECTION_WORDS.test(p.words[0] ?? "") &&
+      !ctx.references.some((r) => r.param === p && r.collection.keyField !== undefined),
+  );
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/** `from_currency` and `to_currency`: two required texts that differ only in their direction. */
+function exchangePair(ctx: Context): { from: Param; to: Param } | undefined {
+  const by = (word: RegExp) =>
+    ctx.facts.params.find((p) => p.required && p.type === "string" && word.test(p.words[0] ?? ""));
+  const from = by(/^(from|source|sell|base)$/);
+  const to = by(/^(to|target|buy|quote|into)$/);
+  if (!from || !to || from.words.slice(1).join("_") !== to.words.slice(1).join("_")) return undefined;
+  return { from, to };
+}
+
+/** A collection of rows keyed by the codes its rows hold rates to: a cross-rate table. */
+function rateTable(ctx: Context): CollectionShape | undefined {
+  const tables = [...ctx.shape.collections.values()].filter((c) => {
+    if (c.parent || c.container !== "map" || c.fields.size === 0) return false;
+    const keys = new Set(c.keys);
+    return [...c.fields.values()].every(
+      (f) => keys.has(f.path) && (f.types.has("number") || f.types.has("integer")),
+    );
+  });
+  return tables.length === 1 ? tables[0] : undefined;
+}
+
+/** The decimals money keeps in the map: two where no balance has more, else eight (assets). */
+function decimalsOf(map: ValuesShape): number {
+  const finer = map.values.some((v) => typeof v === "number" && Math.round(v * 100) !== v * 100);
+  return finer ? 8 : 2;
+}
+
+function shortFor(ctx: Context, current: string, value: string): { expr: string; error: string } {
+  const documented = ctx.facts.errors.find((e) => SHORT_WORDS.test(e.text));
+  const error = documented ? use(ctx, documented) : addError(ctx, shortError("balance"));
+  return { expr: `${current} >= ${value}`, error };
 }

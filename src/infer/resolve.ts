@@ -35,7 +35,7 @@ export interface Reference {
 }
 
 /** Words that say which way something moves, before the noun of what it names (Monzo's `source_account_id`, Wise's `targetBalanceId`). */
-const DIRECTION_WORDS = /^(from|to|source|destination|dest|target|origin|src|dst|into)$/;
+export const DIRECTION_WORDS = /^(from|to|source|destination|dest|target|origin|src|dst|into)$/;
 
 export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): Reference | undefined {
   const many = param.type === "array";

@@ -86,6 +86,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
       set[field] ??= value;
   const checks = referenceChecks(ctx, subject, [bound]);
   const placed = wrapperOutput(ctx, collection);
+  const inc = statedCounts(ctx, collection);
   return [
     ...(own ? [signedInRead(own.principal)] : []),
     {
@@ -94,12 +95,39 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
       ...(missing ? { missing } : {}),
       require,
       set,
+      ...(Object.keys(inc).length > 0 ? { inc } : {}),
       as: binding,
       output: placed ?? "",
     },
     ...checks,
     ...(placed ? [] : keyEcho(ctx, subject)),
   ];
+}
+
+const STEP_WORDS: Readonly<Record<string, number>> = { one: 1, "1": 1, two: 2, "2": 2 };
+
+/**
+ * Numbers the description says a call moves ("its reboot count goes up by one", "the retry
+ * count is incremented"), by their field's words: Kubernetes' `restartCount` of a restarted
+ * container, Stripe's `attempt_count` of an invoice paid again, GitHub's `run_attempt` of a
+ * workflow run re-run.
+ */
+export function statedCounts(ctx: Context, collection: CollectionShape): Record<string, number> {
+  const text = ctx.facts.text.toLowerCase();
+  const moved: Record<string, number> = {};
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !(field.types.has("integer") || field.types.has("number"))) continue;
+    const words = nameWords(field.path).map(escapeRegExp).join("[ _]");
+    const said = new RegExp(
+      `\\b${words}\\s+(?:goes|go|is|are)?\\s*(up|down|increases|decreases|incremented|decremented|rises|drops|falls)(?:\\s+by\\s+(one|two|1|2))?\\b`,
+    ).exec(text);
+    if (!said) continue;
+    const step = STEP_WORDS[said[2] ?? "one"] ?? 1;
+    const down = /^(down|decreases|decremented|drops|falls)$/.test(said[1] ?? "");
+    moved[field.path] = down ? -step : step;
+    ctx.notes.push(`moves ${field.path} by ${moved[field.path]} (the description says so)`);
+  }
+  return moved;
 }
 
 /**
@@ -300,8 +328,47 @@ function elementsOf(
   return array ? { array: array.path, key } : undefined;
 }
 
-/** Guards on the subject's status the tool's name, description or errors state plainly. */
+/** Guards on the subject's status and flags the tool's name, description or errors state plainly. */
 export function statusGuards(
+  ctx: Context,
+  collection: CollectionShape,
+  after?: string,
+): Array<Record<string, unknown>> {
+  return [...statusFieldGuards(ctx, collection, after), ...flagGuards(ctx, collection)];
+}
+
+/**
+ * "Protected branches cannot be deleted", "locked files can't be edited": a record whose flag
+ * of that name is set is refused, with the documented error that speaks of the flag, else an
+ * added `<NOUN>_<FLAG>`, 409. GitHub refuses deleting a protected branch, Google Drive editing
+ * a locked file, and AWS EC2 terminating an instance with termination protection.
+ */
+function flagGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+  const noun = nameWords(singular(collection.name)).join(" ");
+  const documented = [ctx.facts.text, ...ctx.facts.errors.map((e) => e.text)].map((t) => t.toLowerCase());
+  return [...collection.fields.values()].flatMap((field) => {
+    if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
+    const words = nameWords(field.path).filter((w) => w !== "is");
+    const flag = words.map(escapeRegExp).join("[ _]");
+    const refused = new RegExp(
+      `\\b${flag}\\s+(?:${escapeRegExp(noun)}|${escapeRegExp(plural(noun))})\\s+(?:cannot|can't|can not|may not|must not)\\b`,
+    );
+    if (!documented.some((t) => refused.test(t))) return [];
+    const said = ctx.facts.errors.find((e) => e.kind !== "not-found" && e.text.includes(words.join(" ")));
+    const error = said
+      ? use(ctx, said)
+      : addError(ctx, {
+          code: `${nameWords(noun).join("_").toUpperCase()}_${words.join("_").toUpperCase()}`,
+          status: 409,
+          message: `The ${noun} is ${words.join(" ")}.`,
+          when: `The ${noun} is ${words.join(" ")} (inferred from the tool's description).`,
+        });
+    ctx.notes.push(`refuses a ${words.join(" ")} ${noun} (${error})`);
+    return [{ field: field.path, notIn: [true], error }];
+  });
+}
+
+function statusFieldGuards(
   ctx: Context,
   collection: CollectionShape,
   after?: string,
@@ -420,6 +487,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   }
   withDefaults(ctx, set);
   if (collection) Object.assign(set, namedPlaces(ctx, collection, set));
+  const source = collection ? sourceRecord(ctx, collection, set) : undefined;
   const maker = completeRecord(ctx, collection, set);
   const stated = statedStatus(ctx.facts.text);
   const statusPath = collection ? statusField(collection)?.path : undefined;
@@ -465,7 +533,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
       };
   if (given) ctx.notes.push(`files it under the key ${given.name} gives, refusing a taken one`);
-  const drafts: Draft[] = maker ? [maker.read, create] : [create];
+  const drafts: Draft[] = [...(source ? [source] : []), ...(maker ? [maker.read] : []), create];
   const target = container;
   ctx.notes.push(
     `creates ${withArticle(humanNoun(partNoun(name)))} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
@@ -954,6 +1022,7 @@ function completeRecord(
 ): Maker | undefined {
   if (collection) Object.assign(set, referencedFields(ctx, collection, set));
   if (collection) Object.assign(set, emptyFields(collection, set), leftEmpty(ctx, collection, set));
+  if (collection) Object.assign(set, switchedLater(ctx, collection, set));
   const maker = collection ? makerOf(ctx, collection, set) : undefined;
   if (maker && collection) {
     set[maker.field] = maker.template;
@@ -961,6 +1030,32 @@ function completeRecord(
   }
   for (const field of collection ? createdAtFields(collection) : ["created_at"]) set[field] ??= "{$now}";
   return maker;
+}
+
+/**
+ * A flag another tool of the API throws by its verb (`protect_branch` → `protected`,
+ * `lock_issue` → `locked`) is something done to a record after it is made: a new one has it
+ * false, as GitHub's new branch is not protected and its new issue not locked.
+ */
+function switchedLater(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): Record<string, unknown> {
+  const thrown = new Set(
+    ctx.siblings().flatMap((s) => {
+      const verb = s.verb ?? s.words[0];
+      return verb ? [participle(verb)] : [];
+    }),
+  );
+  const off: Record<string, unknown> = {};
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || set[field.path] !== undefined) continue;
+    if (!field.types.has("boolean") || field.types.size !== 1) continue;
+    const flag = nameWords(field.path).filter((w) => w !== "is");
+    if (flag.length === 1 && thrown.has(flag[0] as string)) off[field.path] = { $expr: "false" };
+  }
+  return off;
 }
 
 /** An optional argument left out leaves its field as empty as its kind starts (`desc: ""`). */
@@ -1037,6 +1132,44 @@ function nestedCreate(ctx: Context, collection: CollectionShape, noun: string): 
       output: wrapperOutput(ctx, collection) ?? "",
     },
   ];
+}
+
+/** Words before a noun that name the record a new one starts from (`from_branch`, `source_project`). */
+const SOURCE_WORDS = /^(from|source|base|template)$/;
+
+/**
+ * A create given a record of its own kind to start from (`create_branch(name, from_branch)`)
+ * finds it (its not-found error) and points where it points: the new record takes the
+ * source's fields that refer to other records (a branch's `head` commit), and the argument is
+ * no field of its own. GitHub's `POST /git/refs` (a branch at another's sha), GitLab's
+ * `POST /repository/branches?ref=main` and Bitbucket's branch from a target work so.
+ */
+function sourceRecord(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Record<string, unknown>,
+): Draft | undefined {
+  const noun = nameWords(singular(collection.name)).join("_");
+  const param = ctx.facts.params.find(
+    (p) =>
+      p.required &&
+      p.type === "string" &&
+      SOURCE_WORDS.test(p.words[0] ?? "") &&
+      p.words.slice(1).map(singular).join("_") === noun,
+  );
+  if (!param) return undefined;
+  const target = recordTarget(ctx, collection, `{${param.name}}`);
+  const missing = notFoundError(ctx, collection, param.name, { add: true });
+  if (!target || !missing) return undefined;
+  const links = [...collection.fields.values()].filter(
+    (f) => f.refersTo !== undefined && f.refersTo !== collection.name && !f.path.includes("."),
+  );
+  delete set[param.name];
+  for (const link of links) set[link.path] ??= { $expr: `$source.${identifier(link.path)}` };
+  ctx.notes.push(
+    `starts from the ${humanNoun(noun)} ${param.name} names${links.length > 0 ? `, pointing where it points (${links.map((l) => l.path).join(", ")})` : ""}`,
+  );
+  return { kind: "read", target, missing, as: "source" };
 }
 
 /** An argument left out takes the default its schema documents, as the API would. */
