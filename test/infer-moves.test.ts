@@ -203,3 +203,124 @@ describe("money kept as one number per currency or asset", () => {
     expect(failure(short.outcome)).toBe("INSUFFICIENT_FUNDS");
   });
 });
+
+const market = () => ({
+  listings: {
+    LS1: { listing_id: "LS1", title: "Bike", status: "active", best_offer: 120, offer_count: 1 },
+    LS2: { listing_id: "LS2", title: "Desk", status: "sold", best_offer: 80, offer_count: 3 },
+  },
+  offers: [{ offer_id: 1, listing_id: "LS1", buyer: "kim", price: 120 }],
+});
+
+describe("what a create's description says of the record it is made on", () => {
+  const offer = tool(
+    "make_offer",
+    "Make an offer on an active listing. An offer must be higher than the listing's best offer; it becomes the best offer.",
+    { listing_id: text, buyer: text, price: number },
+  );
+
+  it("files the record and moves the field it becomes", async () => {
+    const { after, report } = await call(world(market(), [offer]), "make_offer", {
+      listing_id: "LS1",
+      buyer: "lee",
+      price: 150,
+    });
+    expect(report.verdict).toBe("inferred");
+    expect((after.listings as Records).LS1).toMatchObject({ best_offer: 150, offer_count: 2 });
+    expect(after.offers).toHaveLength(2);
+  });
+
+  it("refuses an amount that does not compare as said, and a record not in the status named", async () => {
+    const toolset = world(market(), [offer]);
+    const low = await call(toolset, "make_offer", { listing_id: "LS1", buyer: "lee", price: 100 });
+    expect(failure(low.outcome)).toBe("PRICE_TOO_LOW");
+    const sold = await call(toolset, "make_offer", { listing_id: "LS2", buyer: "lee", price: 500 });
+    expect(failure(sold.outcome)).toBe("LISTING_NOT_ACTIVE");
+    expect(sold.after.offers).toHaveLength(1);
+  });
+});
+
+const kiln = () => ({
+  batches: {
+    B1: { batch_id: "B1", file: "gear.stl", status: "failed", retries: 2, queued_at: "2026-03-01T08:00:00Z" },
+    B2: { batch_id: "B2", file: "hook.stl", status: "queued", retries: 0, queued_at: "2026-03-01T09:00:00Z" },
+  },
+});
+const batchTools = () => [
+  tool("list_batches", "List batches with a status.", {
+    status: { type: "string", enum: ["queued", "firing", "done", "failed"] },
+  }),
+  tool("add_batch", "Add a batch to the queue.", { file: text }),
+];
+
+describe("statuses the description names", () => {
+  it("marks a record with a status only an enum of the API shows, from the one it must be in", async () => {
+    const finish = tool("finish_batch", "Mark a firing batch done.", { batch_id: text });
+    const toolset = world(
+      { batches: { ...kiln().batches, B3: { ...kiln().batches.B2, batch_id: "B3", status: "firing" } } },
+      [finish, ...batchTools()],
+    );
+    const done = await call(toolset, "finish_batch", { batch_id: "B3" });
+    expect((done.after.batches as Records).B3).toMatchObject({ status: "done" });
+    const queued = await call(toolset, "finish_batch", { batch_id: "B2" });
+    expect(failure(queued.outcome)).toBe("BATCH_NOT_FIRING");
+  });
+
+  it("reads a verb it does not know by the description's own verb, guarded as the description says", async () => {
+    const revive = tool("revive_batch", "Queue a failed batch again. Only failed batches can be revived.", {
+      batch_id: text,
+    });
+    const toolset = world(kiln(), [revive, ...batchTools()]);
+    const revived = await call(toolset, "revive_batch", { batch_id: "B1" });
+    expect(revived.report.verdict).toBe("inferred");
+    expect((revived.after.batches as Records).B1).toMatchObject({ status: "queued" });
+    const refused = await call(toolset, "revive_batch", { batch_id: "B2" });
+    expect(failure(refused.outcome)).toBe("BATCH_NOT_FAILED");
+  });
+
+  it("starts a new record's counts at zero and stamps when it entered its first status", async () => {
+    const { after } = await call(world(kiln(), batchTools()), "add_batch", { file: "clip.stl" });
+    expect((after.batches as Records).B3).toMatchObject({
+      file: "clip.stl",
+      status: "queued",
+      retries: 0,
+      queued_at: "2026-03-02T09:00:00Z",
+    });
+  });
+});
+
+const claims = () => ({
+  teams: { T1: { team_id: "T1", name: "Design", budget_left: 500 } },
+  claims: {
+    C1: { claim_id: "C1", team_id: "T1", amount: 120, status: "pending" },
+    C2: { claim_id: "C2", team_id: "T1", amount: 900, status: "pending" },
+  },
+});
+
+describe("a number of another record the description says a change takes from", () => {
+  const approve = tool(
+    "approve_expense_claim",
+    "Approve a pending claim. The amount is taken from the team's budget left.",
+    { claim_id: text },
+  );
+  const file = tool("file_expense_claim", "File a claim for a team.", { team_id: text, amount: number });
+
+  it("takes the record's own amount when the change is made, and not when the record is filed", async () => {
+    const toolset = world(claims(), [approve, file]);
+    const approved = await call(toolset, "approve_expense_claim", { claim_id: "C1" });
+    expect((approved.after.teams as Records).T1?.budget_left).toBe(380);
+    expect((approved.after.claims as Records).C1?.status).toBe("approved");
+    const filed = await call(toolset, "file_expense_claim", { team_id: "T1", amount: 50 });
+    expect((filed.after.teams as Records).T1?.budget_left).toBe(500);
+  });
+
+  it("refuses more than there is, and a claim no longer pending", async () => {
+    const toolset = world(claims(), [approve, file]);
+    const over = await call(toolset, "approve_expense_claim", { claim_id: "C2" });
+    expect(failure(over.outcome)).toBe("INSUFFICIENT_BUDGET_LEFT");
+    const state = claims();
+    (state.claims.C1 as Record<string, unknown>).status = "approved";
+    const again = await call(toolset, "approve_expense_claim", { claim_id: "C1" }, state);
+    expect(failure(again.outcome)).toBe("CLAIM_NOT_PENDING");
+  });
+});

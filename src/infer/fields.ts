@@ -98,6 +98,10 @@ export function statusAfter(
         }
       : undefined;
   }
+  const marked = said
+    ? undefined
+    : markedStatus(ctx.facts.text, knownValues(ctx, field.path, field.values.keys()));
+  if (marked) return { field: field.path, value: marked, rule: "the description marks it so" };
   const found = statusValue(ctx, field, said, verb, known);
   return found ? { field: field.path, ...found } : undefined;
 }
@@ -281,8 +285,27 @@ export function participleStatus(
   // `known`: also for a verb whose action toolsim knows otherwise (`send` makes messages)
   if (!verb || !field || (STATUS_VERBS[verb] && !known)) return undefined;
   const squeeze = (text: string) => text.toLowerCase().replace(/[^a-z]/g, "");
-  const own = squeeze(participle(verb));
-  return knownValues(ctx, field.path, field.values.keys()).find((v) => squeeze(v) === own);
+  const values = knownValues(ctx, field.path, field.values.keys());
+  const own = values.find((v) => squeeze(v) === squeeze(participle(verb)));
+  if (own || ctx.facts.verbAction !== undefined) return own;
+  // a verb toolsim does not know, described by one it could (`retry_job`: "Queue a failed job
+  // again") goes where the description's verb puts it
+  const leading = /^\s*([a-z]+)\b/i.exec(ctx.facts.tool.description ?? "")?.[1]?.toLowerCase();
+  return leading && leading !== verb
+    ? values.find((v) => squeeze(v) === squeeze(participle(leading)))
+    : undefined;
+}
+
+/**
+ * "Mark a running job done", "marks the ticket as solved": the status a description marks its
+ * record with, among the statuses the records and the API's enums show.
+ */
+export function markedStatus(text: string, values: readonly string[]): string | undefined {
+  const marked =
+    /\bmarks?\s+(?:it|them|(?:a|an|the)\s+[a-z_ ]{1,40}?)\s+(?:as\s+)?['"]?([a-z_-]{2,30})['"]?\s*(?:[.,;]|$)/i.exec(
+      text,
+    )?.[1];
+  return marked === undefined ? undefined : values.find((v) => v.toLowerCase() === marked.toLowerCase());
 }
 
 /**
@@ -372,17 +395,20 @@ export function requiredStatuses(
 ): { values: string[]; notIn: string[] } {
   const field = statusField(collection);
   if (!field) return { values: [], notIn: [] };
-  const statuses = [...field.values.keys()];
+  // the statuses the records show and those the API's enums of the field offer (`running`)
+  const statuses = knownValues(ctx, field.path, field.values.keys());
   // the verb's own word is where the record goes, not where it must be (`void_invoice`)
   const verb = ctx.facts.verb ?? ctx.facts.words[0];
   const nameText = ctx.facts.words.filter((w) => w !== verb).join(" ");
   const fromName = statuses.filter((s) => s.length > 2 && containsWords(nameText, s));
   const text = ctx.facts.text.toLowerCase();
   const noun = nameWords(singular(collection.name)).join(" ");
+  // a leave request is also "a pending request": the noun's head names it too
+  const nouns = `(?:${[...new Set([noun, noun.split(" ").at(-1) ?? noun])].map(escapeRegExp).join("|")})`;
   // "only booked shipments can be cancelled", said by the description or by a documented error
   const fromOnly = statuses.filter((s) =>
     [text, ...ctx.facts.errors.map((e) => e.text)].some((t) =>
-      new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${escapeRegExp(s)}\\s+${escapeRegExp(noun)}`).test(t),
+      new RegExp(`only\\s+(?:an?\\s+|the\\s+)?${escapeRegExp(s)}\\s+${nouns}`).test(t),
     ),
   );
   const fromErrors = ctx.facts.errors
@@ -419,7 +445,7 @@ export function requiredStatuses(
     : statuses.filter(
         (s) =>
           s.length > 2 &&
-          new RegExp(`\\b(?:a|an|the)\\s+${escapeRegExp(words(s))}\\s+${escapeRegExp(noun)}\\b`).test(text),
+          new RegExp(`\\b(?:a|an|the)\\s+${escapeRegExp(words(s))}\\s+${nouns}\\b`).test(text),
       );
   const values = [...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot, ...fromArticle])].filter(
     (s) => !notIn.includes(s),

@@ -3,10 +3,19 @@ import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
+import { knownValues } from "./conditions.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
-import { fieldFor, markedFlag, participleStatus, recordFlagSwitched, valueNamedByVerb } from "./fields.js";
+import {
+  fieldFor,
+  markedFlag,
+  markedStatus,
+  participleStatus,
+  recordFlagSwitched,
+  statusField,
+  valueNamedByVerb,
+} from "./fields.js";
 import {
   answersInAWord,
   derivedRecord,
@@ -1054,7 +1063,8 @@ function statusOfVerb(ctx: Context, subject: Reference | undefined): boolean {
     subject !== undefined &&
     ctx.facts.verbAction === undefined &&
     (participleStatus(ctx, subject.collection) !== undefined ||
-      valueNamedByVerb(ctx, subject.collection) !== undefined)
+      valueNamedByVerb(ctx, subject.collection) !== undefined ||
+      marksAStatus(ctx, subject.collection))
   );
 }
 
@@ -1064,6 +1074,15 @@ function countsItMoves(ctx: Context, subject: Reference | undefined): boolean {
     subject !== undefined &&
     ctx.facts.verbAction === undefined &&
     Object.keys(statedCounts({ ...ctx, notes: [] }, subject.collection)).length > 0
+  );
+}
+
+/** "Mark a firing batch done": the description marks the record with a status it can have. */
+function marksAStatus(ctx: Context, collection: CollectionShape): boolean {
+  const field = statusField(collection);
+  return (
+    field !== undefined &&
+    markedStatus(ctx.facts.text, knownValues(ctx, field.path, field.values.keys())) !== undefined
   );
 }
 

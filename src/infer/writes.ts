@@ -50,6 +50,7 @@ import {
   participle,
   partNoun,
   plural,
+  sameNoun,
   singular,
 } from "./words.js";
 
@@ -84,7 +85,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
-  const checks = referenceChecks(ctx, subject, [bound]);
+  const checks = [...referenceChecks(ctx, subject, [bound]), ...takenFromHolder(ctx, collection, binding)];
   const placed = wrapperOutput(ctx, collection);
   const inc = statedCounts(ctx, collection);
   return [
@@ -510,6 +511,11 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       );
     }
   }
+  // the time it entered the status it starts in (`queued_at` of a job that starts queued)
+  const started = statusPath ? set[statusPath] : undefined;
+  const enteredAt =
+    typeof started === "string" ? collection?.fields.get(`${started.toLowerCase()}_at`) : undefined;
+  if (enteredAt && set[enteredAt.path] === undefined) set[enteredAt.path] = "{$now}";
   const keyField = collection?.keyField ?? idSpelling(ctx, `${nameWords(singular(name)).join("_")}_id`);
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const container = collection ? containerTarget(ctx, collection) : name;
@@ -557,6 +563,11 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     const referenced = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
     if (!referenced) continue;
     const named = missing ? { missing } : {};
+    const said = referenceGuards(ctx, reference.collection);
+    if (said.require.length > 0)
+      drafts.unshift({ kind: "read", target: referenced, ...named, require: said.require });
+    if (Object.keys(said.set).length > 0)
+      drafts.push({ kind: "update", target: referenced, ...named, set: said.set });
     // the record that keeps a list of these gets the new id; any other must merely exist
     // checked before the create, so a refused call files nothing
     if (list) drafts.push({ kind: "update", target: referenced, ...named, append: { [list.path]: "{$id}" } });
@@ -600,6 +611,14 @@ function stockTaken(
 ): Draft | undefined {
   const field = stockFieldOf(reference.collection);
   if (!field) return undefined;
+  // where another tool's docs say it takes from that field (approving a request takes the days),
+  // making the record takes nothing yet
+  if (
+    ctx
+      .siblings()
+      .some((s) => s.tool !== ctx.facts.tool && statedTake(s.text, reference.collection)?.field === field)
+  )
+    return undefined;
   const quantity = ctx.facts.params.find(
     (p) =>
       (p.type === "integer" || p.type === "number") &&
@@ -820,7 +839,7 @@ export function emptyFields(
     if (field.path.includes(".") || field.path === collection.keyField || set[field.path] !== undefined)
       continue;
     if (field.types.has("array") && field.types.size === 1) empty[field.path] = { $expr: "[]" };
-    else if (field.types.has("number") && field.types.size === 1 && isCount(field.path))
+    else if (field.types.has("number") && field.types.size === 1 && isCount(field))
       empty[field.path] = { $expr: "0" };
     else if (field.types.has("null")) empty[field.path] = { $expr: "null" };
     // a text some records leave empty (a card's `desc`) is empty until something sets it
@@ -848,8 +867,18 @@ const LATER_STATES =
  * A count of things that accrue to a record by its name (`like_count`, `commentCount`); a
  * `num_shares` or `quantity` is the record's own amount, not a count that starts at zero.
  */
-function isCount(path: string): boolean {
-  return nameWords(path).at(-1) === "count";
+function isCount(field: FieldShape): boolean {
+  const words = nameWords(field.path);
+  const last = words.at(-1) ?? "";
+  if (last === "count") return true;
+  // `attempts`, `retries`: a plural the records hold as whole numbers, some still at zero
+  const seen = field.samples;
+  return (
+    words.length === 1 &&
+    singular(last) !== last &&
+    seen.includes(0) &&
+    seen.every((v) => typeof v === "number" && Number.isInteger(v) && v >= 0)
+  );
 }
 
 /**
@@ -862,7 +891,7 @@ export function counted(collection: CollectionShape, made: string): string | und
   const found = [...collection.fields.values()].filter((f) => {
     if (f.path.includes(".") || !f.types.has("number") || f.types.size !== 1) return false;
     const words = nameWords(f.path).map(singular);
-    return words.includes(noun) && (isCount(f.path) || words[0] === "num" || words.length === 1);
+    return words.includes(noun) && (isCount(f) || words[0] === "num" || words.length === 1);
   });
   return found.length === 1 ? found[0]?.path : undefined;
 }
@@ -1170,6 +1199,154 @@ function sourceRecord(
     `starts from the ${humanNoun(noun)} ${param.name} names${links.length > 0 ? `, pointing where it points (${links.map((l) => l.path).join(", ")})` : ""}`,
   );
   return { kind: "read", target, missing, as: "source" };
+}
+
+const COMPARED: ReadonlyArray<[RegExp, string, string]> = [
+  [/^(?:higher|greater|more|larger|above)$/, ">", "TOO_LOW"],
+  [/^(?:lower|less|smaller|below)$/, "<", "TOO_HIGH"],
+];
+
+/**
+ * What a create's description says of the record it is made on: "bid on an open lot" (the
+ * record is in that status), "a bid must be higher than the lot's current bid" (the amount
+ * given compares so with that field: the documented error that says so, else an added
+ * `<AMOUNT>_TOO_LOW` or `_TOO_HIGH`, 409), "it becomes the current bid" (the field takes the
+ * amount). eBay's PlaceBid (above the current price, on an active listing), Stripe's refunds
+ * (no more than what is left of the charge) and GitHub's comments (refused on a locked issue).
+ */
+function referenceGuards(
+  ctx: Context,
+  held: CollectionShape,
+): { require: Array<Record<string, unknown>>; set: Record<string, unknown> } {
+  const require: Array<Record<string, unknown>> = [];
+  const set: Record<string, unknown> = {};
+  const statusPath = statusField(held)?.path;
+  const { values } = requiredStatuses(ctx, held);
+  if (statusPath && values.length > 0) {
+    const error = statusError(ctx, held, values, true);
+    ctx.notes.push(
+      `requires the ${humanNoun(singular(held.name))}'s ${statusPath} in [${values.join(", ")}] (${error})`,
+    );
+    require.push({ field: statusPath, in: values, error });
+  }
+  const numbers = ctx.facts.params.filter(
+    (p) => (p.type === "number" || p.type === "integer") && !p.identifier,
+  );
+  const amount = numbers.length === 1 ? numbers[0] : undefined;
+  if (!amount) return { require, set };
+  const text = ctx.facts.text.toLowerCase();
+  const fieldNamed = (words: string) =>
+    [...held.fields.values()].find(
+      (f) =>
+        !f.path.includes(".") &&
+        (f.types.has("number") || f.types.has("integer")) &&
+        words.endsWith(nameWords(f.path).join(" ")),
+    );
+  const compared = /\bmust be (\w+) than (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
+  const rule = compared ? COMPARED.find(([word]) => word.test(compared[1] ?? "")) : undefined;
+  const field = compared && rule ? fieldNamed(compared[2] ?? "") : undefined;
+  if (rule && field) {
+    const [, op, suffix] = rule;
+    const documented = ctx.facts.errors.find(
+      (e) =>
+        e.kind !== "not-found" &&
+        (e.text.includes(compared?.[1] ?? "") || e.text.includes(nameWords(field.path).join(" "))),
+    );
+    const error = documented
+      ? use(ctx, documented)
+      : addError(ctx, {
+          code: `${nameWords(amount.name).join("_").toUpperCase()}_${suffix}`,
+          status: 409,
+          message: `The ${nameWords(amount.name).join(" ")} must be ${compared?.[1]} than the ${nameWords(field.path).join(" ")}.`,
+          when: `The ${amount.name} is not ${compared?.[1]} than the ${humanNoun(singular(held.name))}'s ${field.path} (inferred from the tool's description).`,
+        });
+    ctx.notes.push(
+      `requires ${amount.name} ${op} the ${field.path} of the ${humanNoun(singular(held.name))} (${error})`,
+    );
+    require.push({
+      expr: `$args.${identifier(amount.name)} ${op} $subject.${identifier(field.path)}`,
+      error,
+    });
+  }
+  const becomes = /\b(?:it|which) becomes (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
+  const takes = becomes ? fieldNamed(becomes[1] ?? "") : undefined;
+  if (takes) {
+    set[takes.path] = `{${amount.name}}`;
+    ctx.notes.push(`sets the ${humanNoun(singular(held.name))}'s ${takes.path} to ${amount.name}`);
+  }
+  return { require, set };
+}
+
+/**
+ * "The days are taken from the employee's days left": what of the record the description says
+ * is taken from (or added to) a number of the record it refers to, by the words of both.
+ */
+function statedTake(
+  text: string,
+  holder: CollectionShape,
+): { what: string; field: string; sign: 1 | -1 } | undefined {
+  const said =
+    /\b(?:the |its )?([a-z ]{2,30}?) (?:are|is) (taken|deducted|subtracted|added|credited) (?:from|to) (?:the |its )?([a-z ]{2,30}?)(?:'s|’s) ([a-z ]{2,40}?)(?:[.,;]|$)/.exec(
+      text.toLowerCase(),
+    );
+  if (!said || !sameNoun(said[3] ?? "", nameWords(singular(holder.name)).join("_"))) return undefined;
+  const words = (said[4] ?? "").trim().replace(/ /g, "_");
+  const field = [...holder.fields.values()].find(
+    (f) => !f.path.includes(".") && nameWords(f.path).join("_") === words && f.types.has("number"),
+  );
+  if (!field) return undefined;
+  return {
+    what: (said[1] ?? "").trim(),
+    field: field.path,
+    sign: /^(added|credited)$/.test(said[2] ?? "") ? 1 : -1,
+  };
+}
+
+/**
+ * A change whose description says what of its record is taken from a number of the record it
+ * refers to ("approve a request: the days are taken from the employee's days left") moves that
+ * number by the record's own field of those words, refusing more than there is: HR systems'
+ * approved leave (BambooHR, Personio) drawing on a balance, a fulfilled order drawing on stock,
+ * an accepted expense on a budget.
+ */
+function takenFromHolder(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  return [...collection.fields.values()].flatMap((link): Draft[] => {
+    const holder =
+      link.refersTo && !link.path.includes(".") ? ctx.shape.collections.get(link.refersTo) : undefined;
+    const take = holder ? statedTake(ctx.facts.text, holder) : undefined;
+    const amount = take ? fieldNamedBy(collection, take.what) : undefined;
+    const target =
+      holder && amount ? recordTarget(ctx, holder, `{$${binding}.${identifier(link.path)}}`) : undefined;
+    if (!holder || !take || !amount || !target) return [];
+    const moved = `$${binding}.${identifier(amount)}`;
+    const what = nameWords(take.field).join(" ");
+    const error = addError(ctx, {
+      code: `INSUFFICIENT_${nameWords(take.field).join("_").toUpperCase()}`,
+      status: 409,
+      message: `The ${humanNoun(singular(holder.name))}'s ${what} do not cover it.`,
+      when: `The ${what} of the ${humanNoun(singular(holder.name))} are fewer than the ${amount} (inferred from the tool's description).`,
+    });
+    ctx.notes.push(
+      `${take.sign < 0 ? "takes" : "adds"} its ${amount} ${take.sign < 0 ? "from" : "to"} ${holder.name}.${take.field} of the record its ${link.path} names`,
+    );
+    return [
+      {
+        kind: "update",
+        target,
+        ...(take.sign < 0
+          ? { require: [{ expr: `$subject.${identifier(take.field)} >= ${moved}`, error }] }
+          : {}),
+        inc: { [take.field]: { $expr: take.sign < 0 ? `-${moved}` : moved } },
+      },
+    ];
+  });
+}
+
+function fieldNamedBy(collection: CollectionShape, words: string): string | undefined {
+  const wanted = words.replace(/ /g, "_");
+  return [...collection.fields.values()].find(
+    (f) => !f.path.includes(".") && (f.types.has("number") || f.types.has("integer")) && f.path === wanted,
+  )?.path;
 }
 
 /** An argument left out takes the default its schema documents, as the API would. */
