@@ -199,3 +199,44 @@ describe("a spread of numbers", () => {
     expect(sample.report.verdict).toBe("inferred");
   });
 });
+
+describe("a condition the description states", () => {
+  const garden = (): State => ({
+    plots: {
+      PL1: { plot_id: "PL1", crop: "beans", gardener: "ada", fenced: false },
+      PL2: { plot_id: "PL2", crop: "kale", gardener: "bo", fenced: true },
+    },
+  });
+
+  it("makes a change that checks nothing but existence only partly known", () => {
+    const assign = tool(
+      "assign_plot",
+      "Assign a plot to a gardener. Assigning fails when the gardener already tends three plots.",
+      { plot_id: text, gardener: text },
+    );
+    const { report } = inferred(world(garden(), [assign]), "assign_plot");
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toMatch(
+      /states a condition no effect checks: "Assigning fails when the gardener already tends three plots\."/,
+    );
+  });
+
+  it("is no gap where an effect guards the change, or where it speaks of an argument's form", () => {
+    const guarded = tool("replant_plot", "Replant a plot. Fenced plots cannot be replanted.", {
+      plot_id: text,
+      crop: text,
+    });
+    expect(inferred(world(garden(), [guarded]), "replant_plot").report.gaps.join(" ")).not.toMatch(
+      /states a condition/,
+    );
+    const form = tool(
+      "update_plot",
+      "Update a plot. The crop must be given in lower case letters, as shown.",
+      {
+        plot_id: text,
+        crop: text,
+      },
+    );
+    expect(inferred(world(garden(), [form]), "update_plot").report.verdict).toBe("inferred");
+  });
+});

@@ -260,7 +260,13 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const silent = base.errors
       .filter((e) => !produced.has(e.code))
       .map((e) => `documented error ${e.code} is answered by no effect`);
-    const gaps = [...dropped, ...silent, ...unchangedWrite(ctx.facts, drafts), ...(ctx.gaps ?? [])];
+    const gaps = [
+      ...dropped,
+      ...silent,
+      ...unchangedWrite(ctx.facts, drafts),
+      ...unguardedCondition(ctx.facts, drafts),
+      ...(ctx.gaps ?? []),
+    ];
     if (effects.length === 0) {
       report.push({ ...entry, verdict: "not inferred", gaps });
       return base;
@@ -718,6 +724,31 @@ function unchangedWrite(facts: ToolFacts, drafts: readonly Draft[]): string[] {
     );
   });
   return changes ? [] : [`changes nothing: no argument or word of "${facts.tool.name}" says what it changes`];
+}
+
+/** Sentences that state when a call is refused: "must be higher", "cannot be deleted", "fails when". */
+const CONDITION =
+  /\b(?:must(?! not be (?:empty|blank))|cannot|can't|can not|may not|only\s+(?:if|when|for|[a-z]+\s+[a-z]+s\b)|fails?\s+(?:if|when|unless)|unless|not allowed|at (?:least|most)|no (?:more|less|fewer) than)\b/i;
+
+/** What the schema checks or a later call sees: the form of an argument, not the state. */
+const ABOUT_ARGUMENTS =
+  /\b(?:format(?:ted)?|specified|provided|given|valid|characters?|length|digits|retrieved|shown|displayed|case-sensitive)\b/i;
+
+/**
+ * A change whose description states a condition under which it is refused, where no effect
+ * guards anything but existence, is only partly known: the real API refuses what the
+ * simulation would let through.
+ */
+function unguardedCondition(facts: ToolFacts, drafts: readonly Draft[]): string[] {
+  if (!drafts.some((d) => CHANGES.has(d.kind))) return [];
+  const guarded = drafts.some(
+    (d) => d.kind === "check" || (Array.isArray(d.require) && d.require.length > 0) || d.exists !== undefined,
+  );
+  if (guarded) return [];
+  const sentence = (facts.tool.description ?? "")
+    .split(/(?<=[.!?])\s+/)
+    .find((s) => CONDITION.test(s) && !ABOUT_ARGUMENTS.test(s));
+  return sentence ? [`the description states a condition no effect checks: "${sentence.trim()}"`] : [];
 }
 
 const TREE_READ_OPS = new Set(["pwd", "list", "read", "info", "size", "find"]);
