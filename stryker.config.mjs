@@ -108,6 +108,7 @@ export const ROOMS = {
       "test/infer-linked.test.ts",
       "test/infer-places.test.ts",
       "test/infer-moves.test.ts",
+      "test/infer-spans.test.ts",
       "test/mutate-infer-*.test.ts",
     ],
     // each mutant runs many test files: they share one load of src/ (scripts/mutate.mjs)

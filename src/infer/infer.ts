@@ -37,10 +37,11 @@ import {
   valuesIntent,
   valuesRule,
 } from "./members.js";
+import { mergeRule } from "./merges.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
-import { orderChecks } from "./ranges.js";
+import { freeDuring, orderChecks } from "./ranges.js";
 import { elementHeldRule, keyListRule, keyNameOf, linkedListRule, lookupRule, readRule } from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
@@ -64,7 +65,7 @@ import {
   type ValuesShape,
 } from "./shape.js";
 import { switchRule } from "./switches.js";
-import { tallyRule } from "./tallies.js";
+import { countedOnce, tallyRule } from "./tallies.js";
 import { referenceTarget } from "./targets.js";
 import {
   revokeRule,
@@ -483,6 +484,8 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   const action = actionFor(facts, undefined);
   const cleared = clearRule(ctx);
   if (cleared) return { drafts: cleared };
+  const merged = mergeRule(ctx);
+  if (merged) return { drafts: merged };
   if (head?.kind === "list") {
     const intent = memberIntent(ctx);
     if (intent)
@@ -533,6 +536,8 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
         countsItMoves(ctx, subject)
       ? "update"
       : actionFor(facts, subject);
+  const free = acting === "read" && !subject ? freeDuring(ctx, named) : undefined;
+  if (free) return { drafts: free };
   // returning what was taken from a count (`return_book(loan_id)`) ends it and gives it back
   if (subject && RETURN_VERBS.has(facts.verb ?? facts.words[0] ?? "") && holdsStock(ctx, subject.collection))
     return found(deleteRule(ctx, subject), "its record cannot be reached");
@@ -542,7 +547,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
       createRule(ctx, answered, nameWords(singular(answered.name)).join("_")),
       "nothing to create",
     );
-  const tally = subject ? tallyRule(ctx, subject) : undefined;
+  const tally = subject ? (tallyRule(ctx, subject) ?? countedOnce(ctx, subject)) : undefined;
   if (tally && tally.length > 0) return { drafts: tally };
   // `add_jar(shelf, jar, qty)` puts a jar there: a create of the kind its name names moves no amount
   const makesItsKind =
@@ -1001,6 +1006,11 @@ function keyByPosition(ctx: Context, named: CollectionShape | undefined): Refere
   if (param.type !== "string" && param.type !== "integer") return undefined;
   if (!KEY_WORDS.test(param.words.at(-1) ?? "")) return undefined;
   if (named.fields.has(param.name) || ctx.references.some((r) => r.param === param)) return undefined;
+  // records that keep a list of them (`emails`) are found by what the list holds, not by key
+  const listed = [...named.fields.values()].some(
+    (f) => !f.path.includes(".") && f.types.has("array") && sameNoun(f.path, param.name),
+  );
+  if (listed) return undefined;
   ctx.notes.push(`${param.name} is the key of ${named.name} (the one argument of a tool named after it)`);
   return { param, collection: named, many: false, strength: "weak" };
 }

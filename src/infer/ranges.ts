@@ -1,8 +1,11 @@
-import { type Context, use } from "./context.js";
+import { addError, type Context, humanNoun, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
+import { statusField } from "./fields.js";
 import { identifier } from "./reads.js";
-import { nameWords } from "./words.js";
+import type { Reference } from "./resolve.js";
+import type { CollectionShape } from "./shape.js";
+import { nameWords, singular } from "./words.js";
 
 /**
  * Arguments that bound a range (`start` and `end`, `check_in` and `check_out`, `min_price`
@@ -79,4 +82,117 @@ function comparable(param: Param): string {
   const timeLike =
     /date|time/.test(format) || /date|time|at$|^(start|end|from|to|since|until)$/.test(param.name);
   return param.type === "string" && timeLike ? `$toMillis(${arg})` : arg;
+}
+
+/** Bound words of a span of time a record takes (`start`/`end`, `check_in`/`check_out`). */
+const SPAN_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ["start", "end"],
+  ["begin", "end"],
+  ["from", "to"],
+  ["in", "out"],
+];
+
+/** A sentence saying a span may not be taken twice: "already booked", "overlaps", "any part of". */
+const TAKEN_WORDS =
+  /already (?:booked|reserved|taken)|overlap|conflict|double[- ]book|any part of|not available|unavailable|is busy/i;
+
+interface Span {
+  start: string;
+  end: string;
+  from: Param;
+  to: Param;
+}
+
+/** The records' span fields and the arguments that give a span, by the same bound words. */
+function spanOf(ctx: Context, collection: CollectionShape): Span | undefined {
+  for (const [low, high] of SPAN_PAIRS) {
+    const start = boundField(collection, low);
+    const end = boundField(collection, high);
+    const from = boundParam(ctx.facts.params, low);
+    const to = boundParam(ctx.facts.params, high);
+    if (start && end && from && to) return { start, end, from, to };
+  }
+  return undefined;
+}
+
+function boundField(collection: CollectionShape, word: string): string | undefined {
+  const found = [...collection.fields.values()].filter((f) => {
+    const words = nameWords(f.path);
+    return !f.path.includes(".") && words.includes(word) && words.length <= 2 && f.types.has("string");
+  });
+  return found.length === 1 ? found[0]?.path : undefined;
+}
+
+/** The records of a collection in a list expression, whether kept in a map or an array. */
+function recordsOf(collection: CollectionShape): string {
+  const at = `$entity(${collection.path.map((s) => JSON.stringify(s)).join(", ")})`;
+  return collection.container === "map" ? `$each(${at}, function($v) { $v })` : at;
+}
+
+/** The test that a record `$b` takes part of the span the arguments give, unless it was called off. */
+function overlaps(collection: CollectionShape, span: Span): string {
+  // a record called off holds no time, whether its status was in the state or written by a cancel
+  const status = identifier(statusField(collection)?.path ?? "status");
+  return [
+    `$toMillis($b.${identifier(span.start)}) < $toMillis($args.${identifier(span.to.name)})`,
+    `$toMillis($b.${identifier(span.end)}) > $toMillis($args.${identifier(span.from.name)})`,
+    `$not($exists($b.${status}) and $contains($string($b.${status}), /cancel|declin|reject|void|releas/i))`,
+  ].join(" and ");
+}
+
+/**
+ * A new record that takes a span of time of another (a booking of a room), where the
+ * description says a span cannot be taken twice ("fails when the room is already booked for
+ * any part of that time"): a record of the same holder whose span overlaps refuses it (a span
+ * ending when the new one starts does not), with the documented error, else an added
+ * `<HOLDER>_NOT_AVAILABLE`, 409. Google Calendar's resources decline overlapping events,
+ * Microsoft Graph's room bookings report conflicts, and Calendly refuses a taken slot.
+ */
+export function overlapCheck(ctx: Context, collection: CollectionShape, holder: Reference): Draft[] {
+  const span = spanOf(ctx, collection);
+  const link = [...collection.fields.values()].find(
+    (f) => f.refersTo === holder.collection.name && !f.path.includes("."),
+  );
+  if (!span || !link || !TAKEN_WORDS.test(ctx.facts.tool.description)) return [];
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && TAKEN_WORDS.test(e.text));
+  const noun = nameWords(singular(holder.collection.name)).join("_");
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun.toUpperCase()}_NOT_AVAILABLE`,
+        status: 409,
+        message: `The ${noun.replace(/_/g, " ")} is already taken for part of that time.`,
+        when: `Another ${humanNoun(singular(collection.name))} of the ${noun.replace(/_/g, " ")} overlaps the time given (inferred from the tool's description).`,
+      });
+  ctx.notes.push(`refuses a span that overlaps another of the same ${noun.replace(/_/g, " ")} (${error})`);
+  const taken = `$filter(${recordsOf(collection)}, function($b) { $b.${identifier(link.path)} = $args.${identifier(holder.param.name)} and ${overlaps(collection, span)} })`;
+  return [{ kind: "check", require: [{ expr: `$count(${taken}) = 0`, error }] }];
+}
+
+/**
+ * A list of records another kind takes spans of, given a span, that asks for those with none
+ * during it ("list the rooms with no booking during a time", "free", "available"): the records
+ * no span of theirs overlaps. Google Calendar's `freeBusy`, Microsoft Graph's `findMeetingTimes`
+ * and hotel availability searches (rooms with no stay in the dates).
+ */
+export function freeDuring(ctx: Context, named: CollectionShape | undefined): Draft[] | undefined {
+  if (!named || named.parent) return undefined;
+  if (!/\b(?:no|free|available|unbooked|vacant)\b/i.test(ctx.facts.tool.description)) return undefined;
+  for (const taker of ctx.shape.collections.values()) {
+    const link = [...taker.fields.values()].find((f) => f.refersTo === named.name && !f.path.includes("."));
+    const span = link ? spanOf(ctx, taker) : undefined;
+    const key = named.keyField;
+    if (!link || !span || !key) continue;
+    ctx.notes.push(
+      `lists the ${named.name} no ${humanNoun(singular(taker.name))} takes during the span given`,
+    );
+    const busy = `$filter(${recordsOf(taker)}, function($b) { $b.${identifier(link.path)} = $r.${identifier(key)} and ${overlaps(taker, span)} })`;
+    return [
+      {
+        kind: "respond",
+        value: { $expr: `[$filter(${recordsOf(named)}, function($r) { $count(${busy}) = 0 })]` },
+      },
+    ];
+  }
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param, ToolFacts } from "./facts.js";
@@ -452,16 +453,25 @@ export function lookupRule(
   // a lookup whose answer is one record's fields (`find_user_by_email` → {user_id, display_name})
   const fields = new Set(collection.fields.keys());
   // a search answers lists, empty when nothing matches; only a lookup of one record answers its fields
+  // without outputs, one record asked for by name: "Find the contact who has an e-mail address"
+  const noun = nameWords(singular(collection.name)).join(" ");
+  const oneAsked =
+    ctx.facts.outputs.length === 0 &&
+    ctx.facts.words.includes(nameWords(singular(collection.name)).at(-1) ?? "") &&
+    new RegExp(`^\\s*\\w+\\s+the\\s+${escapeRegExp(noun)}\\b(?!s)`, "i").test(ctx.facts.tool.description);
   const single =
-    ctx.facts.outputs.length > 0 &&
+    (oneAsked || ctx.facts.outputs.length > 0) &&
     !ctx.facts.outputs.some((o) => o.type === "array") &&
     !SEARCH_VERBS.has(ctx.facts.verb ?? "") &&
     // "get all invoices", `list_customer_invoices`: many are asked for, whatever the schema says
     !ctx.facts.words.includes(collection.name) &&
     !/\ball\b/i.test(ctx.facts.tool.description) &&
-    ctx.facts.outputs.some((o) => fields.has(o.name));
+    (oneAsked || ctx.facts.outputs.some((o) => fields.has(o.name)));
   if (single) {
-    const none = missing ?? notFoundError(ctx, collection, singular(collection.name), { add: true });
+    // the not-found message names what was looked for, an argument the call has
+    const looked = ctx.facts.params.find((p) => p.required && !skip.has(p.name))?.name;
+    const none =
+      missing ?? notFoundError(ctx, collection, looked ?? singular(collection.name), { add: true });
     ctx.notes.push(`answers the first match's fields${none ? `; none: ${none}` : ""}`);
     return [
       { ...list, limit: 1, ...(none ? { missing: none } : {}) },

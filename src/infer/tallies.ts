@@ -1,4 +1,4 @@
-import { addError, type Context, notFoundError, use } from "./context.js";
+import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
@@ -11,11 +11,12 @@ import {
   GOODS_OUT_VERBS,
   INCREASE_VERBS,
   nameWords,
+  participle,
   sameNoun,
   singular,
   VERBS,
 } from "./words.js";
-import { createRule } from "./writes.js";
+import { createRule, statusGuards } from "./writes.js";
 
 /**
  * Tallies: a record's counts kept per place or kind, in a map keyed by data (units on hand
@@ -315,4 +316,72 @@ function logged(ctx: Context, subject: Reference): Draft[] {
     );
   }
   return [];
+}
+
+/**
+ * A verb toolsim does not know that names one key of a record's map of counts and who does it
+ * (`vote(poll_id, voter, option)` over a poll's `votes: {"Lisbon": 3}` and `voters`): the
+ * count under the key goes up by one, the person joins the list named for them, once (a repeat
+ * answers the documented "already" error, else an added `ALREADY_<VERB>ED`), and a key the map
+ * lacks is refused. Slack's reactions (a count per emoji, its users, `already_reacted`),
+ * GitHub's reactions (one per user and content) and Doodle's polls (one vote per participant,
+ * counted per option).
+ */
+export function countedOnce(ctx: Context, subject: Reference): Draft[] | undefined {
+  if (ctx.facts.verbAction !== undefined || amountParam(ctx)) return undefined;
+  const collection = subject.collection;
+  const lists = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && f.types.has("array") && f.types.size === 1,
+  );
+  const free = ctx.facts.params.filter(
+    (p) =>
+      p.required && p.type === "string" && p !== subject.param && !ctx.references.some((r) => r.param === p),
+  );
+  const person = free.find((p) => lists.some((l) => sameNoun(l.path, p.name)));
+  const list = person ? lists.find((l) => sameNoun(l.path, person.name)) : undefined;
+  const slots = free.filter((p) => p !== person && !collection.fields.has(p.name));
+  const maps = [...collection.fields.values()].filter((field) => {
+    if (field.path.includes(".") || !field.types.has("object") || field.types.size !== 1) return false;
+    const inner = [...collection.fields.values()].filter((f) => f.path.startsWith(`${field.path}.`));
+    return inner.length > 0 && inner.every((f) => f.types.size === 1 && f.types.has("number"));
+  });
+  const [slot] = slots;
+  const [map] = maps;
+  const target = referenceTarget(ctx, subject);
+  if (!person || !list || slots.length !== 1 || !slot || maps.length !== 1 || !map || !target)
+    return undefined;
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  const counts = `$subject.${identifier(map.path)}`;
+  const who = `$args.${identifier(person.name)}`;
+  const key = `$args.${identifier(slot.name)}`;
+  const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && /\balready\b/.test(e.text));
+  const repeat = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `ALREADY_${participle(verb).toUpperCase()}`,
+        status: 409,
+        message: `That ${nameWords(person.name).join(" ")} has already ${participle(verb)}.`,
+        when: `The ${nameWords(person.name).join(" ")} is already among the ${humanNoun(collection.name)}'s ${list.path} (inferred from the list named for them).`,
+      });
+  ctx.notes.push(
+    `adds one to ${map.path}[${slot.name}] and ${person.name} to ${list.path}, once (${repeat})`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: [
+        ...statusGuards(ctx, collection),
+        presentGuard(ctx, slot, counts),
+        { expr: `$not(${who} in $subject.${identifier(list.path)})`, error: repeat },
+      ],
+      set: {
+        [map.path]: { $expr: `$merge([${counts}, {${key}: $lookup(${counts}, ${key}) + 1}])` },
+        [list.path]: { $expr: `$append($subject.${identifier(list.path)}, [${who}])` },
+      },
+      as: "counted",
+    },
+  ];
 }

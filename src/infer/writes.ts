@@ -30,6 +30,7 @@ import {
   signedInMaker,
   signedInRead,
 } from "./principal.js";
+import { overlapCheck } from "./ranges.js";
 import { bindingName, identifier, keyEcho, keyFieldFor, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
@@ -488,6 +489,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   }
   withDefaults(ctx, set);
   if (collection) Object.assign(set, namedPlaces(ctx, collection, set));
+  if (collection) countsFromList(ctx, collection, set);
   const source = collection ? sourceRecord(ctx, collection, set) : undefined;
   const maker = completeRecord(ctx, collection, set);
   const stated = statedStatus(ctx.facts.text);
@@ -563,6 +565,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     const referenced = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
     if (!referenced) continue;
     const named = missing ? { missing } : {};
+    if (collection) drafts.unshift(...overlapCheck(ctx, collection, reference));
     const said = referenceGuards(ctx, reference.collection);
     if (said.require.length > 0)
       drafts.unshift({ kind: "read", target: referenced, ...named, require: said.require });
@@ -1207,6 +1210,22 @@ const COMPARED: ReadonlyArray<[RegExp, string, string]> = [
 ];
 
 /**
+ * How the description compares the amount with a field: "must be higher than the current
+ * bid", or "the attendees do not fit in its seats" (at most the field).
+ */
+function comparisonOf(
+  text: string,
+): { op: string; suffix: string; word: string; fieldWords: string } | undefined {
+  const fits =
+    /\b(?:do|does)(?: not|n't) fit (?:in|into|within) (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
+  if (fits) return { op: "<=", suffix: "TOO_HIGH", word: "no more", fieldWords: fits[1] ?? "" };
+  const compared = /\bmust be (\w+) than (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
+  const rule = compared ? COMPARED.find(([word]) => word.test(compared[1] ?? "")) : undefined;
+  if (!compared || !rule) return undefined;
+  return { op: rule[1], suffix: rule[2], word: compared[1] ?? "", fieldWords: compared[2] ?? "" };
+}
+
+/**
  * What a create's description says of the record it is made on: "bid on an open lot" (the
  * record is in that status), "a bid must be higher than the lot's current bid" (the amount
  * given compares so with that field: the documented error that says so, else an added
@@ -1242,23 +1261,24 @@ function referenceGuards(
         (f.types.has("number") || f.types.has("integer")) &&
         words.endsWith(nameWords(f.path).join(" ")),
     );
-  const compared = /\bmust be (\w+) than (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
-  const rule = compared ? COMPARED.find(([word]) => word.test(compared[1] ?? "")) : undefined;
-  const field = compared && rule ? fieldNamed(compared[2] ?? "") : undefined;
-  if (rule && field) {
-    const [, op, suffix] = rule;
+  const comparison = comparisonOf(text);
+  const field = comparison ? fieldNamed(comparison.fieldWords) : undefined;
+  if (comparison && field) {
+    const { op, suffix, word } = comparison;
     const documented = ctx.facts.errors.find(
       (e) =>
-        e.kind !== "not-found" &&
-        (e.text.includes(compared?.[1] ?? "") || e.text.includes(nameWords(field.path).join(" "))),
+        e.kind !== "not-found" && (e.text.includes(word) || e.text.includes(nameWords(field.path).join(" "))),
     );
     const error = documented
       ? use(ctx, documented)
       : addError(ctx, {
           code: `${nameWords(amount.name).join("_").toUpperCase()}_${suffix}`,
           status: 409,
-          message: `The ${nameWords(amount.name).join(" ")} must be ${compared?.[1]} than the ${nameWords(field.path).join(" ")}.`,
-          when: `The ${amount.name} is not ${compared?.[1]} than the ${humanNoun(singular(held.name))}'s ${field.path} (inferred from the tool's description).`,
+          message:
+            op === "<="
+              ? `The ${nameWords(amount.name).join(" ")} do not fit in the ${nameWords(field.path).join(" ")}.`
+              : `The ${nameWords(amount.name).join(" ")} must be ${word} than the ${nameWords(field.path).join(" ")}.`,
+          when: `The ${amount.name} is ${op === "<=" ? "more" : `not ${word}`} than the ${humanNoun(singular(held.name))}'s ${field.path} (inferred from the tool's description).`,
         });
     ctx.notes.push(
       `requires ${amount.name} ${op} the ${field.path} of the ${humanNoun(singular(held.name))} (${error})`,
@@ -1347,6 +1367,36 @@ function fieldNamedBy(collection: CollectionShape, words: string): string | unde
   return [...collection.fields.values()].find(
     (f) => !f.path.includes(".") && (f.types.has("number") || f.types.has("integer")) && f.path === wanted,
   )?.path;
+}
+
+/**
+ * A list of names given to a create whose records keep counts by name (`create_poll(question,
+ * options)` and a poll's `votes: {"Lisbon": 3}`), where the description says they start with
+ * none ("each with no votes yet"): the counts start at zero under each name given, and the
+ * list is no field of its own. Doodle's and StrawPoll's polls (options, each counted), GitHub's
+ * reaction summary (every reaction at 0), an inventory's new item counted per location.
+ */
+function countsFromList(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): void {
+  const maps = [...collection.fields.values()].filter((field) => {
+    if (field.path.includes(".") || !field.types.has("object") || field.types.size !== 1) return false;
+    const inner = [...collection.fields.values()].filter((f) => f.path.startsWith(`${field.path}.`));
+    return inner.length > 0 && inner.every((f) => f.types.size === 1 && f.types.has("number"));
+  });
+  const [map] = maps;
+  const list = ctx.facts.params.find(
+    (p) => p.type === "array" && p.itemType === "string" && !collection.fields.has(p.name),
+  );
+  if (maps.length !== 1 || !map || !list || set[map.path] !== undefined) return;
+  const words = nameWords(map.path).join(" ");
+  if (
+    !new RegExp(`\\b(?:no|zero)\\s+${escapeRegExp(words)}\\b|\\bat zero\\b`).test(
+      ctx.facts.text.toLowerCase(),
+    )
+  )
+    return;
+  delete set[list.name];
+  set[map.path] = { $expr: `$merge([{}, $map($args.${identifier(list.name)}, function($k) { {$k: 0} })])` };
+  ctx.notes.push(`counts ${map.path} from zero under each of ${list.name}`);
 }
 
 /** An argument left out takes the default its schema documents, as the API would. */

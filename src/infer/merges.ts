@@ -1,0 +1,77 @@
+import { addError, type Context, humanNoun, notFoundError } from "./context.js";
+import type { Draft } from "./drafts.js";
+import { identifier } from "./reads.js";
+import { referenceTarget } from "./targets.js";
+import { nameWords, sameNoun, singular } from "./words.js";
+
+/** Verbs that fold one record into another of its kind. */
+const MERGE_VERBS: ReadonlySet<string> = new Set(["merge", "combine", "consolidate"]);
+/** The argument naming the record that stays, and the one that goes. */
+const KEPT_WORDS = /^(primary|target|into|keep|kept|master|main|survivor|winner|destination)$/;
+const GONE_WORDS = /^(duplicate|source|from|secondary|other|loser|merged|old)$/;
+
+/**
+ * Merging one record into another of its kind (`merge_contacts(primary_id, duplicate_id)`):
+ * both must exist and differ; the kept record gains the values the other's lists hold that it
+ * lacks, and its empty fields take the other's values; the other is deleted. HubSpot's contact
+ * merge, Zendesk's user merge (the identities move to the kept user) and Salesforce's merge
+ * (the master record's fields win, the others are deleted).
+ */
+export function mergeRule(ctx: Context): Draft[] | undefined {
+  if (!MERGE_VERBS.has(ctx.facts.verb ?? ctx.facts.words[0] ?? "")) return undefined;
+  // the records named by their role (`primary_id`, `duplicate_id`) are of the kind the tool names
+  const collection = [...ctx.shape.collections.values()].find(
+    (c) => !c.parent && ctx.facts.nouns.some((n) => sameNoun(n, c.name)),
+  );
+  if (!collection) return undefined;
+  const role = (words: RegExp) => {
+    const param = ctx.facts.params.find(
+      (p) =>
+        p.required && (p.type === "string" || p.type === "integer") && p.words.some((w) => words.test(w)),
+    );
+    return param ? { param, collection, many: false, strength: "weak" as const } : undefined;
+  };
+  const kept = role(KEPT_WORDS);
+  const gone = role(GONE_WORDS);
+  if (!kept || !gone || kept.param === gone.param) return undefined;
+  const keptAt = referenceTarget(ctx, kept);
+  const goneAt = referenceTarget(ctx, gone);
+  if (!keptAt || !goneAt) return undefined;
+  const noun = humanNoun(singular(collection.name));
+  const self = addError(ctx, {
+    code: `SAME_${nameWords(singular(collection.name)).join("_").toUpperCase()}`,
+    status: 400,
+    message: `A ${noun} cannot be merged into itself.`,
+    when: `${kept.param.name} and ${gone.param.name} name the same ${noun}.`,
+  });
+  const set: Record<string, unknown> = {};
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || field.path === collection.keyField) continue;
+    const own = `$subject.${identifier(field.path)}`;
+    const theirs = `$merged.${identifier(field.path)}`;
+    set[field.path] = {
+      $expr:
+        field.types.has("array") && field.types.size === 1
+          ? `$distinct($append(${own}, ${theirs}))`
+          : `$exists(${own}) and ${own} != null ? ${own} : ${theirs}`,
+    };
+  }
+  ctx.notes.push(
+    `merges the ${noun} ${gone.param.name} names into the one ${kept.param.name} names (lists joined, empty fields filled) and deletes it`,
+  );
+  const keptMissing = notFoundError(ctx, collection, kept.param.name, { add: true });
+  const goneMissing = notFoundError(ctx, collection, gone.param.name, { add: true });
+  return [
+    {
+      kind: "check",
+      require: [
+        { expr: `$args.${identifier(kept.param.name)} != $args.${identifier(gone.param.name)}`, error: self },
+      ],
+    },
+    { kind: "read", target: goneAt, as: "merged", ...(goneMissing ? { missing: goneMissing } : {}) },
+    { kind: "update", target: keptAt, set, as: "kept", ...(keptMissing ? { missing: keptMissing } : {}) },
+    { kind: "delete", target: goneAt, output: "" },
+    // the answer is the record that stays, as it now is
+    { kind: "respond", value: { $expr: "$kept" } },
+  ];
+}
