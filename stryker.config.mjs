@@ -109,6 +109,7 @@ export const ROOMS = {
       "test/infer-places.test.ts",
       "test/infer-moves.test.ts",
       "test/infer-spans.test.ts",
+      "test/infer-links.test.ts",
       "test/mutate-infer-*.test.ts",
     ],
     // each mutant runs many test files: they share one load of src/ (scripts/mutate.mjs)

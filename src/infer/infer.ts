@@ -582,7 +582,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (keyed) return { drafts: keyed };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
     const elements = elementRule(ctx, subject, acting);
-    if (elements.length > 0) return { drafts: elements };
+    if (elements.length > 0) return { drafts: [...elements, ...holderTakes(ctx, subject)] };
   }
   // a list kept inside the record an argument names (`list_addresses(user_id)`) is what is read
   const inside =
@@ -952,6 +952,9 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
     // a record kept deeper, named by its own key, is found wherever it is (`targets.ts`)
     (r.strength === "strong" && r.collection.keyField !== undefined);
   const ranked = [
+    ...(ctx.facts.verbAction !== undefined && ctx.facts.verbAction !== "read"
+      ? linkHolder(single, named)
+      : []),
     ...single.filter((r) => r.collection === named && r.param.required && reachable(r)),
     ...single.filter((r) => r.collection === named && reachable(r)),
     ...single.filter((r) => !r.collection.parent && r.param.required && r.strength === "strong"),
@@ -993,6 +996,54 @@ function holderReference(ctx: Context, subject: Reference): Reference | undefine
     : ctx.references.find(
         (r) => !r.many && r.param.required && r.collection.name === parent && !r.collection.parent,
       );
+}
+
+/**
+ * Where a change's name names only what another record is moved to or given
+ * (`change_plan(subscription_id, plan_id)`, `grant_role(user_id, role)`), that other record is
+ * the subject: it keeps the link to it (`plan_id`) or a list of them (`roles`). Stripe's
+ * `POST /subscriptions/{id}` with a new price, Auth0's `POST /users/{id}/roles`, GitHub's
+ * `PUT /repos/{o}/{r}/collaborators/{user}` with a permission.
+ */
+function linkHolder(single: readonly Reference[], named: CollectionShape | undefined): Reference[] {
+  if (!named) return [];
+  const given = single.find((r) => r.collection === named && r.param.required);
+  if (!given) return [];
+  return single.filter(
+    (r) =>
+      r !== given &&
+      r.param.required &&
+      !r.collection.parent &&
+      r.collection !== named &&
+      [...r.collection.fields.values()].some(
+        (f) =>
+          !f.path.includes(".") &&
+          (f.path === given.param.name ||
+            f.refersTo === named.name ||
+            (f.types.has("array") && sameNoun(f.path, named.name))),
+      ),
+  );
+}
+
+/**
+ * "The shipment takes the event's status": a record that gains an item takes the field of the
+ * item the description names, from the argument of that name. A parcel carrier's tracking
+ * events set the shipment's status, a ticket's latest comment its `updated_at`, a pull request's
+ * review its `review_decision`.
+ */
+function holderTakes(ctx: Context, subject: Reference): Draft[] {
+  const noun = nameWords(singular(subject.collection.name)).join(" ");
+  const said = new RegExp(`\\bthe ${noun} takes (?:on )?the [a-z ]+?(?:'s|’s) ([a-z ]+?)(?:[.,;]|$)`).exec(
+    ctx.facts.text.toLowerCase(),
+  );
+  const field = said
+    ? [...subject.collection.fields.values()].find((f) => nameWords(f.path).join(" ") === said[1])
+    : undefined;
+  const param = field ? ctx.facts.params.find((p) => p.name === field.path) : undefined;
+  const target = param ? referenceTarget(ctx, subject) : undefined;
+  if (!field || !param || !target) return [];
+  ctx.notes.push(`sets the ${noun}'s ${field.path} from ${param.name}`);
+  return [{ kind: "update", target, set: { [field.path]: `{${param.name}}` }, output: "" }];
 }
 
 /** Last words of arguments that name a thing rather than describe it: a key when nothing else is. */

@@ -132,7 +132,14 @@ export function linkedListRule(ctx: Context, subject: Reference): Draft[] | unde
   const links = only
     ? [...only.fields.values()].filter((f) => f.refersTo === subject.collection.name && !f.path.includes("."))
     : [];
-  if (!only || links.length !== 1 || fieldFor(subject.param, only) !== links[0]?.path) return undefined;
+  if (!only || links.length !== 1) return undefined;
+  const link = links[0];
+  // the link is the argument's field, or a list of such keys named for it (`roles` for `role`)
+  const linked =
+    link !== undefined &&
+    (fieldFor(subject.param, only) === link.path ||
+      (link.types.has("array") && sameNoun(link.path, subject.param.name)));
+  if (!linked) return undefined;
   const target = referenceTarget(ctx, subject);
   const lookup = target ? lookupRule(ctx, only, { holderChecked: true }) : undefined;
   if (!target || !lookup) return undefined;
@@ -399,6 +406,29 @@ function searchedFields(text: string): string | undefined {
 }
 
 /**
+ * "Get the most recent tracking event", "the latest reading": one record, the newest by the
+ * records' one time field (the last kept where they have none). GitHub's
+ * `GET /repos/{o}/{r}/releases/latest`, Stripe's newest-first lists taken at their first, and a
+ * carrier's latest tracking event.
+ */
+function latestAsked(ctx: Context, collection: CollectionShape): { time?: string } | undefined {
+  if (ctx.facts.outputs.some((o) => o.type === "array")) return undefined;
+  const noun = nameWords(singular(collection.name)).at(-1) ?? "";
+  const asked = new RegExp(
+    `\\b(?:most recent|latest|last|newest)\\s+(?:[a-z]+\\s+){0,2}?${escapeRegExp(noun)}\\b(?!s)`,
+    "i",
+  );
+  if (!asked.test(ctx.facts.tool.description)) return undefined;
+  const times = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.samples.length > 0 &&
+      f.samples.every((v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)),
+  );
+  return times.length === 1 ? { time: times[0]?.path } : {};
+}
+
+/**
  * A read whose arguments are fields of the records rather than their key: `find_member_id_by_phone`,
  * `search_rooms(city, check_in, nights)`, or a list of everything (`list_all_products`). It
  * lists what matches, at most as many as a limit argument says; a tool that says it finds an
@@ -448,6 +478,25 @@ export function lookupRule(
     return [
       { ...list, ...(plural ? {} : { limit: 1 }) },
       { kind: "respond", ...(output ? { output } : {}), value: { $expr: value } },
+    ];
+  }
+  const latest = latestAsked(ctx, collection);
+  if (latest) {
+    const looked = ctx.facts.params.find((p) => p.required && !skip.has(p.name))?.name;
+    const none = notFoundError(ctx, collection, looked ?? singular(collection.name), { add: true });
+    const pick = latest.time
+      ? `$sort($${binding}, function($l, $r) { $l.${identifier(latest.time)} > $r.${identifier(latest.time)} })[-1]`
+      : `$${binding}[-1]`;
+    ctx.notes.push(
+      `answers the most recent of them${latest.time ? ` by ${latest.time}` : ", the last kept"}`,
+    );
+    return [
+      ...holder.checks,
+      list,
+      ...(none
+        ? [{ kind: "check" as const, require: [{ expr: `$count($${binding}) > 0`, error: none }] }]
+        : []),
+      { kind: "respond", value: { $expr: pick } },
     ];
   }
   // a lookup whose answer is one record's fields (`find_user_by_email` → {user_id, display_name})

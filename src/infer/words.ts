@@ -227,6 +227,7 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "use",
     "consume",
     // membership of a set the state keeps
+    "grant",
     "follow",
     "unfollow",
     "subscribe",
@@ -299,6 +300,8 @@ export const JOIN_VERBS: ReadonlySet<string> = new Set([
   "save",
   "include",
   "append",
+  // a permission or a role given to someone: Auth0's `POST /users/{id}/roles`, Okta's grants
+  "grant",
 ]);
 export const LEAVE_VERBS: ReadonlySet<string> = new Set([
   "remove",

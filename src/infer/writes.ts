@@ -86,11 +86,13 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
+  const relinked = relinkedFields(ctx, collection, set);
   const checks = [...referenceChecks(ctx, subject, [bound]), ...takenFromHolder(ctx, collection, binding)];
   const placed = wrapperOutput(ctx, collection);
   const inc = statedCounts(ctx, collection);
   return [
     ...(own ? [signedInRead(own.principal)] : []),
+    ...relinked,
     {
       kind: "update",
       target,
@@ -130,6 +132,34 @@ export function statedCounts(ctx: Context, collection: CollectionShape): Record<
     ctx.notes.push(`moves ${field.path} by ${moved[field.path]} (the description says so)`);
   }
   return moved;
+}
+
+/**
+ * A record moved to another record by its link (`change_plan(subscription_id, plan_id)`) takes
+ * the fields it shares with that record which the description speaks of ("billed that plan's
+ * price"), as a create made from it does: Stripe's subscription item takes the new price's
+ * amount, a moved booking the new room's rate, a reassigned ticket the new queue's SLA.
+ */
+function relinkedFields(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): Draft[] {
+  const text = ctx.facts.text.toLowerCase();
+  return ctx.references.flatMap((reference, i): Draft[] => {
+    if (reference.many || reference.collection === collection || reference.collection.parent) return [];
+    const link = Object.keys(set).find((f) => set[f] === `{${reference.param.name}}`);
+    if (!link) return [];
+    const shared = sharedFields(ctx, collection, link, reference.collection).filter(
+      (f) => set[f] === undefined && text.includes(nameWords(f).join(" ")),
+    );
+    const target =
+      shared.length > 0 ? recordTarget(ctx, reference.collection, `{${reference.param.name}}`) : undefined;
+    if (!target) return [];
+    const binding = `moved_to_${i}`;
+    for (const field of shared) set[field] = `{$${binding}.${field}}`;
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    ctx.notes.push(
+      `takes ${shared.join(", ")} from the ${singular(reference.collection.name)} ${reference.param.name} names`,
+    );
+    return [{ kind: "read", target, as: binding, ...(missing ? { missing } : {}) }];
+  });
 }
 
 /**
@@ -1572,7 +1602,9 @@ function onlyKeyOf(params: readonly Param[], collection: CollectionShape): boole
 
 export function elementRule(ctx: Context, subject: Reference, action: Action): Draft[] {
   // a verb that is the noun of what it adds (`tag_recipe`) adds one, whatever else it may update
-  const acting = action === "update" && NOUN_VERBS.has(ctx.facts.verb ?? "") ? "create" : action;
+  // as does a verb that gives a record something (`grant_role`)
+  const verb = ctx.facts.verb ?? "";
+  const acting = action === "update" && (NOUN_VERBS.has(verb) || JOIN_VERBS.has(verb)) ? "create" : action;
   const field = listFieldNamed(ctx, subject.collection, subject);
   const target = referenceTarget(ctx, subject);
   if (!field || !target) return [];
@@ -1760,19 +1792,31 @@ function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest:
   if (required.length !== 1 || !target) return [];
   const param = required[0] as Param;
   const noun = singular(path);
-  const gone = notInListError(ctx, noun);
+  const documented = notInListError(ctx, noun);
+  // what is not there is refused as the membership endpoints refuse it, unless the docs say
+  // taking it out then changes nothing
+  const gone = documented
+    ? use(ctx, documented)
+    : ONCE.test(ctx.facts.tool.description)
+      ? undefined
+      : addError(ctx, {
+          code: `${nameWords(singular(param.name)).join("_").toUpperCase()}_NOT_IN_${nameWords(path).join("_").toUpperCase()}`,
+          status: 404,
+          message: `{${param.name}} is not in the ${nameWords(path).join(" ")}.`,
+          when: `The ${humanNoun(subject.collection.name)}'s ${path} do not hold the ${humanNoun(param.name)} given (inferred).`,
+        });
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   const given = `$args.${identifier(param.name)}`;
   const list = `$subject.${identifier(path)}`;
   ctx.notes.push(
-    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${use(ctx, gone)} where it is not there)` : ""}`,
+    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${gone} where it is not there)` : ""}`,
   );
   return [
     {
       kind: "update",
       target,
       ...(missing ? { missing } : {}),
-      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
+      require: gone ? [{ expr: `${given} in ${list}`, error: gone }] : [],
       set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
       as: bindingName(subject.collection),
       ...answerOf(ctx, subject.collection, bindingName(subject.collection)),
