@@ -137,3 +137,80 @@ describe("items of a record's list", () => {
     expect(entry.answer).toMatchObject({ entry: "synced" });
   });
 });
+
+describe("people kept by address inside a record, each with a role", () => {
+  const folders = () => ({
+    folders: {
+      F1: { folder_id: "F1", name: "Plans", members: { "ann@team.test": "reader" } },
+      F2: { folder_id: "F2", name: "Specs", members: {} },
+    },
+  });
+  const add = tool("add_folder_member", "Give someone a role on a folder.", {
+    folder_id: text,
+    email: { type: "string", format: "email" },
+    role: { type: "string", enum: ["reader", "writer"] },
+  });
+  const remove = tool("remove_folder_member", "Take someone off a folder.", { folder_id: text, email: text });
+
+  it("are read as a collection whose records keep them, not as a tree of files", async () => {
+    const { after, report } = await call(world(folders(), [add]), "add_folder_member", {
+      folder_id: "F2",
+      email: "bob@team.test",
+      role: "writer",
+    });
+    expect(report.verdict).toBe("inferred");
+    expect((after.folders as Records).F2?.members).toEqual({ "bob@team.test": "writer" });
+  });
+
+  it("change the role of one already there, and are taken off only where there", async () => {
+    const toolset = world(folders(), [add, remove]);
+    const again = await call(toolset, "add_folder_member", {
+      folder_id: "F1",
+      email: "ann@team.test",
+      role: "writer",
+    });
+    expect((again.after.folders as Records).F1?.members).toEqual({ "ann@team.test": "writer" });
+    const gone = await call(toolset, "remove_folder_member", { folder_id: "F1", email: "ann@team.test" });
+    expect((gone.after.folders as Records).F1?.members).toEqual({});
+    const absent = await call(toolset, "remove_folder_member", { folder_id: "F2", email: "ann@team.test" });
+    expect(failure(absent.outcome)).toBe("MEMBER_KEY_NOT_FOUND");
+  });
+});
+
+const rota = () => ({
+  desks: {
+    D1: { desk_id: "D1", floor: 2, occupant: "ria" },
+    D2: { desk_id: "D2", floor: 3, occupant: "sam" },
+    D3: { desk_id: "D3", floor: 3, occupant: null },
+  },
+});
+
+describe("two records of a kind, and a field left empty", () => {
+  it("swap the field the description names", async () => {
+    const swap = tool("swap_desks", "Swap the occupants of two desks.", {
+      first_desk_id: text,
+      second_desk_id: text,
+    });
+    const toolset = world(rota(), [swap]);
+    const { after } = await call(toolset, "swap_desks", { first_desk_id: "D1", second_desk_id: "D2" });
+    expect((after.desks as Records).D1).toMatchObject({ occupant: "sam", floor: 2 });
+    expect((after.desks as Records).D2).toMatchObject({ occupant: "ria", floor: 3 });
+    const none = await call(toolset, "swap_desks", { first_desk_id: "D1", second_desk_id: "D9" });
+    expect(failure(none.outcome)).toBe("DESK_NOT_FOUND");
+  });
+
+  it("is set only while empty where the description says so, and emptied by its undoing", async () => {
+    const assign = tool("assign_desk", "Assign a desk that nobody sits at yet.", {
+      desk_id: text,
+      occupant: text,
+    });
+    const free = tool("vacate_desk", "Leave a desk without an occupant.", { desk_id: text });
+    const toolset = world(rota(), [assign, free]);
+    const taken = await call(toolset, "assign_desk", { desk_id: "D1", occupant: "tom" });
+    expect(failure(taken.outcome)).toBe("DESK_ALREADY_ASSIGNED");
+    const given = await call(toolset, "assign_desk", { desk_id: "D3", occupant: "tom" });
+    expect((given.after.desks as Records).D3).toMatchObject({ occupant: "tom" });
+    const vacated = await call(toolset, "vacate_desk", { desk_id: "D2" });
+    expect((vacated.after.desks as Records).D2).toMatchObject({ occupant: null });
+  });
+});

@@ -37,7 +37,7 @@ import {
   valuesIntent,
   valuesRule,
 } from "./members.js";
-import { mergeRule } from "./merges.js";
+import { mergeRule, swapRule } from "./merges.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
@@ -94,6 +94,7 @@ import {
   createRule,
   deleteRule,
   elementRule,
+  emptiedFields,
   holdsStock,
   statedCounts,
   takenByFlag,
@@ -484,7 +485,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   const action = actionFor(facts, undefined);
   const cleared = clearRule(ctx);
   if (cleared) return { drafts: cleared };
-  const merged = mergeRule(ctx);
+  const merged = mergeRule(ctx) ?? swapRule(ctx);
   if (merged) return { drafts: merged };
   if (head?.kind === "list") {
     const intent = memberIntent(ctx);
@@ -533,11 +534,18 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
         switches ||
         fillsItsFields(ctx, subject) ||
         statusOfVerb(ctx, subject) ||
-        countsItMoves(ctx, subject)
+        countsItMoves(ctx, subject) ||
+        leavesWithout(ctx, subject)
       ? "update"
       : actionFor(facts, subject);
   const free = acting === "read" && !subject ? freeDuring(ctx, named) : undefined;
   if (free) return { drafts: free };
+  // values kept by name inside the record (a device's config, a document's people by address)
+  const keyed =
+    subject && acting !== "unknown"
+      ? keyedValuesRule(ctx, subject, acting === "create" ? "update" : acting)
+      : undefined;
+  if (keyed) return { drafts: keyed };
   // returning what was taken from a count (`return_book(loan_id)`) ends it and gives it back
   if (subject && RETURN_VERBS.has(facts.verb ?? facts.words[0] ?? "") && holdsStock(ctx, subject.collection))
     return found(deleteRule(ctx, subject), "its record cannot be reached");
@@ -575,11 +583,6 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (across) return { drafts: across };
   const joined = subject ? joinAsSignedIn(ctx, subject) : undefined;
   if (joined) return { drafts: joined };
-  const keyed =
-    subject && (acting === "read" || acting === "update" || acting === "delete")
-      ? keyedValuesRule(ctx, subject, acting)
-      : undefined;
-  if (keyed) return { drafts: keyed };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
     const elements = elementRule(ctx, subject, acting);
     if (elements.length > 0) return { drafts: [...elements, ...holderTakes(ctx, subject)] };
@@ -733,7 +736,7 @@ function unchangedWrite(facts: ToolFacts, drafts: readonly Draft[]): string[] {
 
 /** Sentences that state when a call is refused: "must be higher", "cannot be deleted", "fails when". */
 const CONDITION =
-  /\b(?:must(?! not be (?:empty|blank))|cannot|can't|can not|may not|only\s+(?:if|when|for|[a-z]+\s+[a-z]+s\b)|fails?\s+(?:if|when|unless)|unless|not allowed|at (?:least|most)|no (?:more|less|fewer) than)\b/i;
+  /\b(?:must(?! not be (?:empty|blank))|cannot|can't|can not|may not|only\s+(?:if|when|for|[a-z]+\s+[a-z]+s\b)|fails?\s+(?:if|when|unless)|unless|not allowed|at (?:least|most)|no (?:more|less|fewer) than|(?:is|are) full|instead)\b/i;
 
 /** What the schema checks or a later call sees: the form of an argument, not the state. */
 const ABOUT_ARGUMENTS =
@@ -1157,6 +1160,15 @@ function statusOfVerb(ctx: Context, subject: Reference | undefined): boolean {
     (participleStatus(ctx, subject.collection) !== undefined ||
       valueNamedByVerb(ctx, subject.collection) !== undefined ||
       marksAStatus(ctx, subject.collection))
+  );
+}
+
+/** A verb toolsim does not know whose description leaves the record without a field. */
+function leavesWithout(ctx: Context, subject: Reference | undefined): boolean {
+  return (
+    subject !== undefined &&
+    ctx.facts.verbAction === undefined &&
+    Object.keys(emptiedFields({ ...ctx, notes: [] }, subject.collection, {})).length > 0
   );
 }
 

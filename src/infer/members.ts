@@ -1085,15 +1085,27 @@ export function keyedValuesRule(
   const keyed = keyedField(ctx, collection);
   // a `name` is the value's where the tool names the values (`set_project_variable`), else the record's
   const own = (p: Param) => !keyed?.named && collection.fields.has(p.name);
+  // the values' keys by name (`key`, `name`), or by what they are (an e-mail address keyed by itself)
+  const keys = keyed ? keysOf(collection, keyed.path) : [];
   const key = ctx.facts.params.find(
     (p) =>
       p.required &&
       p.type === "string" &&
       p !== subject.param &&
-      /^(key|name)$/.test(p.words.at(-1) ?? "") &&
+      (/^(key|name)$/.test(p.words.at(-1) ?? "") || (keyed?.named === true && looksLikeKeys(p, keys))) &&
       !own(p),
   );
-  const value = ctx.facts.params.find((p) => p.words.at(-1) === "value" && !own(p));
+  // the value by name, or an argument whose choices the values are (`role`: viewer, editor)
+  const kept = keyed ? valuesOf(collection, keyed.path) : [];
+  const value = ctx.facts.params.find(
+    (p) =>
+      p !== key &&
+      (p.words.at(-1) === "value" ||
+        (Array.isArray(p.schema.enum) &&
+          kept.length > 0 &&
+          kept.every((v) => (p.schema.enum as unknown[]).includes(v)))) &&
+      !own(p),
+  );
   if (!key || (acting === "update") !== (value !== undefined)) return undefined;
   const field = keyed?.path;
   const target = field ? referenceTarget(ctx, subject) : undefined;
@@ -1145,6 +1157,26 @@ export function keyedValuesRule(
   ];
 }
 
+/** The keys the records' values are kept under in a field (`shared_with`'s addresses). */
+function keysOf(collection: CollectionShape, path: string): string[] {
+  return [...collection.fields.keys()]
+    .filter((f) => f.startsWith(`${path}.`))
+    .map((f) => f.slice(path.length + 1));
+}
+
+function valuesOf(collection: CollectionShape, path: string): unknown[] {
+  return [...collection.fields.values()]
+    .filter((f) => f.path.startsWith(`${path}.`))
+    .flatMap((f) => [...f.values.keys()]);
+}
+
+/** An argument that gives keys like the map's: addresses where the map is keyed by addresses. */
+function looksLikeKeys(param: Param, keys: readonly string[]): boolean {
+  if (keys.length === 0) return false;
+  const email = (k: string) => /^[^@\s]+@[^@\s]+$/.test(k);
+  return keys.every(email) && (param.schema.format === "email" || param.words.includes("email"));
+}
+
 /** The record's one field of values kept by name the tool's name names (`config`), or its only one. */
 function keyedField(ctx: Context, collection: CollectionShape): { path: string; named: boolean } | undefined {
   const maps = [...collection.fields.values()].filter(
@@ -1153,10 +1185,15 @@ function keyedField(ctx: Context, collection: CollectionShape): { path: string; 
   const plain = maps.filter((f) =>
     [...collection.fields.values()]
       .filter((sub) => sub.path.startsWith(`${f.path}.`))
-      .every((sub) => !sub.path.slice(f.path.length + 1).includes(".") && !sub.types.has("object")),
+      // keys may hold dots themselves (`lee@corp.test`): plain is no object below
+      .every((sub) => !sub.types.has("object")),
   );
-  const named = plain.filter((f) =>
-    ctx.facts.words.some((w) => nameWords(f.path).some((part) => singular(part) === singular(w))),
+  // named by a word of the tool's name, or by its verb's participle (`shared_with` for `unshare`)
+  const verb = (ctx.facts.verb ?? ctx.facts.words[0] ?? "").replace(/^un/, "");
+  const named = plain.filter(
+    (f) =>
+      ctx.facts.words.some((w) => nameWords(f.path).some((part) => singular(part) === singular(w))) ||
+      (verb.length > 2 && nameWords(f.path).includes(participle(verb))),
   );
   const [one] = named.length === 1 ? named : plain.length === 1 && named.length === 0 ? plain : [];
   return one ? { path: one.path, named: named.length === 1 } : undefined;

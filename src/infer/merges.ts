@@ -75,3 +75,54 @@ export function mergeRule(ctx: Context): Draft[] | undefined {
     { kind: "respond", value: { $expr: "$kept" } },
   ];
 }
+
+/** Verbs that exchange what two records hold. */
+const SWAP_VERBS: ReadonlySet<string> = new Set(["swap", "exchange", "switch", "trade"]);
+const FIRST_WORDS = /^(first|one|a|left|from|source)$/;
+const SECOND_WORDS = /^(second|other|b|right|with|to|target)$/;
+
+/**
+ * Swapping a field between two records of a kind (`swap_shifts(first_shift_id,
+ * second_shift_id)`: "swap the employees of two shifts"): both must exist, and each takes the
+ * other's value of the field the description names (of the records' fields, the one its words
+ * name). Rota tools swap the people of two shifts, seat maps the passengers of two seats, and
+ * Trello's and Jira's boards the positions of two cards.
+ */
+export function swapRule(ctx: Context): Draft[] | undefined {
+  if (!SWAP_VERBS.has(ctx.facts.verb ?? ctx.facts.words[0] ?? "")) return undefined;
+  const collection = [...ctx.shape.collections.values()].find(
+    (c) => !c.parent && ctx.facts.nouns.some((n) => sameNoun(n, c.name)),
+  );
+  if (!collection) return undefined;
+  const role = (words: RegExp) => {
+    const param = ctx.facts.params.find(
+      (p) => p.required && (p.type === "string" || p.type === "integer") && words.test(p.words[0] ?? ""),
+    );
+    return param ? { param, collection, many: false, strength: "weak" as const } : undefined;
+  };
+  const first = role(FIRST_WORDS);
+  const second = role(SECOND_WORDS);
+  const text = ctx.facts.text.toLowerCase();
+  const field = [...collection.fields.values()].find(
+    (f) =>
+      !f.path.includes(".") &&
+      f.path !== collection.keyField &&
+      new RegExp(`\\b${nameWords(f.path).join(" ")}s?\\b`).test(text),
+  );
+  if (!first || !second || first.param === second.param || !field) return undefined;
+  const a = referenceTarget(ctx, first);
+  const b = referenceTarget(ctx, second);
+  if (!a || !b) return undefined;
+  const missing = notFoundError(ctx, collection, first.param.name, { add: true });
+  const found = missing ? { missing } : {};
+  const name = identifier(field.path);
+  ctx.notes.push(
+    `swaps the ${field.path} of the ${humanNoun(singular(collection.name))} ${first.param.name} names with that of the one ${second.param.name} names`,
+  );
+  return [
+    { kind: "read", target: a, as: "first", ...found },
+    { kind: "read", target: b, as: "second", ...found },
+    { kind: "update", target: a, set: { [field.path]: { $expr: `$second.${name}` } }, output: "" },
+    { kind: "update", target: b, set: { [field.path]: { $expr: `$first.${name}` } }, output: "" },
+  ];
+}

@@ -78,7 +78,9 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   }
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
   const own = ownGuard(ctx, collection);
+  const vacant = vacantGuards(ctx, collection, set);
   const require = [
+    ...vacant,
     ...statusGuards(ctx, collection, status?.value),
     ...(own ? [own.guard] : []),
     ...refundDestination(ctx, collection),
@@ -86,6 +88,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
+  Object.assign(set, emptiedFields(ctx, collection, set));
   const relinked = relinkedFields(ctx, collection, set);
   const checks = [...referenceChecks(ctx, subject, [bound]), ...takenFromHolder(ctx, collection, binding)];
   const placed = wrapperOutput(ctx, collection);
@@ -132,6 +135,71 @@ export function statedCounts(ctx: Context, collection: CollectionShape): Record<
     ctx.notes.push(`moves ${field.path} by ${moved[field.path]} (the description says so)`);
   }
   return moved;
+}
+
+/**
+ * "Leave a shift without an employee", "a card without a due date": the field the description
+ * says the record is left without is emptied (null), as unassigning empties GitHub's
+ * `assignee`, Jira's `assignee: null` and a rota's worker of a shift.
+ */
+export function emptiedFields(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const said = /\bwithout (?:a|an|the|any|its) ([a-z ]{2,40}?)(?:[.,;]|$)/.exec(ctx.facts.text.toLowerCase());
+  const words = said?.[1]?.split(" ").map(singular).join(" ");
+  const field = words
+    ? [...collection.fields.values()].find(
+        (f) =>
+          !f.path.includes(".") && f.types.has("null") && nameWords(f.path).map(singular).join(" ") === words,
+      )
+    : undefined;
+  if (!field || set[field.path] !== undefined) return {};
+  ctx.notes.push(`empties ${field.path} (the description leaves the record without it)`);
+  return { [field.path]: { $expr: "null" } };
+}
+
+/**
+ * "Assign an employee to a shift that nobody works yet", "an unassigned ticket": the fields the
+ * call sets must still be empty, as GitHub refuses a second reviewer request where one is
+ * pending and a rota refuses a worked shift: the documented error, else an added
+ * `<NOUN>_ALREADY_<VERB>ED`, 409.
+ */
+function vacantGuards(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+  if (
+    !/\b(?:nobody|no one|none)\b[^.]*\byet\b|\bunassigned\b|\bnot yet (?:assigned|taken|claimed)\b/i.test(
+      ctx.facts.text,
+    )
+  )
+    return [];
+  const given = Object.keys(set).filter(
+    (f) =>
+      typeof set[f] === "string" &&
+      /^\{[^{}$]+\}$/.test(String(set[f])) &&
+      collection.fields.get(f)?.types.has("null"),
+  );
+  if (given.length === 0) return [];
+  const noun = nameWords(singular(collection.name)).join("_");
+  const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && /\balready\b/.test(e.text));
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun.toUpperCase()}_ALREADY_${participle(verb).toUpperCase()}`,
+        status: 409,
+        message: `The ${noun.replace(/_/g, " ")} is already ${participle(verb)}.`,
+        when: `The ${noun.replace(/_/g, " ")}'s ${given.join(", ")} is already set (inferred from the tool's description).`,
+      });
+  ctx.notes.push(`requires ${given.join(", ")} still empty (${error})`);
+  return given.map((f) => ({
+    expr: `$not($exists($subject.${identifier(f)})) or $subject.${identifier(f)} = null`,
+    error,
+  }));
 }
 
 /**
