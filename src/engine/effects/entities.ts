@@ -217,7 +217,7 @@ async function createInside(run: Run, effect: CreateEffect, segments: readonly s
     throw new EffectBroken(`${effect.target} leads to a ${typeof container}, not an object or an array`);
   const taken = idsOfKind(run.state, containerPath, Object.keys(container ?? {}), (map) =>
     isPlainObject(map) ? Object.keys(map) : [],
-  ).map(String);
+  ) as readonly string[];
   const counter = mintFromCounter(run, effect, taken);
   if (!keyed) run.scope.id = counter?.id ?? nextKey(taken, effect.id?.prefix ?? "", effect.id?.width ?? 4);
   const key = keyed ? (path[path.length - 1] as string) : String(run.scope.id);
@@ -306,7 +306,6 @@ function siblingShape(state: State, containerPath: readonly string[]): "array" |
   return "array";
 }
 
-/** The ids already used in an array container: its elements' id field (or the elements themselves). */
 /**
  * The ids a new record of a kind kept inside other records must not repeat: its own list's,
  * and those of the same list in every other holder, unless the holders already reuse each
@@ -318,9 +317,10 @@ function idsOfKind(
   containerPath: readonly string[],
   own: readonly unknown[],
   idsOf: (container: unknown) => unknown[],
-): unknown[] {
+): readonly unknown[] {
   const [collection, key, ...inside] = containerPath;
-  if (collection === undefined || key === undefined || inside.length === 0) return [...own];
+  // a top-level collection's own ids are all there are: no copy on the call path
+  if (collection === undefined || key === undefined || inside.length === 0) return own;
   const all: unknown[] = [];
   for (const [otherKey, holder] of entitiesInKeyOrder(state, collection)) {
     if (otherKey === key) continue;
@@ -329,10 +329,11 @@ function idsOfKind(
   const seen = new Set(own.map(String));
   const others = all.map(String);
   // holders that number their own records from the same start keep their own numbering
-  if (others.some((id) => seen.has(id)) || new Set(others).size < others.length) return [...own];
+  if (others.some((id) => seen.has(id)) || new Set(others).size < others.length) return own;
   return [...own, ...all];
 }
 
+/** The ids already used in an array container: its elements' id field (or the elements themselves). */
 function idsIn(container: readonly unknown[], field: string | undefined): unknown[] {
   return container.map((element) => (field ? childOf(element, field) : element));
 }
