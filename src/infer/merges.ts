@@ -1,6 +1,9 @@
 import { addError, type Context, humanNoun, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
+import type { Reference } from "./resolve.js";
+import type { CollectionShape } from "./shape.js";
 import { referenceTarget } from "./targets.js";
 import { nameWords, sameNoun, singular } from "./words.js";
 
@@ -18,22 +21,11 @@ const GONE_WORDS = /^(duplicate|source|from|secondary|other|loser|merged|old)$/;
  * (the master record's fields win, the others are deleted).
  */
 export function mergeRule(ctx: Context): Draft[] | undefined {
-  if (!MERGE_VERBS.has(ctx.facts.verb ?? ctx.facts.words[0] ?? "")) return undefined;
-  // the records named by their role (`primary_id`, `duplicate_id`) are of the kind the tool names
-  const collection = [...ctx.shape.collections.values()].find(
-    (c) => !c.parent && ctx.facts.nouns.some((n) => sameNoun(n, c.name)),
+  const pair = twoOfAKind(ctx, MERGE_VERBS, KEPT_WORDS, GONE_WORDS, (p, words) =>
+    p.words.some((w) => words.test(w)),
   );
-  if (!collection) return undefined;
-  const role = (words: RegExp) => {
-    const param = ctx.facts.params.find(
-      (p) =>
-        p.required && (p.type === "string" || p.type === "integer") && p.words.some((w) => words.test(w)),
-    );
-    return param ? { param, collection, many: false, strength: "weak" as const } : undefined;
-  };
-  const kept = role(KEPT_WORDS);
-  const gone = role(GONE_WORDS);
-  if (!kept || !gone || kept.param === gone.param) return undefined;
+  if (!pair) return undefined;
+  const { collection, first: kept, second: gone } = pair;
   const keptAt = referenceTarget(ctx, kept);
   const goneAt = referenceTarget(ctx, gone);
   if (!keptAt || !goneAt) return undefined;
@@ -89,19 +81,11 @@ const SECOND_WORDS = /^(second|other|b|right|with|to|target)$/;
  * Trello's and Jira's boards the positions of two cards.
  */
 export function swapRule(ctx: Context): Draft[] | undefined {
-  if (!SWAP_VERBS.has(ctx.facts.verb ?? ctx.facts.words[0] ?? "")) return undefined;
-  const collection = [...ctx.shape.collections.values()].find(
-    (c) => !c.parent && ctx.facts.nouns.some((n) => sameNoun(n, c.name)),
+  const pair = twoOfAKind(ctx, SWAP_VERBS, FIRST_WORDS, SECOND_WORDS, (p, words) =>
+    words.test(p.words[0] ?? ""),
   );
-  if (!collection) return undefined;
-  const role = (words: RegExp) => {
-    const param = ctx.facts.params.find(
-      (p) => p.required && (p.type === "string" || p.type === "integer") && words.test(p.words[0] ?? ""),
-    );
-    return param ? { param, collection, many: false, strength: "weak" as const } : undefined;
-  };
-  const first = role(FIRST_WORDS);
-  const second = role(SECOND_WORDS);
+  if (!pair) return undefined;
+  const { collection, first, second } = pair;
   const text = ctx.facts.text.toLowerCase();
   const field = [...collection.fields.values()].find(
     (f) =>
@@ -109,7 +93,7 @@ export function swapRule(ctx: Context): Draft[] | undefined {
       f.path !== collection.keyField &&
       new RegExp(`\\b${nameWords(f.path).join(" ")}s?\\b`).test(text),
   );
-  if (!first || !second || first.param === second.param || !field) return undefined;
+  if (!field) return undefined;
   const a = referenceTarget(ctx, first);
   const b = referenceTarget(ctx, second);
   if (!a || !b) return undefined;
@@ -125,4 +109,31 @@ export function swapRule(ctx: Context): Draft[] | undefined {
     { kind: "update", target: a, set: { [field.path]: { $expr: `$second.${name}` } }, output: "" },
     { kind: "update", target: b, set: { [field.path]: { $expr: `$first.${name}` } }, output: "" },
   ];
+}
+
+/**
+ * Two records of the kind the tool names, each named by an argument in its role (`primary_id`
+ * and `duplicate_id`, `first_shift_id` and `second_shift_id`), for a verb that acts on both.
+ */
+function twoOfAKind(
+  ctx: Context,
+  verbs: ReadonlySet<string>,
+  firstWords: RegExp,
+  secondWords: RegExp,
+  plays: (param: Param, words: RegExp) => boolean,
+): { collection: CollectionShape; first: Reference; second: Reference } | undefined {
+  if (!verbs.has(ctx.facts.verb ?? ctx.facts.words[0] ?? "")) return undefined;
+  const collection = [...ctx.shape.collections.values()].find(
+    (c) => !c.parent && ctx.facts.nouns.some((n) => sameNoun(n, c.name)),
+  );
+  if (!collection) return undefined;
+  const role = (words: RegExp): Reference | undefined => {
+    const param = ctx.facts.params.find(
+      (p) => p.required && (p.type === "string" || p.type === "integer") && plays(p, words),
+    );
+    return param ? { param, collection, many: false, strength: "weak" } : undefined;
+  };
+  const first = role(firstWords);
+  const second = role(secondWords);
+  return first && second && first.param !== second.param ? { collection, first, second } : undefined;
 }
