@@ -240,3 +240,25 @@ describe("a condition the description states", () => {
     expect(inferred(world(garden(), [form]), "update_plot").report.verdict).toBe("inferred");
   });
 });
+
+describe("fields every record of a kind holds", () => {
+  const mailbox = (): State => ({
+    notes: {
+      N1: { note_id: "N1", text: "a", author: "ann", pinned: false },
+      N2: { note_id: "N2", text: "b", author: "bob", pinned: true },
+      N3: { note_id: "N3", text: "c", author: "ann", pinned: false },
+    },
+  });
+
+  it("make a create that fills one from nothing it knows only partly known, naming it", () => {
+    const create = tool("create_note", "Create a note.", { text });
+    const { report } = inferred(world(mailbox(), [create]), "create_note");
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toMatch(/a new note lacks what every one has: author/);
+  });
+
+  it("are no gap where the create is given them", () => {
+    const create = tool("create_note", "Create a note.", { text, author: text });
+    expect(inferred(world(mailbox(), [create]), "create_note").report.gaps.join(" ")).not.toMatch(/lacks/);
+  });
+});

@@ -41,7 +41,7 @@ import {
   type StateShape,
 } from "./shape.js";
 import { type Bound, containerTarget, recordTarget, referenceTarget } from "./targets.js";
-import { transitionsOf } from "./transitions.js";
+import { recordsAt, transitionsOf } from "./transitions.js";
 import {
   type Action,
   flagName,
@@ -652,6 +652,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
   const linked = collection ? linkedFields(ctx, collection, create) : { reads: [] };
+  if (collection) unfilledFields(ctx, collection, create.set as Record<string, unknown>);
   drafts.unshift(...spendingLimit(ctx, linked.price));
   let charged = false;
   for (const reference of ctx.references) {
@@ -1495,6 +1496,29 @@ function countsFromList(ctx: Context, collection: CollectionShape, set: Record<s
   delete set[list.name];
   set[map.path] = { $expr: `$merge([{}, $map($args.${identifier(list.name)}, function($k) { {$k: 0} })])` };
   ctx.notes.push(`counts ${map.path} from zero under each of ${list.name}`);
+}
+
+/**
+ * Fields every record of the kind holds a value in (three records or more) that a create fills
+ * from nothing it knows (a sent message's `from`, a transfer's `date`): the new record lacks them
+ * where the real API would fill them, so the create is only partly known.
+ */
+function unfilledFields(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): void {
+  const records = ctx.states.flatMap((state) => recordsAt(state, collection.path));
+  if (records.length < 3) return;
+  const lacking = [...collection.fields.values()]
+    .filter((f) => !f.path.includes(".") && f.path !== collection.keyField && set[f.path] === undefined)
+    .filter((f) => records.every((r) => r[f.path] !== undefined && r[f.path] !== null))
+    .map((f) => f.path);
+  if (lacking.length > 0)
+    addGap(
+      ctx,
+      `a new ${humanNoun(singular(collection.name))} lacks what every one has: ${lacking.join(", ")}`,
+    );
 }
 
 /** An argument left out takes the default its schema documents, as the API would. */
