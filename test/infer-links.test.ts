@@ -67,7 +67,7 @@ describe("a value of another kind given to and taken from a record's list", () =
     permission: text,
   });
 
-  it("is granted once it names a record of its kind, and revoked only where held", async () => {
+  it("is granted once it names a record of its kind, and revoked", async () => {
     const toolset = world(saas(), [grant, revoke]);
     const granted = await call(toolset, "grant_permission", { member_id: "M1", permission: "billing" });
     expect((granted.after.members as Records).M1?.permissions).toEqual(["read", "billing"]);
@@ -76,8 +76,9 @@ describe("a value of another kind given to and taken from a record's list", () =
     expect(failure(unknown.outcome)).toBe("PERMISSION_NOT_FOUND");
     const revoked = await call(toolset, "revoke_permission", { member_id: "M2", permission: "write" });
     expect((revoked.after.members as Records).M2?.permissions).toEqual(["read"]);
+    // without a documented error, taking out what the list lacks changes nothing
     const absent = await call(toolset, "revoke_permission", { member_id: "M1", permission: "write" });
-    expect(failure(absent.outcome)).toBe("PERMISSION_NOT_IN_PERMISSIONS");
+    expect((absent.after.members as Records).M1?.permissions).toEqual(["read"]);
   });
 
   it("lists the records whose list holds it", async () => {

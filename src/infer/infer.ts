@@ -1021,9 +1021,7 @@ function linkHolder(single: readonly Reference[], named: CollectionShape | undef
       [...r.collection.fields.values()].some(
         (f) =>
           !f.path.includes(".") &&
-          (f.path === given.param.name ||
-            f.refersTo === named.name ||
-            (f.types.has("array") && sameNoun(f.path, named.name))),
+          (f.refersTo === named.name || (f.types.has("array") && sameNoun(f.path, named.name))),
       ),
   );
 }

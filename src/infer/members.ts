@@ -727,7 +727,11 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
   const [list] = lists;
   if (lists.length !== 1 || !list) return [];
   const path = list.path.join("/");
-  if (changes.some((d) => String(d.target ?? "").startsWith(path))) return [];
+  // the list the change itself adds to or takes from is no list of allowed values
+  const touches = (d: Draft) =>
+    String(d.target ?? "").startsWith(path) ||
+    [d.set, d.inc, d.append].some((v) => isPlainObject(v) && Object.hasOwn(v, list.name));
+  if (changes.some(touches)) return [];
   const words = nameWords(param.name).join(" ");
   const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && e.text.includes(words));
   const error = documented

@@ -500,13 +500,12 @@ function plainTree(objects: ReadonlyArray<Record<string, unknown>>): boolean {
   let folders = 0;
   const visit = (value: Record<string, unknown>, depth: number) => {
     for (const [name, child] of Object.entries(value)) {
-      // a folder holds files (named with an extension, not addresses: `lee@corp.test`; `README`
-      // too) and folders, never a field's value (`title: "Roadmap"`)
+      // files are named with an extension; an address (`lee@corp.test`) is no file name
       if (typeof child === "string" && /^[^/@]+\.[A-Za-z0-9]{1,8}$/.test(name)) files++;
       else if (isPlainObject(child) && depth < 6) {
         folders++;
         visit(child, depth + 1);
-      } else if (typeof child !== "string" || /^[a-z][a-z0-9_]*$/.test(name)) folders -= 100;
+      } else if (typeof child !== "string") folders -= 100;
     }
   };
   for (const object of objects) visit(object, 0);

@@ -969,15 +969,20 @@ const LATER_STATES =
  * A count of things that accrue to a record by its name (`like_count`, `commentCount`); a
  * `num_shares` or `quantity` is the record's own amount, not a count that starts at zero.
  */
+/** Plurals that count how often something happened to a record. */
+const TIMES_COUNTED =
+  /^(attempts|retries|tries|views|visits|downloads|clicks|failures|errors|reboots|restarts|plays|opens|uses|runs|hits|replies)$/;
+
 function isCount(field: FieldShape): boolean {
   const words = nameWords(field.path);
   const last = words.at(-1) ?? "";
   if (last === "count") return true;
-  // `attempts`, `retries`: a plural the records hold as whole numbers, some still at zero
+  // `attempts`, `retries`: how often something happened, as whole numbers, some still at zero
+  // (not what a record holds: `shares`, `units` are its own amount)
   const seen = field.samples;
   return (
     words.length === 1 &&
-    singular(last) !== last &&
+    TIMES_COUNTED.test(last) &&
     seen.includes(0) &&
     seen.every((v) => typeof v === "number" && Number.isInteger(v) && v >= 0)
   );
@@ -1884,31 +1889,19 @@ function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest:
   if (required.length !== 1 || !target) return [];
   const param = required[0] as Param;
   const noun = singular(path);
-  const documented = notInListError(ctx, noun);
-  // what is not there is refused as the membership endpoints refuse it, unless the docs say
-  // taking it out then changes nothing
-  const gone = documented
-    ? use(ctx, documented)
-    : ONCE.test(ctx.facts.tool.description)
-      ? undefined
-      : addError(ctx, {
-          code: `${nameWords(singular(param.name)).join("_").toUpperCase()}_NOT_IN_${nameWords(path).join("_").toUpperCase()}`,
-          status: 404,
-          message: `{${param.name}} is not in the ${nameWords(path).join(" ")}.`,
-          when: `The ${humanNoun(subject.collection.name)}'s ${path} do not hold the ${humanNoun(param.name)} given (inferred).`,
-        });
+  const gone = notInListError(ctx, noun);
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   const given = `$args.${identifier(param.name)}`;
   const list = `$subject.${identifier(path)}`;
   ctx.notes.push(
-    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${gone} where it is not there)` : ""}`,
+    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${use(ctx, gone)} where it is not there)` : ""}`,
   );
   return [
     {
       kind: "update",
       target,
       ...(missing ? { missing } : {}),
-      require: gone ? [{ expr: `${given} in ${list}`, error: gone }] : [],
+      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
       set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
       as: bindingName(subject.collection),
       ...answerOf(ctx, subject.collection, bindingName(subject.collection)),

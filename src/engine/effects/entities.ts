@@ -215,11 +215,10 @@ async function createInside(run: Run, effect: CreateEffect, segments: readonly s
   }
   if (!missing && !isPlainObject(container))
     throw new EffectBroken(`${effect.target} leads to a ${typeof container}, not an object or an array`);
-  const taken = idsOfKind(run.state, containerPath, Object.keys(container ?? {}), (map) =>
-    isPlainObject(map) ? Object.keys(map) : [],
-  ) as readonly string[];
-  const counter = mintFromCounter(run, effect, taken);
-  if (!keyed) run.scope.id = counter?.id ?? nextKey(taken, effect.id?.prefix ?? "", effect.id?.width ?? 4);
+  const counter = mintFromCounter(run, effect, Object.keys(container ?? {}));
+  if (!keyed)
+    run.scope.id =
+      counter?.id ?? nextKey(Object.keys(container ?? {}), effect.id?.prefix ?? "", effect.id?.width ?? 4);
   const key = keyed ? (path[path.length - 1] as string) : String(run.scope.id);
   if (container && Object.hasOwn(container, key)) {
     if (effect.exists) fail(run, effect.exists);
@@ -242,9 +241,7 @@ async function appendInto(
   container: readonly unknown[] | undefined,
 ): Promise<Ran> {
   const existing = container ?? [];
-  const used = idsOfKind(run.state, containerPath, idsIn(existing, effect.id?.field), (list) =>
-    Array.isArray(list) ? idsIn(list, effect.id?.field) : [],
-  );
+  const used = idsIn(existing, effect.id?.field);
   const counter = mintFromCounter(run, effect, used.map(String));
   if (effect.id) run.scope.id = counter?.id ?? nextId(used, effect.id);
   const value = await newValue(run, effect, effect.id ? run.scope.id : undefined);
@@ -304,33 +301,6 @@ function siblingShape(state: State, containerPath: readonly string[]): "array" |
     if (isPlainObject(value)) return "object";
   }
   return "array";
-}
-
-/**
- * The ids a new record of a kind kept inside other records must not repeat: its own list's,
- * and those of the same list in every other holder, unless the holders already reuse each
- * other's ids (each order numbering its own lines). Records a zone, a board or a thread keeps
- * are addressed by their id alone (`GET /dns_records/{id}`), so ids are unique across holders.
- */
-function idsOfKind(
-  state: State,
-  containerPath: readonly string[],
-  own: readonly unknown[],
-  idsOf: (container: unknown) => unknown[],
-): readonly unknown[] {
-  const [collection, key, ...inside] = containerPath;
-  // a top-level collection's own ids are all there are: no copy on the call path
-  if (collection === undefined || key === undefined || inside.length === 0) return own;
-  const all: unknown[] = [];
-  for (const [otherKey, holder] of entitiesInKeyOrder(state, collection)) {
-    if (otherKey === key) continue;
-    all.push(...idsOf(inside.reduce<unknown>((current, step) => childOf(current, step), holder)));
-  }
-  const seen = new Set(own.map(String));
-  const others = all.map(String);
-  // holders that number their own records from the same start keep their own numbering
-  if (others.some((id) => seen.has(id)) || new Set(others).size < others.length) return own;
-  return [...own, ...all];
 }
 
 /** The ids already used in an array container: its elements' id field (or the elements themselves). */
