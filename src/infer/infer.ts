@@ -606,9 +606,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     const drafts = withRefund(ctx, subject.collection, collectionRule(ctx, subject, acting));
     // the holder of an entry is looked for first: an unknown flag is not an unknown environment
     const within = holder !== subject ? holder : holderReference(ctx, subject);
-    const first = (within && drafts.length > 0 ? foundFirst(ctx, within) : []).filter(
-      (check) => !drafts.some((d) => d.kind === "read" && d.target === check.target),
-    );
+    const first = within && drafts.length > 0 ? foundFirst(ctx, within, drafts) : [];
     return found([...first, ...drafts], "its record cannot be reached");
   }
   if (named && acting !== "unknown") {
@@ -891,10 +889,12 @@ function existenceCheck(
 }
 
 /** A read of the record an argument names that answers its not-found error when it is missing. */
-function foundFirst(ctx: Context, subject: Reference): Draft[] {
+function foundFirst(ctx: Context, subject: Reference, already: readonly Draft[] = []): Draft[] {
   const target = referenceTarget(ctx, subject);
+  // a rule that reads the record itself has checked it
+  if (!target || already.some((d) => d.kind === "read" && d.target === target)) return [];
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
-  if (!target || !missing) return [];
+  if (!missing) return [];
   ctx.notes.push(`checks the ${humanNoun(subject.collection.name)} ${subject.param.name} names exists`);
   return [{ kind: "read", target, missing }];
 }

@@ -6,7 +6,13 @@ import type { Param } from "./facts.js";
 import { principalOf, signedInExpression, signedInRead } from "./principal.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import { namedPart, type Reference } from "./resolve.js";
-import { type CollectionShape, fitsStateType, type ListShape, type ValuesShape } from "./shape.js";
+import {
+  type CollectionShape,
+  fitsStateType,
+  type ListShape,
+  mapsByName,
+  type ValuesShape,
+} from "./shape.js";
 import { recordTarget, referenceTarget } from "./targets.js";
 import {
   ASKING_VERBS,
@@ -1183,15 +1189,7 @@ function looksLikeKeys(param: Param, keys: readonly string[]): boolean {
 
 /** The record's one field of values kept by name the tool's name names (`config`), or its only one. */
 function keyedField(ctx: Context, collection: CollectionShape): { path: string; named: boolean } | undefined {
-  const maps = [...collection.fields.values()].filter(
-    (f) => !f.path.includes(".") && f.types.has("object") && f.types.size === 1,
-  );
-  const plain = maps.filter((f) =>
-    [...collection.fields.values()]
-      .filter((sub) => sub.path.startsWith(`${f.path}.`))
-      // keys may hold dots themselves (`lee@corp.test`): plain is no object below
-      .every((sub) => !sub.types.has("object")),
-  );
+  const plain = mapsByName(collection, (inner) => !inner.types.has("object")).map(({ field }) => field);
   // named by a word of the tool's name, or by its verb's participle (`shared_with` for `unshare`)
   const verb = (ctx.facts.verb ?? ctx.facts.words[0] ?? "").replace(/^un/, "");
   const named = plain.filter(

@@ -762,6 +762,27 @@ function spread<T>(items: readonly T[], limit: number): T[] {
 }
 
 /** The outline of a value: digits become 9 and letters a (`INV-000123` → `aaa-999999`). */
+/**
+ * A record's top-level fields that are objects kept by name (a record's `votes` by option, its
+ * `config` by key), with the fields below them, where every field below passes `holds` (all
+ * numbers: counts by name; no object: plain values by name). Keys may hold dots themselves
+ * (`lee@corp.test`), so what lies below is told by prefix, not by depth.
+ */
+export function mapsByName(
+  collection: CollectionShape,
+  holds: (inner: FieldShape) => boolean,
+): Array<{ field: FieldShape; inner: FieldShape[] }> {
+  const fields = [...collection.fields.values()];
+  return fields.flatMap((field) => {
+    if (field.path.includes(".") || !field.types.has("object") || field.types.size !== 1) return [];
+    const inner = fields.filter((f) => f.path.startsWith(`${field.path}.`));
+    return inner.every(holds) ? [{ field, inner }] : [];
+  });
+}
+
+/** Counts kept by name: every value below is a number. */
+export const COUNTS = (inner: FieldShape) => inner.types.size === 1 && inner.types.has("number");
+
 export function outline(value: string): string {
   return value.replace(/[0-9]/g, "9").replace(/[A-Za-z]/g, "a");
 }

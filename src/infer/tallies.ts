@@ -3,7 +3,7 @@ import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
-import type { CollectionShape, FieldShape } from "./shape.js";
+import { COUNTS, type CollectionShape, type FieldShape, mapsByName } from "./shape.js";
 import { referenceTarget } from "./targets.js";
 import {
   DECREASE_VERBS,
@@ -124,13 +124,13 @@ function slotParams(ctx: Context, subject: Reference): Slots | undefined {
  * arguments' examples or the state's other records use for the same name.
  */
 function tallyOf(ctx: Context, collection: CollectionShape, slots: Slots): Tally | undefined {
-  const tallies: Tally[] = [];
-  for (const field of collection.fields.values()) {
-    if (field.path.includes(".") || !field.types.has("object") || field.types.size !== 1) continue;
-    const inner = [...collection.fields.values()].filter((f) => f.path.startsWith(`${field.path}.`));
-    if (inner.length === 0 || !inner.every((f) => f.types.size === 1 && f.types.has("number"))) continue;
-    tallies.push({ collection, field, keys: inner.map((f) => f.path.slice(field.path.length + 1)) });
-  }
+  const tallies: Tally[] = mapsByName(collection, COUNTS)
+    .filter(({ inner }) => inner.length > 0)
+    .map(({ field, inner }) => ({
+      collection,
+      field,
+      keys: inner.map((f) => f.path.slice(field.path.length + 1)),
+    }));
   const slot = (slots.one ?? slots.from) as Param;
   const text = ctx.facts.text.toLowerCase();
   const spoken = (t: Tally) =>
@@ -340,13 +340,9 @@ export function countedOnce(ctx: Context, subject: Reference): Draft[] | undefin
   const person = free.find((p) => lists.some((l) => sameNoun(l.path, p.name)));
   const list = person ? lists.find((l) => sameNoun(l.path, person.name)) : undefined;
   const slots = free.filter((p) => p !== person && !collection.fields.has(p.name));
-  const maps = [...collection.fields.values()].filter((field) => {
-    if (field.path.includes(".") || !field.types.has("object") || field.types.size !== 1) return false;
-    const inner = [...collection.fields.values()].filter((f) => f.path.startsWith(`${field.path}.`));
-    return inner.length > 0 && inner.every((f) => f.types.size === 1 && f.types.has("number"));
-  });
+  const maps = mapsByName(collection, COUNTS).filter(({ inner }) => inner.length > 0);
   const [slot] = slots;
-  const [map] = maps;
+  const map = maps[0]?.field;
   const target = referenceTarget(ctx, subject);
   if (!person || !list || slots.length !== 1 || !slot || maps.length !== 1 || !map || !target)
     return undefined;

@@ -34,8 +34,10 @@ import { overlapCheck } from "./ranges.js";
 import { bindingName, identifier, keyEcho, keyFieldFor, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
+  COUNTS,
   type CollectionShape,
   type FieldShape,
+  mapsByName,
   outline,
   type RecordShape,
   type StateShape,
@@ -1481,12 +1483,8 @@ function fieldNamedBy(collection: CollectionShape, words: string): string | unde
  * reaction summary (every reaction at 0), an inventory's new item counted per location.
  */
 function countsFromList(ctx: Context, collection: CollectionShape, set: Record<string, unknown>): void {
-  const maps = [...collection.fields.values()].filter((field) => {
-    if (field.path.includes(".") || !field.types.has("object") || field.types.size !== 1) return false;
-    const inner = [...collection.fields.values()].filter((f) => f.path.startsWith(`${field.path}.`));
-    return inner.length > 0 && inner.every((f) => f.types.size === 1 && f.types.has("number"));
-  });
-  const [map] = maps;
+  const maps = mapsByName(collection, COUNTS).filter(({ inner }) => inner.length > 0);
+  const map = maps[0]?.field;
   const list = ctx.facts.params.find(
     (p) => p.type === "array" && p.itemType === "string" && !collection.fields.has(p.name),
   );
