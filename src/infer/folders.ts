@@ -1,4 +1,5 @@
 import { type Context, notFoundError } from "./context.js";
+import { counted, createRule } from "./creates.js";
 import type { Draft } from "./drafts.js";
 import { ownerField, principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
@@ -6,7 +7,6 @@ import { collectionOfVerb, type Reference } from "./resolve.js";
 import type { CollectionShape, StateShape } from "./shape.js";
 import { currentTarget, recordTarget, referenceTarget } from "./targets.js";
 import { nameWords, plural, STATUS_VERBS, singular } from "./words.js";
-import { counted, createRule } from "./writes.js";
 
 /**
  * Folders: records of one kind kept in several arrays side by side (a mailbox's `inbox`,

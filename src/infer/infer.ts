@@ -5,7 +5,9 @@ import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
 import { knownValues } from "./conditions.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
+import { createRule } from "./creates.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
+import { elementRule } from "./elements.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import {
   fieldFor,
@@ -64,6 +66,7 @@ import {
   shapeOfCollections,
   type ValuesShape,
 } from "./shape.js";
+import { holdsStock } from "./stock.js";
 import { switchRule } from "./switches.js";
 import { countedOnce, tallyRule } from "./tallies.js";
 import { referenceTarget } from "./targets.js";
@@ -90,16 +93,7 @@ import {
   sameNoun,
   singular,
 } from "./words.js";
-import {
-  createRule,
-  deleteRule,
-  elementRule,
-  emptiedFields,
-  holdsStock,
-  statedCounts,
-  takenByFlag,
-  updateRule,
-} from "./writes.js";
+import { deleteRule, emptiedFields, statedCounts, takenByFlag, updateRule } from "./writes.js";
 
 /**
  * Inference of effects for tools that have none: pure, from the toolset (names, schemas,

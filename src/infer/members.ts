@@ -1,8 +1,10 @@
 import { isPlainObject } from "../patch/index.js";
 import { knownValues } from "./conditions.js";
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
+import { holderOf } from "./creates.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
+import { existsUndocumented, referenceChecks } from "./guards.js";
 import { principalOf, signedInExpression, signedInRead } from "./principal.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import { namedPart, type Reference } from "./resolve.js";
@@ -26,7 +28,6 @@ import {
   singular,
   VERBS,
 } from "./words.js";
-import { existsUndocumented, holderOf, referenceChecks } from "./writes.js";
 
 /**
  * Lists of plain values (a playlist, the people one follows, tags) and maps of plain values

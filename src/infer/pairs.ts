@@ -1,10 +1,10 @@
 import { addError, type Context, use } from "./context.js";
+import { holderOf } from "./creates.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier, singleArrayOutput } from "./reads.js";
 import type { CollectionShape } from "./shape.js";
 import { JOIN_VERBS, LEAVE_VERBS, nameWords, singular, VERBS } from "./words.js";
-import { holderOf } from "./writes.js";
 
 /**
  * Lists of pairs: records that are each one key and one value, kept in order

@@ -1,4 +1,5 @@
 import { addError, addGap, type Context, notFoundError, use } from "./context.js";
+import { emptyFields, mintOf } from "./creates.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { identifier } from "./reads.js";
@@ -7,7 +8,6 @@ import type { CollectionShape, FieldShape, RecordShape, ValuesShape } from "./sh
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
 import { DECREASE_VERBS, INCREASE_VERBS, nameWords, partNoun, sameNoun, singular } from "./words.js";
-import { emptyFields, mintOf } from "./writes.js";
 
 /**
  * Paying from a stored balance. A tool that says it charges a record its arguments name (a

@@ -1,6 +1,8 @@
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
+import { createRule } from "./creates.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
+import { statusGuards } from "./guards.js";
 import { identifier } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import { COUNTS, type CollectionShape, type FieldShape, mapsByName } from "./shape.js";
@@ -16,7 +18,6 @@ import {
   singular,
   VERBS,
 } from "./words.js";
-import { createRule, statusGuards } from "./writes.js";
 
 /**
  * Tallies: a record's counts kept per place or kind, in a map keyed by data (units on hand

@@ -1,0 +1,341 @@
+import { type Context, humanNoun, notFoundError, use } from "./context.js";
+import { nestedCreate, sameName } from "./creates.js";
+import type { Draft } from "./drafts.js";
+import type { ErrorFact, Param } from "./facts.js";
+import { capacityGuard, existsUndocumented, referenceChecks } from "./guards.js";
+import { bindingName, identifier, wrapperOutput } from "./reads.js";
+import type { Reference } from "./resolve.js";
+import type { CollectionShape } from "./shape.js";
+import { referenceTarget } from "./targets.js";
+import { type Action, JOIN_VERBS, LEAVE_VERBS, nameWords, participle, singular } from "./words.js";
+
+/** A record's own lists: values and records added to them, changed in place and removed. */
+
+/**
+ * The record a key added to a list names must exist (a track added to a playlist), answered by
+ * its not-found error: added here where the API documents none, as `referenceChecks` checks
+ * those it documents.
+ */
+function keyExists(ctx: Context, referred: CollectionShape | undefined, rest: readonly Param[]): Draft[] {
+  const param = referred && onlyKeyOf(rest, referred) ? rest.find((p) => p.required) : undefined;
+  return param && referred ? existsUndocumented(ctx, referred, param) : [];
+}
+
+/** Arguments that give a record of this collection by its key alone, no field of a new one. */
+function onlyKeyOf(params: readonly Param[], collection: CollectionShape): boolean {
+  const given = params.filter((p) => p.required);
+  const key = collection.keyField;
+  return given.length === 1 && key !== undefined && (given[0]?.name === key || given[0]?.name === `${key}s`);
+}
+
+/**
+ * The things a record keeps a list of (a ticket's notes, an event's attendees, an order's
+ * lines), named by the tool's noun: adding one puts it at the end, and one picked by a field
+ * of its own (an attendee's email) is changed or removed in place, as the sub-resources of
+ * GitHub's issues (comments, labels), Google Calendar's attendees and Stripe's line items are.
+ */
+export function elementRule(ctx: Context, subject: Reference, action: Action): Draft[] {
+  // a verb that is the noun of what it adds (`tag_recipe`) adds one, whatever else it may update
+  // as does a verb that gives a record something (`grant_role`)
+  const verb = ctx.facts.verb ?? "";
+  const acting = action === "update" && (NOUN_VERBS.has(verb) || JOIN_VERBS.has(verb)) ? "create" : action;
+  const field = listFieldNamed(ctx, subject.collection, subject);
+  const target = referenceTarget(ctx, subject);
+  if (!field || !target) return [];
+  const collection = subject.collection;
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  const binding = bindingName(collection);
+  const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
+  const key = field.itemFields ? rest.find((p) => p.required && field.itemFields?.has(p.name)) : undefined;
+  const answersElement =
+    field.itemFields !== undefined &&
+    ctx.facts.outputs.some((o) => field.itemFields?.has(o.name) && !collection.fields.has(o.name));
+  const many = field.itemFields ? undefined : manyValues(ctx, subject, field.path, rest);
+  if (many) return many;
+  // a list of records with keys of their own (a list's cards) gets a new record like any collection
+  const kept = keptCollection(ctx, collection, field.path);
+  if (acting === "create" && kept?.keyField) return nestedCreate(ctx, kept, singular(field.path));
+  // a list of another collection's keys (a writer's `essays`) gains a new record's id when one is
+  // made there: what a create makes is the record, not a value of the list
+  // made there: what a create makes is the record, not a value of the list; one given only the
+  // key of a record that exists (`add_track_to_playlist(playlist_id, track_id)`) adds the key
+  const referred = field.refersTo ? ctx.shape.collections.get(field.refersTo) : undefined;
+  if (acting === "create" && !field.itemFields && referred && !onlyKeyOf(rest, referred)) return [];
+  if (acting === "create") {
+    const value = appendedValue(ctx, rest, field.itemFields);
+    if (value === undefined) return [];
+    const taken = ctx.facts.errors.find(
+      (e) => /\balready\b/.test(e.text) || /ALREADY|EXISTS|DUPLICATE/.test(e.code),
+    );
+    const list = `$subject.${identifier(field.path)}`;
+    // "a label it already has is left as it is": a plain value joins once, with no error
+    if (!taken && typeof value === "string" && !field.itemFields && ONCE.test(ctx.facts.tool.description)) {
+      const given = `$args.${identifier(value.slice(1, -1))}`;
+      ctx.notes.push(
+        `adds ${value.slice(1, -1)} to the ${field.path} of the ${humanNoun(collection.name)} ${subject.param.name} names, once`,
+      );
+      return [
+        ...referenceChecks(ctx, subject, []),
+        {
+          kind: "update",
+          target,
+          ...(missing ? { missing } : {}),
+          set: {
+            [field.path]: {
+              $expr: `${given} in ${list} ? ${list} : $append(${list} ? ${list} : [], ${given})`,
+            },
+          },
+          as: binding,
+          ...answerOf(ctx, collection, binding),
+        },
+        ...fieldAnswers(ctx, collection, binding),
+      ];
+    }
+    const present = key
+      ? `$count(${list}[${identifier(key.name)} = $args.${identifier(key.name)}]) = 0`
+      : `$not($args.${identifier(rest.find((p) => p.required)?.name ?? "")} in ${list})`;
+    ctx.notes.push(
+      `appends to the ${field.path} of the ${humanNoun(collection.name)} ${subject.param.name} names${taken ? `, refusing one already there (${use(ctx, taken)})` : ""}`,
+    );
+    return [
+      ...referenceChecks(ctx, subject, []),
+      ...keyExists(ctx, referred, rest),
+      {
+        kind: "update",
+        target,
+        ...(missing ? { missing } : {}),
+        require: [
+          ...(taken ? [{ expr: present, error: taken.code }] : []),
+          ...capacityGuard(ctx, collection, list),
+        ],
+        append: { [field.path]: value },
+        as: binding,
+        ...(answersElement ? {} : { output: wrapperOutput(ctx, collection) ?? "" }),
+      },
+      ...(answersElement
+        ? [{ kind: "respond", value: { $expr: `$${binding}.${identifier(field.path)}[-1]` } }]
+        : []),
+    ];
+  }
+  if (acting === "delete" && !key && !field.itemFields)
+    return plainValueRemoved(ctx, subject, field.path, rest);
+  if (!key || (acting !== "update" && acting !== "delete")) return [];
+  const noun = singular(field.path);
+  const gone = notInListError(ctx, noun);
+  const element = `${target}/${field.path}/[${key.name}={${key.name}}]`;
+  const read: Draft = { kind: "read", target, ...(missing ? { missing } : {}), as: binding };
+  const elementMissing = gone ? { missing: use(ctx, gone) } : {};
+  if (acting === "delete") {
+    ctx.notes.push(
+      `removes the ${noun} whose ${key.name} is given from the ${field.path} of the ${humanNoun(collection.name)}`,
+    );
+    return [read, { kind: "delete", target: element, ...elementMissing, as: "element", output: "" }];
+  }
+  const set: Record<string, unknown> = {};
+  for (const param of rest)
+    if (param !== key && field.itemFields?.has(param.name)) set[param.name] = `{${param.name}}`;
+  if (Object.keys(set).length === 0) return [];
+  ctx.notes.push(
+    `sets ${Object.keys(set).join(", ")} of the ${noun} whose ${key.name} is given, in the ${humanNoun(collection.name)}'s ${field.path}`,
+  );
+  return [
+    read,
+    { kind: "update", target: element, ...elementMissing, require: [], set, as: "element", output: "" },
+  ];
+}
+
+/**
+ * Values given as an array join a record's list of plain values once each (`mention(post_id,
+ * usernames)`, `tag(photo_id, tags)`), or leave it, by the verb: GitHub's
+ * `POST /issues/{n}/labels` adds the labels the issue lacks, Trello's card `idMembers` and
+ * Todoist's task `labels` take several at once.
+ */
+function manyValues(
+  ctx: Context,
+  subject: Reference,
+  path: string,
+  rest: readonly Param[],
+): Draft[] | undefined {
+  const verb = ctx.facts.verb ?? "";
+  const joining = JOIN_VERBS.has(verb) ? true : LEAVE_VERBS.has(verb) ? false : undefined;
+  const arrays = rest.filter((p) => p.required && p.type === "array" && p.itemType !== "object");
+  const target = referenceTarget(ctx, subject);
+  if (
+    joining === undefined ||
+    arrays.length !== 1 ||
+    rest.some((p) => p.required && p !== arrays[0]) ||
+    !target
+  )
+    return undefined;
+  const param = arrays[0] as Param;
+  const list = `$subject.${identifier(path)}`;
+  const given = `$args.${identifier(param.name)}`;
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const binding = bindingName(subject.collection);
+  ctx.notes.push(
+    `${joining ? "adds" : "removes"} each of ${param.name} ${joining ? "to" : "from"} the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${joining ? ", once" : ""}`,
+  );
+  const value = joining
+    ? `[$append(${list}, [${given}][$not($ in ${list})])]`
+    : `[${list}[$not($ in ${given})]]`;
+  return [
+    ...referenceChecks(ctx, subject, []),
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      set: { [path]: { $expr: value } },
+      as: binding,
+      ...answerOf(ctx, subject.collection, binding),
+    },
+    ...fieldAnswers(ctx, subject.collection, binding),
+  ];
+}
+
+function keptCollection(ctx: Context, holder: CollectionShape, path: string): CollectionShape | undefined {
+  const at = [...holder.path, "*", path].join("/");
+  return [...ctx.shape.nested.values()].find((c) => c.path.join("/") === at);
+}
+
+/**
+ * The documented error for an element a record's list lacks: the not-found error naming its
+ * noun, else one saying it is not among them ("not in the playlist", "has no such label").
+ */
+function notInListError(ctx: Context, noun: string): ErrorFact | undefined {
+  return (
+    ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
+    ctx.facts.errors.find((e) =>
+      /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text),
+    )
+  );
+}
+
+/** A description saying a value already there is left as it is: the add is idempotent, not refused. */
+const ONCE =
+  /\b(left as it is|already (has|there|present)[^.]*(left|kept|nothing)|changes nothing|no-op|idempotent)\b/i;
+
+/**
+ * A plain value taken out of a record's list (a label off a card): the list without it; one
+ * the list lacks answers the documented error that names its noun or says it is not there, as
+ * GitHub's `DELETE …/labels/{name}` answers 404 for a label the issue lacks and Trello's
+ * `DELETE /cards/{id}/idLabels/{idLabel}` does for one the card lacks.
+ */
+function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest: readonly Param[]): Draft[] {
+  const required = rest.filter((p) => p.required && p.type !== "object" && p.type !== "array");
+  const target = referenceTarget(ctx, subject);
+  if (required.length !== 1 || !target) return [];
+  const param = required[0] as Param;
+  const noun = singular(path);
+  const gone = notInListError(ctx, noun);
+  const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
+  const given = `$args.${identifier(param.name)}`;
+  const list = `$subject.${identifier(path)}`;
+  ctx.notes.push(
+    `removes ${param.name} from the ${path} of the ${humanNoun(subject.collection.name)} ${subject.param.name} names${gone ? ` (${use(ctx, gone)} where it is not there)` : ""}`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
+      set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
+      as: bindingName(subject.collection),
+      ...answerOf(ctx, subject.collection, bindingName(subject.collection)),
+    },
+    ...fieldAnswers(ctx, subject.collection, bindingName(subject.collection)),
+  ];
+}
+
+/** An answer of only some of the record's fields (`{labels}`) gives those; any other, the record. */
+function answerOf(ctx: Context, collection: CollectionShape, binding: string): { output?: string } {
+  if (fieldAnswers(ctx, collection, binding).length > 0) return {};
+  const wrapper = wrapperOutput(ctx, collection);
+  if (wrapper) return { output: wrapper };
+  // an answer that names none of the record's fields (`{reply_status}`) is not the record
+  const outputs = ctx.facts.outputs;
+  return outputs.length > 0 && !outputs.some((o) => collection.fields.has(o.name)) ? {} : { output: "" };
+}
+
+function fieldAnswers(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const outputs = ctx.facts.outputs;
+  const some = outputs.length > 0 && outputs.length < collection.fields.size / 2;
+  if (!some || !outputs.every((o) => collection.fields.has(o.name))) return [];
+  return outputs.map((o) => ({
+    kind: "respond",
+    output: o.name,
+    value: { $expr: `$${binding}.${identifier(o.name)}` },
+  }));
+}
+
+/**
+ * The record's one array field the tool's name names (`notes` for `add_ticket_note`), else
+ * the one whose records have a field for every other argument (an attendee's email and rsvp).
+ */
+function listFieldNamed(ctx: Context, collection: CollectionShape, subject: Reference) {
+  const rest = ctx.facts.params.filter((p) => p.name !== subject.param.name);
+  const holding = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && rest.length >= 2 && rest.every((p) => f.itemFields?.has(p.name)),
+  );
+  return namedListField(ctx, collection) ?? (holding.length === 1 ? holding[0] : undefined);
+}
+
+function namedListField(ctx: Context, collection: CollectionShape) {
+  const own = new Set(nameWords(collection.name).map(singular));
+  const words = new Set(
+    ctx.facts.words.filter((w) => w !== ctx.facts.verb && !own.has(singular(w))).map(singular),
+  );
+  // a verb that puts values into a list of its own name (`mention` → `mentions`, `tag` → `tags`,
+  // `comment_on_issue` → an issue's `comments`)
+  const verb = ctx.facts.verb;
+  if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || NOUN_VERBS.has(verb)))
+    words.add(verb.replace(/^un/, ""));
+  // or a list named for who the verb was done to (`register_for_talk` → a talk's `registered`,
+  // `unregister_from_talk` takes from it), as Eventbrite's and Meetup's attendee lists are
+  const done = verb ? participle(verb.replace(/^un(?=[a-z]{4})/, "")) : undefined;
+  const arrays = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      f.types.has("array") &&
+      (words.has(singular(listNoun(f.path))) || (done !== undefined && f.path === done)),
+  );
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** Verbs that are the noun of what they add: a comment, a note, a review, a reply, a tag, a label. */
+const NOUN_VERBS: ReadonlySet<string> = new Set(["comment", "note", "review", "reply", "tag", "label"]);
+
+/** What a list holds, by its name: `labels` → label, `track_ids` → track (the keys of tracks). */
+function listNoun(name: string): string {
+  const words = nameWords(name);
+  const last = words.at(-1) ?? "";
+  return /^(ids|keys)$/.test(last) && words.length > 1 ? (words.at(-2) ?? "") : last;
+}
+
+/**
+ * A list of plain values gains the one argument left; a list of records, one made of the
+ * arguments, the clock in its time fields and the values the description gives the rest
+ * ("added with the RSVP 'needs_action'").
+ */
+function appendedValue(
+  ctx: Context,
+  rest: readonly Param[],
+  itemFields: ReadonlySet<string> | undefined,
+): unknown {
+  if (!itemFields || itemFields.size === 0) {
+    const required = rest.filter((p) => p.required && p.type !== "object" && p.type !== "array");
+    return required.length === 1 ? `{${(required[0] as Param).name}}` : undefined;
+  }
+  const item: Record<string, unknown> = {};
+  for (const name of itemFields) {
+    const param = rest.find((p) => p.name === name);
+    const stated = new RegExp(
+      `\\b${nameWords(name).join("[ _]")}\\b[^.'"]{0,20}['"]([^'"]{1,40})['"]`,
+      "i",
+    ).exec(ctx.facts.tool.description)?.[1];
+    if (param) item[name] = `{${param.name}}`;
+    else if (/(^|_)(at|time|timestamp|date)$|At$/.test(name)) item[name] = "{$now}";
+    else if (stated) item[name] = stated;
+  }
+  return Object.keys(item).some((k) => rest.some((p) => p.name === k)) ? item : undefined;
+}

@@ -1,0 +1,357 @@
+import escapeRegExp from "escape-string-regexp";
+import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
+import { requiredStatuses, statusField } from "./fields.js";
+import { bindingName, identifier } from "./reads.js";
+import type { Reference } from "./resolve.js";
+import type { CollectionShape } from "./shape.js";
+import { type Bound, recordTarget, referenceTarget } from "./targets.js";
+import { nameWords, participle, plural, singular } from "./words.js";
+
+/**
+ * The checks a change is refused by: the other records it names must exist, and the subject's
+ * status, flags, still empty fields and room in its lists must allow it, as its texts state.
+ */
+
+/**
+ * "Assign an employee to a shift that nobody works yet", "an unassigned ticket": the fields the
+ * call sets must still be empty, as GitHub refuses a second reviewer request where one is
+ * pending and a rota refuses a worked shift: the documented error, else an added
+ * `<NOUN>_ALREADY_<VERB>ED`, 409.
+ */
+export function vacantGuards(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+  if (
+    !/\b(?:nobody|no one|none)\b[^.]*\byet\b|\bunassigned\b|\bnot yet (?:assigned|taken|claimed)\b/i.test(
+      ctx.facts.text,
+    )
+  )
+    return [];
+  const given = Object.keys(set).filter(
+    (f) =>
+      typeof set[f] === "string" &&
+      /^\{[^{}$]+\}$/.test(String(set[f])) &&
+      collection.fields.get(f)?.types.has("null"),
+  );
+  if (given.length === 0) return [];
+  const noun = nameWords(singular(collection.name)).join("_");
+  const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && /\balready\b/.test(e.text));
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun.toUpperCase()}_ALREADY_${participle(verb).toUpperCase()}`,
+        status: 409,
+        message: `The ${noun.replace(/_/g, " ")} is already ${participle(verb)}.`,
+        when: `The ${noun.replace(/_/g, " ")}'s ${given.join(", ")} is already set (inferred from the tool's description).`,
+      });
+  ctx.notes.push(`requires ${given.join(", ")} still empty (${error})`);
+  return given.map((f) => ({
+    expr: `$not($exists($subject.${identifier(f)})) or $subject.${identifier(f)} = null`,
+    error,
+  }));
+}
+
+/**
+ * A write names other records too (the payment method to use, the items to return): each
+ * must exist, answered by the tool's documented not-found error for it. Items named inside
+ * the subject (`item_ids` of an order's `items`) must be among them.
+ */
+export function referenceChecks(
+  ctx: Context,
+  subject: Reference | undefined,
+  bound: readonly Bound[],
+): Draft[] {
+  const checks: Draft[] = [];
+  for (const reference of ctx.references) {
+    if (reference === subject) continue;
+    const inside = subject && reference.many ? elementsOf(subject.collection, reference) : undefined;
+    if (inside && subject) {
+      const error = notFoundError(ctx, reference.collection, reference.param.name, { add: false });
+      if (!error) continue;
+      const binding = bound[0]?.binding ?? bindingName(subject.collection);
+      checks.push({
+        kind: "check",
+        require: [
+          {
+            expr: `$count($args.${identifier(reference.param.name)}[$not($ in $${binding}.${identifier(inside.array)}.${identifier(inside.key)})]) = 0`,
+            error,
+          },
+        ],
+      });
+      ctx.notes.push(`checks every ${reference.param.name} is among the ${inside.array} (${error})`);
+      continue;
+    }
+    if (reference.many) continue;
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: false });
+    if (!missing) continue;
+    const target = referenceTarget(ctx, reference, bound);
+    if (!target) continue;
+    const named = bindingName(reference.collection);
+    const as = bound.some((b) => b.binding === named) ? `${named}_given` : named;
+    checks.push({ kind: "read", target, missing, as });
+    ctx.notes.push(`checks ${reference.param.name} exists (${missing})`);
+  }
+  return checks;
+}
+
+/** The array of the subject whose elements carry the keys an array argument lists (`items` for `item_ids`). */
+function elementsOf(
+  subject: CollectionShape,
+  reference: Reference,
+): { array: string; key: string } | undefined {
+  const key = nameWords(reference.param.name)
+    .map((w, i, all) => (i === all.length - 1 ? singular(w) : w))
+    .join("_");
+  const array = [...subject.fields.values()].find((f) => !f.path.includes(".") && f.itemFields?.has(key));
+  return array ? { array: array.path, key } : undefined;
+}
+
+/** Guards on the subject's status and flags the tool's name, description or errors state plainly. */
+export function statusGuards(
+  ctx: Context,
+  collection: CollectionShape,
+  after?: string,
+): Array<Record<string, unknown>> {
+  return [...statusFieldGuards(ctx, collection, after), ...flagGuards(ctx, collection)];
+}
+
+/**
+ * "Protected branches cannot be deleted", "locked files can't be edited": a record whose flag
+ * of that name is set is refused, with the documented error that speaks of the flag, else an
+ * added `<NOUN>_<FLAG>`, 409. GitHub refuses deleting a protected branch, Google Drive editing
+ * a locked file, and AWS EC2 terminating an instance with termination protection.
+ */
+function flagGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+  const noun = nameWords(singular(collection.name)).join(" ");
+  const documented = [ctx.facts.text, ...ctx.facts.errors.map((e) => e.text)].map((t) => t.toLowerCase());
+  return [...collection.fields.values()].flatMap((field) => {
+    if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
+    const words = nameWords(field.path).filter((w) => w !== "is");
+    const flag = words.map(escapeRegExp).join("[ _]");
+    const refused = new RegExp(
+      `\\b${flag}\\s+(?:${escapeRegExp(noun)}|${escapeRegExp(plural(noun))})\\s+(?:cannot|can't|can not|may not|must not)\\b`,
+    );
+    if (!documented.some((t) => refused.test(t))) return [];
+    const said = ctx.facts.errors.find((e) => e.kind !== "not-found" && e.text.includes(words.join(" ")));
+    const error = said
+      ? use(ctx, said)
+      : addError(ctx, {
+          code: `${nameWords(noun).join("_").toUpperCase()}_${words.join("_").toUpperCase()}`,
+          status: 409,
+          message: `The ${noun} is ${words.join(" ")}.`,
+          when: `The ${noun} is ${words.join(" ")} (inferred from the tool's description).`,
+        });
+    ctx.notes.push(`refuses a ${words.join(" ")} ${noun} (${error})`);
+    return [{ field: field.path, notIn: [true], error }];
+  });
+}
+
+function statusFieldGuards(
+  ctx: Context,
+  collection: CollectionShape,
+  after?: string,
+): Array<Record<string, unknown>> {
+  const field = statusField(collection);
+  if (!field) return [];
+  const { values, notIn } = requiredStatuses(ctx, collection);
+  const wanted = values.length > 0 ? values : notIn;
+  if (wanted.length === 0) return after ? alreadyGuard(ctx, field.path, after) : [];
+  const error = statusError(ctx, collection, wanted, values.length > 0);
+  const guard =
+    values.length > 0 ? { field: field.path, in: values, error } : { field: field.path, notIn, error };
+  ctx.notes.push(
+    `requires ${field.path} ${values.length > 0 ? "in" : "not in"} [${wanted.join(", ")}] (${error})`,
+  );
+  return [guard];
+}
+
+/**
+ * A documented "already <status>" error refuses putting a record into the status it is in:
+ * Stripe's `charge_already_refunded`, GitHub's "pull request already merged", Shopify's
+ * "order already cancelled".
+ */
+function alreadyGuard(ctx: Context, field: string, after: string): Array<Record<string, unknown>> {
+  const wanted = after.toLowerCase();
+  const error = ctx.facts.errors.find(
+    (e) => e.kind !== "not-found" && /\balready\b/.test(e.text) && e.text.includes(wanted),
+  );
+  if (!error) return [];
+  ctx.notes.push(`refuses a record already '${after}' (${use(ctx, error)})`);
+  return [{ field, notIn: [after], error: error.code }];
+}
+
+function statusError(
+  ctx: Context,
+  collection: CollectionShape,
+  statuses: readonly string[],
+  required: boolean,
+): string {
+  const mentions = ctx.facts.errors.filter(
+    (e) =>
+      e.kind !== "not-found" &&
+      statuses.some(
+        (s) => e.text.includes(s.toLowerCase()) || nameWords(e.code).join(" ").includes(s.toLowerCase()),
+      ),
+  );
+  const chosen = mentions.find((e) => e.text.includes("non-")) ?? mentions[0];
+  if (chosen) return use(ctx, chosen);
+  const noun = humanNoun(collection.name);
+  const status = statuses.join(" or ");
+  const code = `${noun.replace(/ /g, "_").toUpperCase()}_${required ? "NOT" : "ALREADY"}_${nameWords(
+    statuses[0] ?? "",
+  )
+    .join("_")
+    .toUpperCase()}`;
+  return addError(ctx, {
+    code,
+    status: 409,
+    message: required ? `The ${noun} is not ${status}.` : `The ${noun} is already ${status}.`,
+    when: required
+      ? `The ${noun} is not ${status} (inferred from the tool's name and description).`
+      : `The ${noun} is ${status} (inferred from the tool's description).`,
+  });
+}
+
+const COMPARED: ReadonlyArray<[RegExp, string, string]> = [
+  [/^(?:higher|greater|more|larger|above)$/, ">", "TOO_LOW"],
+  [/^(?:lower|less|smaller|below)$/, "<", "TOO_HIGH"],
+];
+
+/**
+ * How the description compares the amount with a field: "must be higher than the current
+ * bid", or "the attendees do not fit in its seats" (at most the field).
+ */
+function comparisonOf(
+  text: string,
+): { op: string; suffix: string; word: string; fieldWords: string } | undefined {
+  const fits =
+    /\b(?:do|does)(?: not|n't) fit (?:in|into|within) (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
+  if (fits) return { op: "<=", suffix: "TOO_HIGH", word: "no more", fieldWords: fits[1] ?? "" };
+  const compared = /\bmust be (\w+) than (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
+  const rule = compared ? COMPARED.find(([word]) => word.test(compared[1] ?? "")) : undefined;
+  if (!compared || !rule) return undefined;
+  return { op: rule[1], suffix: rule[2], word: compared[1] ?? "", fieldWords: compared[2] ?? "" };
+}
+
+/**
+ * What a create's description says of the record it is made on: "bid on an open lot" (the
+ * record is in that status), "a bid must be higher than the lot's current bid" (the amount
+ * given compares so with that field: the documented error that says so, else an added
+ * `<AMOUNT>_TOO_LOW` or `_TOO_HIGH`, 409), "it becomes the current bid" (the field takes the
+ * amount). eBay's PlaceBid (above the current price, on an active listing), Stripe's refunds
+ * (no more than what is left of the charge) and GitHub's comments (refused on a locked issue).
+ */
+export function referenceGuards(
+  ctx: Context,
+  held: CollectionShape,
+): { require: Array<Record<string, unknown>>; set: Record<string, unknown> } {
+  const require: Array<Record<string, unknown>> = [];
+  const set: Record<string, unknown> = {};
+  const statusPath = statusField(held)?.path;
+  const { values } = requiredStatuses(ctx, held);
+  if (statusPath && values.length > 0) {
+    const error = statusError(ctx, held, values, true);
+    ctx.notes.push(
+      `requires the ${humanNoun(singular(held.name))}'s ${statusPath} in [${values.join(", ")}] (${error})`,
+    );
+    require.push({ field: statusPath, in: values, error });
+  }
+  const numbers = ctx.facts.params.filter(
+    (p) => (p.type === "number" || p.type === "integer") && !p.identifier,
+  );
+  const amount = numbers.length === 1 ? numbers[0] : undefined;
+  if (!amount) return { require, set };
+  const text = ctx.facts.text.toLowerCase();
+  const fieldNamed = (words: string) =>
+    [...held.fields.values()].find(
+      (f) =>
+        !f.path.includes(".") &&
+        (f.types.has("number") || f.types.has("integer")) &&
+        words.endsWith(nameWords(f.path).join(" ")),
+    );
+  const comparison = comparisonOf(text);
+  const field = comparison ? fieldNamed(comparison.fieldWords) : undefined;
+  if (comparison && field) {
+    const { op, suffix, word } = comparison;
+    const documented = ctx.facts.errors.find(
+      (e) =>
+        e.kind !== "not-found" && (e.text.includes(word) || e.text.includes(nameWords(field.path).join(" "))),
+    );
+    const error = documented
+      ? use(ctx, documented)
+      : addError(ctx, {
+          code: `${nameWords(amount.name).join("_").toUpperCase()}_${suffix}`,
+          status: 409,
+          message:
+            op === "<="
+              ? `The ${nameWords(amount.name).join(" ")} do not fit in the ${nameWords(field.path).join(" ")}.`
+              : `The ${nameWords(amount.name).join(" ")} must be ${word} than the ${nameWords(field.path).join(" ")}.`,
+          when: `The ${amount.name} is ${op === "<=" ? "more" : `not ${word}`} than the ${humanNoun(singular(held.name))}'s ${field.path} (inferred from the tool's description).`,
+        });
+    ctx.notes.push(
+      `requires ${amount.name} ${op} the ${field.path} of the ${humanNoun(singular(held.name))} (${error})`,
+    );
+    require.push({
+      expr: `$args.${identifier(amount.name)} ${op} $subject.${identifier(field.path)}`,
+      error,
+    });
+  }
+  const becomes = /\b(?:it|which) becomes (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
+  const takes = becomes ? fieldNamed(becomes[1] ?? "") : undefined;
+  if (takes) {
+    set[takes.path] = `{${amount.name}}`;
+    ctx.notes.push(`sets the ${humanNoun(singular(held.name))}'s ${takes.path} to ${amount.name}`);
+  }
+  return { require, set };
+}
+
+/**
+ * The read that answers a record's not-found error where the API documents none (where it
+ * documents one, `referenceChecks` makes the check): a key a list gains must name a record.
+ */
+export function existsUndocumented(ctx: Context, collection: CollectionShape, param: Param): Draft[] {
+  if (notFoundError(ctx, collection, param.name, { add: false })) return [];
+  const target = recordTarget(ctx, collection, `{${param.name}}`);
+  const missing = notFoundError(ctx, collection, param.name, { add: true });
+  return target && missing ? [{ kind: "read", target, missing }] : [];
+}
+
+/**
+ * A list a record keeps beside a number that bounds it (`capacity`, `max_attendees`,
+ * `seat_limit`) is full at that number: adding one more is refused (the documented "full"
+ * error, or an added `<NOUN>_FULL`, 409), as Eventbrite's sold-out ticket classes, Meetup's RSVP
+ * limit and a course's enrollment cap refuse one more.
+ */
+export function capacityGuard(
+  ctx: Context,
+  collection: CollectionShape,
+  list: string,
+): Record<string, unknown>[] {
+  const bounds = [...collection.fields.values()].filter(
+    (f) =>
+      !f.path.includes(".") &&
+      (f.types.has("integer") || f.types.has("number")) &&
+      nameWords(f.path).some((w) => /^(capacity|limit|max|maximum)$/.test(w)),
+  );
+  const bound = bounds.length === 1 ? bounds[0]?.path : undefined;
+  if (!bound) return [];
+  const documented = ctx.facts.errors.find(
+    (e) => /\bfull\b|capacity/i.test(e.text) || /FULL|CAPACITY/.test(e.code),
+  );
+  const noun = nameWords(singular(collection.name)).join("_").toUpperCase();
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun}_FULL`,
+        status: 409,
+        message: `The ${humanNoun(singular(collection.name))} is full.`,
+        when: `The ${humanNoun(singular(collection.name))} holds as many as its ${bound} allows (inferred from its ${bound}).`,
+      });
+  ctx.notes.push(`refuses one more than ${bound} (${error})`);
+  return [{ expr: `$count(${list}) < $subject.${identifier(bound)}`, error }];
+}
