@@ -4,7 +4,7 @@ import { addError, addGap, type Context, humanNoun, notFoundError, use } from ".
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
 import { fieldFor, statedStatus, statusField } from "./fields.js";
-import { referenceGuards } from "./guards.js";
+import { referenceGuards, statusGuards } from "./guards.js";
 import {
   chargeAccount,
   chargeFor,
@@ -23,6 +23,7 @@ import {
 } from "./principal.js";
 import { overlapCheck } from "./ranges.js";
 import { bindingName, identifier, keyFieldFor, wrapperOutput } from "./reads.js";
+import type { Reference } from "./resolve.js";
 import {
   COUNTS,
   type CollectionShape,
@@ -33,6 +34,7 @@ import {
   type StateShape,
 } from "./shape.js";
 import { stockTaken } from "./stock.js";
+import { keptSums } from "./sums.js";
 import { containerTarget, recordTarget } from "./targets.js";
 import { recordsAt } from "./transitions.js";
 import { nameWords, participle, partNoun, plural, singular } from "./words.js";
@@ -41,6 +43,20 @@ import { nameWords, participle, partNoun, plural, singular } from "./words.js";
  * Creates of records, in collections and inside other records: the ids they are filed under,
  * the fields they start with, and what moves beside them.
  */
+
+/**
+ * "New reservations are confirmed", "a new ticket starts as triaged": the status the
+ * description gives a new record, when it is one the records or schemas know (unquoted words
+ * are read only then).
+ */
+function describedStart(text: string, known: readonly string[]): string | undefined {
+  const said =
+    /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts?|begins?)\s+(?:as\s+|in\s+)?(?:the\s+)?([a-z][a-z_ -]{0,30}?)(?:\s+status)?(?:[.,;]|$)/i.exec(
+      text,
+    )?.[1];
+  if (!said) return undefined;
+  return known.find((value) => value.toLowerCase() === said.toLowerCase());
+}
 
 /** Statuses that begin a lifecycle, in the words APIs give them. */
 const BEGINNINGS =
@@ -111,8 +127,13 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     }
   } else if (collection && statusPath && set[statusPath] === undefined) {
     const seen = [...(collection.fields.get(statusPath)?.values.keys() ?? [])];
-    const start = startingStatus(ctx, knownValues(ctx, statusPath, seen), knownValues(ctx, statusPath, []));
-    if (start) {
+    const known = knownValues(ctx, statusPath, seen);
+    const described = describedStart(ctx.facts.text, known);
+    const start = described ?? startingStatus(ctx, known, knownValues(ctx, statusPath, []));
+    if (described) {
+      set[statusPath] = described;
+      ctx.notes.push(`starts it '${described}' (the description says new ones are)`);
+    } else if (start) {
       set[statusPath] = start;
       ctx.notes.push(
         `starts it '${start}' (of the ${statusPath} values the records and schemas show, the one that begins a lifecycle)`,
@@ -412,11 +433,13 @@ function happensLater(path: string): boolean {
 }
 
 const LATER_STATES =
-  /^(closed|archived|deleted|complete|completed|done|resolved|pinned|locked|muted|hidden|starred|flagged|cancell?ed|merged|blocked|suspended|expired)$/;
+  /^(disabled|revoked|banned|voided|closed|archived|deleted|complete|completed|done|resolved|pinned|locked|muted|hidden|starred|flagged|cancell?ed|merged|blocked|suspended|expired)$/;
 
 /** Plurals that count how often something happened to a record. */
 const TIMES_COUNTED =
-  /^(attempts|retries|tries|views|visits|downloads|clicks|failures|errors|reboots|restarts|plays|opens|uses|runs|hits|replies)$/;
+  /^(attempts|retries|tries|views|visits|downloads|clicks|failures|errors|reboots|restarts|plays|opens|uses|runs|hits|replies|lookups)$/;
+/** Of those, the ones no record holds as its own amount: a count even where none is at zero yet. */
+const ONLY_COUNTED = /^(views|visits|downloads|clicks|plays|hits|replies|lookups)$/;
 
 /**
  * A count of things that accrue to a record by its name (`like_count`, `commentCount`); a
@@ -432,7 +455,7 @@ function isCount(field: FieldShape): boolean {
   return (
     words.length === 1 &&
     TIMES_COUNTED.test(last) &&
-    seen.includes(0) &&
+    (seen.includes(0) || ONLY_COUNTED.test(last)) &&
     seen.every((v) => typeof v === "number" && Number.isInteger(v) && v >= 0)
   );
 }
@@ -595,6 +618,22 @@ export function holderOf(shape: StateShape, part: { path: readonly string[] }): 
   );
 }
 
+/** A sum the record keeps of a list it starts with empty (see sums.ts) starts at zero. */
+function emptySums(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const zero: Record<string, unknown> = {};
+  for (const [path, value] of Object.entries(set)) {
+    const empty =
+      typeof value === "object" && value !== null && (value as { $expr?: unknown }).$expr === "[]";
+    if (!empty) continue;
+    for (const sum of keptSums(ctx, collection, path)) if (set[sum.total] === undefined) zero[sum.total] = 0;
+  }
+  return zero;
+}
+
 /**
  * What a new record holds besides its arguments: the records the arguments name, the empty
  * values its kind starts with, who made it, and when.
@@ -606,6 +645,7 @@ function completeRecord(
 ): Maker | undefined {
   if (collection) Object.assign(set, referencedFields(ctx, collection, set));
   if (collection) Object.assign(set, emptyFields(collection, set), leftEmpty(ctx, collection, set));
+  if (collection) Object.assign(set, emptySums(ctx, collection, set));
   if (collection) Object.assign(set, switchedLater(ctx, collection, set));
   const maker = collection ? makerOf(ctx, collection, set) : undefined;
   if (maker && collection) {
@@ -700,10 +740,22 @@ export function nestedCreate(ctx: Context, collection: CollectionShape, noun: st
     set[keyFieldFor(ctx, collection)] = `{${named.name}}`;
     ctx.notes.push(`files it under the key ${named.name} gives, refusing a taken one`);
   }
+  // "add a line to an open order": the holder's status and flags the text states
+  const holderGuards = statusGuards(ctx, parent.collection);
+  const summed = given ? summedOnRepeat(ctx, collection, set) : undefined;
   return [
-    { kind: "read", target: parentTarget, ...(missing ? { missing } : {}) },
-    ...(maker ? [maker.read] : []),
     {
+      kind: "read",
+      target: parentTarget,
+      ...(missing ? { missing } : {}),
+      ...(holderGuards.length > 0 ? { require: holderGuards } : {}),
+      ...(summed ? { as: "holder" } : {}),
+    },
+    ...referencedGuards(ctx, parent, collection, summed?.resulting),
+    ...(maker ? [maker.read] : []),
+    ...(summed ? [summed.update] : []),
+    {
+      ...(summed ? { when: summed.absent } : {}),
       kind: "create",
       target: named ? `${container}/{${named.name}}` : container,
       ...(named ? { exists: takenError(ctx, collection, named.name) } : {}),
@@ -717,6 +769,79 @@ export function nestedCreate(ctx: Context, collection: CollectionShape, noun: st
       output: wrapperOutput(ctx, collection) ?? "",
     },
   ];
+}
+
+/**
+ * "If the product is already in the cart its quantity is increased": an item whose key the
+ * holder's list already has adds the amount given to that item instead of filing a second one,
+ * as Shopify's `cart/add`, commercetools' `addLineItem` and Saleor's `checkoutLinesAdd` merge
+ * a line of the same product.
+ */
+function summedOnRepeat(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): { update: Draft; absent: string; resulting?: string } | undefined {
+  const key = collection.keyField;
+  const list = collection.path.at(-1);
+  if (!key || !list) return undefined;
+  const amounts = ctx.facts.params.filter(
+    (p) => (p.type === "integer" || p.type === "number") && set[p.name] === `{${p.name}}`,
+  );
+  const amount = amounts.length === 1 ? amounts[0] : undefined;
+  if (!amount) return undefined;
+  const words = nameWords(amount.name).join("[ _]");
+  const said = new RegExp(
+    `\\balready\\b[^.;]{0,60}?\\b(?:its|the)\\s+${words}\\s+(?:is|are)\\s+(?:increased|incremented|added to|raised|summed)`,
+    "i",
+  );
+  if (!said.test(ctx.facts.tool.description)) return undefined;
+  const given = /^\{(\w+)\}$/.exec(String(set[key]))?.[1];
+  const container = containerTarget(ctx, collection);
+  if (!given || !container) return undefined;
+  const there = `$count($holder.${identifier(list)}[${identifier(key)} = $args.${identifier(given)}]) > 0`;
+  ctx.notes.push(`adds ${amount.name} to the ${list} item of the same ${key} where there is one`);
+  const target = `${container}/[${key}={${given}}]`;
+  // "the resulting quantity cannot exceed …": what the item will hold is compared, not the argument
+  const resulting = /\b(?:resulting|combined|new total)\b/i.test(ctx.facts.tool.description)
+    ? `($args.${identifier(amount.name)} + $sum([$holder.${identifier(list)}[${identifier(key)} = $args.${identifier(given)}].${identifier(amount.name)}]))`
+    : undefined;
+  return {
+    update: { kind: "update", target, when: there, inc: { [amount.name]: `{${amount.name}}` } },
+    absent: `$not(${there})`,
+    ...(resulting ? { resulting } : {}),
+  };
+}
+
+/**
+ * What a nested create's description says of another record it names ("the quantity cannot
+ * exceed the product's stock"): that record is read, must exist, and is compared as a create's
+ * referenced record is.
+ */
+function referencedGuards(
+  ctx: Context,
+  parent: Reference,
+  made: CollectionShape,
+  compared?: string,
+): Draft[] {
+  // an item's field that is another collection's key (a line's `sku`) names a record of it too
+  const keyed = ctx.facts.params.flatMap((param): Reference[] => {
+    if (ctx.references.some((r) => r.param === param && r.collection !== made)) return [];
+    const named = [...ctx.shape.collections.values()].filter(
+      (c) => !c.parent && c !== made && c !== parent.collection && c.keyField === param.name,
+    );
+    return named.length === 1 && named[0]
+      ? [{ param, collection: named[0], many: false, strength: "weak" }]
+      : [];
+  });
+  return [...ctx.references, ...keyed].flatMap((reference): Draft[] => {
+    if (reference === parent || reference.many || reference.collection === made) return [];
+    const said = referenceGuards(ctx, reference.collection, compared);
+    const target = recordTarget(ctx, reference.collection, `{${reference.param.name}}`);
+    if (said.require.length === 0 || !target) return [];
+    const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
+    return [{ kind: "read", target, ...(missing ? { missing } : {}), require: said.require }];
+  });
 }
 
 /** Words before a noun that name the record a new one starts from (`from_branch`, `source_project`). */

@@ -2,11 +2,13 @@ import { type Context, humanNoun, notFoundError, use } from "./context.js";
 import { nestedCreate, sameName } from "./creates.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
-import { capacityGuard, existsUndocumented, referenceChecks } from "./guards.js";
+import { capacityGuard, existsUndocumented, referenceChecks, statusGuards } from "./guards.js";
 import { bindingName, identifier, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape } from "./shape.js";
+import { keptSums } from "./sums.js";
 import { referenceTarget } from "./targets.js";
+import { recordsAt } from "./transitions.js";
 import { type Action, JOIN_VERBS, LEAVE_VERBS, nameWords, participle, singular } from "./words.js";
 
 /** A record's own lists: values and records added to them, changed in place and removed. */
@@ -62,8 +64,16 @@ export function elementRule(ctx: Context, subject: Reference, action: Action): D
   const referred = field.refersTo ? ctx.shape.collections.get(field.refersTo) : undefined;
   if (acting === "create" && !field.itemFields && referred && !onlyKeyOf(rest, referred)) return [];
   if (acting === "create") {
-    const value = appendedValue(ctx, rest, field.itemFields);
-    if (value === undefined) return [];
+    const made = appendedValue(ctx, rest, field.itemFields);
+    if (made === undefined) return [];
+    const value = withItemNumber(
+      ctx,
+      collection,
+      made,
+      field.path,
+      field.itemFields,
+      `$subject.${identifier(field.path)}`,
+    );
     const taken = ctx.facts.errors.find(
       (e) => /\balready\b/.test(e.text) || /ALREADY|EXISTS|DUPLICATE/.test(e.code),
     );
@@ -91,6 +101,7 @@ export function elementRule(ctx: Context, subject: Reference, action: Action): D
         ...fieldAnswers(ctx, collection, binding),
       ];
     }
+    const inc = summedInto(ctx, collection, field.path, value);
     const present = key
       ? `$count(${list}[${identifier(key.name)} = $args.${identifier(key.name)}]) = 0`
       : `$not($args.${identifier(rest.find((p) => p.required)?.name ?? "")} in ${list})`;
@@ -104,11 +115,14 @@ export function elementRule(ctx: Context, subject: Reference, action: Action): D
         kind: "update",
         target,
         ...(missing ? { missing } : {}),
+        // "add a line to an open order": the holder's status and flags the text states
         require: [
+          ...statusGuards(ctx, collection),
           ...(taken ? [{ expr: present, error: taken.code }] : []),
           ...capacityGuard(ctx, collection, list),
         ],
         append: { [field.path]: value },
+        ...(Object.keys(inc).length > 0 ? { inc } : {}),
         as: binding,
         ...(answersElement ? {} : { output: wrapperOutput(ctx, collection) ?? "" }),
       },
@@ -300,6 +314,70 @@ function namedListField(ctx: Context, collection: CollectionShape) {
       (words.has(singular(listNoun(f.path))) || (done !== undefined && f.path === done)),
   );
   return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/**
+ * An item of a list numbered within it (`item_id` 1, 2, … of a report's `items`) gets the next
+ * number, as a GitHub issue's number follows the repository's last and a Stripe invoice's line
+ * items are numbered per invoice.
+ */
+function withItemNumber(
+  ctx: Context,
+  holder: CollectionShape,
+  item: unknown,
+  list: string,
+  itemFields: ReadonlySet<string> | undefined,
+  current: string,
+): unknown {
+  if (!item || typeof item !== "object" || !itemFields) return item;
+  const noun = singular(listNoun(list));
+  const id = [...itemFields].find((f) => f === "id" || f === `${noun}_id` || f === `${noun}_number`);
+  if (!id || (item as Record<string, unknown>)[id] !== undefined) return item;
+  const numbers = ctx.states
+    .flatMap((state) => recordsAt(state, holder.path))
+    .flatMap((record) => (Array.isArray(record[list]) ? (record[list] as unknown[]) : []))
+    .map((entry) =>
+      entry && typeof entry === "object" ? (entry as Record<string, unknown>)[id] : undefined,
+    );
+  if (numbers.length === 0 || !numbers.every((n) => Number.isInteger(n))) return item;
+  ctx.notes.push(`numbers the new ${noun} after the list's largest ${id}`);
+  return {
+    [id]: { $expr: `$max([0, ${current}.${identifier(id)}]) + 1` },
+    ...(item as Record<string, unknown>),
+  };
+}
+
+/** The holder's sums of its items' amounts (see sums.ts) an item made of the arguments adds to. */
+function summedInto(
+  ctx: Context,
+  holder: CollectionShape,
+  list: string,
+  item: unknown,
+): Record<string, string> {
+  if (!item || typeof item !== "object") return {};
+  const inc: Record<string, string> = {};
+  for (const sum of keptSums(ctx, holder, list)) {
+    const value = (item as Record<string, unknown>)[sum.of];
+    if (typeof value !== "string" || !/^\{\w+\}$/.test(value)) continue;
+    inc[sum.total] = value;
+    ctx.notes.push(`adds the new item's ${sum.of} to the ${sum.total} it sums`);
+  }
+  return inc;
+}
+
+/**
+ * A tool that adds an item of a record's list that the tool's name names, whose items hold an
+ * amount an argument gives (`add_expense_item(report_id, amount)`): an item is made, not an
+ * amount moved into a balance.
+ */
+export function addsListItem(ctx: Context, subject: Reference): boolean {
+  const field = namedListField(ctx, subject.collection);
+  return (
+    field?.itemFields !== undefined &&
+    ctx.facts.params.some(
+      (p) => (p.type === "number" || p.type === "integer") && field.itemFields?.has(p.name) === true,
+    )
+  );
 }
 
 /** Verbs that are the noun of what they add: a comment, a note, a review, a reply, a tag, a label. */

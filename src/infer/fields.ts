@@ -39,6 +39,38 @@ export function fieldFor(param: Param, collection: CollectionShape): string | un
 }
 
 /**
+ * The record's own field for what an action's argument says: who did it, in a
+ * `<participle>_by` (`approved_by` from `approver_id`, GitHub's `merged_by`, Jira's
+ * `resolvedBy`), or why, in a field named after the action (`rejection_reason` from `reason`,
+ * Stripe's `cancellation_reason`, Shopify's `cancel_reason`).
+ */
+export function actionFieldFor(ctx: Context, param: Param, collection: CollectionShape): string | undefined {
+  const verb = ctx.facts.verb;
+  if (!verb || PLAIN_UPDATE_VERBS.has(verb)) return undefined;
+  const top = [...collection.fields.values()].filter((f) => !f.path.includes("."));
+  const words = param.words;
+  const actor =
+    param.type === "string" &&
+    (words.at(-1) === "id" || words.at(-1) === "by" || words.length === 1) &&
+    words[0] !== undefined &&
+    (words[0] === "by" || words[0].startsWith(verb.replace(/e$/, "")) || /(er|or)$/.test(words[0]));
+  if (actor) {
+    const by = top.find((f) => f.path === `${participle(verb)}_by`);
+    if (by) return by.path;
+  }
+  const stem = verb.replace(/e$/, "");
+  const named = top.filter((f) => {
+    const fieldWords = nameWords(f.path);
+    return (
+      fieldWords.length === words.length + 1 &&
+      fieldWords.slice(1).join("_") === words.join("_") &&
+      (fieldWords[0] ?? "").startsWith(stem)
+    );
+  });
+  return named.length === 1 ? named[0]?.path : undefined;
+}
+
+/**
  * Where an argument of an action that no field takes is recorded. An action (cancel, return,
  * approve) keeps its arguments as a record of itself, named after the verb: `reason` of
  * `cancel_…` becomes `cancel_reason`, `item_ids` of `return_…` becomes `return_items`. A

@@ -117,7 +117,104 @@ export function statusGuards(
   collection: CollectionShape,
   after?: string,
 ): Array<Record<string, unknown>> {
-  return [...statusFieldGuards(ctx, collection, after), ...flagGuards(ctx, collection)];
+  return [
+    ...statusFieldGuards(ctx, collection, after),
+    ...flagGuards(ctx, collection),
+    ...nonEmptyGuards(ctx, collection),
+    ...actorGuards(ctx, collection),
+  ];
+}
+
+/**
+ * "Only the submitting employee's manager may approve", "only its owner can delete it": the
+ * person the call names (`approver_id`, `user_id`) must be the one the record names, directly
+ * (its `owner`) or through the record it links to (its employee's `manager_id`), else the
+ * documented error that says so, or an added `<ACTOR>_NOT_<ROLE>`, 403. GitHub lets only a
+ * repository's admins delete it, Expensify and Concur route a report to the submitter's
+ * manager, Google Drive lets only the owner transfer a file.
+ */
+function actorGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+  const text = ctx.facts.tool.description;
+  const linked = /\bonly (?:the |its )?(?:[a-z]+ )?([a-z]+)'s ([a-z]+) (?:may|can)\b/i.exec(text);
+  const direct = linked ? undefined : /\bonly (?:the |its )([a-z]+) (?:may|can)\b/i.exec(text);
+  if (!linked && !direct) return [];
+  const fieldNamed = (shape: CollectionShape, noun: string) =>
+    [...shape.fields.values()].find(
+      (f) => !f.path.includes(".") && singular(nameWords(f.path)[0] ?? "") === singular(noun.toLowerCase()),
+    );
+  const subjectKey = ctx.references.find((r) => r.collection === collection)?.param.name;
+  const actors = ctx.facts.params.filter(
+    (p) =>
+      p.type === "string" &&
+      p.name !== subjectKey &&
+      (p.identifier || /(er|or)$/.test(nameWords(p.name)[0] ?? "")),
+  );
+  const actor = actors.length === 1 ? actors[0] : undefined;
+  if (!actor) return [];
+  let expected: string | undefined;
+  let role = "";
+  if (linked) {
+    const link = fieldNamed(collection, linked[1] ?? "");
+    const other = link?.refersTo ? ctx.shape.collections.get(link.refersTo) : undefined;
+    const field = other ? fieldNamed(other, linked[2] ?? "") : undefined;
+    if (!link || !other || !field || other.parent) return [];
+    expected = `$entity(${JSON.stringify(other.name)}, $subject.${identifier(link.path)}).${identifier(field.path)}`;
+    role = linked[2] ?? "";
+  } else {
+    const field = fieldNamed(collection, direct?.[1] ?? "");
+    if (!field) return [];
+    expected = `$subject.${identifier(field.path)}`;
+    role = direct?.[1] ?? "";
+  }
+  const documented = ctx.facts.errors.find(
+    (e) => e.kind !== "not-found" && /\bonly\b|not allowed|forbidden|permission/i.test(e.text),
+  );
+  const who = nameWords(actor.name).filter((w) => w !== "id");
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${who.join("_").toUpperCase()}_NOT_${role.toUpperCase()}`,
+        status: 403,
+        message: `The ${who.join(" ")} is not the ${role.toLowerCase()}.`,
+        when: `The ${actor.name} given is not the ${role.toLowerCase()} the ${nameWords(singular(collection.name)).join(" ")} names (inferred from the tool's description).`,
+      });
+  ctx.notes.push(`requires ${actor.name} to be the ${role.toLowerCase()} the record names (${error})`);
+  return [{ expr: `$args.${identifier(actor.name)} = ${expected}`, error }];
+}
+
+/**
+ * "A report must contain at least one expense line to be submitted": the record's list of
+ * them (the one its name names, else its one list of records) may not be empty, with the
+ * documented error that says so, else an added `<NOUN>_EMPTY`, 409. GitHub refuses a pull
+ * request with no commits, Stripe finalizing an invoice without lines, Shopify a draft order
+ * without line items.
+ */
+function nonEmptyGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+  const said =
+    /\bmust (?:contain|have|hold|include) at least one ([a-z][a-z ]{1,40}?)(?:\s+(?:to|before|in order)\b|[.;,]|$)/i.exec(
+      ctx.facts.tool.description,
+    )?.[1];
+  if (!said) return [];
+  const words = said.toLowerCase().split(/\s+/).map(singular);
+  const lists = [...collection.fields.values()].filter((f) => !f.path.includes(".") && f.types.has("array"));
+  const named = lists.filter((f) => words.includes(singular(nameWords(f.path).at(-1) ?? "")));
+  const records = lists.filter((f) => f.itemFields !== undefined && f.itemFields.size > 0);
+  const list = named.length === 1 ? named[0] : records.length === 1 ? records[0] : undefined;
+  if (!list) return [];
+  const noun = nameWords(singular(collection.name)).join(" ");
+  const documented = ctx.facts.errors.find(
+    (e) => e.kind !== "not-found" && /\b(?:empty|at least one|no )/i.test(e.text),
+  );
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${nameWords(noun).join("_").toUpperCase()}_EMPTY`,
+        status: 409,
+        message: `The ${noun} has no ${said}.`,
+        when: `The ${noun}'s ${list.path} is empty (inferred from the tool's description).`,
+      });
+  ctx.notes.push(`refuses a ${noun} whose ${list.path} is empty (${error})`);
+  return [{ expr: `$count($subject.${identifier(list.path)}) > 0`, error }];
 }
 
 /**
@@ -128,28 +225,39 @@ export function statusGuards(
  */
 function flagGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
   const noun = nameWords(singular(collection.name)).join(" ");
+  const nouns = `(?:${escapeRegExp(noun)}|${escapeRegExp(plural(noun))})`;
   const documented = [ctx.facts.text, ...ctx.facts.errors.map((e) => e.text)].map((t) => t.toLowerCase());
   return [...collection.fields.values()].flatMap((field) => {
     if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
     const words = nameWords(field.path).filter((w) => w !== "is");
     const flag = words.map(escapeRegExp).join("[ _]");
-    const refused = new RegExp(
-      `\\b${flag}\\s+(?:${escapeRegExp(noun)}|${escapeRegExp(plural(noun))})\\s+(?:cannot|can't|can not|may not|must not)\\b`,
+    // "protected branches cannot be deleted", "disabled links do not resolve"
+    const refused = new RegExp(`\\b${flag}\\s+${nouns}\\s+${REFUSING}`);
+    // "sensors that are not online cannot be configured": the flag must be set
+    const lacking = new RegExp(
+      `\\b${nouns}\\s+(?:that|which|who)\\s+(?:are|is)\\s+not\\s+${flag}\\s+${REFUSING}`,
     );
-    if (!documented.some((t) => refused.test(t))) return [];
+    const set = documented.some((t) => refused.test(t));
+    const unset = !set && documented.some((t) => lacking.test(t));
+    if (!set && !unset) return [];
+    const state = unset ? `not ${words.join(" ")}` : words.join(" ");
     const said = ctx.facts.errors.find((e) => e.kind !== "not-found" && e.text.includes(words.join(" ")));
     const error = said
       ? use(ctx, said)
       : addError(ctx, {
-          code: `${nameWords(noun).join("_").toUpperCase()}_${words.join("_").toUpperCase()}`,
+          code: `${nameWords(noun).join("_").toUpperCase()}_${[...(unset ? ["not"] : []), ...words].join("_").toUpperCase()}`,
           status: 409,
-          message: `The ${noun} is ${words.join(" ")}.`,
-          when: `The ${noun} is ${words.join(" ")} (inferred from the tool's description).`,
+          message: `The ${noun} is ${state}.`,
+          when: `The ${noun} is ${state} (inferred from the tool's description).`,
         });
-    ctx.notes.push(`refuses a ${words.join(" ")} ${noun} (${error})`);
-    return [{ field: field.path, notIn: [true], error }];
+    ctx.notes.push(
+      unset ? `refuses a ${noun} that is ${state} (${error})` : `refuses a ${state} ${noun} (${error})`,
+    );
+    return [{ field: field.path, notIn: [!unset], error }];
   });
 }
+
+const REFUSING = "(?:cannot|can't|can not|may not|must not|do not|does not|don't|doesn't|will not|won't)\\b";
 
 function statusFieldGuards(
   ctx: Context,
@@ -232,6 +340,15 @@ function comparisonOf(
   const fits =
     /\b(?:do|does)(?: not|n't) fit (?:in|into|within) (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
   if (fits) return { op: "<=", suffix: "TOO_HIGH", word: "no more", fieldWords: fits[1] ?? "" };
+  // "fails if the party is larger than the table's seats", "cannot exceed the product's stock"
+  const refused =
+    /\b(?:fails?|is refused|errors?)\s+(?:if|when)\s+(?:the\s+)?[a-z_ ]{1,30}?\s+(?:is|are)\s+(?:larger|greater|more|higher|bigger)\s+than\s+(?:the\s+|its\s+)?([a-z' ]{2,60}?)(?:[.;,]|\s+or\s+|\s+and\s+|$)/.exec(
+      text,
+    ) ??
+    /\b(?:cannot|can't|can not|must not|may not) exceed (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|\s+or\s+|\s+and\s+|$)/.exec(
+      text,
+    );
+  if (refused) return { op: "<=", suffix: "TOO_HIGH", word: "more", fieldWords: refused[1] ?? "" };
   const compared = /\bmust be (\w+) than (?:the |its )?([a-z' ]{2,60}?)(?:[.;,]|$)/.exec(text);
   const rule = compared ? COMPARED.find(([word]) => word.test(compared[1] ?? "")) : undefined;
   if (!compared || !rule) return undefined;
@@ -249,6 +366,8 @@ function comparisonOf(
 export function referenceGuards(
   ctx: Context,
   held: CollectionShape,
+  /** The amount compared, where it is more than the argument (a quantity added to one already held). */
+  compared?: string,
 ): { require: Array<Record<string, unknown>>; set: Record<string, unknown> } {
   const require: Array<Record<string, unknown>> = [];
   const set: Record<string, unknown> = {};
@@ -288,16 +407,18 @@ export function referenceGuards(
           code: `${nameWords(amount.name).join("_").toUpperCase()}_${suffix}`,
           status: 409,
           message:
-            op === "<="
-              ? `The ${nameWords(amount.name).join(" ")} do not fit in the ${nameWords(field.path).join(" ")}.`
-              : `The ${nameWords(amount.name).join(" ")} must be ${word} than the ${nameWords(field.path).join(" ")}.`,
+            word === "more" && op === "<="
+              ? `The ${nameWords(amount.name).join(" ")} is more than the ${nameWords(field.path).join(" ")}.`
+              : op === "<="
+                ? `The ${nameWords(amount.name).join(" ")} do not fit in the ${nameWords(field.path).join(" ")}.`
+                : `The ${nameWords(amount.name).join(" ")} must be ${word} than the ${nameWords(field.path).join(" ")}.`,
           when: `The ${amount.name} is ${op === "<=" ? "more" : `not ${word}`} than the ${humanNoun(singular(held.name))}'s ${field.path} (inferred from the tool's description).`,
         });
     ctx.notes.push(
       `requires ${amount.name} ${op} the ${field.path} of the ${humanNoun(singular(held.name))} (${error})`,
     );
     require.push({
-      expr: `$args.${identifier(amount.name)} ${op} $subject.${identifier(field.path)}`,
+      expr: `${compared ?? `$args.${identifier(amount.name)}`} ${op} $subject.${identifier(field.path)}`,
       error,
     });
   }

@@ -7,7 +7,7 @@ import { knownValues } from "./conditions.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { createRule } from "./creates.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
-import { elementRule } from "./elements.js";
+import { addsListItem, elementRule } from "./elements.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import {
   fieldFor,
@@ -556,7 +556,10 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     acting === "create" &&
     subject !== undefined &&
     facts.nouns.some((n) => sameNoun(n, subject.collection.name));
-  const moved = makesItsKind ? undefined : (lineAdded(ctx, subject) ?? moneyMove(ctx, subject, STOCK_MOVES));
+  // an item of a list the name names (`add_expense_item`) is made, whatever amount it holds
+  const itemMade = acting === "create" && subject !== undefined && addsListItem(ctx, subject);
+  const moved =
+    makesItsKind || itemMade ? undefined : (lineAdded(ctx, subject) ?? moneyMove(ctx, subject, STOCK_MOVES));
   if (moved && moved.length > 0) return { drafts: moved };
   const beside = subject && acting === "create" ? besideListRule(ctx, subject) : undefined;
   if (beside) return { drafts: beside };
@@ -741,15 +744,56 @@ const ABOUT_ARGUMENTS =
  */
 function unguardedCondition(facts: ToolFacts, drafts: readonly Draft[]): string[] {
   if (!drafts.some((d) => CHANGES.has(d.kind))) return [];
-  const guarded = drafts.some(
-    (d) => d.kind === "check" || (Array.isArray(d.require) && d.require.length > 0) || d.exists !== undefined,
+  // a sentence is checked where a guard speaks of what it speaks of: a field, a value, an error's words
+  const guarded = new Set(
+    drafts.flatMap((d) =>
+      [d.kind === "check" ? d.require : undefined, d.kind === "check" ? undefined : d.require, d.exists]
+        .filter((part) => part !== undefined && !(Array.isArray(part) && part.length === 0))
+        .flatMap((part) => wordsOf(JSON.stringify(part))),
+    ),
   );
-  if (guarded) return [];
   const sentence = (facts.tool.description ?? "")
     .split(/(?<=[.!?])\s+/)
-    .find((s) => CONDITION.test(s) && !ABOUT_ARGUMENTS.test(s));
+    .find(
+      (s) => CONDITION.test(s) && !ABOUT_ARGUMENTS.test(s) && !wordsOf(s).some((word) => guarded.has(word)),
+    );
   return sentence ? [`the description states a condition no effect checks: "${sentence.trim()}"`] : [];
 }
+
+/** The words of a text or of a guard's JSON that can name a thing: four letters or more, singular. */
+function wordsOf(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z]{4,}/g) ?? [])
+    .map(singular)
+    .filter((word) => !GUARD_SYNTAX.has(word));
+}
+
+/** Words every guard's JSON has, which name nothing the description speaks of. */
+const GUARD_SYNTAX: ReadonlySet<string> = new Set([
+  "arg",
+  "subject",
+  "count",
+  "exist",
+  "filter",
+  "function",
+  "string",
+  "contain",
+  "true",
+  "false",
+  "field",
+  "expr",
+  "notin",
+  "error",
+  "each",
+  "entity",
+  "when",
+  "must",
+  "with",
+  "that",
+  "than",
+  "this",
+  "from",
+  "have",
+]);
 
 const TREE_READ_OPS = new Set(["pwd", "list", "read", "info", "size", "find"]);
 
@@ -1069,11 +1113,14 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   if (facts.readOnly === true) return "read";
   const verb = facts.verbAction;
   // `write_note`: "Write a new note" makes one where no argument names one to rewrite
+  // and "save … as a new scene" makes the scene its name names, refusing a taken name
   if (
     verb === "update" &&
-    !subject &&
     WRITES_ANEW.has(facts.verb ?? "") &&
-    /\bnew\b/i.test(facts.tool.description)
+    (subject
+      ? new RegExp(`\\bnew\\s+${nameWords(singular(subject.collection.name)).join("[ _]")}\\b`, "i")
+      : /\bnew\b/i
+    ).test(facts.tool.description)
   )
     return "create";
   if (verb && !(verb === "read" && facts.readOnly === false)) return verb;

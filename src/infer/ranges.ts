@@ -131,13 +131,17 @@ function recordsOf(collection: CollectionShape): string {
 
 /** The test that a record `$b` takes part of the span the arguments give, unless it was called off. */
 function overlaps(collection: CollectionShape, span: Span): string {
-  // a record called off holds no time, whether its status was in the state or written by a cancel
-  const status = identifier(statusField(collection)?.path ?? "status");
   return [
     `$toMillis($b.${identifier(span.start)}) < $toMillis($args.${identifier(span.to.name)})`,
     `$toMillis($b.${identifier(span.end)}) > $toMillis($args.${identifier(span.from.name)})`,
-    `$not($exists($b.${status}) and $contains($string($b.${status}), /cancel|declin|reject|void|releas/i))`,
+    calledOffNot(collection),
   ].join(" and ");
+}
+
+/** The test that a record `$b` was not called off: one called off holds no time, whether its status was in the state or written by a cancel. */
+function calledOffNot(collection: CollectionShape): string {
+  const status = identifier(statusField(collection)?.path ?? "status");
+  return `$not($exists($b.${status}) and $contains($string($b.${status}), /cancel|declin|reject|void|releas/i))`;
 }
 
 /**
@@ -153,6 +157,7 @@ export function overlapCheck(ctx: Context, collection: CollectionShape, holder: 
   const link = [...collection.fields.values()].find(
     (f) => f.refersTo === holder.collection.name && !f.path.includes("."),
   );
+  if (!span && link) return slotCheck(ctx, collection, holder, link.path);
   if (!span || !link || !TAKEN_WORDS.test(ctx.facts.tool.description)) return [];
   const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && TAKEN_WORDS.test(e.text));
   const noun = nameWords(singular(holder.collection.name)).join("_");
@@ -166,6 +171,45 @@ export function overlapCheck(ctx: Context, collection: CollectionShape, holder: 
       });
   ctx.notes.push(`refuses a span that overlaps another of the same ${noun.replace(/_/g, " ")} (${error})`);
   const taken = `$filter(${recordsOf(collection)}, function($b) { $b.${identifier(link.path)} = $args.${identifier(holder.param.name)} and ${overlaps(collection, span)} })`;
+  return [{ kind: "check", require: [{ expr: `$count(${taken}) = 0`, error }] }];
+}
+
+/**
+ * A new record that takes a holder at a point in time given as fields (a table at a date and
+ * a time), where the description says the holder cannot be taken twice ("fails if the table
+ * already has a reservation at that date and time"): a record of the same holder at the same
+ * date and time, not called off, refuses it. OpenTable's and Resy's slots, a barber's
+ * appointment times in Square Appointments, a court booked by the hour.
+ */
+function slotCheck(ctx: Context, collection: CollectionShape, holder: Reference, link: string): Draft[] {
+  const description = ctx.facts.tool.description;
+  if (!TAKEN_WORDS.test(description) && !/\balready (?:has|have|holds) an?\b/i.test(description)) return [];
+  const slot = ctx.facts.params.filter((p) => {
+    const field = collection.fields.get(p.name);
+    const format = typeof p.schema.format === "string" ? p.schema.format : "";
+    return (
+      field !== undefined &&
+      p.type === "string" &&
+      (/^(date|time|date-time)$/.test(format) || /^(date|time|slot|start|start_time|starts_at)$/.test(p.name))
+    );
+  });
+  const named = slot.filter((p) => new RegExp(`\\b${p.name}\\b`, "i").test(description));
+  if (named.length === 0 || named.length !== slot.length) return [];
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && TAKEN_WORDS.test(e.text));
+  const noun = nameWords(singular(holder.collection.name)).join("_");
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${noun.toUpperCase()}_NOT_AVAILABLE`,
+        status: 409,
+        message: `The ${noun.replace(/_/g, " ")} is already taken at that ${named.map((p) => p.name).join(" and ")}.`,
+        when: `Another ${humanNoun(singular(collection.name))} of the ${noun.replace(/_/g, " ")} has the ${named.map((p) => p.name).join(" and ")} given (inferred from the tool's description).`,
+      });
+  ctx.notes.push(
+    `refuses a ${noun.replace(/_/g, " ")} already taken at the same ${named.map((p) => p.name).join(" and ")} (${error})`,
+  );
+  const same = named.map((p) => `$b.${identifier(p.name)} = $args.${identifier(p.name)}`).join(" and ");
+  const taken = `$filter(${recordsOf(collection)}, function($b) { $b.${identifier(link)} = $args.${identifier(holder.param.name)} and ${same} and ${calledOffNot(collection)} })`;
   return [{ kind: "check", require: [{ expr: `$count(${taken}) = 0`, error }] }];
 }
 

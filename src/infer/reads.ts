@@ -274,6 +274,15 @@ function selectionOf(ctx: Context, collection: CollectionShape, skip?: ReadonlyS
       selection.described.push(`${key} in ${param.name}`);
       continue;
     }
+    const started = startFieldFor(ctx, param, collection);
+    if (started) {
+      const arg = `$args.${identifier(param.name)}`;
+      selection.filters.push(
+        `($not($exists(${arg})) or $substring($string(${fieldExpression(started)}), 0, $length(${arg})) = ${arg})`,
+      );
+      selection.described.push(`${started} starts with ${param.name}`);
+      continue;
+    }
     const texts = textFieldsFor(param, collection, ctx.facts.text);
     if (texts.length > 0) {
       const arg = `$lowercase($args.${identifier(param.name)})`;
@@ -285,6 +294,27 @@ function selectionOf(ctx: Context, collection: CollectionShape, skip?: ReadonlyS
     selection.unmatched.push(param.name);
   }
   return selection;
+}
+
+/**
+ * `prefix`, `name_prefix`, `starts_with`: records whose key (or the field the argument names)
+ * begins with it, as S3's and Cloud Storage's object listings take `prefix`, Consul's KV
+ * store and etcd list keys under a prefix, and Vault lists secrets below a path.
+ */
+function startFieldFor(ctx: Context, param: Param, collection: CollectionShape): string | undefined {
+  if (param.type !== "string") return undefined;
+  const words = param.words;
+  const last = words.at(-1);
+  const starts = last === "prefix" || (words.length >= 2 && words.at(-2) === "starts" && last === "with");
+  if (!starts) return undefined;
+  const named = words.slice(0, last === "prefix" ? -1 : -2).join("_");
+  if (named !== "") {
+    const field = [...collection.fields.values()].find(
+      (f) => !f.path.includes(".") && (f.path === named || nameWords(f.path).join("_") === named),
+    );
+    return field?.path;
+  }
+  return keyFieldFor(ctx, collection);
 }
 
 function onlyFlagFor(

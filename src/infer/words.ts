@@ -490,12 +490,16 @@ function singularOf(word: string): string {
   // analyses → analysis; addresses → address, statuses → status (houses, causes keep their e)
   if (/yses$/.test(word)) return `${word.slice(0, -2)}is`;
   if (/(ch|sh|x|z|ss|[^aeiou]us)es$/.test(word)) return word.slice(0, -2);
+  if (ENDS_IN_AS.test(word.slice(0, -2)) && word.endsWith("es")) return word.slice(0, -2);
   if (/s$/.test(word)) return word.slice(0, -1);
   return word;
 }
 
+/** Nouns whose singular ends in "as" (an e-mail alias, a canvas), which a plain "s" would cut. */
+const ENDS_IN_AS = /(alias|bias|canvas|atlas)$/;
+
 export function plural(word: string): string {
-  if (/(ss|x|z|ch|sh|[^aeiou]us)$/.test(word)) return `${word}es`;
+  if (/(ss|x|z|ch|sh|[^aeiou]us)$/.test(word) || ENDS_IN_AS.test(word)) return `${word}es`;
   if (/[^aeiou]is$/.test(word)) return `${word.slice(0, -2)}es`;
   if (word.endsWith("s")) return word;
   if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;

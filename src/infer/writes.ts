@@ -1,7 +1,7 @@
 import escapeRegExp from "escape-string-regexp";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
-import { fieldFor, recordFieldFor, requiredStatuses, statusAfter } from "./fields.js";
+import { actionFieldFor, fieldFor, recordFieldFor, requiredStatuses, statusAfter } from "./fields.js";
 import { referenceChecks, statusGuards, vacantGuards } from "./guards.js";
 import { refundDestination, sharedFields } from "./payments.js";
 import { ownGuard, signedInRead } from "./principal.js";
@@ -22,7 +22,11 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const binding = bindingName(collection);
   const bound = { collection, binding };
   const set = mergedObjects(ctx, collection, argumentFields(ctx, subject));
-  const status = statusAfter(ctx, collection);
+  const inc = statedCounts(ctx, collection);
+  // a call the description says only counts (a view, a click) leaves no status the records lack
+  const counted = Object.keys(inc).length > 0;
+  const found = statusAfter(ctx, collection);
+  const status = found?.invented && counted ? undefined : found;
   if (status && set[status.field] === undefined) {
     const flag = collection.fields.get(status.field)?.types.has("boolean");
     set[status.field] = flag ? status.value === "true" : status.value;
@@ -50,7 +54,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const relinked = relinkedFields(ctx, collection, set);
   const checks = [...referenceChecks(ctx, subject, [bound]), ...takenFromHolder(ctx, collection, binding)];
   const placed = wrapperOutput(ctx, collection);
-  const inc = statedCounts(ctx, collection);
+  const zero = removedAtZero(ctx, set);
   return [
     ...(own ? [signedInRead(own.principal)] : []),
     ...relinked,
@@ -60,13 +64,39 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
       ...(missing ? { missing } : {}),
       require,
       set,
-      ...(Object.keys(inc).length > 0 ? { inc } : {}),
+      ...(counted ? { inc } : {}),
       as: binding,
       output: placed ?? "",
+      ...(zero ? { when: `$not(${zero})` } : {}),
     },
+    ...(zero ? [{ kind: "delete" as const, target, when: zero, as: binding, output: "" }] : []),
     ...checks,
     ...(placed ? [] : keyEcho(ctx, subject)),
   ];
+}
+
+/**
+ * "A quantity of 0 removes the line": the call whose amount is zero deletes the record instead
+ * of setting it, as Shopify's `cart/change.js`, Stripe's subscription items (`quantity: 0` with
+ * deletion) and commercetools' `changeLineItemQuantity` do. The test on the arguments, or none.
+ */
+function removedAtZero(ctx: Context, set: Readonly<Record<string, unknown>>): string | undefined {
+  for (const param of ctx.facts.params) {
+    if (
+      (param.type !== "integer" && param.type !== "number") ||
+      !Object.values(set).includes(`{${param.name}}`)
+    )
+      continue;
+    const words = nameWords(param.name).map(escapeRegExp).join("[ _]");
+    const said = new RegExp(
+      `\\b(?:a|an|the)?\\s*${words}\\s+of\\s+(?:0|zero)\\s+(?:removes|deletes|drops)\\b`,
+      "i",
+    );
+    if (!said.test(ctx.facts.tool.description)) continue;
+    ctx.notes.push(`deletes the record when ${param.name} is 0 (the description says so)`);
+    return `$args.${identifier(param.name)} = 0`;
+  }
+  return undefined;
 }
 
 const STEP_WORDS: Readonly<Record<string, number>> = { one: 1, "1": 1, two: 2, "2": 2 };
@@ -86,6 +116,16 @@ export function statedCounts(ctx: Context, collection: CollectionShape): Record<
     const said = new RegExp(
       `\\b${words}\\s+(?:goes|go|is|are)?\\s*(up|down|increases|decreases|incremented|decremented|rises|drops|falls)(?:\\s+by\\s+(one|two|1|2))?\\b`,
     ).exec(text);
+    // "counting one click", "records a download": one more of what the field counts
+    const noun = nameWords(field.path).map(singular).join(" ");
+    const once = new RegExp(
+      `\\b(?:counts?|counting|records?|recording|adds?|adding)\\s+(?:one|a|an|1)\\s+${escapeRegExp(noun).replace(/ /g, "[ _]")}\\b`,
+    );
+    if (!said && once.test(text)) {
+      moved[field.path] = 1;
+      ctx.notes.push(`moves ${field.path} by 1 (the description counts one ${noun})`);
+      continue;
+    }
     if (!said) continue;
     const step = STEP_WORDS[said[2] ?? "one"] ?? 1;
     const down = /^(down|decreases|decremented|drops|falls)$/.test(said[1] ?? "");
@@ -177,7 +217,10 @@ function argumentFields(ctx: Context, subject: Reference): Record<string, unknow
     // the argument naming the record the subject is kept in (`room` of a room's devices) says where
     if (ctx.references.some((r) => r.param === param && r.collection.name === subject.collection.parent))
       continue;
-    const field = fieldFor(param, subject.collection) ?? recordFieldFor(ctx, param);
+    const field =
+      fieldFor(param, subject.collection) ??
+      actionFieldFor(ctx, param, subject.collection) ??
+      recordFieldFor(ctx, param);
     // the key a record is addressed by is not rewritten by an update (a REST id never is);
     // an argument of that name names another record (`move_crate_to_bin(id, idBin)`)
     if (field && field === subject.collection.keyField) continue;
