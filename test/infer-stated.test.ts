@@ -391,3 +391,26 @@ describe("a change only one person may make", () => {
     expect(done.outcome.status).toBe("applied");
   });
 });
+
+describe("an amount limited per value of another argument", () => {
+  const cards = () => ({
+    settings: { currency: "EUR", spend_limits: { fuel: 100, meals: 40, software: 500 } },
+    cards: { C1: { card_id: "C1", holder: "Ida", charges: [{ category: "software", amount: 300 }] } },
+  });
+  const charge = tool(
+    "add_card_charge",
+    "Add a charge to a card. A charge must not exceed the spend limit for its category.",
+    { card_id: text, category: { type: "string", enum: ["fuel", "meals", "software"] }, amount: integer },
+  );
+
+  it("refuses more than the map keeps under that value", async () => {
+    const toolset = world(cards(), [charge]);
+    const over = await call(toolset, "add_card_charge", { card_id: "C1", category: "meals", amount: 45 });
+    expect(failure(over.outcome)).toBe("AMOUNT_OVER_LIMIT");
+    const under = await call(toolset, "add_card_charge", { card_id: "C1", category: "fuel", amount: 45 });
+    expect((under.after.cards as Records).C1?.charges).toEqual([
+      { category: "software", amount: 300 },
+      { category: "fuel", amount: 45 },
+    ]);
+  });
+});

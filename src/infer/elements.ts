@@ -2,7 +2,13 @@ import { type Context, humanNoun, notFoundError, use } from "./context.js";
 import { nestedCreate, sameName } from "./creates.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
-import { capacityGuard, existsUndocumented, referenceChecks, statusGuards } from "./guards.js";
+import {
+  capacityGuard,
+  existsUndocumented,
+  keyedLimitGuards,
+  referenceChecks,
+  statusGuards,
+} from "./guards.js";
 import { bindingName, identifier, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape } from "./shape.js";
@@ -118,6 +124,7 @@ export function elementRule(ctx: Context, subject: Reference, action: Action): D
         // "add a line to an open order": the holder's status and flags the text states
         require: [
           ...statusGuards(ctx, collection),
+          ...keyedLimitGuards(ctx),
           ...(taken ? [{ expr: present, error: taken.code }] : []),
           ...capacityGuard(ctx, collection, list),
         ],

@@ -78,13 +78,16 @@ export function actionFieldFor(ctx: Context, param: Param, collection: Collectio
  */
 export function recordFieldFor(ctx: Context, param: Pick<Param, "name" | "words">): string | undefined {
   const verb = ctx.facts.verb;
-  if (!verb || PLAIN_UPDATE_VERBS.has(verb)) return undefined;
+  if (!verb || PLAIN_UPDATE_VERBS.has(verb) || CONTENT_VERBS.has(verb)) return undefined;
   const words = param.words;
   if (words[0] === verb) return param.name;
   const last = words.at(-1);
   const named = last === "ids" && words.length > 1 ? [...words.slice(0, -2), `${words.at(-2)}s`] : words;
   return [verb, ...named].join("_");
 }
+
+/** Verbs whose arguments are the record's content, never a record of the action (`put_object(content)`). */
+const CONTENT_VERBS: ReadonlySet<string> = new Set(["write", "put", "save", "store", "upload"]);
 
 /** The field that holds an entity's status: `status` or `state` (or `…_status`) with a handful of string values. */
 export function statusField(collection: CollectionShape): FieldShape | undefined {

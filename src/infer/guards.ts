@@ -183,6 +183,72 @@ function actorGuards(ctx: Context, collection: CollectionShape): Array<Record<st
 }
 
 /**
+ * "Each line must not exceed the policy limit for its category": the amount given may be at
+ * most the number a map of the state keeps under the value of another argument, where the
+ * map's keys are that argument's allowed values and its name shares a word with the phrase
+ * (`category_limits_cents` of `policy`, keyed by the categories). Ramp's and Brex's spend
+ * limits per category, Stripe Issuing's spending controls per merchant category, and rate
+ * limits per plan work this way. The documented error that speaks of a limit, else an added
+ * `<AMOUNT>_OVER_LIMIT`, 409.
+ */
+export function keyedLimitGuards(ctx: Context): Array<Record<string, unknown>> {
+  const said =
+    /\b(?:must not|cannot|can't|may not) exceed (?:the |its )?([a-z ]{2,40}?) (?:for|of) (?:its|the|their) ([a-z_]+)/i.exec(
+      ctx.facts.tool.description,
+    );
+  if (!said) return [];
+  const numbers = ctx.facts.params.filter(
+    (p) => (p.type === "number" || p.type === "integer") && !p.identifier,
+  );
+  const amount = numbers.length === 1 ? numbers[0] : undefined;
+  const selector = ctx.facts.params.find(
+    (p) => Array.isArray(p.schema.enum) && singular(p.name) === singular((said[2] ?? "").toLowerCase()),
+  );
+  if (!amount || !selector) return [];
+  const allowed = (selector.schema.enum as unknown[]).map(String);
+  const phrase = new Set((said[1] ?? "").toLowerCase().split(/\s+/).map(singular));
+  const found = ctx.states.flatMap((state) => numberMaps(state, [], allowed));
+  const maps = found.filter((m) =>
+    m.path.some((segment) =>
+      nameWords(segment)
+        .map(singular)
+        .some((w) => phrase.has(w)),
+    ),
+  );
+  const map = maps.length === 1 ? maps[0] : undefined;
+  if (!map) return [];
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && /\blimit|exceed/i.test(e.text));
+  const error = documented
+    ? use(ctx, documented)
+    : addError(ctx, {
+        code: `${nameWords(amount.name).join("_").toUpperCase()}_OVER_LIMIT`,
+        status: 409,
+        message: `The ${nameWords(amount.name).join(" ")} is over the ${said[1]} for its ${selector.name}.`,
+        when: `The ${amount.name} is more than ${map.path.join(".")} keeps for the ${selector.name} given (inferred from the tool's description).`,
+      });
+  ctx.notes.push(
+    `requires ${amount.name} at most ${map.path.join(".")} under the ${selector.name} given (${error})`,
+  );
+  const at = `$entity(${map.path.map((s) => JSON.stringify(s)).join(", ")})`;
+  return [
+    { expr: `$args.${identifier(amount.name)} <= $lookup(${at}, $args.${identifier(selector.name)})`, error },
+  ];
+}
+
+/** Maps (up to three levels down) of numbers keyed by exactly the values given. */
+function numberMaps(value: unknown, path: string[], keys: readonly string[]): Array<{ path: string[] }> {
+  if (!value || typeof value !== "object" || Array.isArray(value) || path.length > 3) return [];
+  const entries = Object.entries(value as Record<string, unknown>);
+  const own =
+    path.length > 0 &&
+    entries.length === keys.length &&
+    keys.every((k) => typeof (value as Record<string, unknown>)[k] === "number")
+      ? [{ path }]
+      : [];
+  return [...own, ...entries.flatMap(([k, v]) => numberMaps(v, [...path, k], keys))];
+}
+
+/**
  * "A report must contain at least one expense line to be submitted": the record's list of
  * them (the one its name names, else its one list of records) may not be empty, with the
  * documented error that says so, else an added `<NOUN>_EMPTY`, 409. GitHub refuses a pull

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import type { Effect, LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
 import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
@@ -44,7 +45,15 @@ import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { ownRecordRule } from "./principal.js";
 import { freeDuring, orderChecks } from "./ranges.js";
-import { elementHeldRule, keyListRule, keyNameOf, linkedListRule, lookupRule, readRule } from "./reads.js";
+import {
+  elementHeldRule,
+  identifier,
+  keyListRule,
+  keyNameOf,
+  linkedListRule,
+  lookupRule,
+  readRule,
+} from "./reads.js";
 import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
@@ -260,7 +269,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...dropped,
       ...silent,
       ...unchangedWrite(ctx.facts, drafts),
-      ...unguardedCondition(ctx.facts, drafts),
+      ...unguardedCondition(ctx.facts, drafts, ctx.shape, ctx.addedErrors),
+      ...unansweredMentions(ctx.facts, drafts, ctx.shape),
+      ...unusedArguments(ctx.facts, drafts, [...dropped, ...(ctx.gaps ?? [])]),
       ...(ctx.gaps ?? []),
     ];
     if (effects.length === 0) {
@@ -742,14 +753,27 @@ const ABOUT_ARGUMENTS =
  * guards anything but existence, is only partly known: the real API refuses what the
  * simulation would let through.
  */
-function unguardedCondition(facts: ToolFacts, drafts: readonly Draft[]): string[] {
+function unguardedCondition(
+  facts: ToolFacts,
+  drafts: readonly Draft[],
+  shape: StateShape,
+  added: readonly ToolError[],
+): string[] {
   if (!drafts.some((d) => CHANGES.has(d.kind))) return [];
-  // a sentence is checked where a guard speaks of what it speaks of: a field, a value, an error's words
+  // a sentence is checked where a guard speaks of what it speaks of: a field, a value, an error's
+  // words; not the record's own noun, which every guard of its kind names
+  const nouns = new Set([...shape.collections.keys()].flatMap((name) => nameWords(name).map(singular)));
   const guarded = new Set(
     drafts.flatMap((d) =>
       [d.kind === "check" ? d.require : undefined, d.kind === "check" ? undefined : d.require, d.exists]
         .filter((part) => part !== undefined && !(Array.isArray(part) && part.length === 0))
-        .flatMap((part) => wordsOf(JSON.stringify(part))),
+        .flatMap((part) => {
+          // an error a guard answers speaks of what it checks in its own words too
+          const text = JSON.stringify(part);
+          const said = [...facts.tool.errors, ...added].filter((e) => text.includes(e.code));
+          return [text, ...said.map((e) => `${e.message} ${e.when ?? ""}`)].flatMap(wordsOf);
+        })
+        .filter((word) => !nouns.has(word)),
     ),
   );
   const sentence = (facts.tool.description ?? "")
@@ -759,6 +783,108 @@ function unguardedCondition(facts: ToolFacts, drafts: readonly Draft[]): string[
     );
   return sentence ? [`the description states a condition no effect checks: "${sentence.trim()}"`] : [];
 }
+
+/**
+ * A tool without an output schema whose description says what its answer holds ("with its
+ * line totals, subtotal and total", "also returns the bytes used") where the records it reads
+ * keep no such thing: those values are the real API's computation or its own, and the answer,
+ * made of the record, lacks them.
+ */
+function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: StateShape): string[] {
+  if (facts.outputs.length > 0) return [];
+  const description = facts.tool.description ?? "";
+  const listed = [
+    ...description.matchAll(
+      /\b(?:with (?:its|their)|including(?: its| their)?|(?:also )?returns? (?:the [a-z ]+? and )?(?:its|their)|also returns? the)\s+([a-z ,'-]+?)(?:[.;:(]|$)/gi,
+    ),
+  ].map((m) => (m[1] ?? "").split(/,?\s+(?:optionally|if|when|where|unless|sorted|ordered)\b/i)[0] ?? "");
+  if (listed.length === 0) return [];
+  const segments = new Set(drafts.flatMap((d) => (typeof d.target === "string" ? d.target.split("/") : [])));
+  const read = [...shape.collections.values()].filter((c) => segments.has(c.name));
+  if (read.length === 0) return [];
+  const inside = [...shape.collections.values()].filter((c) => read.some((r) => r.name === c.parent));
+  const kept: Array<Set<string>> = [];
+  let holdsItems = false;
+  for (const collection of [...read, ...inside]) {
+    kept.push(new Set(nameWords(collection.name).map(singular)));
+    for (const field of collection.fields.values()) {
+      kept.push(new Set(field.path.split(".").flatMap((part) => nameWords(part).map(singular))));
+      holdsItems ||= field.itemFields !== undefined;
+    }
+  }
+  const held = (words: readonly string[]) =>
+    (holdsItems && words.every((w) => LIST_ITEMS.has(w))) ||
+    kept.some((set) => words.every((w) => set.has(w)));
+  const missing = listed
+    .flatMap((list) => list.split(/,|\band\b|\bor\b/))
+    .map(
+      (item) =>
+        item
+          .trim()
+          .toLowerCase()
+          .split(/\s+(?:in|of|for|at|across|by|on|from|to|the|that|which|who)\s+/)[0] ?? "",
+    )
+    .map((item) =>
+      item
+        .split(/\s+/)
+        .filter((w) => w !== "" && !/^(the|its|their|a|an|current|all|each)$/.test(w))
+        .map(singular)
+        .filter((w) => !GENERIC_HEADS.has(w)),
+    )
+    .filter((words) => words.length > 0 && !held(words))
+    .map((words) => words.join(" "));
+  return missing.length > 0
+    ? [
+        `the description says the answer holds what the records it reads keep nowhere: ${[...new Set(missing)].join(", ")}`,
+      ]
+    : [];
+}
+
+/**
+ * Arguments no effect reads (`version_id` of a read that answers the whole object): the real
+ * API selects, filters or records by them, and the simulation does not, so the tool is only
+ * partly known.
+ */
+function unusedArguments(facts: ToolFacts, drafts: readonly Draft[], said: readonly string[]): string[] {
+  if (drafts.length === 0) return [];
+  // the values of the effects, not their keys: a field named as the argument is not a use of it
+  const values: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") values.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  walk(drafts);
+  const used = (name: string) => {
+    const bare = new RegExp(`(^|[^\\w.$])${escapeRegExp(name)}\\b`);
+    return values.some(
+      (v) => v.includes(`{${name}}`) || v.includes(`$args.${identifier(name)}`) || bare.test(v),
+    );
+  };
+  const unused = facts.params
+    .filter((p) => !used(p.name) && !(PAGE_ARGUMENTS.test(p.name) && !p.required))
+    .map((p) => p.name)
+    // a gap that already names the argument says why
+    .filter((name) => !said.some((gap) => new RegExp(`\\b${escapeRegExp(name)}\\b`).test(gap)));
+  return unused.length > 0 ? [`no effect reads the argument(s) ${unused.join(", ")}`] : [];
+}
+
+/** Optional arguments that only cut a long answer into pages: short answers never meet them. */
+const PAGE_ARGUMENTS = /^(limit|max_?results|page|page_?size|per_?page|offset|cursor|page_?token)$/i;
+
+/** Words for the elements of a record's list of records. */
+const LIST_ITEMS: ReadonlySet<string> = new Set(["line", "item", "entry"]);
+/** Head nouns that say how a value is given, not what it is (a click count, a version id). */
+const GENERIC_HEADS: ReadonlySet<string> = new Set([
+  "count",
+  "number",
+  "id",
+  "detail",
+  "info",
+  "data",
+  "value",
+  "level",
+]);
 
 /** The words of a text or of a guard's JSON that can name a thing: four letters or more, singular. */
 function wordsOf(text: string): string[] {
@@ -1059,7 +1185,10 @@ function linkHolder(single: readonly Reference[], named: CollectionShape | undef
       [...r.collection.fields.values()].some(
         (f) =>
           !f.path.includes(".") &&
-          (f.refersTo === named.name || (f.types.has("array") && sameNoun(f.path, named.name))),
+          (f.refersTo === named.name ||
+            (f.types.has("array") && sameNoun(f.path, named.name)) ||
+            // a cart's `coupon`, null until one is applied, names a coupon by its noun
+            (f.refersTo === undefined && f.types.has("null") && sameNoun(f.path, named.name))),
       ),
   );
 }

@@ -1,6 +1,7 @@
 import escapeRegExp from "escape-string-regexp";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
+import type { Param } from "./facts.js";
 import { actionFieldFor, fieldFor, recordFieldFor, requiredStatuses, statusAfter } from "./fields.js";
 import { referenceChecks, statusGuards, vacantGuards } from "./guards.js";
 import { refundDestination, sharedFields } from "./payments.js";
@@ -11,7 +12,7 @@ import type { CollectionShape } from "./shape.js";
 import { stockReturned, takenFromHolder } from "./stock.js";
 import { recordTarget, referenceTarget } from "./targets.js";
 import { transitionsOf } from "./transitions.js";
-import { flagName, nameWords, participle, partNoun, plural, singular } from "./words.js";
+import { flagName, nameWords, participle, partNoun, plural, sameNoun, singular } from "./words.js";
 
 /** Updates and deletes of records in collections, with the changes their texts state. */
 
@@ -219,6 +220,7 @@ function argumentFields(ctx: Context, subject: Reference): Record<string, unknow
       continue;
     const field =
       fieldFor(param, subject.collection) ??
+      linkFieldFor(ctx, param, subject.collection) ??
       actionFieldFor(ctx, param, subject.collection) ??
       recordFieldFor(ctx, param);
     // the key a record is addressed by is not rewritten by an update (a REST id never is);
@@ -235,6 +237,21 @@ function argumentFields(ctx: Context, subject: Reference): Record<string, unknow
   if (unmapped.length > 0)
     ctx.notes.push(`argument(s) ${unmapped.join(", ")} set no field of ${subject.collection.name}`);
   return set;
+}
+
+/**
+ * The field that names a record of the kind an argument names by its key, called by that
+ * kind's noun (`coupon` of a cart, given a coupon's `code`): applying a coupon to a cart, a
+ * plan to a subscription, a label to an issue sets it, as Stripe's `discounts` and Shopify's
+ * `discount_code` of a checkout do.
+ */
+function linkFieldFor(ctx: Context, param: Param, collection: CollectionShape): string | undefined {
+  const named = ctx.references.find((r) => r.param === param && r.collection !== collection && !r.many);
+  if (!named) return undefined;
+  const fields = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && !f.types.has("array") && sameNoun(f.path, named.collection.name),
+  );
+  return fields.length === 1 ? fields[0]?.path : undefined;
 }
 
 /** The changes the state shows this status change brings (see transitions.ts), as values to set. */
