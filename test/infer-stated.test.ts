@@ -414,3 +414,148 @@ describe("an amount limited per value of another argument", () => {
     ]);
   });
 });
+
+describe("a new record that copies the record its link names, and starts as described", () => {
+  const desk = () => ({
+    agents: { A1: { agent_id: "A1", name: "Ida" }, A2: { agent_id: "A2", name: "Jon" } },
+    plans: {
+      gold: { response_hours: 2, credits: 10 },
+      basic: { response_hours: 24, credits: 1 },
+    },
+    cases: {
+      "C-1": {
+        case_id: "C-1",
+        title: "Outage",
+        plan: "gold",
+        assignee_id: "A2",
+        level: 0,
+        terms: { response_hours: 2, credits: 10 },
+      },
+      "C-2": {
+        case_id: "C-2",
+        title: "Billing",
+        plan: "basic",
+        assignee_id: null,
+        level: 2,
+        terms: { response_hours: 24, credits: 1 },
+      },
+    },
+    next_case_number: 3,
+  });
+  const open = tool(
+    "open_support_case",
+    "Open a case. It starts unassigned, at level 0, with the terms of its plan.",
+    { title: text, plan: { type: "string", enum: ["gold", "basic"] } },
+  );
+  const own = tool("assign_support_case", "Assign a case to an agent.", { case_id: text, agent_id: text });
+
+  it("copies the linked record and takes the values the description gives", async () => {
+    const { after } = await call(world(desk(), [open]), "open_support_case", {
+      title: "Login",
+      plan: "gold",
+    });
+    const made = Object.values(after.cases as Records).find((c) => c.title === "Login");
+    expect(made).toMatchObject({
+      plan: "gold",
+      level: 0,
+      assignee_id: null,
+      terms: { response_hours: 2, credits: 10 },
+    });
+  });
+
+  it("assigns to the field named for the assignment", async () => {
+    const toolset = world(desk(), [own]);
+    const done = await call(toolset, "assign_support_case", { case_id: "C-2", agent_id: "A1" });
+    expect((done.after.cases as Records)["C-2"]?.assignee_id).toBe("A1");
+  });
+});
+
+describe("honest verdicts for what a tool leaves out", () => {
+  const shelf = () => ({
+    shelves: {
+      S1: { shelf_id: "S1", books: [{ isbn: "1", title: "A" }], label: "fiction" },
+      S2: { shelf_id: "S2", books: [], label: "poetry" },
+    },
+  });
+
+  it("names an argument no effect reads", async () => {
+    const get = tool("get_shelf", "Get a shelf.", { shelf_id: text, as_of: text });
+    const { report } = await call(world(shelf(), [get]), "get_shelf", { shelf_id: "S1" });
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join("\n")).toContain("as_of");
+  });
+
+  it("names what the description promises and no record keeps", async () => {
+    const get = tool("get_shelf", "Get a shelf with its label and the number of books on it.", {
+      shelf_id: text,
+    });
+    const { report } = await call(world(shelf(), [get]), "get_shelf", { shelf_id: "S1" });
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join("\n")).toContain("the number or sum of books");
+  });
+});
+
+describe("points earned into two numbers and a log, and a list kept by who the verb was done to", () => {
+  const club = () => ({
+    members: {
+      U1: { member_id: "U1", miles_balance: 100, lifetime_miles: 900 },
+      U2: { member_id: "U2", miles_balance: 0, lifetime_miles: 50 },
+    },
+    entries: [
+      { entry_id: "E-1", member_id: "U1", kind: "earn", miles: 100 },
+      { entry_id: "E-2", member_id: "U2", kind: "spend", miles: -20 },
+    ],
+    trips: {
+      T1: { trip_id: "T1", seats: 3, booked: ["U2"] },
+      T2: { trip_id: "T2", seats: 1, booked: [] as string[] },
+    },
+  });
+  const earn = tool(
+    "earn_member_miles",
+    "Credit miles to a member. Adds to both the miles balance and lifetime miles, and records an `earn` entry.",
+    { member_id: text, miles: integer },
+  );
+  const book = tool("book_member_on_trip", "Book a member on a trip.", { member_id: text, trip_id: text });
+
+  it("moves both numbers and logs the entry of the kind named", async () => {
+    const { after } = await call(world(club(), [earn]), "earn_member_miles", { member_id: "U2", miles: 40 });
+    expect((after.members as Records).U2).toMatchObject({ miles_balance: 40, lifetime_miles: 90 });
+    expect((after.entries as Array<Record<string, unknown>>).at(-1)).toMatchObject({
+      entry_id: "E-3",
+      member_id: "U2",
+      kind: "earn",
+      miles: 40,
+    });
+  });
+
+  it("adds the member to the trip's list named by the verb's participle", async () => {
+    const { after } = await call(world(club(), [book]), "book_member_on_trip", {
+      member_id: "U1",
+      trip_id: "T1",
+    });
+    expect((after.trips as Records).T1?.booked).toEqual(["U2", "U1"]);
+  });
+});
+
+describe("a list kept two holders down", () => {
+  const drive = () => ({
+    drives: {
+      d1: {
+        drive: "d1",
+        files: {
+          "a.txt": { name: "a.txt", revisions: [{ rev: "r1", size: 3, at: "2026-01-01T00:00:00Z" }] },
+          "b.txt": { name: "b.txt", revisions: [{ rev: "r1", size: 5, at: "2026-01-02T00:00:00Z" }] },
+        },
+      },
+    },
+  });
+  const revisions = tool("list_file_revisions", "List the revisions of a file.", { drive: text, name: text });
+
+  it("answers the holder's list, named by both holders", async () => {
+    const { answer } = await call(world(drive(), [revisions]), "list_file_revisions", {
+      drive: "d1",
+      name: "b.txt",
+    });
+    expect(answer).toEqual([{ rev: "r1", size: 5, at: "2026-01-02T00:00:00Z" }]);
+  });
+});

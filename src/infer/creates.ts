@@ -1,4 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
+import { isPlainObject } from "../patch/index.js";
 import { knownValues } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
@@ -242,8 +243,15 @@ function linkedFields(
   let price: { name: string; expr: string } | undefined;
   for (const reference of ctx.references) {
     if (reference.many || reference.collection === collection || reference.collection.parent) continue;
-    const link = Object.keys(set).find((f) => set[f] === `{${reference.param.name}}`);
+    // the argument as given, or with the default its schema documents (`withDefaults`)
+    const defaulted = `$exists(${identifier(reference.param.name)}) ?`;
+    const link = Object.keys(set).find(
+      (f) =>
+        set[f] === `{${reference.param.name}}` ||
+        (isPlainObject(set[f]) && String((set[f] as { $expr?: unknown }).$expr ?? "").startsWith(defaulted)),
+    );
     if (!link) continue;
+    const given = set[link] === `{${reference.param.name}}`;
     for (const [field, kind] of Object.entries(kindFields(ctx, collection, link))) {
       if (set[field] !== undefined && ctx.facts.params.some((p) => set[field] === `{${p.name}}`)) continue;
       set[field] = kind;
@@ -254,21 +262,40 @@ function linkedFields(
     const shared = sharedFields(ctx, collection, link, reference.collection).filter(
       (f) => set[f] === undefined || !ctx.facts.params.some((p) => set[f] === `{${p.name}}`),
     );
+    const copies = copiedRecords(ctx, collection, link, reference.collection).filter(
+      (f) => set[f] === undefined,
+    );
     const target =
-      shared.length > 0 ? recordTarget(ctx, reference.collection, `{${reference.param.name}}`) : undefined;
+      (given ? shared.length : 0) + copies.length > 0
+        ? recordTarget(ctx, reference.collection, `{${reference.param.name}}`)
+        : undefined;
     if (!target) continue;
     const binding = `made_from_${reads.length}`;
     const missing = notFoundError(ctx, reference.collection, reference.param.name, { add: true });
-    reads.push({ kind: "read", target, as: binding, ...(missing ? { missing } : {}) });
-    for (const field of shared) set[field] = `{$${binding}.${field}}`;
+    reads.push({
+      kind: "read",
+      target,
+      as: binding,
+      ...(missing ? { missing } : {}),
+      // an argument left to its default names the record only when given
+      ...(given ? {} : { when: `$exists($args.${identifier(reference.param.name)})` }),
+    });
+    if (given) for (const field of shared) set[field] = `{$${binding}.${field}}`;
+    for (const field of copies) {
+      set[field] = { $expr: `$${binding}` };
+      ctx.notes.push(
+        `takes ${field} as a copy of the ${humanNoun(singular(reference.collection.name))} ${reference.param.name} names`,
+      );
+    }
     const priced = shared.find(
       (f) => nameWords(f).some((w) => PRICE_WORDS.test(w)) && collection.fields.get(f)?.types.has("number"),
     );
     if (priced && !price)
       price = { name: `${reference.param.name}'s ${priced}`, expr: `$${binding}.${identifier(priced)}` };
-    ctx.notes.push(
-      `takes ${shared.join(", ")} from the ${singular(reference.collection.name)} ${reference.param.name} names`,
-    );
+    if (given && shared.length > 0)
+      ctx.notes.push(
+        `takes ${shared.join(", ")} from the ${singular(reference.collection.name)} ${reference.param.name} names`,
+      );
   }
   if (!price) {
     const rated = ratedTotal(ctx, collection, set, reads.length);
@@ -278,6 +305,55 @@ function linkedFields(
     }
   }
   return { reads, ...(price ? { price } : {}) };
+}
+
+/**
+ * Object fields every record holds as a copy of the record its link names (a ticket's `sla`,
+ * the policy of its priority; an order line's `tax`, the rate of its region): a new record takes
+ * a copy, as Zendesk's SLA policies stamp a ticket's targets and Stripe's invoice lines copy their
+ * tax rates, which later edits of the source do not change.
+ */
+function copiedRecords(
+  ctx: Context,
+  collection: CollectionShape,
+  link: string,
+  owner: CollectionShape,
+): string[] {
+  if (owner.parent || owner.container !== "map") return [];
+  const pairs = ctx.states.flatMap((state) => {
+    let at: unknown = state;
+    for (const segment of owner.path) at = isPlainObject(at) ? at[segment] : undefined;
+    const owners = isPlainObject(at) ? at : {};
+    return recordsAt(state, collection.path)
+      .filter((entry) => typeof entry[link] === "string" || typeof entry[link] === "number")
+      .map((entry) => ({ entry, source: owners[String(entry[link])] }));
+  });
+  if (pairs.length < 2) return [];
+  const bare = (record: unknown) => {
+    if (!isPlainObject(record)) return undefined;
+    const { [owner.keyField ?? ""]: _key, ...rest } = record;
+    return canonical(rest);
+  };
+  return [...collection.fields.values()]
+    .filter((f) => !f.path.includes(".") && f.types.has("object") && f.path !== link)
+    .map((f) => f.path)
+    .filter((field) =>
+      pairs.every(
+        ({ entry, source }) =>
+          isPlainObject(entry[field]) && bare(source) !== undefined && bare(entry[field]) === bare(source),
+      ),
+    );
+}
+
+/** A value's JSON with every object's keys in order, so that equal records compare equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isPlainObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
 }
 
 /** How many of a rated thing a call takes: nights of a stay, days of a rental, seats. */
@@ -618,6 +694,37 @@ export function holderOf(shape: StateShape, part: { path: readonly string[] }): 
   );
 }
 
+/**
+ * What a create's description says a new record starts with: "at escalation level 0", "with a
+ * balance of 100" (the number of the field those words name), "unassigned" (the field named for
+ * the assignment empty), as a new Zendesk ticket is unassigned and a new Jira issue has no
+ * assignee until one is set.
+ */
+function startingValues(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const text = ctx.facts.tool.description.toLowerCase();
+  const values: Record<string, unknown> = {};
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || set[field.path] !== undefined) continue;
+    const words = nameWords(field.path).map(escapeRegExp).join("[ _]");
+    const number = new RegExp(
+      `\\b(?:at|with)\\s+(?:an?\\s+)?${words}\\s+(?:of\\s+)?(-?\\d+(?:\\.\\d+)?)\\b`,
+    ).exec(text);
+    if (number && (field.types.has("number") || field.types.has("integer"))) {
+      values[field.path] = Number(number[1]);
+      continue;
+    }
+    const stem = /\bun(assign|claim|schedul|allocat)ed\b/.exec(text)?.[1];
+    if (stem && nameWords(field.path)[0]?.startsWith(stem)) values[field.path] = null;
+  }
+  if (Object.keys(values).length > 0)
+    ctx.notes.push(`starts ${Object.keys(values).join(", ")} as the description says`);
+  return values;
+}
+
 /** A sum the record keeps of a list it starts with empty (see sums.ts) starts at zero. */
 function emptySums(
   ctx: Context,
@@ -645,7 +752,7 @@ function completeRecord(
 ): Maker | undefined {
   if (collection) Object.assign(set, referencedFields(ctx, collection, set));
   if (collection) Object.assign(set, emptyFields(collection, set), leftEmpty(ctx, collection, set));
-  if (collection) Object.assign(set, emptySums(ctx, collection, set));
+  if (collection) Object.assign(set, emptySums(ctx, collection, set), startingValues(ctx, collection, set));
   if (collection) Object.assign(set, switchedLater(ctx, collection, set));
   const maker = collection ? makerOf(ctx, collection, set) : undefined;
   if (maker && collection) {

@@ -387,6 +387,19 @@ export function addsListItem(ctx: Context, subject: Reference): boolean {
   );
 }
 
+/**
+ * Whether a record keeps a list named by the participle of the tool's verb (a course's
+ * `enrolled`, an event's `registered`, a team's `invited`): who the verb was done to.
+ */
+export function verbsOwnList(ctx: Context, collection: CollectionShape): boolean {
+  const verb = ctx.facts.verb;
+  if (!verb) return false;
+  const done = participle(verb.replace(/^un(?=[a-z]{4})/, ""));
+  return [...collection.fields.values()].some(
+    (f) => !f.path.includes(".") && f.types.has("array") && f.path === done,
+  );
+}
+
 /** Verbs that are the noun of what they add: a comment, a note, a review, a reply, a tag, a label. */
 const NOUN_VERBS: ReadonlySet<string> = new Set(["comment", "note", "review", "reply", "tag", "label"]);
 

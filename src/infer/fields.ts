@@ -49,13 +49,15 @@ export function actionFieldFor(ctx: Context, param: Param, collection: Collectio
   if (!verb || PLAIN_UPDATE_VERBS.has(verb)) return undefined;
   const top = [...collection.fields.values()].filter((f) => !f.path.includes("."));
   const words = param.words;
+  // a person named by an id (`agent_id`, `approver_id`), by `by`, or by an agent noun (`approver`)
   const actor =
     param.type === "string" &&
-    (words.at(-1) === "id" || words.at(-1) === "by" || words.length === 1) &&
-    words[0] !== undefined &&
-    (words[0] === "by" || words[0].startsWith(verb.replace(/e$/, "")) || /(er|or)$/.test(words[0]));
+    (words.at(-1) === "id" || words.at(-1) === "by" || /(er|or|ee)$/.test(words[0] ?? ""));
   if (actor) {
-    const by = top.find((f) => f.path === `${participle(verb)}_by`);
+    // who did it (`approved_by`), or to whom it was done (`assignee_id`, `assigned_to`)
+    const done = participle(verb);
+    const named = [`${done}_by`, `${verb}ee`, `${verb}ee_id`, `${done}_to`, `${done}_to_id`];
+    const by = top.find((f) => named.includes(f.path));
     if (by) return by.path;
   }
   const stem = verb.replace(/e$/, "");
@@ -385,13 +387,13 @@ function inStyleOf(values: readonly string[], word: string): string {
 /** "the order status will be changed to 'cancelled'", "status becomes shipped", "marked as 'closed'". */
 export function statedStatus(text: string): string | undefined {
   const patterns = [
-    /status\s+(?:will\s+be\s+|is\s+|gets\s+|shall\s+be\s+)?(?:changed|set|updated|moved)\s+to\s+['"]([^'"]{1,40})['"]/i,
+    /status\s+(?:will\s+be\s+|is\s+|gets\s+|shall\s+be\s+)?(?:changed|set|updated|moved)\s+to\s+['"`]([^'"`]{1,40})['"`]/i,
     /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
-    /status\s+becomes\s+['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
-    /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"]([^'"]{1,40})['"]/i,
-    /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"]([^'"]{1,40})['"]/i,
-    /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"]?([a-z_ -]{1,40}?)['"]?(?:[.,;]|$)/i,
-    /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts)\s+['"]([^'"]{1,40})['"]/i,
+    /status\s+becomes\s+['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,
+    /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"`]([^'"`]{1,40})['"`]/i,
+    /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"`]([^'"`]{1,40})['"`]/i,
+    /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,
+    /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts)\s+['"`]([^'"`]{1,40})['"`]/i,
   ];
   for (const pattern of patterns) {
     const value = pattern.exec(text)?.[1]?.trim();

@@ -8,7 +8,7 @@ import { knownValues } from "./conditions.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { createRule } from "./creates.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
-import { addsListItem, elementRule } from "./elements.js";
+import { addsListItem, elementRule, verbsOwnList } from "./elements.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
 import {
   fieldFor,
@@ -592,8 +592,14 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   const joined = subject ? joinAsSignedIn(ctx, subject) : undefined;
   if (joined) return { drafts: joined };
   if (subject && (acting === "create" || acting === "update" || acting === "delete")) {
-    const elements = elementRule(ctx, subject, acting);
-    if (elements.length > 0) return { drafts: [...elements, ...holderTakes(ctx, subject)] };
+    // `enroll_student_in_course`: the course keeps who is `enrolled`, so the course is acted on
+    const keeper = ctx.references.find(
+      (r) =>
+        r !== subject && !r.many && r.collection !== subject.collection && verbsOwnList(ctx, r.collection),
+    );
+    const acted = keeper && !verbsOwnList(ctx, subject.collection) ? keeper : subject;
+    const elements = elementRule(ctx, acted, acting);
+    if (elements.length > 0) return { drafts: [...elements, ...holderTakes(ctx, acted)] };
   }
   // a list kept inside the record an argument names (`list_addresses(user_id)`) is what is read
   const inside =
@@ -793,11 +799,14 @@ function unguardedCondition(
 function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: StateShape): string[] {
   if (facts.outputs.length > 0) return [];
   const description = facts.tool.description ?? "";
-  const listed = [
-    ...description.matchAll(
-      /\b(?:with (?:its|their)|including(?: its| their)?|(?:also )?returns? (?:the [a-z ]+? and )?(?:its|their)|also returns? the)\s+([a-z ,'-]+?)(?:[.;:(]|$)/gi,
-    ),
-  ].map((m) => (m[1] ?? "").split(/,?\s+(?:optionally|if|when|where|unless|sorted|ordered)\b/i)[0] ?? "");
+  const reads = !drafts.some((d) => CHANGES.has(d.kind));
+  // what the answer holds, as docs list it: "with its …", "including …", "returns its …", and
+  // for a read, "together with the …", "with the …", or a list after a colon
+  const phrases = reads ? READ_HOLDS : ANSWER_HOLDS;
+  const listed = [...description.matchAll(phrases)].map(
+    (m) =>
+      (m[1] ?? m[2] ?? "").split(/,?\s+(?:optionally|if|when|where|unless|sorted|ordered|given)\b/i)[0] ?? "",
+  );
   if (listed.length === 0) return [];
   const segments = new Set(drafts.flatMap((d) => (typeof d.target === "string" ? d.target.split("/") : [])));
   const read = [...shape.collections.values()].filter((c) => segments.has(c.name));
@@ -815,15 +824,24 @@ function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: S
   const held = (words: readonly string[]) =>
     (holdsItems && words.every((w) => LIST_ITEMS.has(w))) ||
     kept.some((set) => words.every((w) => set.has(w)));
-  const missing = listed
+  const items = listed
     .flatMap((list) => list.split(/,|\band\b|\bor\b/))
-    .map(
-      (item) =>
-        item
-          .trim()
-          .toLowerCase()
-          .split(/\s+(?:in|of|for|at|across|by|on|from|to|the|that|which|who)\s+/)[0] ?? "",
+    .map((item) => item.trim().toLowerCase());
+  // a count or sum of something ("the number of seats still available", "the net sum of
+  // points") is the API's computation unless a field is named for it
+  const computed = items
+    .map((item) => COMPUTED.exec(item)?.[1])
+    .filter((noun): noun is string => noun !== undefined)
+    .filter(
+      (noun) =>
+        !kept.some(
+          (set) => set.has(singular(noun)) && [...set].some((w) => /^(count|num|number|total|sum)$/.test(w)),
+        ),
     )
+    .map((noun) => `the number or sum of ${noun}`);
+  const missing = items
+    .filter((item) => !COMPUTED.test(item))
+    .map((item) => item.split(/\s+(?:in|of|for|at|across|by|on|from|to|the|that|which|who)\s+/)[0] ?? "")
     .map((item) =>
       item
         .split(/\s+/)
@@ -832,13 +850,23 @@ function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: S
         .filter((w) => !GENERIC_HEADS.has(w)),
     )
     .filter((words) => words.length > 0 && !held(words))
-    .map((words) => words.join(" "));
+    .map((words) => words.join(" "))
+    .concat(computed);
   return missing.length > 0
     ? [
         `the description says the answer holds what the records it reads keep nowhere: ${[...new Set(missing)].join(", ")}`,
       ]
     : [];
 }
+
+/** How a description lists what a changing tool answers. */
+const ANSWER_HOLDS =
+  /\b(?:with (?:its|their)|including(?: its| their)?|(?:also )?returns? (?:the [a-z ]+? and )?(?:its|their)|also returns? the)\s+([a-z ,'-]+?)(?:[.;:(]|$)/gi;
+/** And a read, which may also list it "with the …", "together with the …" or after a colon. */
+const READ_HOLDS =
+  /\b(?:with (?:its|their|the)|together with (?:its|their|the)|including(?: its| their| the)?|(?:also )?returns? (?:the [a-z ]+? and )?(?:its|their)|also returns? the)\s+([a-z ,'-]+?)(?:[.;:(]|$)|:\s+(?:its|their|the)\s+([a-z ,'-]+?)(?:[.;(]|$)/gi;
+/** A value the API computes: the number, count, total or sum of something. */
+const COMPUTED = /^(?:the\s+)?(?:number|count|total|sum|net sum)\s+of\s+(?:the\s+)?([a-z]+)/;
 
 /**
  * Arguments no effect reads (`version_id` of a read that answers the whole object): the real

@@ -333,10 +333,14 @@ export function moneyMove(
       ...(missing ? { missing } : {}),
       ...(guards.length > 0 ? { require: guards } : {}),
     });
+    const moved = side.sign > 0 ? `{${amount.name}}` : { $expr: `-${value}` };
     updates.push({
       kind: "update",
       target,
-      inc: { [side.balance.path]: side.sign > 0 ? `{${amount.name}}` : { $expr: `-${value}` } },
+      inc: {
+        [side.balance.path]: moved,
+        ...Object.fromEntries(alsoMoved(ctx, side).map((field) => [field, moved])),
+      },
       as: side === sides[0] ? "moved" : "other",
     });
     ctx.notes.push(
@@ -510,7 +514,7 @@ function ledgerEntry(ctx: Context, sides: readonly Side[], value: string): Draft
     if (c.parent || !c.keyField || sides.some((s) => s.reference.collection === c)) return false;
     const noun = `(${c.name}|${singular(c.name)})`.toLowerCase();
     const named = new RegExp(
-      `\\b(appended|recorded|logged)\\b[^.]*\\b${noun}\\b|\\b${noun}\\b[^.]*\\b(appended|recorded|logged)\\b`,
+      `\\b(appended|recorded|logged|records?|logs?)\\b[^.]*\\b${noun}\\b|\\b${noun}\\b[^.]*\\b(appended|recorded|logged)\\b`,
       "i",
     );
     const answered =
@@ -527,10 +531,16 @@ function ledgerEntry(ctx: Context, sides: readonly Side[], value: string): Draft
   const account = [...ledger.fields.values()].find(
     (f) => !f.path.includes(".") && f.refersTo === payer.reference.collection.name,
   );
-  const amountField = [...ledger.fields.values()].find(
-    (f) =>
-      !f.path.includes(".") && f.types.has("number") && nameWords(f.path).some((w) => PRICE_WORDS.test(w)),
-  );
+  // the amount's field: named as money is, or as the argument that moves it (`points`)
+  const given = /^\$args\.(\w+)$/.exec(value)?.[1];
+  const amountField =
+    [...ledger.fields.values()].find(
+      (f) =>
+        !f.path.includes(".") && f.types.has("number") && nameWords(f.path).some((w) => PRICE_WORDS.test(w)),
+    ) ??
+    [...ledger.fields.values()].find(
+      (f) => !f.path.includes(".") && f.types.has("number") && f.path === given,
+    );
   if (!account || !amountField) return undefined;
   const signed = amountField.samples.some((v) => typeof v === "number" && v < 0) && payer.sign < 0;
   const set: Record<string, unknown> = {
@@ -547,6 +557,11 @@ function ledgerEntry(ctx: Context, sides: readonly Side[], value: string): Draft
   for (const param of ctx.facts.params)
     if (set[param.name] === undefined && ledger.fields.has(param.name) && param !== payer.reference.param)
       set[param.name] = `{${param.name}}`;
+  // the kind of entry the description names in quotes ("records an `earn` transaction")
+  for (const [, quoted] of ctx.facts.tool.description.matchAll(/[`'"]([a-z_]{2,30})[`'"]/g))
+    for (const field of ledger.fields.values())
+      if (!field.path.includes(".") && set[field.path] === undefined && field.values.has(quoted ?? ""))
+        set[field.path] = quoted;
   // what every entry shares with the account it is about (its `currency`) comes from it
   const binding = payer.sign < 0 ? "payer" : "payee";
   for (const field of sharedFields(ctx, ledger, account.path, payer.reference.collection))
@@ -566,6 +581,31 @@ function ledgerEntry(ctx: Context, sides: readonly Side[], value: string): Draft
       ...(answers ? { output: "" } : {}),
     },
   ];
+}
+
+/**
+ * "Adds to both the balance and lifetime points": the other number of the record the
+ * description says the amount moves with the balance, as a loyalty program's lifetime points
+ * follow every earning (Square Loyalty's `lifetime_points`, a Starbucks member's stars earned).
+ */
+function alsoMoved(ctx: Context, side: Side): string[] {
+  const said =
+    /\b(?:adds?|credits?|takes?|deducts?)\s+(?:it\s+)?(?:to|from)\s+both\s+(?:the\s+|its\s+)?([a-z_ ]+?)\s+and\s+(?:the\s+|its\s+)?([a-z_ ]+?)(?:[.,;]|$)/i.exec(
+      ctx.facts.tool.description,
+    );
+  if (!said) return [];
+  const named = [said[1] ?? "", said[2] ?? ""].map((words) =>
+    words.trim().toLowerCase().replace(/\s+/g, "_"),
+  );
+  return [...side.reference.collection.fields.values()]
+    .filter(
+      (f) =>
+        !f.path.includes(".") &&
+        f.path !== side.balance.path &&
+        (f.types.has("number") || f.types.has("integer")) &&
+        named.some((n) => f.path === n || nameWords(f.path).join("_") === n),
+    )
+    .map((f) => f.path);
 }
 
 /** The outputs the moved record answers: its fields, and arguments echoed by name. */

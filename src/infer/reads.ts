@@ -197,7 +197,17 @@ function holderChecks(
   const target = named ? recordTarget(ctx, named.collection, `{${named.param.name}}`) : undefined;
   if (!named || !target) return { params: [], checks: [] };
   const missing = notFoundError(ctx, named.collection, named.param.name, options);
-  return { params: [named.param.name], checks: [{ kind: "read", target, ...(missing ? { missing } : {}) }] };
+  // the arguments that name the holder's own holders (a bucket, for an object's versions) say
+  // where to look too
+  const above: string[] = [];
+  for (let at = named.collection.parent; at; at = ctx.shape.collections.get(at)?.parent) {
+    const outer = ctx.references.find((r) => r.collection.name === at && !r.many);
+    if (outer) above.push(outer.param.name);
+  }
+  return {
+    params: [named.param.name, ...above],
+    checks: [{ kind: "read", target, ...(missing ? { missing } : {}) }],
+  };
 }
 
 /** How an argument selects records: equal to a field, a bound of a range, or words a field contains. */

@@ -368,6 +368,10 @@ export const SELF_MEMBERSHIP_VERBS: ReadonlySet<string> = new Set([
 
 /** Verbs that add an amount to a stored number (a balance), and verbs that take one from it. */
 export const INCREASE_VERBS: ReadonlySet<string> = new Set([
+  // points earned: Square Loyalty's accumulated points, Starbucks' stars, airline miles
+  "earn",
+  "accrue",
+  "award",
   "deposit",
   "fund",
   "topup",
