@@ -559,3 +559,61 @@ describe("a list kept two holders down", () => {
     expect(answer).toEqual([{ rev: "r1", size: 5, at: "2026-01-02T00:00:00Z" }]);
   });
 });
+
+describe("a move with one side named by its direction and the other plainly", () => {
+  const jars = () => ({
+    jars: { J1: { jar_id: "J1", balance: 50 }, J2: { jar_id: "J2", balance: 10 } },
+  });
+
+  it("takes from the plain one what goes to the named destination", async () => {
+    const move = tool("transfer", "Transfer money between jars.", {
+      jar_id: text,
+      to_jar_id: text,
+      amount: integer,
+    });
+    const { after } = await call(world(jars(), [move]), "transfer", {
+      jar_id: "J1",
+      to_jar_id: "J2",
+      amount: 20,
+    });
+    expect(after.jars).toEqual({ J1: { jar_id: "J1", balance: 30 }, J2: { jar_id: "J2", balance: 30 } });
+  });
+
+  it("adds to the plain one what comes from the named source", async () => {
+    const deposit = tool("deposit_to_jar", "Deposit money into a jar from another jar.", {
+      source_jar_id: text,
+      jar_id: text,
+      amount: integer,
+    });
+    const { after } = await call(world(jars(), [deposit]), "deposit_to_jar", {
+      source_jar_id: "J1",
+      jar_id: "J2",
+      amount: 5,
+    });
+    expect(after.jars).toEqual({ J1: { jar_id: "J1", balance: 45 }, J2: { jar_id: "J2", balance: 15 } });
+  });
+});
+
+describe("a merge where one record's list is null and a text is empty", () => {
+  const pets = () => ({
+    pets: {
+      P1: { pet_id: "P1", name: "Biscuit", nicknames: ["Bis"], notes: "" },
+      P2: { pet_id: "P2", name: "Biscuit", nicknames: null, notes: "shy" },
+      P3: { pet_id: "P3", name: "Pepper", nicknames: ["Pep"], notes: "loud" },
+    },
+  });
+  const merge = tool("merge_pets", "Merge a duplicate pet into a primary one.", {
+    primary_id: text,
+    duplicate_id: text,
+  });
+
+  it("keeps both lists' values and fills the empty text", async () => {
+    const { after } = await call(world(pets(), [merge]), "merge_pets", {
+      primary_id: "P2",
+      duplicate_id: "P1",
+    });
+    expect((after.pets as Records).P2).toMatchObject({ nicknames: ["Bis"], notes: "shy" });
+    const other = await call(world(pets(), [merge]), "merge_pets", { primary_id: "P1", duplicate_id: "P3" });
+    expect((other.after.pets as Records).P1).toMatchObject({ nicknames: ["Bis", "Pep"], notes: "loud" });
+  });
+});

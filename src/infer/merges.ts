@@ -41,11 +41,12 @@ export function mergeRule(ctx: Context): Draft[] | undefined {
     if (field.path.includes(".") || field.path === collection.keyField) continue;
     const own = `$subject.${identifier(field.path)}`;
     const theirs = `$merged.${identifier(field.path)}`;
+    // a list some records leave null is still a list; an empty text is an empty field
+    const list = field.types.has("array") && [...field.types].every((t) => t === "array" || t === "null");
     set[field.path] = {
-      $expr:
-        field.types.has("array") && field.types.size === 1
-          ? `$distinct($append(${own}, ${theirs}))`
-          : `$exists(${own}) and ${own} != null ? ${own} : ${theirs}`,
+      $expr: list
+        ? `$distinct($append(${own} ? ${own} : [], ${theirs} ? ${theirs} : []))`
+        : `$exists(${own}) and ${own} != null and ${own} != "" ? ${own} : ${theirs}`,
     };
   }
   ctx.notes.push(

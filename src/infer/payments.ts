@@ -455,6 +455,21 @@ function sidesOf(ctx: Context, subject: Reference | undefined, direction: 1 | -1
     if (sign !== undefined) sides.push({ reference, balance, sign });
     else if (reference === subject && direction !== 0) sides.push({ reference, balance, sign: direction });
   }
+  // one side named by its direction (`to_jar_id`, `source_jar_id`) and another record of the same
+  // kind named plainly (`jar_id`): the plain one is the other side, as a transfer moves both
+  const [only] = sides;
+  const counterpart =
+    sides.length === 1 && only
+      ? ctx.references.filter(
+          (r) =>
+            !r.many &&
+            r !== only.reference &&
+            r.collection === only.reference.collection &&
+            !r.param.words.some((w) => FROM_WORDS.test(w) || TO_WORDS.test(w)),
+        )
+      : [];
+  if (only && counterpart.length === 1 && counterpart[0])
+    sides.push({ reference: counterpart[0], balance: only.balance, sign: only.sign > 0 ? -1 : 1 });
   // paying a payee, who keeps no balance: the one balance an argument names pays
   const others = ctx.references.filter((r) => !r.many && r !== subject && movedField(ctx, r.collection));
   if (sides.length === 0 && direction !== 0 && others.length === 1) {
@@ -551,6 +566,8 @@ function ledgerEntry(ctx: Context, sides: readonly Side[], value: string): Draft
     if (
       !field.path.includes(".") &&
       set[field.path] === undefined &&
+      // a time the call gives is the entry's own (a `date` argument), not the clock's
+      !ctx.facts.params.some((p) => p.name === field.path) &&
       /^(created|createdat|created_at|date|timestamp|time)$/i.test(field.path.replace(/_/g, ""))
     )
       set[field.path] = "{$now}";
