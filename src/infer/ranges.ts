@@ -159,17 +159,12 @@ export function overlapCheck(ctx: Context, collection: CollectionShape, holder: 
   );
   if (!span && link) return slotCheck(ctx, collection, holder, link.path);
   if (!span || !link || !TAKEN_WORDS.test(ctx.facts.tool.description)) return [];
-  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && TAKEN_WORDS.test(e.text));
-  const noun = nameWords(singular(holder.collection.name)).join("_");
-  const error = documented
-    ? use(ctx, documented)
-    : addError(ctx, {
-        code: `${noun.toUpperCase()}_NOT_AVAILABLE`,
-        status: 409,
-        message: `The ${noun.replace(/_/g, " ")} is already taken for part of that time.`,
-        when: `Another ${humanNoun(singular(collection.name))} of the ${noun.replace(/_/g, " ")} overlaps the time given (inferred from the tool's description).`,
-      });
-  ctx.notes.push(`refuses a span that overlaps another of the same ${noun.replace(/_/g, " ")} (${error})`);
+  const noun = nameWords(singular(holder.collection.name)).join(" ");
+  const error = takenError(ctx, holder, {
+    message: `The ${noun} is already taken for part of that time.`,
+    when: `Another ${humanNoun(singular(collection.name))} of the ${noun} overlaps the time given (inferred from the tool's description).`,
+  });
+  ctx.notes.push(`refuses a span that overlaps another of the same ${noun} (${error})`);
   const taken = `$filter(${recordsOf(collection)}, function($b) { $b.${identifier(link.path)} = $args.${identifier(holder.param.name)} and ${overlaps(collection, span)} })`;
   return [{ kind: "check", require: [{ expr: `$count(${taken}) = 0`, error }] }];
 }
@@ -195,22 +190,24 @@ function slotCheck(ctx: Context, collection: CollectionShape, holder: Reference,
   });
   const named = slot.filter((p) => new RegExp(`\\b${p.name}\\b`, "i").test(description));
   if (named.length === 0 || named.length !== slot.length) return [];
-  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && TAKEN_WORDS.test(e.text));
-  const noun = nameWords(singular(holder.collection.name)).join("_");
-  const error = documented
-    ? use(ctx, documented)
-    : addError(ctx, {
-        code: `${noun.toUpperCase()}_NOT_AVAILABLE`,
-        status: 409,
-        message: `The ${noun.replace(/_/g, " ")} is already taken at that ${named.map((p) => p.name).join(" and ")}.`,
-        when: `Another ${humanNoun(singular(collection.name))} of the ${noun.replace(/_/g, " ")} has the ${named.map((p) => p.name).join(" and ")} given (inferred from the tool's description).`,
-      });
-  ctx.notes.push(
-    `refuses a ${noun.replace(/_/g, " ")} already taken at the same ${named.map((p) => p.name).join(" and ")} (${error})`,
-  );
+  const noun = nameWords(singular(holder.collection.name)).join(" ");
+  const at = named.map((p) => p.name).join(" and ");
+  const error = takenError(ctx, holder, {
+    message: `The ${noun} is already taken at that ${at}.`,
+    when: `Another ${humanNoun(singular(collection.name))} of the ${noun} has the ${at} given (inferred from the tool's description).`,
+  });
+  ctx.notes.push(`refuses a ${noun} already taken at the same ${at} (${error})`);
   const same = named.map((p) => `$b.${identifier(p.name)} = $args.${identifier(p.name)}`).join(" and ");
   const taken = `$filter(${recordsOf(collection)}, function($b) { $b.${identifier(link)} = $args.${identifier(holder.param.name)} and ${same} and ${calledOffNot(collection)} })`;
   return [{ kind: "check", require: [{ expr: `$count(${taken}) = 0`, error }] }];
+}
+
+/** The documented error that says a holder is taken, else an added `<HOLDER>_NOT_AVAILABLE`, 409. */
+function takenError(ctx: Context, holder: Reference, said: { message: string; when: string }): string {
+  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && TAKEN_WORDS.test(e.text));
+  if (documented) return use(ctx, documented);
+  const code = `${nameWords(singular(holder.collection.name)).join("_").toUpperCase()}_NOT_AVAILABLE`;
+  return addError(ctx, { code, status: 409, ...said });
 }
 
 /**
