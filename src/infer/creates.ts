@@ -1,5 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
-import { isPlainObject } from "../patch/index.js";
+import { deepEqual, isPlainObject } from "../patch/index.js";
 import { knownValues } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
@@ -329,10 +329,11 @@ function copiedRecords(
       .map((entry) => ({ entry, source: owners[String(entry[link])] }));
   });
   if (pairs.length < 2) return [];
+  // the source without its key: what a copy of it holds
   const bare = (record: unknown) => {
     if (!isPlainObject(record)) return undefined;
     const { [owner.keyField ?? ""]: _key, ...rest } = record;
-    return canonical(rest);
+    return rest;
   };
   return [...collection.fields.values()]
     .filter((f) => !f.path.includes(".") && f.types.has("object") && f.path !== link)
@@ -340,20 +341,11 @@ function copiedRecords(
     .filter((field) =>
       pairs.every(
         ({ entry, source }) =>
-          isPlainObject(entry[field]) && bare(source) !== undefined && bare(entry[field]) === bare(source),
+          isPlainObject(entry[field]) &&
+          bare(source) !== undefined &&
+          deepEqual(bare(entry[field]), bare(source)),
       ),
     );
-}
-
-/** A value's JSON with every object's keys in order, so that equal records compare equal. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isPlainObject(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(value);
 }
 
 /** How many of a rated thing a call takes: nights of a stay, days of a rental, seats. */

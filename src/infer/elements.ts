@@ -166,8 +166,8 @@ export function elementRule(ctx: Context, subject: Reference, action: Action): D
 }
 
 /**
- * Values given as an array join a record's list of plain values once each (`mention(post_id,
- * usernames)`, `tag(photo_id, tags)`), or leave it, by the verb: GitHub's
+ * Values given as an array join a record's list of plain values once each (`label(issue_id,
+ * labels)`, `tag(photo_id, tags)`), or leave it, by the verb: GitHub's
  * `POST /issues/{n}/labels` adds the labels the issue lacks, Trello's card `idMembers` and
  * Todoist's task `labels` take several at once.
  */
@@ -306,7 +306,7 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   const words = new Set(
     ctx.facts.words.filter((w) => w !== ctx.facts.verb && !own.has(singular(w))).map(singular),
   );
-  // a verb that puts values into a list of its own name (`mention` → `mentions`, `tag` → `tags`,
+  // a verb that puts values into a list of its own name (`label` → `labels`, `tag` → `tags`,
   // `comment_on_issue` → an issue's `comments`)
   const verb = ctx.facts.verb;
   if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || NOUN_VERBS.has(verb)))
