@@ -13,6 +13,7 @@ import {
   renderConsistency,
 } from "./self-consistency.js";
 import { type Mode, renderTauBench, tauBenchSection } from "./tau-bench.js";
+import { renderWorldCalls, worldCallsSection } from "./world-calls.js";
 
 /** The τ-bench replay compares toolsim as imported with toolsim as imported and inferred. */
 const TAU_BENCH_MODES: readonly Mode[] = [
@@ -48,6 +49,7 @@ async function main(): Promise<number> {
       "openapi-crud": { type: "string", multiple: true },
       "mcp-servers": { type: "boolean" },
       "mcp-rounds": { type: "string", default: "3" },
+      "world-calls": { type: "string" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
     },
@@ -69,6 +71,7 @@ async function main(): Promise<number> {
     !values["bfcl-multiturn"] &&
     !values.consistency &&
     !values["mcp-servers"] &&
+    !values["world-calls"] &&
     openApiPaths.length === 0
   ) {
     process.stderr.write(
@@ -77,6 +80,7 @@ async function main(): Promise<number> {
         "                       [--bfcl-multiturn DIR [--bfcl-classes A,B,C] [--bfcl-state given|loaded]]\n" +
         "                       [--consistency [--consistency-limit N]]\n" +
         "                       [--mcp-servers [--mcp-rounds N]] [--openapi-crud DIR…]\n" +
+        "                       [--world-calls eval/worlds]\n" +
         "                       [--json] [--verbose]\n",
     );
     return 2;
@@ -137,10 +141,20 @@ async function main(): Promise<number> {
           log: (line) => process.stderr.write(`eval: ${line}\n`),
         })
       : undefined;
+  // held-out worlds replayed against the expectations written with them
+  const worldCalls = values["world-calls"] ? await worldCallsSection(values["world-calls"]) : undefined;
   if (values.json)
     process.stdout.write(
       `${JSON.stringify(
-        { ...report, tauBench: replay, bfclMultiTurn: multiTurn, consistency, mcpServers, openApiCrud },
+        {
+          ...report,
+          tauBench: replay,
+          bfclMultiTurn: multiTurn,
+          consistency,
+          mcpServers,
+          openApiCrud,
+          worldCalls,
+        },
         null,
         2,
       )}\n`,
@@ -152,6 +166,7 @@ async function main(): Promise<number> {
     if (consistency) process.stdout.write(renderConsistency("self-consistency", consistency));
     if (mcpServers) process.stdout.write(renderMcpServers(mcpServers));
     if (openApiCrud) process.stdout.write(renderOpenApiCrud(openApiCrud));
+    if (worldCalls) process.stdout.write(renderWorldCalls(worldCalls, Boolean(values.verbose)));
   }
   return 0;
 }

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { type Context, humanNoun, notFoundError, use } from "./context.js";
 import { nestedCreate, sameName } from "./creates.js";
 import type { Draft } from "./drafts.js";
@@ -223,11 +224,30 @@ function keptCollection(ctx: Context, holder: CollectionShape, path: string): Co
  * noun, else one saying it is not among them ("not in the playlist", "has no such label").
  */
 function notInListError(ctx: Context, noun: string): ErrorFact | undefined {
+  const head = nameWords(noun)[0] ?? noun;
+  // "the user is not listed", `NOT_A_MAINTAINER`, `NOT_SHARED` (of a `shared_with` list)
+  const notThere = new RegExp(`\\bnot (?:(?:a|an|currently|yet) )?(?:listed|${escapeRegExp(head)})`);
   return (
     ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
-    ctx.facts.errors.find((e) =>
-      /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text),
+    ctx.facts.errors.find(
+      (e) =>
+        /not (among|in|on|part of)\b|isn't (among|in|on)\b|has no such\b/.test(e.text) ||
+        notThere.test(`${e.text} ${nameWords(e.code).join(" ")}`),
     )
+  );
+}
+
+/**
+ * "LAST_MAINTAINER if the user is the only maintainer", "a team must keep at least one owner":
+ * the error a removal answers where it would take the list's last value.
+ */
+function lastOneError(ctx: Context, noun: string): ErrorFact | undefined {
+  const head = escapeRegExp(nameWords(noun)[0] ?? noun);
+  const last = new RegExp(
+    `\\b(?:only|last|sole) (?:remaining )?${head}|\\bat least one ${head}|\\bat least one\\b`,
+  );
+  return ctx.facts.errors.find(
+    (e) => e.kind !== "not-found" && last.test(`${e.text} ${nameWords(e.code).join(" ")}`),
   );
 }
 
@@ -248,6 +268,7 @@ function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest:
   const param = required[0] as Param;
   const noun = singular(path);
   const gone = notInListError(ctx, noun);
+  const kept = lastOneError(ctx, noun);
   const missing = notFoundError(ctx, subject.collection, subject.param.name, { add: true });
   const given = `$args.${identifier(param.name)}`;
   const list = `$subject.${identifier(path)}`;
@@ -259,7 +280,10 @@ function plainValueRemoved(ctx: Context, subject: Reference, path: string, rest:
       kind: "update",
       target,
       ...(missing ? { missing } : {}),
-      require: gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : [],
+      require: [
+        ...(gone ? [{ expr: `${given} in ${list}`, error: gone.code }] : []),
+        ...(kept ? [{ expr: `$count(${list}[$ != ${given}]) > 0`, error: use(ctx, kept) }] : []),
+      ],
       set: { [path]: { $expr: `[${list}[$ != ${given}]]` } },
       as: bindingName(subject.collection),
       ...answerOf(ctx, subject.collection, bindingName(subject.collection)),

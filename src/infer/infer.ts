@@ -1,5 +1,13 @@
 import escapeRegExp from "escape-string-regexp";
-import type { Effect, LoadedToolset, StateDocument, Tool, ToolError, Toolset } from "../catalog/index.js";
+import type {
+  Effect,
+  JsonSchema,
+  LoadedToolset,
+  StateDocument,
+  Tool,
+  ToolError,
+  Toolset,
+} from "../catalog/index.js";
 import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
 import { besideListRule } from "./beside.js";
@@ -7,6 +15,7 @@ import { bulkRule } from "./bulk.js";
 import { knownValues } from "./conditions.js";
 import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
 import { createRule } from "./creates.js";
+import { describedAnswer } from "./described-answer.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { addsListItem, elementRule, verbsOwnList } from "./elements.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
@@ -75,6 +84,7 @@ import {
   shapeOfCollections,
   type ValuesShape,
 } from "./shape.js";
+import { statedErrors } from "./stated-errors.js";
 import { holdsStock } from "./stock.js";
 import { switchRule } from "./switches.js";
 import { countedOnce, tallyRule } from "./tallies.js";
@@ -207,11 +217,12 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return tool;
     }
-    const base = withoutInference(tool);
+    const source = withoutInference(tool);
     if (shape.parts.length <= 1 && shape.root.fields.size === 0 && !options.computation) {
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
-      return base;
+      return source;
     }
+    const base = withDescribed(source, states);
     const scheme = tokenSchemeOf();
     const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
@@ -245,7 +256,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         gaps: [],
         drafts: [],
       });
-      return base;
+      return source;
     }
     const drafts = [
       // a bad token is refused before anything is looked at, as a 401 comes before a 404
@@ -276,7 +287,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     ];
     if (effects.length === 0) {
       report.push({ ...entry, verdict: "not inferred", gaps });
-      return base;
+      return source;
     }
     const grounding = withGuesses(groundingOf(ctx.facts, shape, drafts), ctx.guesses ?? []);
     if (grounding.guessed.length > 0) gaps.push(`guessed (synthesized): ${grounding.guessed.join(", ")}`);
@@ -287,11 +298,13 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     report.push({ ...entry, verdict, gaps, ...grounding });
     const added = ctx.addedErrors.filter((e) => named.has(e.code));
     const errors: ToolError[] = [...base.errors, ...added];
+    const stated = base.errors.slice(source.errors.length).map((e) => e.code);
     const inferred = {
       by: INFERRED_BY,
       status: verdict,
       notes: [...ctx.notes, ...gaps],
-      added: added.map((e) => e.code),
+      added: [...stated, ...added.map((e) => e.code)],
+      ...(base.outputSchema !== source.outputSchema ? { answer: DESCRIBED } : {}),
       ...(grounding.guessed.length > 0 ? { guessed: grounding.guessed } : {}),
     };
     return { ...base, errors, effects, inferred };
@@ -399,12 +412,30 @@ function emptyReport(toolset: string, tool: string): ToolReport {
   return { toolset, tool, verdict: "not inferred", notes: [], gaps: [], drafts: [] };
 }
 
-/** A tool as the source gave it: without effects and errors an earlier inference added. */
+/** A tool as the source gave it: without the effects, errors and answer an earlier inference added. */
 function withoutInference(tool: Tool): Tool {
   if (!tool.inferred) return tool;
-  const { inferred: _mark, ...rest } = tool;
-  const added = new Set(tool.inferred.added);
-  return { ...rest, effects: [], errors: tool.errors.filter((e) => !added.has(e.code)) };
+  const { inferred: mark, outputSchema, ...rest } = tool;
+  const added = new Set(mark.added);
+  const kept = mark.answer === DESCRIBED || outputSchema === undefined ? {} : { outputSchema };
+  return { ...rest, ...kept, effects: [], errors: tool.errors.filter((e) => !added.has(e.code)) };
+}
+
+/** The mark of an output schema read from the tool's description. */
+const DESCRIBED = "described";
+
+/**
+ * A tool with what its description states and its catalog does not: the error codes it
+ * names and the answer's fields it spells out.
+ */
+function withDescribed(tool: Tool, states: readonly StateDocument[]): Tool {
+  const errors = statedErrors(tool.description, tool.errors);
+  const params = isPlainObject(tool.inputSchema.properties)
+    ? (tool.inputSchema.properties as Record<string, JsonSchema>)
+    : {};
+  const answer = tool.outputSchema ? undefined : describedAnswer(tool.description, params, states);
+  if (errors.length === 0 && !answer) return tool;
+  return { ...tool, errors: [...tool.errors, ...errors], ...(answer ? { outputSchema: answer } : {}) };
 }
 
 /** The error codes effects can answer: their `missing`, `exists`, `computeError` and guards' `error`. */
@@ -1248,7 +1279,9 @@ const KEY_WORDS = /^(symbol|ticker|name|username|handle|code|slug|key|id|title|p
 function keyByPosition(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
   if (!named || named.parent || named.container !== "map") return undefined;
   const required = ctx.facts.params.filter((p) => p.required);
-  if (required.length !== 1) return undefined;
+  // `add_package_maintainer(name, username)`: the first argument names the record whose part
+  // (its `maintainers`, its `versions`) the rest of the tool's name names
+  if (required.length !== 1 && !namesPartOf(ctx.facts, named)) return undefined;
   const param = required[0] as Reference["param"];
   if (param.type !== "string" && param.type !== "integer") return undefined;
   if (!KEY_WORDS.test(param.words.at(-1) ?? "")) return undefined;
@@ -1258,8 +1291,21 @@ function keyByPosition(ctx: Context, named: CollectionShape | undefined): Refere
     (f) => !f.path.includes(".") && f.types.has("array") && sameNoun(f.path, param.name),
   );
   if (listed) return undefined;
-  ctx.notes.push(`${param.name} is the key of ${named.name} (the one argument of a tool named after it)`);
+  ctx.notes.push(
+    `${param.name} is the key of ${named.name} (the ${required.length === 1 ? "one" : "first"} argument of a tool named after it)`,
+  );
   return { param, collection: named, many: false, strength: "weak" };
+}
+
+/** A noun of the tool's name, past the collection's, that names a list or map its records keep. */
+function namesPartOf(facts: ToolFacts, named: CollectionShape): boolean {
+  const own = new Set(nameWords(singular(named.name)));
+  const rest = facts.nouns.filter((n) => !own.has(n) && !own.has(singular(n)));
+  const last = rest.at(-1);
+  if (!last) return false;
+  return [...named.fields.values()].some(
+    (f) => !f.path.includes(".") && (f.types.has("array") || f.types.has("object")) && sameNoun(f.path, last),
+  );
 }
 
 /** What the tool does: its read-only hint first, then its verb; an unknown verb stays unknown. */

@@ -89,6 +89,9 @@ function fitValue(
 ): unknown {
   const schema = resolved(given, track.root);
   if (known === undefined) return guess(track, fallback);
+  // a map where a list of names is wanted answers its keys (a folder's subfolders, by name)
+  if (schema.type === "array" && isPlainObject(known) && namesFit(schema.items))
+    return fitValue(schema, Object.keys(known), fallback, top, track);
   if (isObjectSchema(schema) && isPlainObject(known)) return fitObject(schema, known, fallback, top, track);
   if (schema.type === "array" && Array.isArray(known) && isPlainObject(schema.items)) {
     const items = schema.items as JsonSchema;
@@ -109,6 +112,12 @@ function fitValue(
     );
   }
   return fits(schema, known) ? known : guess(track, fallback);
+}
+
+function namesFit(items: unknown): boolean {
+  return (
+    items === undefined || (isPlainObject(items) && (items.type === undefined || items.type === "string"))
+  );
 }
 
 function fitObject(

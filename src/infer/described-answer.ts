@@ -1,0 +1,188 @@
+import type { JsonSchema, StateDocument } from "../catalog/index.js";
+import { isPlainObject } from "../patch/index.js";
+
+/**
+ * The answer a description spells out, for a tool without an output schema: "Returns
+ * {"job_id", "status": "held"}", "Responds with {"name", "maintainers": <full list>}". API
+ * references show a response's fields this way (GitHub's and Stripe's response samples, MCP
+ * servers' "Returns a JSON object with …"); the fields become the tool's output schema, so
+ * the answer holds them: from the state, from the arguments, or synthesized and said to be
+ * guessed. Only the first such object after a returning verb is read; its top-level keys are
+ * the answer's, each typed by the value the description gives, the argument of its name or
+ * the state's values of that name.
+ */
+export function describedAnswer(
+  description: string,
+  params: Readonly<Record<string, JsonSchema>>,
+  states: readonly StateDocument[],
+): JsonSchema | undefined {
+  const opening = RETURNS.exec(description);
+  if (!opening) return undefined;
+  const body = objectAt(description, opening.index + opening[0].length - 1);
+  if (body === undefined) return undefined;
+  const fields = fieldsOf(body);
+  if (fields.length === 0) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  for (const { key, value } of fields) properties[key] = propertyOf(key, value, params, states);
+  return { type: "object", properties, required: fields.map((f) => f.key) };
+}
+
+/** "Returns {", "returns an object {", "Responds with {", "Answers {". */
+const RETURNS = /\b(?:returns?|responds?\s+with|answers?(?:\s+with)?)\b[^{.]{0,40}\{/i;
+
+/** The text inside the braces that open at `start`, or undefined when they never close. */
+function objectAt(text: string, start: number): string | undefined {
+  let depth = 0;
+  let quoted = false;
+  for (let i = start; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === "\\") i++;
+      else if (char === '"') quoted = false;
+      continue;
+    }
+    if (char === '"') quoted = true;
+    else if (OPENS.has(char ?? "")) depth++;
+    else if (CLOSES.has(char ?? "")) {
+      depth--;
+      if (depth === 0) return text.slice(start + 1, i);
+    }
+  }
+  return undefined;
+}
+
+const OPENS = new Set(["{", "[", "(", "<"]);
+const CLOSES = new Set(["}", "]", ")", ">"]);
+
+interface Field {
+  key: string;
+  /** What follows the key's colon, or undefined for a bare key ("job_id"). */
+  value?: string;
+}
+
+/** `"a", "b": 1, "c" (a note), "d": <words>` → a, b = 1, c, d = <words>. */
+function fieldsOf(body: string): Field[] {
+  const fields: Field[] = [];
+  for (const part of topLevelParts(body)) {
+    const match = /^\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*(?::\s*([\s\S]*?))?\s*(?:\([^)]*\))?\s*$/.exec(part);
+    if (!match?.[1]) return [];
+    fields.push(match[2] === undefined ? { key: match[1] } : { key: match[1], value: match[2] });
+  }
+  return fields;
+}
+
+/** The body split at its top-level commas. */
+function topLevelParts(body: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i] ?? "";
+    if (quoted) {
+      if (char === "\\") i++;
+      else if (char === '"') quoted = false;
+      continue;
+    }
+    if (char === '"') quoted = true;
+    else if (OPENS.has(char)) depth++;
+    else if (CLOSES.has(char)) depth--;
+    else if (char === "," && depth === 0) {
+      parts.push(body.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(body.slice(from));
+  return parts.filter((p) => p.trim().length > 0);
+}
+
+function propertyOf(
+  key: string,
+  value: string | undefined,
+  params: Readonly<Record<string, JsonSchema>>,
+  states: readonly StateDocument[],
+): JsonSchema {
+  const literal = value === undefined ? undefined : literalOf(value);
+  if (literal !== undefined) return { ...typeOf(literal.value), const: literal.value };
+  const said = value?.trim() ?? "";
+  if (said.startsWith("[")) return { type: "array", items: itemsOf(said, params, states) };
+  if (said.startsWith("{")) return { type: "object" };
+  const param = params[key];
+  if (param) return { ...typeOnly(param), ...(said ? { description: words(said) } : {}) };
+  const sample = sampleOf(states, key);
+  const typed = sample === undefined ? { ...wordedType(said), ...namedType(key) } : typeOf(sample);
+  return { ...typed, ...(said ? { description: words(said) } : {}) };
+}
+
+function itemsOf(
+  said: string,
+  params: Readonly<Record<string, JsonSchema>>,
+  states: readonly StateDocument[],
+): JsonSchema {
+  const inner = said.slice(1).trimStart();
+  if (!inner.startsWith("{")) return {};
+  const body = objectAt(inner, 0);
+  const fields = body === undefined ? [] : fieldsOf(body);
+  if (fields.length === 0) return { type: "object" };
+  const properties: Record<string, JsonSchema> = {};
+  for (const { key, value } of fields) properties[key] = propertyOf(key, value, params, states);
+  return { type: "object", properties };
+}
+
+function literalOf(value: string): { value: string | number | boolean | null } | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value.trim());
+    if (parsed === null || ["string", "number", "boolean"].includes(typeof parsed))
+      return { value: parsed as string | number | boolean | null };
+  } catch {
+    // not a JSON value: words or a placeholder
+  }
+  return undefined;
+}
+
+function typeOf(value: unknown): JsonSchema {
+  if (value === null) return {};
+  if (Array.isArray(value)) return { type: "array" };
+  if (isPlainObject(value)) return { type: "object" };
+  if (typeof value === "number") return { type: Number.isInteger(value) ? "integer" : "number" };
+  return { type: typeof value };
+}
+
+function typeOnly(schema: JsonSchema): JsonSchema {
+  const { description: _d, default: _default, examples: _e, ...rest } = schema;
+  return rest;
+}
+
+/** `<boolean>`, `<number of …>`, `<its length>`: the type the words name, when they name one. */
+function wordedType(said: string): JsonSchema {
+  const text = said.toLowerCase();
+  if (/\b(boolean|true|false|whether)\b/.test(text)) return { type: "boolean" };
+  if (/\b(count|number of|length|sum|total|how many)\b/.test(text)) return { type: "number" };
+  return {};
+}
+
+/** `queued_count`, `position`, `is_member`: the type a field's name gives it. */
+function namedType(key: string): JsonSchema {
+  if (/^(is|has|can)_|(^|_)(exists|found)$/.test(key)) return { type: "boolean" };
+  if (/(^|_)(count|position|index|number|quantity|rank)$/.test(key)) return { type: "integer" };
+  if (/(^|_)(total|sum|size|length|amount|average)$/.test(key)) return { type: "number" };
+  return {};
+}
+
+function words(said: string): string {
+  return said.replace(/^<|>$/g, "").trim();
+}
+
+/** The first value the state documents hold under `key`, at any depth. */
+function sampleOf(states: readonly StateDocument[], key: string): unknown {
+  const seen: unknown[] = [...states];
+  for (let i = 0; i < seen.length && i < 5_000; i++) {
+    const value = seen[i];
+    if (Array.isArray(value)) seen.push(...value.slice(0, 5));
+    else if (isPlainObject(value)) {
+      if (Object.hasOwn(value, key) && value[key] !== null) return value[key];
+      seen.push(...Object.values(value).slice(0, 50));
+    }
+  }
+  return undefined;
+}
