@@ -150,3 +150,158 @@ describe("the answer a description spells out", () => {
     expect(fitted).toEqual({ value: { books: ["b1", "b2"] }, guessed: [] });
   });
 });
+
+describe("a device's settings set by the field the tool names", () => {
+  const radio = () => ({
+    radio: { model: "R-2", power: "off", band_mode: "fm", volume_level: 4, night_mode: false },
+  });
+  const tools = [
+    tool(
+      "set_radio_band_mode",
+      'Selects the band. Returns {"band_mode"}. Fails with INVALID_BAND if mode is not one of the listed bands.',
+      { mode: { type: "string", enum: ["fm", "am", "dab"] } },
+    ),
+    tool("set_radio_power", "Switches the radio on or off.", {
+      state: { type: "string", enum: ["on", "off"] },
+    }),
+    tool(
+      "set_radio_volume_level",
+      "Sets the volume, 0 to 10. Fails with BAD_VOLUME if level is outside that range.",
+      { level: { type: "integer" } },
+    ),
+    tool("set_radio_night_mode", "Turns night mode on or off.", { enabled: { type: "boolean" } }),
+  ];
+
+  it("takes the field's whole name, never a word that starts another (mode is not model)", async () => {
+    const band = await call(world(radio(), tools), "set_radio_band_mode", { mode: "dab" });
+    expect(band.after.radio).toMatchObject({ band_mode: "dab", model: "R-2" });
+    const night = await call(world(radio(), tools), "set_radio_night_mode", { enabled: true });
+    expect(night.after.radio).toMatchObject({ night_mode: true, model: "R-2" });
+    const power = await call(world(radio(), tools), "set_radio_power", { state: "on" });
+    expect(power.after.radio).toMatchObject({ power: "on" });
+  });
+
+  it("checks the argument as its documented error says: a range stated anywhere in the description", async () => {
+    const loud = await call(world(radio(), tools), "set_radio_volume_level", { level: 11 });
+    expect(failure(loud.outcome)).toBe("BAD_VOLUME");
+    const fine = await call(world(radio(), tools), "set_radio_volume_level", { level: 10 });
+    expect(fine.after.radio).toMatchObject({ volume_level: 10 });
+    expect(inferred(world(radio(), tools), "set_radio_band_mode").report.verdict).toBe("inferred");
+  });
+});
+
+describe("conditions on what an argument holds", () => {
+  const desk = () => ({ desks: { D1: { desk_id: "D1", label: "Window", note: "" } } });
+  const tools = [
+    tool(
+      "set_desk_note",
+      'Sets a desk\'s note. Fails with DESK_NOT_FOUND, INVALID_NOTE if note is empty, or NO_AT if contact contains no "@".',
+      { desk_id: text, note: text, contact: text },
+    ),
+    tool("book_desk_hours", "Books hours. Fails with TOO_FEW if hours is less than 1.", {
+      desk_id: text,
+      hours: { type: "integer" },
+    }),
+  ];
+
+  it("are checked before anything changes, each with its code", async () => {
+    const empty = await call(world(desk(), tools), "set_desk_note", {
+      desk_id: "D1",
+      note: " ",
+      contact: "a@b",
+    });
+    expect(failure(empty.outcome)).toBe("INVALID_NOTE");
+    const noAt = await call(world(desk(), tools), "set_desk_note", {
+      desk_id: "D1",
+      note: "x",
+      contact: "ab",
+    });
+    expect(failure(noAt.outcome)).toBe("NO_AT");
+    const ok = await call(world(desk(), tools), "set_desk_note", {
+      desk_id: "D1",
+      note: "x",
+      contact: "a@b",
+    });
+    expect(ok.outcome.status).toBe("applied");
+  });
+
+  it("are never read as a state the record must be in", () => {
+    const { report } = inferred(world(desk(), tools), "set_desk_note");
+    expect(report.notes.some((n) => n.startsWith("refuses while"))).toBe(false);
+  });
+});
+
+describe("a list named for who the verb was done to, on the record itself", () => {
+  const boards = () => ({
+    whiteboards: { W1: { whiteboard_id: "W1", owner: "ana", shared_with: ["bo"] } },
+  });
+  const tools = [
+    tool("share_whiteboard", "Shares a whiteboard with a user.", { whiteboard_id: text, username: text }),
+    tool("unshare_whiteboard", "Stops sharing. Fails with NOT_SHARED if the user is not in shared_with.", {
+      whiteboard_id: text,
+      username: text,
+    }),
+  ];
+
+  it("adds to `shared_with` and takes out of it", async () => {
+    const shared = await call(world(boards(), tools), "share_whiteboard", {
+      whiteboard_id: "W1",
+      username: "cy",
+    });
+    expect((shared.after.whiteboards as Record<string, { shared_with: string[] }>).W1?.shared_with).toEqual([
+      "bo",
+      "cy",
+    ]);
+    const gone = await call(world(boards(), tools), "unshare_whiteboard", {
+      whiteboard_id: "W1",
+      username: "bo",
+    });
+    expect((gone.after.whiteboards as Record<string, { shared_with: string[] }>).W1?.shared_with).toEqual([]);
+    const absent = await call(world(boards(), tools), "unshare_whiteboard", {
+      whiteboard_id: "W1",
+      username: "zz",
+    });
+    expect(failure(absent.outcome)).toBe("NOT_SHARED");
+  });
+});
+
+describe("what a description says that the effects do not do", () => {
+  const kiosk = () => ({ kiosk: { theme: "light", idle_minutes: 5, restarts_count: 0 } });
+
+  it("a field the description says changes, which no effect writes, makes the tool partly", () => {
+    const theme = tool(
+      "set_kiosk_theme",
+      "Sets the theme. Changing the theme also resets idle_minutes to 10.",
+      { theme: text },
+    );
+    const { report } = inferred(world(kiosk(), [theme]), "set_kiosk_theme");
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps).toContain(
+      "the description says the call changes idle_minutes, which no effect writes",
+    );
+  });
+
+  it("a field the description says stays is no gap", () => {
+    const theme = tool("set_kiosk_theme", "Sets the theme; idle_minutes is not changed.", { theme: text });
+    expect(inferred(world(kiosk(), [theme]), "set_kiosk_theme").report.verdict).toBe("inferred");
+  });
+
+  it("values normalised before use make the tool partly", () => {
+    const theme = tool("set_kiosk_theme", "Sets the theme; the name is trimmed and lower-cased.", {
+      theme: text,
+    });
+    const { report } = inferred(world(kiosk(), [theme]), "set_kiosk_theme");
+    expect(report.gaps.some((g) => g.includes("trimmed"))).toBe(true);
+  });
+
+  it("an error another tool answers, told in this one's description, is not this tool's", () => {
+    const lock = tool(
+      "set_kiosk_lock",
+      "Locks the kiosk. While locked, restart_kiosk fails with KIOSK_LOCKED.",
+      { enabled: { type: "boolean" } },
+    );
+    const restart = tool("restart_kiosk", "Restarts the kiosk.");
+    const { tool: found } = inferred(world(kiosk(), [lock, restart]), "set_kiosk_lock");
+    expect(found.errors.map((e) => e.code)).not.toContain("KIOSK_LOCKED");
+  });
+});

@@ -102,6 +102,7 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
   for (const error of ctx.facts.errors) {
     if (ctx.usedErrors.has(error.code)) continue;
     const said = `${error.text} ${nameWords(error.code).join(" ")}`.toLowerCase();
+    if (speaksOfArgument(ctx, error.text)) continue;
     for (const part of parts) {
       const name = part.kind === "map" ? part.field : part.field.path;
       if (!nounsOf(name).some((n) => new RegExp(`\\b${n}s?\\b`).test(said))) continue;
@@ -129,4 +130,16 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
     }
   }
   return guards;
+}
+
+/**
+ * "if state is not "on" or "standby"", "when level is outside 1-10": a condition on what an
+ * argument holds, checked against the call, never a state of the record.
+ */
+export function speaksOfArgument(ctx: Context, text: string): boolean {
+  return ctx.facts.params.some((p) =>
+    new RegExp(
+      `(^|[^a-z_])${escapeRegExp(p.name.toLowerCase())}\\s+(is|are|was|must|has|contains|exceeds)\\b`,
+    ).test(text.toLowerCase()),
+  );
 }

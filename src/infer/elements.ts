@@ -342,9 +342,14 @@ function namedListField(ctx: Context, collection: CollectionShape) {
     (f) =>
       !f.path.includes(".") &&
       f.types.has("array") &&
-      (words.has(singular(listNoun(f.path))) || (done !== undefined && f.path === done)),
+      (words.has(singular(listNoun(f.path))) || (done !== undefined && namedForDone(f.path, done))),
   );
   return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** `shared_with` for share, `favorited_by` for favorite, `registered` for register. */
+function namedForDone(path: string, done: string): boolean {
+  return path === done || new RegExp(`^${done}_(with|by|to|for)$`).test(path);
 }
 
 /**
@@ -420,7 +425,7 @@ export function verbsOwnList(ctx: Context, collection: CollectionShape): boolean
   if (!verb) return false;
   const done = participle(verb.replace(/^un(?=[a-z]{4})/, ""));
   return [...collection.fields.values()].some(
-    (f) => !f.path.includes(".") && f.types.has("array") && f.path === done,
+    (f) => !f.path.includes(".") && f.types.has("array") && namedForDone(f.path, done),
   );
 }
 

@@ -10,6 +10,7 @@ import type {
 } from "../catalog/index.js";
 import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
+import { statedArgumentChecks } from "./argument-checks.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
 import { knownValues } from "./conditions.js";
@@ -104,6 +105,7 @@ import {
   DECREASE_VERBS,
   GOODS_IN_VERBS,
   INCREASE_VERBS,
+  LEAVE_VERBS,
   LOGIN_VERBS,
   nameWords,
   partNoun,
@@ -222,7 +224,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
       return source;
     }
-    const base = withDescribed(source, states);
+    const base = withDescribed(source, states, otherNames(toolset, tool));
     const scheme = tokenSchemeOf();
     const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
@@ -263,6 +265,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
       ...locatedFirst(ctx.located?.values() ?? [], [
         ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
+        ...statedArgumentChecks(ctx),
         ...orderChecks(ctx),
         ...knownValueChecks(ctx, outcome.drafts),
         ...statedEmptied(ctx, outcome.drafts),
@@ -282,6 +285,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...unchangedWrite(ctx.facts, drafts),
       ...unguardedCondition(ctx.facts, drafts, ctx.shape, ctx.addedErrors),
       ...unansweredMentions(ctx.facts, drafts, ctx.shape),
+      ...unwrittenMentions(ctx.facts, drafts, ctx.shape),
+      ...normalised(ctx.facts),
       ...unusedArguments(ctx.facts, drafts, [...dropped, ...(ctx.gaps ?? [])]),
       ...(ctx.gaps ?? []),
     ];
@@ -421,6 +426,10 @@ function withoutInference(tool: Tool): Tool {
   return { ...rest, ...kept, effects: [], errors: tool.errors.filter((e) => !added.has(e.code)) };
 }
 
+function otherNames(toolset: Toolset, tool: Tool): string[] {
+  return toolset.tools.filter((t) => t !== tool && t.name.includes("_")).map((t) => t.name);
+}
+
 /** The mark of an output schema read from the tool's description. */
 const DESCRIBED = "described";
 
@@ -428,8 +437,8 @@ const DESCRIBED = "described";
  * A tool with what its description states and its catalog does not: the error codes it
  * names and the answer's fields it spells out.
  */
-function withDescribed(tool: Tool, states: readonly StateDocument[]): Tool {
-  const errors = statedErrors(tool.description, tool.errors);
+function withDescribed(tool: Tool, states: readonly StateDocument[], others: readonly string[]): Tool {
+  const errors = statedErrors(tool.description, tool.errors, others);
   const params = isPlainObject(tool.inputSchema.properties)
     ? (tool.inputSchema.properties as Record<string, JsonSchema>)
     : {};
@@ -605,6 +614,13 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (moved && moved.length > 0) return { drafts: moved };
   const beside = subject && acting === "create" ? besideListRule(ctx, subject) : undefined;
   if (beside) return { drafts: beside };
+  // `share_album(album_id, username)` adds to the album's `shared_with`, `unshare_album` takes out
+  const doneTo = subject && acting !== "read" && verbsOwnList(ctx, subject.collection);
+  if (doneTo) {
+    const undone = /^un[a-z]{3,}/.test(facts.verb ?? "") || LEAVE_VERBS.has(facts.verb ?? "");
+    const drafts = elementRule(ctx, subject, undone ? "delete" : "create");
+    if (drafts.length > 0) return { drafts: [...drafts, ...holderTakes(ctx, subject)] };
+  }
   const filed =
     moveToHolder(ctx) ?? (subject ? (derivedRecord(ctx, subject) ?? moveToFolder(ctx, subject)) : undefined);
   if (filed && filed.length > 0) return { drafts: filed };
@@ -827,6 +843,58 @@ function unguardedCondition(
  * keep no such thing: those values are the real API's computation or its own, and the answer,
  * made of the record, lacks them.
  */
+/**
+ * "Selecting a mode also resets cup_size_ml", "shots_since_descale is reset to 0": a change whose
+ * description names a field of what it changes, with a verb of changing, where no effect writes
+ * that field, does part of its work unseen: the tool is `partly`, with the field named.
+ */
+function unwrittenMentions(facts: ToolFacts, drafts: readonly Draft[], shape: StateShape): string[] {
+  const changes = drafts.filter((d) => CHANGES.has(d.kind));
+  if (changes.length === 0) return [];
+  const written = new Set<string>();
+  for (const draft of drafts)
+    for (const part of [draft.set, draft.inc, draft.append, draft.fields])
+      if (isPlainObject(part)) for (const key of Object.keys(part)) written.add(key.split(".")[0] as string);
+  const segments = new Set(changes.flatMap((d) => (typeof d.target === "string" ? d.target.split("/") : [])));
+  const fields = new Set<string>();
+  for (const part of shape.parts) {
+    if (!("fields" in part) || !segments.has(part.name)) continue;
+    for (const path of part.fields.keys()) if (path.includes("_") && !path.includes(".")) fields.add(path);
+  }
+  const unwritten = [...fields].filter((field) => {
+    if (written.has(field)) return false;
+    const named = new RegExp(`(^|[^a-z_])${escapeRegExp(field)}([^a-z_]|$)`);
+    return sentencesOf(facts.tool.description).some(
+      (sentence) => named.test(sentence) && CHANGED.test(sentence) && !UNCHANGED.test(sentence),
+    );
+  });
+  return unwritten.length > 0
+    ? [`the description says the call changes ${unwritten.join(", ")}, which no effect writes`]
+    : [];
+}
+
+/**
+ * "The tag is trimmed and lower-cased before it is compared or stored", "matched
+ * case-insensitively": the effects take arguments as given, so a tool whose values are
+ * normalised first is `partly`, saying so.
+ */
+function normalised(facts: ToolFacts): string[] {
+  const said = NORMALISED.exec(facts.tool.description);
+  return said
+    ? [`the description says values are ${said[0].toLowerCase()}; the effects take them as given`]
+    : [];
+}
+
+const NORMALISED = /\b(lower-?cased?|upper-?cased?|trimmed|normali[sz]ed|case-insensitive(ly)?)\b/i;
+
+const CHANGED =
+  /\b(resets?|is reset|sets?|is set|becomes?|increases?|decreases?|increments?|decrements?|goes back|moves?|changes to|is cleared|clears?|is updated|updates?|grows?|drops?)\b/i;
+const UNCHANGED = /\b(not changed|unchanged|not affected|is not|are not|stays|never)\b/i;
+
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.;!?])\s+/);
+}
+
 function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: StateShape): string[] {
   if (facts.outputs.length > 0) return [];
   const description = facts.tool.description ?? "";

@@ -509,6 +509,13 @@ export function lookupRule(
   ctx.notes.push(
     `lists ${collection.name}${selection.described.length > 0 ? ` where ${selection.described.join(", ")}` : ""}${missing ? `; none: ${missing}` : ""}`,
   );
+  // records of a map listed where the answer names their key field keep their key in it
+  if (
+    collection.container === "map" &&
+    !collection.keyField &&
+    answerNames(ctx, keyNameOf(ctx.siblings(), collection))
+  )
+    keyFieldFor(ctx, collection);
   if (answersId) {
     const keyField = keyFieldFor(ctx, collection);
     const plural = ctx.facts.words.includes("ids");
@@ -572,6 +579,10 @@ export function lookupRule(
 }
 
 const SEARCH_VERBS: ReadonlySet<string> = new Set(["search", "list", "query", "filter", "browse"]);
+
+function answerNames(ctx: Context, field: string): boolean {
+  return JSON.stringify(ctx.facts.tool.outputSchema ?? {}).includes(`"${field}"`);
+}
 
 /** The output property an id goes to, when the output schema has one for it. */
 function idOutput(ctx: Context, keyField: string): string | undefined {

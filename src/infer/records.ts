@@ -1,5 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
-import { preconditions } from "./conditions.js";
+import { preconditions, speaksOfArgument } from "./conditions.js";
 import { addError, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
@@ -189,7 +189,8 @@ export function recordFor(ctx: Context, intent: RecordIntent): RecordShape | und
     const only = ctx.facts.params.length === 1 ? (ctx.facts.params[0] as Param) : undefined;
     const named =
       namedField(ctx, record) ?? (only && intent !== "read" ? tailField(record, only) : undefined);
-    return byName * 2 + byNoun + (named ? 2 : 0);
+    // a field holding a record of its own is that record's name, not a value the tool sets
+    return byName * 2 + byNoun + (named && plainField(named) ? 2 : 0);
   };
   const asksWhoIsIn = ctx.facts.outputs.some(
     (o) => o.type === "boolean" && /status|logged|authenticated|signed|login/.test(o.name),
@@ -295,12 +296,21 @@ function namedField(ctx: Context, record: RecordShape): FieldShape | undefined {
   for (let size = Math.min(3, nouns.length); size >= 1; size--)
     for (let start = nouns.length - size; start >= 0; start--) {
       const run = nouns.slice(start, start + size).join("");
-      const found = [...record.fields.values()].filter(
-        (f) => fieldKey(f.path) === run || fieldKey(f.path).startsWith(run),
-      );
+      const fields = [...record.fields.values()];
+      // the field's whole name first (`eco_mode`, where "mode" is a state word), then what it is
+      // about, then its first words (`spend` of `spend_cap`): never a part of a word (`mode` of `model`)
+      const whole = fields.filter((f) => nameWords(f.path).map(singular).join("") === run);
+      if (whole.length === 1) return whole[0];
+      const found = fields.filter((f) => fieldKey(f.path) === run || wordPrefixes(f.path).includes(run));
       if (found.length === 1) return found[0];
     }
   return undefined;
+}
+
+/** `spend_cap_cents` → spend, spendcap, spendcapcent. */
+function wordPrefixes(path: string): string[] {
+  const words = nameWords(path).map(singular);
+  return words.map((_, i) => words.slice(0, i + 1).join(""));
 }
 
 /** Arguments named like fields set them; one argument of a tool named after a field sets that field. */
@@ -655,6 +665,7 @@ function tailField(record: RecordShape, param: Param): FieldShape | undefined {
 function recordGuards(ctx: Context, record: RecordShape): Array<Record<string, unknown>> {
   const guards: Array<Record<string, unknown>> = [];
   for (const error of ctx.facts.errors) {
+    if (speaksOfArgument(ctx, error.text)) continue;
     const said = `${error.text} ${nameWords(error.code).join(" ")}`;
     for (const field of record.fields.values()) {
       if (!field.types.has("string")) continue;

@@ -9,11 +9,17 @@ import { nameWords } from "./words.js";
  * `resource_missing`, GitHub's 422 reasons); each becomes a documented error with the
  * condition its sentence gives, for the rules that read documented errors.
  */
-export function statedErrors(description: string, known: readonly ToolError[]): ToolError[] {
+export function statedErrors(
+  description: string,
+  known: readonly ToolError[],
+  others: readonly string[] = [],
+): ToolError[] {
   const taken = new Set(known.map((e) => e.code));
   const out: ToolError[] = [];
   for (const sentence of sentencesOf(description)) {
     if (!ERROR_WORDS.test(sentence)) continue;
+    // "while locked, brew_shot fails with LOCKED": another tool's error, told where it is caused
+    if (others.some((name) => sentence.includes(name))) continue;
     const codes = [...sentence.matchAll(CODE)].filter((m) => isCode(m[0], sentence.slice(0, m.index)));
     codes.forEach((match, i) => {
       const code = match[0];

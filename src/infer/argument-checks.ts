@@ -1,0 +1,80 @@
+import { speaksOfArgument } from "./conditions.js";
+import { type Context, use } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { ErrorFact, Param } from "./facts.js";
+import { identifier } from "./reads.js";
+
+/**
+ * Documented errors whose condition is about what an argument holds: "INVALID_LEVEL if level
+ * is not between 1 and 10", "OUT_OF_RANGE if temp_c is outside that range" (the range given
+ * elsewhere in the description), "INVALID_PAGES if pages is less than 1", "INVALID_MESSAGE if
+ * message is empty", "INVALID_EMAIL if email contains no "@"". Each becomes a check of the call
+ * before anything is read or changed, as a 400 with the API's own code: Stripe's
+ * `amount_too_small`, GitHub's 422 `missing_field`, Slack's `invalid_name_maxlength`. An
+ * argument left out is not checked (its absence is the schema's business).
+ */
+export function statedArgumentChecks(ctx: Context): Draft[] {
+  const require: Array<Record<string, unknown>> = [];
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    if (!speaksOfArgument(ctx, error.text)) continue;
+    const param = spokenOf(ctx, error);
+    const test = param ? testOf(ctx, error, param) : undefined;
+    if (!param || !test) continue;
+    const arg = `$args.${identifier(param.name)}`;
+    require.push({ expr: `$not($exists(${arg})) or (${test(arg)})`, error: use(ctx, error) });
+    ctx.notes.push(`checks ${param.name} as ${error.code} says`);
+  }
+  return require.length > 0 ? [{ kind: "check", require }] : [];
+}
+
+/** The argument the condition is about: the one named before its verb. */
+function spokenOf(ctx: Context, error: ErrorFact): Param | undefined {
+  const text = error.text.toLowerCase();
+  return ctx.facts.params.find((p) =>
+    new RegExp(`(^|[^a-z_])${p.name.toLowerCase()}\\s+(is|are|was|must|has|contains|exceeds)\\b`).test(text),
+  );
+}
+
+type Test = (arg: string) => string;
+
+const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
+
+function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined {
+  const text = error.text.toLowerCase();
+  const numeric = param.type === "integer" || param.type === "number";
+  if (numeric) {
+    const range =
+      rangeIn(text) ??
+      (/\b(outside|out of)\b/.test(text) ? rangeIn(`${ctx.facts.text} ${param.description}`) : undefined);
+    const negated = /\b(not|outside|out of)\b/.test(text);
+    if (range && negated) return (arg) => `${arg} >= ${range[0]} and ${arg} <= ${range[1]}`;
+    const below = new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text);
+    if (below?.[1]) return (arg) => `${arg} >= ${below[1]}`;
+    const above = new RegExp(`\\b(?:greater than|more than|above|over|exceeds)\\s+${NUMBER}`).exec(text);
+    if (above?.[1]) return (arg) => `${arg} <= ${above[1]}`;
+    return undefined;
+  }
+  if (param.type !== "string") return undefined;
+  // "if mode is not one of the four listed modes", "if state is not "on" or "standby""
+  const allowed = Array.isArray(param.schema.enum) ? param.schema.enum : undefined;
+  if (allowed && /\bnot\s+(one of|"|valid|a valid|allowed|supported|listed)/.test(text))
+    return (arg) => `${arg} in ${JSON.stringify(allowed)}`;
+  if (/\bis empty\b|\bis blank\b/.test(text)) return (arg) => `$length($trim(${arg})) > 0`;
+  const lacks = /\bcontains no\s+"([^"]+)"|\bdoes not contain\s+(?:an?\s+)?"([^"]+)"/.exec(text);
+  const needed = lacks?.[1] ?? lacks?.[2];
+  if (needed) return (arg) => `$contains(${arg}, ${JSON.stringify(needed)})`;
+  const has = /\bcontains (?:an?\s+)?"?(space|[^\s"]+)"?(?:\s|$|[.,;])/.exec(text);
+  if (has?.[1] === "space") return (arg) => `$not($contains(${arg}, " "))`;
+  return undefined;
+}
+
+/** "between 1 and 10", "from 88 to 96", "1 (finest) to 10", "88-96". */
+function rangeIn(text: string): [string, string] | undefined {
+  const lower = text.toLowerCase();
+  const match =
+    new RegExp(`\\bbetween\\s+${NUMBER}\\s+and\\s+${NUMBER}`).exec(lower) ??
+    new RegExp(`\\b(?:from\\s+)?${NUMBER}(?:\\s*\\([^)]*\\))?\\s+to\\s+${NUMBER}`).exec(lower) ??
+    new RegExp(`\\b${NUMBER}\\s*[-–]\\s*${NUMBER}\\b`).exec(lower);
+  return match?.[1] && match[2] ? [match[1], match[2]] : undefined;
+}
