@@ -32,6 +32,7 @@ const club = () => ({
   },
 });
 
+// the description tells its errors in words: each is answered under a code made of them
 describe("a span of time a new record takes of another", () => {
   const reserve = tool(
     "reserve_court",
@@ -48,7 +49,7 @@ describe("a span of time a new record takes of another", () => {
       to: "2026-04-01T09:30:00Z",
       players: 2,
     });
-    expect(failure(clash.outcome)).toBe("COURT_NOT_AVAILABLE");
+    expect(failure(clash.outcome)).toBe("COURT_ALREADY_RESERVED_ANY_PART");
     const after = await call(toolset, "reserve_court", {
       court_id: "C1",
       from: "2026-04-01T09:00:00Z",
@@ -72,7 +73,7 @@ describe("a span of time a new record takes of another", () => {
       to: "2026-04-02T09:00:00Z",
       players: 3,
     });
-    expect(failure(outcome)).toBe("PLAYERS_TOO_HIGH");
+    expect(failure(outcome)).toBe("PLAYERS_DO_NOT_FIT_CAPACITY");
   });
 
   it("frees the span of a record called off", async () => {

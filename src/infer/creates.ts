@@ -4,7 +4,7 @@ import { knownValues } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
-import { fieldFor, statedStatus, statusField } from "./fields.js";
+import { fieldFor, nowFields, statedStatus, statusField } from "./fields.js";
 import { referenceGuards, statusGuards } from "./guards.js";
 import {
   chargeAccount,
@@ -23,7 +23,7 @@ import {
   signedInMaker,
 } from "./principal.js";
 import { overlapCheck } from "./ranges.js";
-import { bindingName, identifier, keyFieldFor, wrapperOutput } from "./reads.js";
+import { bindingName, identifier, keyFieldFor, keyNameOf, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
   COUNTS,
@@ -146,7 +146,12 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   const enteredAt =
     typeof started === "string" ? collection?.fields.get(`${started.toLowerCase()}_at`) : undefined;
   if (enteredAt && set[enteredAt.path] === undefined) set[enteredAt.path] = "{$now}";
-  const keyField = collection?.keyField ?? idSpelling(ctx, `${nameWords(singular(name)).join("_")}_id`);
+  // a map's records without a key field: the id the toolset's tools name them by (`patient_id`
+  // for `dental_patients`), else one of the collection's noun
+  const ownId = `${nameWords(singular(name)).join("_")}_id`;
+  const namedId =
+    collection?.container === "map" && collection.size > 0 ? keyNameOf(ctx.siblings(), collection) : ownId;
+  const keyField = collection?.keyField ?? idSpelling(ctx, namedId.endsWith("_id") ? namedId : ownId);
   const binding = bindingName(collection ?? ({ name } as CollectionShape));
   const container = collection ? containerTarget(ctx, collection) : name;
   if (!container) return [];
@@ -700,7 +705,18 @@ function startingValues(
   const text = ctx.facts.tool.description.toLowerCase();
   const values: Record<string, unknown> = {};
   for (const field of collection.fields.values()) {
-    if (field.path.includes(".") || set[field.path] !== undefined) continue;
+    if (field.path.includes(".")) continue;
+    // an optional argument that sets the field takes the default the description gives
+    const optional = ctx.facts.params.find((p) => !p.required && set[field.path] === `{${p.name}}`);
+    if (optional) {
+      const fallback = statedStart(ctx.facts.tool.description, field.path);
+      if (fallback !== undefined) {
+        const arg = `$args.${identifier(optional.name)}`;
+        values[field.path] = { $expr: `$exists(${arg}) ? ${arg} : ${JSON.stringify(fallback.value)}` };
+      }
+      continue;
+    }
+    if (set[field.path] !== undefined) continue;
     const words = nameWords(field.path).map(escapeRegExp).join("[ _]");
     const number = new RegExp(
       `\\b(?:at|with)\\s+(?:an?\\s+)?${words}\\s+(?:of\\s+)?(-?\\d+(?:\\.\\d+)?)\\b`,
@@ -709,12 +725,40 @@ function startingValues(
       values[field.path] = Number(number[1]);
       continue;
     }
+    const stated = statedStart(ctx.facts.tool.description, field.path);
+    if (stated !== undefined) {
+      values[field.path] = stated.value;
+      continue;
+    }
     const stem = /\bun(assign|claim|schedul|allocat)ed\b/.exec(text)?.[1];
     if (stem && nameWords(field.path)[0]?.startsWith(stem)) values[field.path] = null;
   }
   if (Object.keys(values).length > 0)
     ctx.notes.push(`starts ${Object.keys(values).join(", ")} as the description says`);
   return values;
+}
+
+/**
+ * "recall_months defaults to 6", "recall_due starts as null", "with last_status "unknown"": the
+ * value a field a description names by its own name starts with, as reference docs give a new
+ * resource's defaults (Stripe's "defaults to", GitHub's "Default: false").
+ */
+function statedStart(text: string, path: string): { value: unknown } | undefined {
+  const name = escapeRegExp(path);
+  const said =
+    new RegExp(
+      `(?:^|[^A-Za-z_])${name}\\s+(?:defaults to|starts (?:as|at|with|out as)|is initially|begins at|is set to|=)\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
+      "i",
+    ).exec(text) ??
+    new RegExp(`\\bwith\\s+${name}\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`, "i").exec(text) ??
+    // "started_at is now, resolved_at null": a field and its value in a list of the two
+    new RegExp(`(?:^|[,;(]\\s*|\\band\\s+)${name}\\s+(null|true|false)(?=\\s*(?:[.,;)]|$))`, "i").exec(text);
+  if (!said?.[1]) return undefined;
+  try {
+    return { value: JSON.parse(said[1]) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A sum the record keeps of a list it starts with empty (see sums.ts) starts at zero. */
@@ -744,7 +788,13 @@ function completeRecord(
 ): Maker | undefined {
   if (collection) Object.assign(set, referencedFields(ctx, collection, set));
   if (collection) Object.assign(set, emptyFields(collection, set), leftEmpty(ctx, collection, set));
-  if (collection) Object.assign(set, emptySums(ctx, collection, set), startingValues(ctx, collection, set));
+  if (collection)
+    Object.assign(
+      set,
+      emptySums(ctx, collection, set),
+      startingValues(ctx, collection, set),
+      nowFields(ctx, collection, set),
+    );
   if (collection) Object.assign(set, switchedLater(ctx, collection, set));
   const maker = collection ? makerOf(ctx, collection, set) : undefined;
   if (maker && collection) {

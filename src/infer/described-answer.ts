@@ -16,19 +16,66 @@ export function describedAnswer(
   params: Readonly<Record<string, JsonSchema>>,
   states: readonly StateDocument[],
 ): JsonSchema | undefined {
+  const listed = fieldList(description);
+  if (listed) return schemaOf(listed, params, states, /\bwhether\b/i.test(description));
   const opening = RETURNS.exec(description);
   if (!opening) return undefined;
   const body = objectAt(description, opening.index + opening[0].length - 1);
   if (body === undefined) return undefined;
   const fields = fieldsOf(body);
   if (fields.length === 0) return undefined;
+  return schemaOf(fields, params, states, /\bwhether\b/i.test(description));
+}
+
+/** "Returns {", "returns an object {", "Responds with {", "Answers {", "Response: `{". */
+const RETURNS = /\b(?:returns?|responds?\s+with|answers?(?:\s+with)?|response\s*:)[^{.]{0,40}\{/i;
+
+/**
+ * "Response fields:\n- `path` (string)\n- `subunits` (string[]) – slugs of …": a list of the
+ * answer's fields under a heading, each with its type in brackets.
+ */
+function fieldList(description: string): Field[] | undefined {
+  const lines = description.split("\n");
+  const heading = lines.findIndex((line) =>
+    /^\s*(?:#+\s*)?(?:response|returns|output)(?:\s+fields)?\s*:\s*$/i.test(line),
+  );
+  if (heading < 0) return undefined;
+  const fields: Field[] = [];
+  for (const line of lines.slice(heading + 1)) {
+    const item = /^\s*[-*]\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*(?:\(([^)]*)\))?\s*(?:[–—:-]\s*(.*))?$/.exec(
+      line,
+    );
+    if (!item?.[1]) break;
+    fields.push({ key: item[1], value: item[2] ? `<${item[2]}>` : undefined, type: item[2] });
+  }
+  return fields.length > 0 ? fields : undefined;
+}
+
+function schemaOf(
+  fields: readonly Field[],
+  params: Readonly<Record<string, JsonSchema>>,
+  states: readonly StateDocument[],
+  whether: boolean,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const { key, value } of fields) properties[key] = propertyOf(key, value, params, states);
+  for (const field of fields)
+    properties[field.key] = field.type
+      ? (listedType(field.type) ?? propertyOf(field.key, undefined, params, states, whether))
+      : propertyOf(field.key, field.value, params, states, whether);
   return { type: "object", properties, required: fields.map((f) => f.key) };
 }
 
-/** "Returns {", "returns an object {", "Responds with {", "Answers {". */
-const RETURNS = /\b(?:returns?|responds?\s+with|answers?(?:\s+with)?)\b[^{.]{0,40}\{/i;
+/** `string`, `string|null`, `string[]`, `integer`, `boolean`: a type a field list gives. */
+function listedType(said: string): JsonSchema | undefined {
+  const text = said.trim().toLowerCase();
+  const array = /^(\w+)\[\]$/.exec(text);
+  if (array?.[1]) return { type: "array", items: listedType(array[1]) ?? {} };
+  const types = text
+    .split(/\s*\|\s*/)
+    .filter((t) => ["string", "integer", "number", "boolean", "null", "object", "array"].includes(t));
+  if (types.length === 0) return undefined;
+  return { type: types.length === 1 ? types[0] : types };
+}
 
 /** The text inside the braces that open at `start`, or undefined when they never close. */
 function objectAt(text: string, start: number): string | undefined {
@@ -58,13 +105,16 @@ interface Field {
   key: string;
   /** What follows the key's colon, or undefined for a bare key ("job_id"). */
   value?: string;
+  /** The type a field list gives in brackets (`string|null`). */
+  type?: string;
 }
 
 /** `"a", "b": 1, "c" (a note), "d": <words>` → a, b = 1, c, d = <words>. */
 function fieldsOf(body: string): Field[] {
   const fields: Field[] = [];
   for (const part of topLevelParts(body)) {
-    const match = /^\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*(?::\s*([\s\S]*?))?\s*(?:\([^)]*\))?\s*$/.exec(part);
+    // keys quoted (`"job_id"`) or bare (`job_id`), as docs write a response's shape
+    const match = /^\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*(?::\s*([\s\S]*?))?\s*(?:\([^)]*\))?\s*$/.exec(part);
     if (!match?.[1]) return [];
     fields.push(match[2] === undefined ? { key: match[1] } : { key: match[1], value: match[2] });
   }
@@ -101,6 +151,7 @@ function propertyOf(
   value: string | undefined,
   params: Readonly<Record<string, JsonSchema>>,
   states: readonly StateDocument[],
+  whether = false,
 ): JsonSchema {
   const literal = value === undefined ? undefined : literalOf(value);
   if (literal !== undefined) return { ...typeOf(literal.value), const: literal.value };
@@ -110,7 +161,7 @@ function propertyOf(
   const param = params[key];
   if (param) return { ...typeOnly(param), ...(said ? { description: words(said) } : {}) };
   const sample = sampleOf(states, key);
-  const typed = sample === undefined ? { ...wordedType(said), ...namedType(key) } : typeOf(sample);
+  const typed = sample === undefined ? { ...wordedType(said), ...namedType(key, whether) } : typeOf(sample);
   return { ...typed, ...(said ? { description: words(said) } : {}) };
 }
 
@@ -161,9 +212,15 @@ function wordedType(said: string): JsonSchema {
   return {};
 }
 
-/** `queued_count`, `position`, `is_member`: the type a field's name gives it. */
-function namedType(key: string): JsonSchema {
+/**
+ * `queued_count`, `position`, `is_member`: the type a field's name gives it; in the answer of a
+ * tool that checks whether something holds, a bare word (`following`) is the yes or no, and a
+ * plural (`episodes`) is a list.
+ */
+function namedType(key: string, whether: boolean): JsonSchema {
   if (/^(is|has|can)_|(^|_)(exists|found)$/.test(key)) return { type: "boolean" };
+  if (whether && !key.includes("_")) return { type: "boolean" };
+  if (/[^s]s$/.test(key) && !/(us|is|ss)$/.test(key) && !key.includes("_")) return { type: "array" };
   if (/(^|_)(count|position|index|number|quantity|rank)$/.test(key)) return { type: "integer" };
   if (/(^|_)(total|sum|size|length|amount|average)$/.test(key)) return { type: "number" };
   return {};

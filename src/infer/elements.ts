@@ -47,7 +47,13 @@ export function elementRule(ctx: Context, subject: Reference, action: Action): D
   // a verb that is the noun of what it adds (`tag_recipe`) adds one, whatever else it may update
   // as does a verb that gives a record something (`grant_role`)
   const verb = ctx.facts.verb ?? "";
-  const acting = action === "update" && (NOUN_VERBS.has(verb) || JOIN_VERBS.has(verb)) ? "create" : action;
+  const leaving = LEAVE_VERBS.has(verb) || (verb.startsWith("un") && JOIN_VERBS.has(verb.slice(2)));
+  const acting =
+    action === "update" && (NOUN_VERBS.has(verb) || JOIN_VERBS.has(verb))
+      ? "create"
+      : action === "update" && leaving
+        ? "delete"
+        : action;
   const field = listFieldNamed(ctx, subject.collection, subject);
   const target = referenceTarget(ctx, subject);
   if (!field || !target) return [];
@@ -225,8 +231,12 @@ function keptCollection(ctx: Context, holder: CollectionShape, path: string): Co
  */
 function notInListError(ctx: Context, noun: string): ErrorFact | undefined {
   const head = nameWords(noun)[0] ?? noun;
-  // "the user is not listed", `NOT_A_MAINTAINER`, `NOT_SHARED` (of a `shared_with` list)
-  const notThere = new RegExp(`\\bnot (?:(?:a|an|currently|yet) )?(?:listed|${escapeRegExp(head)})`);
+  // "the user is not listed", `NOT_A_MAINTAINER`, `NOT_SHARED` (of a `shared_with` list), and
+  // "the listener does not follow the show" for unfollow
+  const verb = (ctx.facts.verb ?? "").replace(/^un(?=[a-z]{3})/, "");
+  const notThere = new RegExp(
+    `\\bnot (?:(?:a|an|currently|yet) )?(?:listed|${escapeRegExp(head)}${verb ? `|${escapeRegExp(verb)}` : ""})`,
+  );
   return (
     ctx.facts.errors.find((e) => e.kind === "not-found" && e.noun !== undefined && sameName(e.noun, noun)) ??
     ctx.facts.errors.find(
@@ -253,7 +263,7 @@ function lastOneError(ctx: Context, noun: string): ErrorFact | undefined {
 
 /** A description saying a value already there is left as it is: the add is idempotent, not refused. */
 const ONCE =
-  /\b(left as it is|already (has|there|present)[^.]*(left|kept|nothing)|changes nothing|no-op|idempotent)\b/i;
+  /\b(left as it is|already (has|there|present|follows?|listed)[^.]*(left|kept|nothing)|changes nothing|nothing changes|no-op|idempotent)\b/i;
 
 /**
  * A plain value taken out of a record's list (a label off a card): the list without it; one
@@ -333,8 +343,12 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   // a verb that puts values into a list of its own name (`label` → `labels`, `tag` → `tags`,
   // `comment_on_issue` → an issue's `comments`)
   const verb = ctx.facts.verb;
-  if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || NOUN_VERBS.has(verb)))
-    words.add(verb.replace(/^un/, ""));
+  if (verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb) || NOUN_VERBS.has(verb))) {
+    const base = verb.replace(/^un/, "");
+    words.add(base);
+    // or of who does it: `follow` → `followers`, `subscribe` → `subscribers`, `watch` → `watchers`
+    words.add(base.endsWith("e") ? `${base}r` : `${base}er`);
+  }
   // or a list named for who the verb was done to (`register_for_talk` → a talk's `registered`,
   // `unregister_from_talk` takes from it), as Eventbrite's and Meetup's attendee lists are
   const done = verb ? participle(verb.replace(/^un(?=[a-z]{4})/, "")) : undefined;

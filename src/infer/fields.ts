@@ -114,6 +114,10 @@ export function statusAfter(
   const spelled = participleStatus(ctx, collection, true);
   const place = said || spelled ? undefined : valueNamedByVerb(ctx, collection);
   if (place) return place;
+  // "(paused = true)", or a flag named for what the verb does (`paused` for pause): that flag
+  const flagged =
+    assignedFlag(ctx.facts.text, collection) ?? (verb ? participleFlag(collection, verb) : undefined);
+  if (flagged) return flagged;
   const known: readonly [string, string] | undefined = verb
     ? (STATUS_VERBS[verb] ?? (spelled ? [spelled.toLowerCase(), spelled] : undefined))
     : undefined;
@@ -162,6 +166,38 @@ function statedFlag(
     const becomesFlag = new RegExp(`\\b(?:it|which|and) (?:is|becomes) (?:now )?${words}\\b`, "i").test(text);
     const value = becomes?.[1]?.toLowerCase() ?? (noLonger ? "false" : becomesFlag ? "true" : undefined);
     if (value) return { field: field.path, value, rule: "the description states it" };
+  }
+  return undefined;
+}
+
+/** "(paused = true)", "archived: false": a flag of the records given its value in so many words. */
+function assignedFlag(
+  text: string,
+  collection: CollectionShape,
+): { field: string; value: string; rule: string } | undefined {
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !field.types.has("boolean")) continue;
+    const said = new RegExp(
+      `(?:^|[^a-z_])${escapeRegExp(field.path)}\\s*(?:=|:)\\s*(true|false)\\b`,
+      "i",
+    ).exec(text);
+    if (said?.[1])
+      return { field: field.path, value: said[1].toLowerCase(), rule: "the description states it" };
+  }
+  return undefined;
+}
+
+/** `paused` (or `is_paused`) for pause, `archived` for archive: the flag the verb sets. */
+function participleFlag(
+  collection: CollectionShape,
+  verb: string,
+): { field: string; value: string; rule: string } | undefined {
+  const done = participle(verb.replace(/^un(?=[a-z]{4})/, ""));
+  const undone = /^un[a-z]{4}/.test(verb);
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
+    if (field.path !== done && field.path !== `is_${done}`) continue;
+    return { field: field.path, value: undone ? "false" : "true", rule: `the verb "${verb}" names the flag` };
   }
   return undefined;
 }
@@ -389,7 +425,9 @@ export function statedStatus(text: string): string | undefined {
   const patterns = [
     /status\s+(?:will\s+be\s+|is\s+|gets\s+|shall\s+be\s+)?(?:changed|set|updated|moved)\s+to\s+['"`]([^'"`]{1,40})['"`]/i,
     /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
-    /status\s+becomes\s+['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,
+    /status\s+becomes\s+['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;)]|$)/i,
+    // "(status booked becomes checked_in)": the value it leaves, then the one it takes
+    /status\s+['"`]?[a-z_-]{1,40}['"`]?\s+becomes\s+['"`]?([a-z_-]{1,40})['"`]?(?:[.,;)\s]|$)/i,
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"`]([^'"`]{1,40})['"`]/i,
     /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"`]([^'"`]{1,40})['"`]/i,
     /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,
@@ -498,4 +536,29 @@ function words(status: string): string {
 function containsWords(text: string, phrase: string): boolean {
   const words = nameWords(phrase).join(" ");
   return words !== "" && ` ${text} `.includes(` ${words} `);
+}
+
+/**
+ * "resolved_at is set to now", "sets checked_in_at to the current time", "started_at is now":
+ * the fields of a record the description gives the clock's time, by their own names.
+ */
+export function nowFields(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Record<string, string> {
+  const text = ctx.facts.tool.description;
+  const out: Record<string, string> = {};
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || set[field.path] !== undefined) continue;
+    const name = escapeRegExp(field.path);
+    const said = new RegExp(
+      `(?:^|[^A-Za-z_])(?:${name}\\s+(?:is set to|is|becomes|=|:)\\s*<?(?:now|the current time)>?|sets?\\s+${name}\\s+to\\s+(?:now|the current time))\\b`,
+      "i",
+    );
+    if (said.test(text)) out[field.path] = "{$now}";
+  }
+  if (Object.keys(out).length > 0)
+    ctx.notes.push(`sets ${Object.keys(out).join(", ")} to the time of the call`);
+  return out;
 }

@@ -270,6 +270,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...knownValueChecks(ctx, outcome.drafts),
         ...statedEmptied(ctx, outcome.drafts),
         ...successFlags(ctx.facts, outcome.drafts),
+        ...listCounts(ctx, outcome.drafts),
       ]),
     ];
     const { effects, dropped } = emit(drafts, level);
@@ -843,6 +844,38 @@ function unguardedCondition(
  * keep no such thing: those values are the real API's computation or its own, and the answer,
  * made of the record, lacks them.
  */
+/**
+ * `follower_count`, `tag_count`, `number_of_guests`: an answer's count of a list the record the
+ * call read or changed keeps is that list's length, as GitHub's `followers` count, YouTube's
+ * `subscriberCount` and a Slack channel's `num_members` are.
+ */
+function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const bound = drafts.filter(
+    (d) => typeof d.as === "string" && typeof d.target === "string" && d.kind !== "list",
+  );
+  const out: Draft[] = [];
+  for (const output of ctx.facts.outputs) {
+    if (output.type !== "integer" && output.type !== "number") continue;
+    const noun = /^(?:number_of_|num_)?([a-z]+?)s?(?:_count|_total)?$/.exec(output.name)?.[1];
+    if (!noun || !/_count$|^num_|^number_of_/.test(output.name)) continue;
+    for (const draft of bound) {
+      const collection = ctx.shape.collections.get(String(draft.target).split("/")[0] ?? "");
+      const field = [...(collection?.fields.values() ?? [])].find(
+        (f) => !f.path.includes(".") && f.types.has("array") && singular(f.path) === noun,
+      );
+      if (!field) continue;
+      out.push({
+        kind: "respond",
+        output: output.name,
+        value: { $expr: `$count($${String(draft.as)}.${field.path})` },
+      });
+      ctx.notes.push(`answers ${output.name} as the length of ${field.path}`);
+      break;
+    }
+  }
+  return out;
+}
+
 /**
  * "Selecting a mode also resets cup_size_ml", "shots_since_descale is reset to 0": a change whose
  * description names a field of what it changes, with a verb of changing, where no effect writes

@@ -842,17 +842,24 @@ function keysExpression(collection: CollectionShape, itemType: string): string |
 export function elementHeldRule(ctx: Context, subject: Reference): Draft[] | undefined {
   const flags = ctx.facts.outputs.filter((o) => o.type === "boolean");
   const verb = ctx.facts.verb ?? ctx.facts.words[0] ?? "";
-  if (flags.length !== 1 || ctx.facts.outputs.length !== 1 || !ASKING_VERBS.has(verb)) return undefined;
+  // besides the yes or no, an answer may repeat the arguments (`{show_id, username, following}`)
+  const echoes = ctx.facts.outputs.every(
+    (o) => o === flags[0] || ctx.facts.params.some((p) => p.name === o.name),
+  );
+  if (flags.length !== 1 || !echoes || !ASKING_VERBS.has(verb)) return undefined;
   const rest = ctx.facts.params.filter(
     (p) => p !== subject.param && p.type !== "array" && p.type !== "object",
   );
+  const nouns = new Set(ctx.facts.nouns.map(singular));
   const lists = [...subject.collection.fields.values()].filter(
     (f) =>
       !f.path.includes(".") &&
       f.types.has("array") &&
       !f.itemFields &&
       rest.length === 1 &&
-      singular(nameWords(f.path).at(-1) ?? "") === singular(nameWords(rest[0]?.name ?? "").at(-1) ?? ""),
+      // the list named like the value (`tags` for `tag`) or like the tool (`followers` for `check_follower`)
+      (singular(nameWords(f.path).at(-1) ?? "") === singular(nameWords(rest[0]?.name ?? "").at(-1) ?? "") ||
+        nouns.has(singular(nameWords(f.path).at(-1) ?? ""))),
   );
   const [field] = lists;
   const target = referenceTarget(ctx, subject);

@@ -675,7 +675,8 @@ function attachCounters(parts: readonly Part[], worlds: readonly unknown[]): voi
       const words = nameWords(field.path);
       const counterWord =
         words.some((w) => ["counter", "count", "seq", "sequence"].includes(w)) ||
-        words[0] === "next" ||
+        // `next_id`, and `uptime_next_check_id` where a prefix names the product
+        words.includes("next") ||
         words[0] === "last";
       if (!counterWord || !field.types.has("number") || field.types.size !== 1) continue;
       const named =

@@ -21,16 +21,92 @@ export function statedErrors(
     // "while locked, brew_shot fails with LOCKED": another tool's error, told where it is caused
     if (others.some((name) => sentence.includes(name))) continue;
     const codes = [...sentence.matchAll(CODE)].filter((m) => isCode(m[0], sentence.slice(0, m.index)));
-    codes.forEach((match, i) => {
-      const code = match[0];
-      if (taken.has(code)) return;
-      taken.add(code);
-      const end = (match.index ?? 0) + code.length;
+    const found: ToolError[] = codes.map((match, i) => {
+      const end = (match.index ?? 0) + match[0].length;
       const next = codes[i + 1]?.index ?? sentence.length;
-      out.push(errorOf(code, conditionIn(sentence.slice(end, next))));
+      return errorOf(match[0], conditionIn(sentence.slice(end, next)));
     });
+    if (found.length === 0) found.push(...listedCodes(sentence), ...proseErrors(sentence));
+    for (const error of found) {
+      if (taken.has(error.code)) continue;
+      taken.add(error.code);
+      out.push(error);
+    }
   }
   return out;
+}
+
+/**
+ * "Errors: check_not_found, duplicate_url (another check has this exact url)": codes in lower
+ * case, as Slack and GitHub write theirs, listed after "Errors:" with the condition in brackets.
+ */
+function listedCodes(sentence: string): ToolError[] {
+  const list = /\berrors?\s*:\s*(.+)$/i.exec(sentence)?.[1];
+  if (!list) return [];
+  const out: ToolError[] = [];
+  for (const item of list.split(/,(?![^(]*\))|;/)) {
+    const match = /^\s*`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*(?:\(([^)]*)\))?\s*\.?\s*$/.exec(item);
+    if (!match?.[1]) return [];
+    out.push(errorOf(match[1].toUpperCase(), match[2]?.trim() || undefined));
+  }
+  return out;
+}
+
+/**
+ * "Returns an error if the show does not exist or already has the tag", "Fails if a cycle is
+ * running": errors told without a code, as many MCP tool descriptions tell them. Each condition
+ * gets a code made of its words (`SHOW_NOT_FOUND` for a thing that does not exist), so the
+ * call fails as the description says, in the catalog's style.
+ */
+function proseErrors(sentence: string): ToolError[] {
+  const told =
+    /\b(?:returns?|raises?|throws?|gives?|answers?)\s+(?:an?\s+)?error\s+(?:if|when|unless)\s+(.+)$|\b(?:fails?|is rejected|errors?)\s+(?:if|when|unless)\s+(.+)$/i.exec(
+      sentence,
+    );
+  const conditions = (told?.[1] ?? told?.[2])?.replace(/[.;]+\s*$/, "");
+  if (!conditions) return [];
+  const parts = conditions
+    .split(/,?\s+or\s+(?=(?:the|a|an|it|its|another|no|any|is|already|has|does|when|if)\b)/i)
+    .map((part) => part.replace(/^(?:when|if)\s+/i, ""));
+  const subject = /^(?:the|a|an)\s+([a-z]+)/i.exec(parts[0] ?? "")?.[1];
+  return parts.map((part) => errorOf(proseCode(part, subject), part.trim()));
+}
+
+const FILLER = new Set([
+  "the",
+  "a",
+  "an",
+  "is",
+  "are",
+  "its",
+  "it",
+  "to",
+  "of",
+  "that",
+  "this",
+  "with",
+  "for",
+  "be",
+  "on",
+  "in",
+  "was",
+]);
+
+function proseCode(condition: string, subject: string | undefined): string {
+  const text = condition.toLowerCase();
+  const missing =
+    /^(?:the|a|an|no)?\s*([a-z]+)\b.*\b(?:does not exist|doesn't exist|is not found|is unknown|not found)\b/.exec(
+      text,
+    );
+  if (missing?.[1]) return `${missing[1].toUpperCase()}_NOT_FOUND`;
+  if (/^(?:does not exist|doesn't exist|is not found)/.test(text) && subject)
+    return `${subject.toUpperCase()}_NOT_FOUND`;
+  const words = text
+    .replace(/[^a-z0-9\s]/g, " ")
+    .split(/\s+/)
+    .filter((w) => w !== "" && !FILLER.has(w))
+    .slice(0, 5);
+  return (words.length > 0 ? words : ["invalid", "request"]).join("_").toUpperCase();
 }
 
 /** A sentence that speaks of failing. */
@@ -45,13 +121,38 @@ function isCode(token: string, before: string): boolean {
 }
 
 function sentencesOf(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+(?=[A-Z(])|\n+/).filter((s) => s.trim().length > 0);
+  return listedUnderErrors(text)
+    .split(/(?<=[.!?])\s+(?=[A-Z(])|\n+/)
+    .filter((s) => s.trim().length > 0);
 }
 
-/** "if no package has that name, or" → "no package has that name". */
+/**
+ * "Errors:\n- `UNIT_NOT_FOUND`\n- `UNIT_EXISTS` – the parent already has …": each item of a
+ * list under an "Errors" heading is read as a sentence of its own that speaks of failing.
+ */
+function listedUnderErrors(text: string): string {
+  const lines = text.split("\n");
+  let under = false;
+  return lines
+    .map((line) => {
+      if (/^\s*(?:#+\s*)?(?:errors?|error codes|fails?)\s*:?\s*$/i.test(line)) {
+        under = true;
+        return "";
+      }
+      const item = /^\s*[-*•]\s+(.*)$/.exec(line);
+      if (under && item) return `Errors: ${item[1]}`;
+      under = false;
+      return line;
+    })
+    .join("\n");
+}
+
+/** "if no package has that name, or" → "no package has that name"; "– the parent has one" → "the parent has one". */
 function conditionIn(segment: string): string | undefined {
+  const dashed = /^[`\s]*[–—-]\s+(.+)$/s.exec(segment)?.[1];
+  if (dashed) return dashed.replace(/[.;,]+\s*$/, "").trim() || undefined;
   const text = segment
-    .replace(/^[\s,:;)(]+/, "")
+    .replace(/^[\s,:;)(`]+/, "")
     .replace(/\s*[,;.]?\s*(?:or|and)?\s*[,;.]?\s*$/i, "")
     .trim();
   const match = /^(?:\([^)]*\)\s*)?(?:if|when|unless|where)\s+(.+)$/is.exec(text);

@@ -2,7 +2,14 @@ import escapeRegExp from "escape-string-regexp";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
-import { actionFieldFor, fieldFor, recordFieldFor, requiredStatuses, statusAfter } from "./fields.js";
+import {
+  actionFieldFor,
+  fieldFor,
+  nowFields,
+  recordFieldFor,
+  requiredStatuses,
+  statusAfter,
+} from "./fields.js";
 import { referenceChecks, statusGuards, vacantGuards } from "./guards.js";
 import { refundDestination, sharedFields } from "./payments.js";
 import { ownGuard, signedInRead } from "./principal.js";
@@ -44,6 +51,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const vacant = vacantGuards(ctx, collection, set);
   const require = [
     ...vacant,
+    ...(status ? flagAlreadySet(ctx, collection, status.field, set[status.field]) : []),
     ...statusGuards(ctx, collection, status?.value),
     ...(own ? [own.guard] : []),
     ...refundDestination(ctx, collection),
@@ -51,7 +59,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
-  Object.assign(set, emptiedFields(ctx, collection, set));
+  Object.assign(set, emptiedFields(ctx, collection, set), nowFields(ctx, collection, set));
   const relinked = relinkedFields(ctx, collection, set);
   const checks = [...referenceChecks(ctx, subject, [bound]), ...takenFromHolder(ctx, collection, binding)];
   const placed = wrapperOutput(ctx, collection);
@@ -74,6 +82,31 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
     ...checks,
     ...(placed ? [] : keyEcho(ctx, subject)),
   ];
+}
+
+/**
+ * `ALREADY_PAUSED` for a pause that sets `paused`, `NOT_PAUSED` for a resume that clears it: a
+ * documented error naming the flag with "already" or "not" refuses a record whose flag holds the
+ * value the call would give it, as GitHub refuses archiving an archived repository and Stripe
+ * pausing a paused subscription.
+ */
+function flagAlreadySet(
+  ctx: Context,
+  collection: CollectionShape,
+  field: string,
+  value: unknown,
+): Array<Record<string, unknown>> {
+  if (typeof value !== "boolean" || !collection.fields.get(field)?.types.has("boolean")) return [];
+  const words = nameWords(field)
+    .filter((w) => w !== "is")
+    .join(" ");
+  const error = ctx.facts.errors.find((e) => {
+    const said = `${e.text} ${nameWords(e.code).join(" ")}`;
+    return new RegExp(`\\b(already|not)\\s+(?:been\\s+)?${escapeRegExp(words)}\\b`).test(said);
+  });
+  if (!error) return [];
+  ctx.notes.push(`refuses a record whose ${field} is already ${value} (${use(ctx, error)})`);
+  return [{ expr: `$subject.${identifier(field)} != ${value}`, error: error.code }];
 }
 
 /**

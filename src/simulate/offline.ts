@@ -84,7 +84,8 @@ function shapedResult(
   const known: Record<string, unknown> = echoArguments(schema, args);
   let patch: Patch = [];
   if (effects.status === "applied") {
-    Object.assign(known, effects.output);
+    // a list the effects answer goes to the output that can hold it (`{episodes}`)
+    Object.assign(known, placed(schema, effects.output));
   } else {
     const action: Action = actionOf(tool);
     const refs = referencedEntities(args, request.state);
