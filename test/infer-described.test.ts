@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { conformTracked } from "../src/simulate/conform.js";
-import { call, failure, inferred, text, tool, world } from "./support/infer-world.js";
+import { call, failure, inferred, integer, text, tool, world } from "./support/infer-world.js";
 
 /**
  * What a description spells out that a catalog may not: the error codes it names with their
@@ -303,5 +303,161 @@ describe("what a description says that the effects do not do", () => {
     const restart = tool("restart_kiosk", "Restarts the kiosk.");
     const { tool: found } = inferred(world(kiosk(), [lock, restart]), "set_kiosk_lock");
     expect(found.errors.map((e) => e.code)).not.toContain("KIOSK_LOCKED");
+  });
+});
+
+describe("errors as docs write them without upper-case codes", () => {
+  const feeds = () => ({
+    feeds: [
+      { id: 1, url: "https://a.test/rss", muted: false },
+      { id: 2, url: "https://b.test/rss", muted: true },
+    ],
+  });
+
+  it("reads codes listed in lower case after Errors:, with their condition in brackets", () => {
+    const mute = tool(
+      "mute_feed",
+      "Mute a feed (muted = true). Errors: feed_not_found, already_muted (the feed is muted).",
+      {
+        feed_id: integer,
+      },
+    );
+    const { tool: found } = inferred(world(feeds(), [mute]), "mute_feed");
+    expect(found.errors.map((e) => [e.code, e.when])).toEqual(
+      expect.arrayContaining([
+        ["FEED_NOT_FOUND", "feed not found"],
+        ["ALREADY_MUTED", "the feed is muted"],
+      ]),
+    );
+  });
+
+  it("reads a list under an Errors heading, the condition after a dash", () => {
+    const drop = tool(
+      "drop_feed",
+      "Drop a feed.\n\nErrors:\n- `FEED_NOT_FOUND`\n- `FEED_PINNED` – the feed is pinned",
+      {
+        feed_id: integer,
+      },
+    );
+    const codes = inferred(world(feeds(), [drop]), "drop_feed").tool.errors.map((e) => [e.code, e.when]);
+    expect(codes).toEqual(expect.arrayContaining([["FEED_PINNED", "the feed is pinned"]]));
+  });
+
+  it("makes a code of each condition told in words", () => {
+    const rename = tool(
+      "rename_feed",
+      "Renames a feed. Returns an error if the feed does not exist or the title is empty.",
+      { feed_id: integer, title: text },
+    );
+    const codes = inferred(world(feeds(), [rename]), "rename_feed").tool.errors.map((e) => e.code);
+    expect(codes).toEqual(expect.arrayContaining(["FEED_NOT_FOUND", "TITLE_EMPTY"]));
+  });
+
+  it("sets the flag the verb names and refuses one already set, as its error says", async () => {
+    const mute = tool("mute_feed", "Mute a feed. Errors: feed_not_found, already_muted.", {
+      feed_id: integer,
+    });
+    const unmute = tool("unmute_feed", "Unmute a feed. Errors: feed_not_found, not_muted.", {
+      feed_id: integer,
+    });
+    const muted = await call(world(feeds(), [mute, unmute]), "mute_feed", { feed_id: 1 });
+    expect((muted.after.feeds as Array<{ muted: boolean }>)[0]?.muted).toBe(true);
+    expect(failure((await call(world(feeds(), [mute, unmute]), "mute_feed", { feed_id: 2 })).outcome)).toBe(
+      "ALREADY_MUTED",
+    );
+    expect(failure((await call(world(feeds(), [mute, unmute]), "unmute_feed", { feed_id: 1 })).outcome)).toBe(
+      "NOT_MUTED",
+    );
+  });
+});
+
+describe("answers docs list in words", () => {
+  const crews = () => ({
+    crews: {
+      C1: { crew_id: "C1", name: "Night", volunteers: ["ana", "bo"] },
+      C2: { crew_id: "C2", name: "Day", volunteers: [] },
+    },
+  });
+
+  it("reads a Response list with types and bare keys in braces", () => {
+    const get = tool(
+      "get_crew",
+      "Fetch a crew.\n\nResponse fields:\n- `crew_id` (string)\n- `size` (integer) – volunteers",
+      {
+        crew_id: text,
+      },
+    );
+    expect(inferred(world(crews(), [get]), "get_crew").tool.outputSchema).toMatchObject({
+      properties: { crew_id: { type: "string" }, size: { type: "integer" } },
+    });
+    const join = tool("join_crew", "Adds a volunteer. Returns {crew_id, volunteer_count}.", {
+      crew_id: text,
+      volunteer: text,
+    });
+    expect(
+      Object.keys(inferred(world(crews(), [join]), "join_crew").tool.outputSchema?.properties ?? {}),
+    ).toEqual(["crew_id", "volunteer_count"]);
+  });
+
+  it("answers a count of a list the record keeps as its length, and whether it holds a value", async () => {
+    const join = tool(
+      "join_crew",
+      "Adds a volunteer to the crew's volunteers. Returns {crew_id, volunteer_count}.",
+      {
+        crew_id: text,
+        volunteer: text,
+      },
+    );
+    const joined = await call(world(crews(), [join]), "join_crew", { crew_id: "C1", volunteer: "cy" });
+    expect(joined.answer).toMatchObject({ volunteer_count: 3 });
+    const check = tool(
+      "check_crew_volunteer",
+      "Checks whether a volunteer is in a crew. Returns {crew_id, volunteer, listed}.",
+      {
+        crew_id: text,
+        volunteer: text,
+      },
+    );
+    const held = await call(world(crews(), [check]), "check_crew_volunteer", {
+      crew_id: "C1",
+      volunteer: "bo",
+    });
+    expect(held.answer).toMatchObject({ listed: true });
+  });
+});
+
+describe("what a new record starts with, as a description says", () => {
+  const jobs = () => ({
+    render_jobs: [{ id: 7, scene: "a", priority: 3, retries: 0, finished_at: null }],
+    render_next_job_id: 8,
+  });
+  const submit = tool(
+    "submit_render_job",
+    "Queue a render. Its id is the current render_next_job_id, which is then incremented. priority defaults to 5, finished_at null.",
+    { scene: text, priority: integer },
+    ["scene"],
+  );
+
+  it("takes the counter named with a prefix, the stated default for an argument left out, and the stated null", async () => {
+    const made = await call(world(jobs(), [submit]), "submit_render_job", { scene: "b" });
+    expect(made.after.render_next_job_id).toBe(9);
+    expect((made.after.render_jobs as unknown[])[1]).toMatchObject({
+      id: 8,
+      scene: "b",
+      priority: 5,
+      finished_at: null,
+    });
+    const given = await call(world(jobs(), [submit]), "submit_render_job", { scene: "b", priority: 1 });
+    expect((given.after.render_jobs as unknown[])[1]).toMatchObject({ priority: 1 });
+  });
+
+  it("sets a time the description gives the clock's", async () => {
+    const finish = tool("finish_render_job", "Marks a job done: finished_at is set to now.", {
+      job_id: integer,
+    });
+    const done = await call(world(jobs(), [finish]), "finish_render_job", { job_id: 7 });
+    expect((done.after.render_jobs as Array<{ finished_at: unknown }>)[0]?.finished_at).toBe(
+      "2026-03-02T09:00:00Z",
+    );
   });
 });

@@ -349,6 +349,10 @@ function namedListField(ctx: Context, collection: CollectionShape) {
     // or of who does it: `follow` → `followers`, `subscribe` → `subscribers`, `watch` → `watchers`
     words.add(base.endsWith("e") ? `${base}r` : `${base}er`);
   }
+  // or the list the one value given is an item of (`join_crew(crew_id, volunteer)` → `volunteers`)
+  const values = ctx.facts.params.filter((p) => p.type === "string" && !p.identifier);
+  if (values.length === 1 && verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb)))
+    words.add(singular(values[0]?.words.at(-1) ?? ""));
   // or a list named for who the verb was done to (`register_for_talk` → a talk's `registered`,
   // `unregister_from_talk` takes from it), as Eventbrite's and Meetup's attendee lists are
   const done = verb ? participle(verb.replace(/^un(?=[a-z]{4})/, "")) : undefined;

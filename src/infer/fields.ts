@@ -562,3 +562,30 @@ export function nowFields(
     ctx.notes.push(`sets ${Object.keys(out).join(", ")} to the time of the call`);
   return out;
 }
+
+/**
+ * "the check's paused becomes true", "priority is set to 1", "status becomes \"done\"": values a
+ * description gives fields of the record by their own names.
+ */
+export function statedValues(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const text = ctx.facts.tool.description;
+  const out: Record<string, unknown> = {};
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || set[field.path] !== undefined) continue;
+    const said = new RegExp(
+      `(?:^|[^A-Za-z_.'’])${escapeRegExp(field.path)}\\s+(?:becomes|is set to|changes to|is reset to|=)\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
+      "i",
+    ).exec(text);
+    if (!said?.[1]) continue;
+    try {
+      out[field.path] = JSON.parse(said[1]);
+    } catch {
+      // not a value: words
+    }
+  }
+  return out;
+}

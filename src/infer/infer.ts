@@ -24,8 +24,11 @@ import {
   fieldFor,
   markedFlag,
   markedStatus,
+  nowFields,
   participleStatus,
   recordFlagSwitched,
+  statedStatus,
+  statedValues,
   statusField,
   valueNamedByVerb,
 } from "./fields.js";
@@ -38,6 +41,7 @@ import {
   readAcrossFolders,
 } from "./folders.js";
 import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
+import { statusGuards } from "./guards.js";
 import {
   clearRule,
   joinAsSignedIn,
@@ -56,6 +60,7 @@ import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from ".
 import { ownRecordRule } from "./principal.js";
 import { freeDuring, orderChecks } from "./ranges.js";
 import {
+  bindingName,
   elementHeldRule,
   identifier,
   keyListRule,
@@ -706,6 +711,8 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     if (unkept) return { drafts: unkept };
   }
   if (action === "unknown") {
+    const stated = subject ? statedChanges(ctx, subject) : undefined;
+    if (stated) return { drafts: stated };
     const checked = subject ? existenceCheck(ctx, subject) : undefined;
     if (checked) return { drafts: checked };
     return {
@@ -1210,6 +1217,45 @@ function existenceCheck(
   if (check.length === 0) return undefined;
   addGap(ctx, gap);
   return check;
+}
+
+/**
+ * A verb toolsim does not know whose description says what it changes ("finished_at is set to
+ * now", "status booked becomes checked_in", "paused = true"): those changes, on the record its
+ * argument names; the verb may do more, and the report says so.
+ */
+function statedChanges(ctx: Context, subject: Reference): Draft[] | undefined {
+  const collection = subject.collection;
+  const target = referenceTarget(ctx, subject);
+  if (!target || !subject.param.required) return undefined;
+  const set: Record<string, unknown> = { ...statedValues(ctx, collection, {}) };
+  Object.assign(set, nowFields(ctx, collection, set));
+  const status = statusField(collection);
+  const said = status && set[status.path] === undefined ? statedStatus(ctx.facts.text) : undefined;
+  if (status && said && knownValues(ctx, status.path, status.values.keys()).includes(said))
+    set[status.path] = said;
+  if (Object.keys(set).length === 0) return undefined;
+  const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
+  ctx.notes.push(`sets ${Object.keys(set).join(", ")} as the description says`);
+  addGap(
+    ctx,
+    `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: only the changes its description states are made`,
+  );
+  return [
+    {
+      kind: "update",
+      target,
+      ...(missing ? { missing } : {}),
+      require: statusGuards(
+        ctx,
+        collection,
+        typeof set[status?.path ?? ""] === "string" ? String(set[status?.path ?? ""]) : undefined,
+      ),
+      set,
+      as: bindingName(collection),
+      output: "",
+    },
+  ];
 }
 
 /** A read of the record an argument names that answers its not-found error when it is missing. */

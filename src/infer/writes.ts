@@ -8,6 +8,7 @@ import {
   nowFields,
   recordFieldFor,
   requiredStatuses,
+  statedValues,
   statusAfter,
 } from "./fields.js";
 import { referenceChecks, statusGuards, vacantGuards } from "./guards.js";
@@ -59,7 +60,8 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   if (status)
     for (const [field, value] of Object.entries(learnedChanges(ctx, collection, status.field, status.value)))
       set[field] ??= value;
-  Object.assign(set, emptiedFields(ctx, collection, set), nowFields(ctx, collection, set));
+  Object.assign(set, emptiedFields(ctx, collection, set), statedValues(ctx, collection, set));
+  Object.assign(set, nowFields(ctx, collection, set));
   const relinked = relinkedFields(ctx, collection, set);
   const checks = [...referenceChecks(ctx, subject, [bound]), ...takenFromHolder(ctx, collection, binding)];
   const placed = wrapperOutput(ctx, collection);
