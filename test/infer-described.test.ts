@@ -461,3 +461,36 @@ describe("what a new record starts with, as a description says", () => {
     );
   });
 });
+
+describe("the record a change links to", () => {
+  const alarms = () => ({
+    sensors: {
+      S1: { sensor_id: "S1", state: "ok", muted: false },
+      S2: { sensor_id: "S2", state: "ok", muted: true },
+    },
+    alarms: { A1: { alarm_id: "A1", sensor_id: "S1", cleared: false } },
+  });
+  const raise = tool(
+    "create_alarm",
+    "Creates an alarm on a sensor and sets the sensor's state to tripped. Errors: sensor_not_found, sensor_muted.",
+    { sensor_id: text },
+  );
+  const clear = tool("clear_alarm", 'Clears an alarm (cleared = true); the sensor\'s state becomes "ok".', {
+    alarm_id: text,
+  });
+
+  it("takes the change the description states, by the link's value", async () => {
+    const raised = await call(world(alarms(), [raise, clear]), "create_alarm", { sensor_id: "S1" });
+    expect((raised.after.sensors as Record<string, { state: string }>).S1?.state).toBe("tripped");
+    const state = alarms();
+    (state.sensors.S1 as { state: string }).state = "tripped";
+    const cleared = await call(world(state, [raise, clear]), "clear_alarm", { alarm_id: "A1" });
+    expect((cleared.after.sensors as Record<string, { state: string }>).S1?.state).toBe("ok");
+    expect((cleared.after.alarms as Record<string, { cleared: boolean }>).A1?.cleared).toBe(true);
+  });
+
+  it("is refused while the linked record's flag its error names is set", async () => {
+    const muted = await call(world(alarms(), [raise, clear]), "create_alarm", { sensor_id: "S2" });
+    expect(failure(muted.outcome)).toBe("SENSOR_MUTED");
+  });
+});

@@ -576,10 +576,17 @@ export function statedValues(
   const out: Record<string, unknown> = {};
   for (const field of collection.fields.values()) {
     if (field.path.includes(".") || set[field.path] !== undefined) continue;
-    const said = new RegExp(
-      `(?:^|[^A-Za-z_.'’])${escapeRegExp(field.path)}\\s+(?:becomes|is set to|changes to|is reset to|=)\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
-      "i",
-    ).exec(text);
+    const name = escapeRegExp(field.path);
+    const said =
+      new RegExp(
+        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|=)\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
+        "i",
+      ).exec(text) ??
+      // "sets its state to \"tripped\"", "resets count to 0"
+      new RegExp(
+        `\\b(?:re)?sets?\\s+(?:its\\s+)?${name}\\s+to\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
+        "i",
+      ).exec(text);
     if (!said?.[1]) continue;
     try {
       out[field.path] = JSON.parse(said[1]);

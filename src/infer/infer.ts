@@ -14,7 +14,7 @@ import { statedArgumentChecks } from "./argument-checks.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
 import { knownValues } from "./conditions.js";
-import { addGap, type Context, humanNoun, notFoundError } from "./context.js";
+import { addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import { createRule } from "./creates.js";
 import { describedAnswer } from "./described-answer.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
@@ -94,7 +94,7 @@ import { statedErrors } from "./stated-errors.js";
 import { holdsStock } from "./stock.js";
 import { switchRule } from "./switches.js";
 import { countedOnce, tallyRule } from "./tallies.js";
-import { referenceTarget } from "./targets.js";
+import { recordTarget, referenceTarget } from "./targets.js";
 import {
   revokeRule,
   signInRule,
@@ -271,11 +271,13 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...locatedFirst(ctx.located?.values() ?? [], [
         ...(token ? [] : signedInGuard(ctx, outcome.drafts)),
         ...statedArgumentChecks(ctx),
+        ...linkedFlagGuards(ctx),
         ...orderChecks(ctx),
         ...knownValueChecks(ctx, outcome.drafts),
         ...statedEmptied(ctx, outcome.drafts),
         ...successFlags(ctx.facts, outcome.drafts),
         ...listCounts(ctx, outcome.drafts),
+        ...linkedChanges(ctx, outcome.drafts),
       ]),
     ];
     const { effects, dropped } = emit(drafts, level);
@@ -851,6 +853,92 @@ function unguardedCondition(
  * keep no such thing: those values are the real API's computation or its own, and the answer,
  * made of the record, lacks them.
  */
+/**
+ * `check_paused`, "ANIMAL_ARCHIVED if the animal is archived": a documented error naming a
+ * record an argument names and one of its flags refuses the call while that record's flag is
+ * set (or, said with "not", while it is clear), as Stripe refuses charging a detached payment
+ * method and GitHub commenting on a locked issue.
+ */
+function linkedFlagGuards(ctx: Context): Draft[] {
+  const out: Draft[] = [];
+  for (const reference of ctx.references) {
+    if (!reference.param.required || reference.many) continue;
+    const noun = escapeRegExp(nameWords(singular(partNoun(reference.collection.name))).at(-1) ?? "");
+    const require: Array<Record<string, unknown>> = [];
+    for (const field of reference.collection.fields.values()) {
+      if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
+      const words = escapeRegExp(
+        nameWords(field.path)
+          .filter((w) => w !== "is")
+          .join(" "),
+      );
+      for (const error of ctx.facts.errors) {
+        if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+        const said = `${nameWords(error.code).join(" ")} ${error.text}`;
+        const negated = new RegExp(`\\b${noun}\\s+(?:is\\s+)?not\\s+${words}\\b`).test(said);
+        if (!negated && !new RegExp(`\\b${noun}\\s+(?:is\\s+)?${words}\\b`).test(said)) continue;
+        require.push({
+          expr: `$subject.${identifier(field.path)} ${negated ? "=" : "!="} true`,
+          error: use(ctx, error),
+        });
+        ctx.notes.push(
+          `refuses while the ${humanNoun(reference.collection.name)}'s ${field.path} is ${negated ? "false" : "true"} (${error.code})`,
+        );
+      }
+    }
+    const target = require.length > 0 ? referenceTarget(ctx, reference) : undefined;
+    if (target) out.push({ kind: "read", target, require });
+  }
+  return out;
+}
+
+/**
+ * "the check's last_status becomes \"up\"", "sets the animal's status to on_hold": a change the
+ * description makes to the record the changed one links to, by the link's value, as a
+ * workflow's side effects are documented (GitHub closing an issue a merged pull request names,
+ * Stripe marking an invoice paid when its payment succeeds, Jira's post-functions). Sentences
+ * that say "if" are conditions, not changes, and are left alone.
+ */
+function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const changed = drafts.find(
+    (d) =>
+      (d.kind === "update" || d.kind === "create") &&
+      typeof d.as === "string" &&
+      typeof d.target === "string",
+  );
+  const name = changed ? String(changed.target).split("/")[0] : undefined;
+  const collection = name ? ctx.shape.collections.get(name) : undefined;
+  if (!changed || !collection) return [];
+  const sentences = ctx.facts.tool.description.split(/(?<=[.;])\s+/).filter((x) => !/\bif\b/i.test(x));
+  const out: Draft[] = [];
+  for (const link of collection.fields.values()) {
+    const linked = link.refersTo ? ctx.shape.collections.get(link.refersTo) : undefined;
+    if (!linked || link.path.includes(".")) continue;
+    const noun = nameWords(singular(partNoun(linked.name))).at(-1) ?? "";
+    const set: Record<string, unknown> = {};
+    for (const field of linked.fields.values()) {
+      if (field.path.includes(".")) continue;
+      const f = escapeRegExp(field.path);
+      const said = new RegExp(
+        `\\bthe ${escapeRegExp(noun)}'s ${f}\\s+(?:becomes|is set to|changes to|goes to)\\s+["'\`]?([A-Za-z0-9_-]+)["'\`]?|\\bsets? the ${escapeRegExp(noun)}'s ${f} to\\s+["'\`]?([A-Za-z0-9_-]+)["'\`]?`,
+        "i",
+      );
+      const value = sentences.map((x) => said.exec(x)).find(Boolean);
+      const word = value?.[1] ?? value?.[2];
+      if (!word) continue;
+      set[field.path] = word === "null" ? null : word === "true" ? true : word === "false" ? false : word;
+    }
+    if (Object.keys(set).length === 0) continue;
+    const target = recordTarget(ctx, linked, `{$${String(changed.as)}.${identifier(link.path)}}`);
+    if (!target) continue;
+    ctx.notes.push(
+      `sets ${Object.keys(set).join(", ")} of the ${humanNoun(linked.name)} its ${link.path} names, as the description says`,
+    );
+    out.push({ kind: "update", target, set });
+  }
+  return out;
+}
+
 /**
  * `follower_count`, `tag_count`, `number_of_guests`: an answer's count of a list the record the
  * call read or changed keeps is that list's length, as GitHub's `followers` count, YouTube's
