@@ -1535,6 +1535,10 @@ function keyByPosition(ctx: Context, named: CollectionShape | undefined): Refere
 /** A noun of the tool's name, past the collection's, that names a list or map its records keep. */
 function namesPartOf(facts: ToolFacts, named: CollectionShape): boolean {
   const own = new Set(nameWords(singular(named.name)));
+  // the part comes last (`package_maintainer`): a name ending with the record's own noun
+  // (`create_note_folder`) makes or acts on that record, not its part
+  const lastNoun = facts.nouns.at(-1) ?? "";
+  if (own.has(lastNoun) || own.has(singular(lastNoun))) return false;
   const rest = facts.nouns.filter((n) => !own.has(n) && !own.has(singular(n)));
   const last = rest.at(-1);
   if (!last) return false;

@@ -679,9 +679,15 @@ function attachCounters(parts: readonly Part[], worlds: readonly unknown[]): voi
         words.includes("next") ||
         words[0] === "last";
       if (!counterWord || !field.types.has("number") || field.types.size !== 1) continue;
-      const named =
-        words.some((w) => singular(w) === noun || singular(w) === keyNoun) ||
-        (!part.parent && ["counter", "next_id", "last_id", "id_counter"].includes(field.path));
+      // a counter whose name starts with a product's word (`uptime_next_check_id`) names its
+      // collection by the head noun (`checks`), not by that shared word (`flashcard_next_id` is
+      // not the counter of `flashcard_decks`)
+      const prefixed = words.includes("next") && words[0] !== "next" && words[0] !== "last";
+      const head = nameWords(singular(part.name)).at(-1) ?? "";
+      const named = prefixed
+        ? words.some((w) => singular(w) === head)
+        : words.some((w) => singular(w) === noun || singular(w) === keyNoun) ||
+          (!part.parent && ["counter", "next_id", "last_id", "id_counter"].includes(field.path));
       if (!named) continue;
       const path = [...holder.path, field.path];
       const holds = part.parent ? holdsOverall(part, field) : holdsPerState(part, path, worlds, words);
