@@ -744,6 +744,7 @@ function startingValues(
  * resource's defaults (Stripe's "defaults to", GitHub's "Default: false").
  */
 function statedStart(text: string, path: string): { value: unknown } | undefined {
+  if (!text.includes(path)) return undefined;
   const name = escapeRegExp(path);
   const said =
     new RegExp(

@@ -35,6 +35,7 @@ const RETURNS = /\b(?:returns?|responds?\s+with|answers?(?:\s+with)?|response\s*
  * answer's fields under a heading, each with its type in brackets.
  */
 function fieldList(description: string): Field[] | undefined {
+  if (!description.includes("\n")) return undefined;
   const lines = description.split("\n");
   const heading = lines.findIndex((line) =>
     /^\s*(?:#+\s*)?(?:response|returns|output)(?:\s+fields)?\s*:\s*$/i.test(line),

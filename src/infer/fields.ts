@@ -549,8 +549,10 @@ export function nowFields(
 ): Record<string, string> {
   const text = ctx.facts.tool.description;
   const out: Record<string, string> = {};
+  // most descriptions speak of no clock: the fields are not looked at one by one
+  if (!/\b(now|current time)\b/i.test(text)) return out;
   for (const field of collection.fields.values()) {
-    if (field.path.includes(".") || set[field.path] !== undefined) continue;
+    if (field.path.includes(".") || set[field.path] !== undefined || !text.includes(field.path)) continue;
     const name = escapeRegExp(field.path);
     const said = new RegExp(
       `(?:^|[^A-Za-z_])(?:${name}\\s+(?:is set to|is|becomes|=|:)\\s*<?(?:now|the current time)>?|sets?\\s+${name}\\s+to\\s+(?:now|the current time))\\b`,
@@ -575,7 +577,7 @@ export function statedValues(
   const text = ctx.facts.tool.description;
   const out: Record<string, unknown> = {};
   for (const field of collection.fields.values()) {
-    if (field.path.includes(".") || set[field.path] !== undefined) continue;
+    if (field.path.includes(".") || set[field.path] !== undefined || !text.includes(field.path)) continue;
     const name = escapeRegExp(field.path);
     const said =
       new RegExp(

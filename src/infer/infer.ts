@@ -198,6 +198,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     return tokens ?? undefined;
   };
   const report: ToolReport[] = [];
+  // the toolset's tool names, for the errors a description tells of another tool
+  const toolNames = toolset.tools.map((t) => t.name).filter((name) => name.includes("_"));
   const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
       // written by a model: kept until a model is asked again (toolsim infer --model)
@@ -229,7 +231,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
       return source;
     }
-    const base = withDescribed(source, states, otherNames(toolset, tool));
+    const base = withDescribed(source, states, toolNames);
     const scheme = tokenSchemeOf();
     const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
@@ -434,10 +436,6 @@ function withoutInference(tool: Tool): Tool {
   return { ...rest, ...kept, effects: [], errors: tool.errors.filter((e) => !added.has(e.code)) };
 }
 
-function otherNames(toolset: Toolset, tool: Tool): string[] {
-  return toolset.tools.filter((t) => t !== tool && t.name.includes("_")).map((t) => t.name);
-}
-
 /** The mark of an output schema read from the tool's description. */
 const DESCRIBED = "described";
 
@@ -445,8 +443,8 @@ const DESCRIBED = "described";
  * A tool with what its description states and its catalog does not: the error codes it
  * names and the answer's fields it spells out.
  */
-function withDescribed(tool: Tool, states: readonly StateDocument[], others: readonly string[]): Tool {
-  const errors = statedErrors(tool.description, tool.errors, others);
+function withDescribed(tool: Tool, states: readonly StateDocument[], names: readonly string[]): Tool {
+  const errors = statedErrors(tool.description, tool.errors, names, tool.name);
   const params = isPlainObject(tool.inputSchema.properties)
     ? (tool.inputSchema.properties as Record<string, JsonSchema>)
     : {};
@@ -861,6 +859,8 @@ function unguardedCondition(
  */
 function linkedFlagGuards(ctx: Context): Draft[] {
   const out: Draft[] = [];
+  const open = ctx.facts.errors.filter((e) => e.kind !== "not-found" && !ctx.usedErrors.has(e.code));
+  if (open.length === 0) return out;
   for (const reference of ctx.references) {
     if (!reference.param.required || reference.many) continue;
     const noun = escapeRegExp(nameWords(singular(partNoun(reference.collection.name))).at(-1) ?? "");
@@ -908,7 +908,8 @@ function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
   );
   const name = changed ? String(changed.target).split("/")[0] : undefined;
   const collection = name ? ctx.shape.collections.get(name) : undefined;
-  if (!changed || !collection) return [];
+  // only a description that speaks of another record's field ("the check's last_status")
+  if (!changed || !collection || !/'s\s/.test(ctx.facts.tool.description)) return [];
   const sentences = ctx.facts.tool.description.split(/(?<=[.;])\s+/).filter((x) => !/\bif\b/i.test(x));
   const out: Draft[] = [];
   for (const link of collection.fields.values()) {
@@ -917,7 +918,7 @@ function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
     const noun = nameWords(singular(partNoun(linked.name))).at(-1) ?? "";
     const set: Record<string, unknown> = {};
     for (const field of linked.fields.values()) {
-      if (field.path.includes(".")) continue;
+      if (field.path.includes(".") || !ctx.facts.tool.description.includes(`'s ${field.path}`)) continue;
       const f = escapeRegExp(field.path);
       const said = new RegExp(
         `\\bthe ${escapeRegExp(noun)}'s ${f}\\s+(?:becomes|is set to|changes to|goes to)\\s+["'\`]?([A-Za-z0-9_-]+)["'\`]?|\\bsets? the ${escapeRegExp(noun)}'s ${f} to\\s+["'\`]?([A-Za-z0-9_-]+)["'\`]?`,
@@ -989,8 +990,9 @@ function unwrittenMentions(facts: ToolFacts, drafts: readonly Draft[], shape: St
     if (!("fields" in part) || !segments.has(part.name)) continue;
     for (const path of part.fields.keys()) if (path.includes("_") && !path.includes(".")) fields.add(path);
   }
+  const description = facts.tool.description;
   const unwritten = [...fields].filter((field) => {
-    if (written.has(field)) return false;
+    if (written.has(field) || !description.includes(field)) return false;
     const named = new RegExp(`(^|[^a-z_])${escapeRegExp(field)}([^a-z_]|$)`);
     return sentencesOf(facts.tool.description).some(
       (sentence) => named.test(sentence) && CHANGED.test(sentence) && !UNCHANGED.test(sentence),

@@ -296,21 +296,44 @@ function namedField(ctx: Context, record: RecordShape): FieldShape | undefined {
   for (let size = Math.min(3, nouns.length); size >= 1; size--)
     for (let start = nouns.length - size; start >= 0; start--) {
       const run = nouns.slice(start, start + size).join("");
-      const fields = [...record.fields.values()];
+      const forms = namesOf(record.fields);
       // the field's whole name first (`eco_mode`, where "mode" is a state word), then what it is
       // about, then its first words (`spend` of `spend_cap`): never a part of a word (`mode` of `model`)
-      const whole = fields.filter((f) => nameWords(f.path).map(singular).join("") === run);
-      if (whole.length === 1) return whole[0];
-      const found = fields.filter((f) => fieldKey(f.path) === run || wordPrefixes(f.path).includes(run));
-      if (found.length === 1) return found[0];
+      const whole = forms.filter((f) => f.whole === run);
+      if (whole.length === 1) return whole[0]?.field;
+      const found = forms.filter((f) => f.key === run || f.prefixes.includes(run));
+      if (found.length === 1) return found[0]?.field;
     }
   return undefined;
 }
 
-/** `spend_cap_cents` → spend, spendcap, spendcapcent. */
-function wordPrefixes(path: string): string[] {
-  const words = nameWords(path).map(singular);
-  return words.map((_, i) => words.slice(0, i + 1).join(""));
+interface FieldNames {
+  field: FieldShape;
+  /** `ecomode` for `eco_mode`. */
+  whole: string;
+  /** What it is about (state words aside). */
+  key: string;
+  /** `spend_cap_cents` → spend, spendcap, spendcapcent. */
+  prefixes: string[];
+}
+
+// every tool of a toolset asks the same records about its name: each record's names once
+const namesOfFields = new WeakMap<Map<string, FieldShape>, FieldNames[]>();
+
+function namesOf(fields: Map<string, FieldShape>): FieldNames[] {
+  const known = namesOfFields.get(fields);
+  if (known && known.length === fields.size) return known;
+  const names = [...fields.values()].map((field) => {
+    const words = nameWords(field.path).map(singular);
+    return {
+      field,
+      whole: words.join(""),
+      key: fieldKey(field.path),
+      prefixes: words.map((_, i) => words.slice(0, i + 1).join("")),
+    };
+  });
+  namesOfFields.set(fields, names);
+  return names;
 }
 
 /** Arguments named like fields set them; one argument of a tool named after a field sets that field. */

@@ -12,14 +12,16 @@ import { nameWords } from "./words.js";
 export function statedErrors(
   description: string,
   known: readonly ToolError[],
-  others: readonly string[] = [],
+  names: readonly string[] = [],
+  own = "",
 ): ToolError[] {
-  const taken = new Set(known.map((e) => e.code));
   const out: ToolError[] = [];
+  if (!ERROR_WORDS.test(description)) return out;
+  const taken = new Set(known.map((e) => e.code));
   for (const sentence of sentencesOf(description)) {
     if (!ERROR_WORDS.test(sentence)) continue;
     // "while locked, brew_shot fails with LOCKED": another tool's error, told where it is caused
-    if (others.some((name) => sentence.includes(name))) continue;
+    if (names.some((name) => name !== own && sentence.includes(name))) continue;
     const codes = [...sentence.matchAll(CODE)].filter((m) => isCode(m[0], sentence.slice(0, m.index)));
     const found: ToolError[] = codes.map((match, i) => {
       const end = (match.index ?? 0) + match[0].length;
@@ -131,6 +133,7 @@ function sentencesOf(text: string): string[] {
  * list under an "Errors" heading is read as a sentence of its own that speaks of failing.
  */
 function listedUnderErrors(text: string): string {
+  if (!text.includes("\n")) return text;
   const lines = text.split("\n");
   let under = false;
   return lines
