@@ -4,7 +4,7 @@ import { knownValues } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
-import { fieldFor, nowFields, statedStatus, statusField } from "./fields.js";
+import { fieldFor, LITERAL, literalValue, nowFields, statedStatus, statusField } from "./fields.js";
 import { referenceGuards, statusGuards } from "./guards.js";
 import {
   chargeAccount,
@@ -748,18 +748,13 @@ function statedStart(text: string, path: string): { value: unknown } | undefined
   const name = escapeRegExp(path);
   const said =
     new RegExp(
-      `(?:^|[^A-Za-z_])${name}\\s+(?:defaults to|starts (?:as|at|with|out as)|is initially|begins at|is set to|=)\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
+      `(?:^|[^A-Za-z_])${name}\\s+(?:defaults to|starts (?:as|at|with|out as)|is initially|begins at|is set to|=)\\s+${LITERAL}`,
       "i",
     ).exec(text) ??
-    new RegExp(`\\bwith\\s+${name}\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`, "i").exec(text) ??
+    new RegExp(`\\bwith\\s+${name}\\s+${LITERAL}`, "i").exec(text) ??
     // "started_at is now, resolved_at null": a field and its value in a list of the two
     new RegExp(`(?:^|[,;(]\\s*|\\band\\s+)${name}\\s+(null|true|false)(?=\\s*(?:[.,;)]|$))`, "i").exec(text);
-  if (!said?.[1]) return undefined;
-  try {
-    return { value: JSON.parse(said[1]) };
-  } catch {
-    return undefined;
-  }
+  return literalValue(said?.[1]);
 }
 
 /** A sum the record keeps of a list it starts with empty (see sums.ts) starts at zero. */

@@ -551,8 +551,7 @@ export function nowFields(
   const out: Record<string, string> = {};
   // most descriptions speak of no clock: the fields are not looked at one by one
   if (!/\b(now|current time)\b/i.test(text)) return out;
-  for (const field of collection.fields.values()) {
-    if (field.path.includes(".") || set[field.path] !== undefined || !text.includes(field.path)) continue;
+  for (const field of fieldsNamedIn(text, collection, set)) {
     const name = escapeRegExp(field.path);
     const said = new RegExp(
       `(?:^|[^A-Za-z_])(?:${name}\\s+(?:is set to|is|becomes|=|:)\\s*<?(?:now|the current time)>?|sets?\\s+${name}\\s+to\\s+(?:now|the current time))\\b`,
@@ -576,25 +575,40 @@ export function statedValues(
 ): Record<string, unknown> {
   const text = ctx.facts.tool.description;
   const out: Record<string, unknown> = {};
-  for (const field of collection.fields.values()) {
-    if (field.path.includes(".") || set[field.path] !== undefined || !text.includes(field.path)) continue;
+  for (const field of fieldsNamedIn(text, collection, set)) {
     const name = escapeRegExp(field.path);
     const said =
       new RegExp(
-        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|=)\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
+        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|=)\\s+${LITERAL}`,
         "i",
       ).exec(text) ??
       // "sets its state to \"tripped\"", "resets count to 0"
-      new RegExp(
-        `\\b(?:re)?sets?\\s+(?:its\\s+)?${name}\\s+to\\s+("[^"]*"|true|false|null|-?\\d+(?:\\.\\d+)?)`,
-        "i",
-      ).exec(text);
-    if (!said?.[1]) continue;
-    try {
-      out[field.path] = JSON.parse(said[1]);
-    } catch {
-      // not a value: words
-    }
+      new RegExp(`\\b(?:re)?sets?\\s+(?:its\\s+)?${name}\\s+to\\s+${LITERAL}`, "i").exec(text);
+    const value = literalValue(said?.[1]);
+    if (value) out[field.path] = value.value;
   }
   return out;
+}
+
+/** The record's own fields a description names by their own names, and no change sets yet. */
+function fieldsNamedIn(
+  text: string,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): FieldShape[] {
+  return [...collection.fields.values()].filter(
+    (field) => !field.path.includes(".") && set[field.path] === undefined && text.includes(field.path),
+  );
+}
+
+/** A value as a description writes it: a quoted text, a number, true, false or null. */
+export const LITERAL = String.raw`("[^"]*"|true|false|null|-?\d+(?:\.\d+)?)`;
+
+export function literalValue(said: string | undefined): { value: unknown } | undefined {
+  if (said === undefined) return undefined;
+  try {
+    return { value: JSON.parse(said) };
+  } catch {
+    return undefined;
+  }
 }
