@@ -5,10 +5,10 @@ import type { ErrorFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
 
 /**
- * Documented errors whose condition is about what an argument holds: "INVALID_LEVEL if level
- * is not between 1 and 10", "OUT_OF_RANGE if temp_c is outside that range" (the range given
- * elsewhere in the description), "INVALID_PAGES if pages is less than 1", "INVALID_MESSAGE if
- * message is empty", "INVALID_EMAIL if email contains no "@"". Each becomes a check of the call
+ * Documented errors whose condition is about what an argument holds: "INVALID_VOLUME if volume
+ * is not between 0 and 100", "OUT_OF_RANGE if brightness is outside that range" (the range given
+ * elsewhere in the description), "TOO_FEW if seats is less than 1", "EMPTY_TITLE if
+ * title is empty", "INVALID_EMAIL if email contains no "@"". Each becomes a check of the call
  * before anything is read or changed, as a 400 with the API's own code: Stripe's
  * `amount_too_small`, GitHub's 422 `missing_field`, Slack's `invalid_name_maxlength`. An
  * argument left out is not checked (its absence is the schema's business).
@@ -56,7 +56,7 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
     return undefined;
   }
   if (param.type !== "string") return undefined;
-  // "if mode is not one of the four listed modes", "if state is not "on" or "standby""
+  // "if region is not one of the listed regions", "if visibility is not "public" or "private""
   const allowed = Array.isArray(param.schema.enum) ? param.schema.enum : undefined;
   if (allowed && /\bnot\s+(one of|"|valid|a valid|allowed|supported|listed)/.test(text))
     return (arg) => `${arg} in ${JSON.stringify(allowed)}`;

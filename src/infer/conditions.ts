@@ -133,7 +133,7 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
 }
 
 /**
- * "if state is not "on" or "standby"", "when level is outside 1-10": a condition on what an
+ * "if visibility is not "public" or "private"", "when volume is outside 0-100": a condition on what an
  * argument holds, checked against the call, never a state of the record.
  */
 export function speaksOfArgument(ctx: Context, text: string): boolean {

@@ -146,8 +146,8 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   const enteredAt =
     typeof started === "string" ? collection?.fields.get(`${started.toLowerCase()}_at`) : undefined;
   if (enteredAt && set[enteredAt.path] === undefined) set[enteredAt.path] = "{$now}";
-  // a map's records without a key field: the id the toolset's tools name them by (`patient_id`
-  // for `dental_patients`), else one of the collection's noun
+  // a map's records without a key field: the id the toolset's tools name them by (`member_id`
+  // for `club_members`), else one of the collection's noun
   const ownId = `${nameWords(singular(name)).join("_")}_id`;
   const namedId =
     collection?.container === "map" && collection.size > 0 ? keyNameOf(ctx.siblings(), collection) : ownId;
@@ -739,7 +739,7 @@ function startingValues(
 }
 
 /**
- * "recall_months defaults to 6", "recall_due starts as null", "with last_status "unknown"": the
+ * "retries defaults to 3", "closed_at starts as null", "with state "pending"": the
  * value a field a description names by its own name starts with, as reference docs give a new
  * resource's defaults (Stripe's "defaults to", GitHub's "Default: false").
  */
@@ -752,7 +752,7 @@ function statedStart(text: string, path: string): { value: unknown } | undefined
       "i",
     ).exec(text) ??
     new RegExp(`\\bwith\\s+${name}\\s+${LITERAL}`, "i").exec(text) ??
-    // "started_at is now, resolved_at null": a field and its value in a list of the two
+    // "opened_at is now, closed_at null": a field and its value in a list of the two
     new RegExp(`(?:^|[,;(]\\s*|\\band\\s+)${name}\\s+(null|true|false)(?=\\s*(?:[.,;)]|$))`, "i").exec(text);
   return literalValue(said?.[1]);
 }

@@ -3,7 +3,7 @@ import { isPlainObject } from "../patch/index.js";
 
 /**
  * The answer a description spells out, for a tool without an output schema: "Returns
- * {"job_id", "status": "held"}", "Responds with {"name", "maintainers": <full list>}". API
+ * {"run_id", "state": "queued"}", "Responds with {"name", "owners": <full list>}". API
  * references show a response's fields this way (GitHub's and Stripe's response samples, MCP
  * servers' "Returns a JSON object with …"); the fields become the tool's output schema, so
  * the answer holds them: from the state, from the arguments, or synthesized and said to be
@@ -31,7 +31,7 @@ export function describedAnswer(
 const RETURNS = /\b(?:returns?|responds?\s+with|answers?(?:\s+with)?|response\s*:)[^{.]{0,40}\{/i;
 
 /**
- * "Response fields:\n- `path` (string)\n- `subunits` (string[]) – slugs of …": a list of the
+ * "Response fields:\n- `id` (string)\n- `labels` (string[]) – names of …": a list of the
  * answer's fields under a heading, each with its type in brackets.
  */
 function fieldList(description: string): Field[] | undefined {
@@ -104,7 +104,7 @@ const CLOSES = new Set(["}", "]", ")", ">"]);
 
 interface Field {
   key: string;
-  /** What follows the key's colon, or undefined for a bare key ("job_id"). */
+  /** What follows the key's colon, or undefined for a bare key ("run_id"). */
   value?: string;
   /** The type a field list gives in brackets (`string|null`). */
   type?: string;
@@ -114,7 +114,7 @@ interface Field {
 function fieldsOf(body: string): Field[] {
   const fields: Field[] = [];
   for (const part of topLevelParts(body)) {
-    // keys quoted (`"job_id"`) or bare (`job_id`), as docs write a response's shape
+    // keys quoted (`"run_id"`) or bare (`run_id`), as docs write a response's shape
     const match = /^\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*(?::\s*([\s\S]*?))?\s*(?:\([^)]*\))?\s*$/.exec(part);
     if (!match?.[1]) return [];
     fields.push(match[2] === undefined ? { key: match[1] } : { key: match[1], value: match[2] });
@@ -214,9 +214,9 @@ function wordedType(said: string): JsonSchema {
 }
 
 /**
- * `queued_count`, `position`, `is_member`: the type a field's name gives it; in the answer of a
+ * `open_count`, `position`, `is_member`: the type a field's name gives it; in the answer of a
  * tool that checks whether something holds, a bare word (`following`) is the yes or no, and a
- * plural (`episodes`) is a list.
+ * plural (`labels`) is a list.
  */
 function namedType(key: string, whether: boolean): JsonSchema {
   if (/^(is|has|can)_|(^|_)(exists|found)$/.test(key)) return { type: "boolean" };

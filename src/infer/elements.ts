@@ -231,8 +231,8 @@ function keptCollection(ctx: Context, holder: CollectionShape, path: string): Co
  */
 function notInListError(ctx: Context, noun: string): ErrorFact | undefined {
   const head = nameWords(noun)[0] ?? noun;
-  // "the user is not listed", `NOT_A_MAINTAINER`, `NOT_SHARED` (of a `shared_with` list), and
-  // "the listener does not follow the show" for unfollow
+  // "the user is not listed", `NOT_A_COLLABORATOR`, `NOT_WATCHING` (of a `watched_by` list), and
+  // "the user does not follow the account" for unfollow
   const verb = (ctx.facts.verb ?? "").replace(/^un(?=[a-z]{3})/, "");
   const notThere = new RegExp(
     `\\bnot (?:(?:a|an|currently|yet) )?(?:listed|${escapeRegExp(head)}${verb ? `|${escapeRegExp(verb)}` : ""})`,
@@ -248,7 +248,7 @@ function notInListError(ctx: Context, noun: string): ErrorFact | undefined {
 }
 
 /**
- * "LAST_MAINTAINER if the user is the only maintainer", "a team must keep at least one owner":
+ * "LAST_OWNER if the user is the only owner", "a team must keep at least one owner":
  * the error a removal answers where it would take the list's last value.
  */
 function lastOneError(ctx: Context, noun: string): ErrorFact | undefined {
@@ -349,7 +349,7 @@ function namedListField(ctx: Context, collection: CollectionShape) {
     // or of who does it: `follow` → `followers`, `subscribe` → `subscribers`, `watch` → `watchers`
     words.add(base.endsWith("e") ? `${base}r` : `${base}er`);
   }
-  // or the list the one value given is an item of (`join_crew(crew_id, volunteer)` → `volunteers`)
+  // or the list the one value given is an item of (`join_team(team_id, member)` → `members`)
   const values = ctx.facts.params.filter((p) => p.type === "string" && !p.identifier);
   if (values.length === 1 && verb && (JOIN_VERBS.has(verb) || LEAVE_VERBS.has(verb)))
     words.add(singular(values[0]?.words.at(-1) ?? ""));
@@ -365,7 +365,7 @@ function namedListField(ctx: Context, collection: CollectionShape) {
   return arrays.length === 1 ? arrays[0] : undefined;
 }
 
-/** `shared_with` for share, `favorited_by` for favorite, `registered` for register. */
+/** `liked_by` for like, `assigned_to` for assign, `registered` for register. */
 function namedForDone(path: string, done: string): boolean {
   return path === done || new RegExp(`^${done}_(with|by|to|for)$`).test(path);
 }

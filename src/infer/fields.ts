@@ -114,7 +114,7 @@ export function statusAfter(
   const spelled = participleStatus(ctx, collection, true);
   const place = said || spelled ? undefined : valueNamedByVerb(ctx, collection);
   if (place) return place;
-  // "(paused = true)", or a flag named for what the verb does (`paused` for pause): that flag
+  // "(archived = true)", or a flag named for what the verb does (`archived` for archive): that flag
   const flagged =
     assignedFlag(ctx.facts.text, collection) ?? (verb ? participleFlag(collection, verb) : undefined);
   if (flagged) return flagged;
@@ -170,7 +170,7 @@ function statedFlag(
   return undefined;
 }
 
-/** "(paused = true)", "archived: false": a flag of the records given its value in so many words. */
+/** "(locked = true)", "archived: false": a flag of the records given its value in so many words. */
 function assignedFlag(
   text: string,
   collection: CollectionShape,
@@ -187,7 +187,7 @@ function assignedFlag(
   return undefined;
 }
 
-/** `paused` (or `is_paused`) for pause, `archived` for archive: the flag the verb sets. */
+/** `locked` (or `is_locked`) for lock, `archived` for archive: the flag the verb sets. */
 function participleFlag(
   collection: CollectionShape,
   verb: string,
@@ -426,7 +426,7 @@ export function statedStatus(text: string): string | undefined {
     /status\s+(?:will\s+be\s+|is\s+|gets\s+|shall\s+be\s+)?(?:changed|set|updated|moved)\s+to\s+['"`]([^'"`]{1,40})['"`]/i,
     /status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
     /status\s+becomes\s+['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;)]|$)/i,
-    // "(status booked becomes checked_in)": the value it leaves, then the one it takes
+    // "(status open becomes resolved)": the value it leaves, then the one it takes
     /status\s+['"`]?[a-z_-]{1,40}['"`]?\s+becomes\s+['"`]?([a-z_-]{1,40})['"`]?(?:[.,;)\s]|$)/i,
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"`]([^'"`]{1,40})['"`]/i,
     /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"`]([^'"`]{1,40})['"`]/i,
@@ -539,7 +539,7 @@ function containsWords(text: string, phrase: string): boolean {
 }
 
 /**
- * "resolved_at is set to now", "sets checked_in_at to the current time", "started_at is now":
+ * "closed_at is set to now", "sets merged_at to the current time", "opened_at is now":
  * the fields of a record the description gives the clock's time, by their own names.
  */
 export function nowFields(
@@ -565,7 +565,7 @@ export function nowFields(
 }
 
 /**
- * "the check's paused becomes true", "priority is set to 1", "status becomes \"done\"": values a
+ * "locked becomes true", "priority is set to 1", "status becomes \"done\"": values a
  * description gives fields of the record by their own names.
  */
 export function statedValues(
@@ -582,7 +582,7 @@ export function statedValues(
         `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|=)\\s+${LITERAL}`,
         "i",
       ).exec(text) ??
-      // "sets its state to \"tripped\"", "resets count to 0"
+      // "sets its state to \"closed\"", "resets count to 0"
       new RegExp(`\\b(?:re)?sets?\\s+(?:its\\s+)?${name}\\s+to\\s+${LITERAL}`, "i").exec(text);
     const value = literalValue(said?.[1]);
     if (value) out[field.path] = value.value;

@@ -620,7 +620,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (moved && moved.length > 0) return { drafts: moved };
   const beside = subject && acting === "create" ? besideListRule(ctx, subject) : undefined;
   if (beside) return { drafts: beside };
-  // `share_album(album_id, username)` adds to the album's `shared_with`, `unshare_album` takes out
+  // `like_post(post_id, username)` adds to the post's `liked_by`, `unlike_post` takes out
   const doneTo = subject && acting !== "read" && verbsOwnList(ctx, subject.collection);
   if (doneTo) {
     const undone = /^un[a-z]{3,}/.test(facts.verb ?? "") || LEAVE_VERBS.has(facts.verb ?? "");
@@ -852,7 +852,7 @@ function unguardedCondition(
  * made of the record, lacks them.
  */
 /**
- * `check_paused`, "ANIMAL_ARCHIVED if the animal is archived": a documented error naming a
+ * `repo_archived`, "ISSUE_LOCKED if the issue is locked": a documented error naming a
  * record an argument names and one of its flags refuses the call while that record's flag is
  * set (or, said with "not", while it is clear), as Stripe refuses charging a detached payment
  * method and GitHub commenting on a locked issue.
@@ -893,7 +893,7 @@ function linkedFlagGuards(ctx: Context): Draft[] {
 }
 
 /**
- * "the check's last_status becomes \"up\"", "sets the animal's status to on_hold": a change the
+ * "the order's state becomes \"shipped\"", "sets the invoice's status to paid": a change the
  * description makes to the record the changed one links to, by the link's value, as a
  * workflow's side effects are documented (GitHub closing an issue a merged pull request names,
  * Stripe marking an invoice paid when its payment succeeds, Jira's post-functions). Sentences
@@ -908,7 +908,7 @@ function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
   );
   const name = changed ? String(changed.target).split("/")[0] : undefined;
   const collection = name ? ctx.shape.collections.get(name) : undefined;
-  // only a description that speaks of another record's field ("the check's last_status")
+  // only a description that speaks of another record's field ("the order's state")
   if (!changed || !collection || !/'s\s/.test(ctx.facts.tool.description)) return [];
   const sentences = ctx.facts.tool.description.split(/(?<=[.;])\s+/).filter((x) => !/\bif\b/i.test(x));
   const out: Draft[] = [];
@@ -973,7 +973,7 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
 }
 
 /**
- * "Selecting a mode also resets cup_size_ml", "shots_since_descale is reset to 0": a change whose
+ * "Changing the plan also resets usage_count", "retry_count is reset to 0": a change whose
  * description names a field of what it changes, with a verb of changing, where no effect writes
  * that field, does part of its work unseen: the tool is `partly`, with the field named.
  */
@@ -1004,7 +1004,7 @@ function unwrittenMentions(facts: ToolFacts, drafts: readonly Draft[], shape: St
 }
 
 /**
- * "The tag is trimmed and lower-cased before it is compared or stored", "matched
+ * "Labels are trimmed and lower-cased before they are compared or stored", "matched
  * case-insensitively": the effects take arguments as given, so a tool whose values are
  * normalised first is `partly`, saying so.
  */
@@ -1310,8 +1310,8 @@ function existenceCheck(
 }
 
 /**
- * A verb toolsim does not know whose description says what it changes ("finished_at is set to
- * now", "status booked becomes checked_in", "paused = true"): those changes, on the record its
+ * A verb toolsim does not know whose description says what it changes ("closed_at is set to
+ * now", "status open becomes resolved", "archived = true"): those changes, on the record its
  * argument names; the verb may do more, and the report says so.
  */
 function statedChanges(ctx: Context, subject: Reference): Draft[] | undefined {
@@ -1516,8 +1516,8 @@ const KEY_WORDS = /^(symbol|ticker|name|username|handle|code|slug|key|id|title|p
 function keyByPosition(ctx: Context, named: CollectionShape | undefined): Reference | undefined {
   if (!named || named.parent || named.container !== "map") return undefined;
   const required = ctx.facts.params.filter((p) => p.required);
-  // `add_package_maintainer(name, username)`: the first argument names the record whose part
-  // (its `maintainers`, its `versions`) the rest of the tool's name names
+  // `add_team_member(slug, username)`: the first argument names the record whose part
+  // (its `members`, its `repos`) the rest of the tool's name names
   if (required.length !== 1 && !namesPartOf(ctx.facts, named)) return undefined;
   const param = required[0] as Reference["param"];
   if (param.type !== "string" && param.type !== "integer") return undefined;
@@ -1537,8 +1537,8 @@ function keyByPosition(ctx: Context, named: CollectionShape | undefined): Refere
 /** A noun of the tool's name, past the collection's, that names a list or map its records keep. */
 function namesPartOf(facts: ToolFacts, named: CollectionShape): boolean {
   const own = new Set(nameWords(singular(named.name)));
-  // the part comes last (`package_maintainer`): a name ending with the record's own noun
-  // (`create_note_folder`) makes or acts on that record, not its part
+  // the part comes last (`team_member`): a name ending with the record's own noun
+  // (`create_project_folder`) makes or acts on that record, not its part
   const lastNoun = facts.nouns.at(-1) ?? "";
   if (own.has(lastNoun) || own.has(singular(lastNoun))) return false;
   const rest = facts.nouns.filter((n) => !own.has(n) && !own.has(singular(n)));

@@ -857,7 +857,7 @@ export function elementHeldRule(ctx: Context, subject: Reference): Draft[] | und
       f.types.has("array") &&
       !f.itemFields &&
       rest.length === 1 &&
-      // the list named like the value (`tags` for `tag`) or like the tool (`followers` for `check_follower`)
+      // the list named like the value (`tags` for `tag`) or like the tool (`members` for `check_team_member`)
       (singular(nameWords(f.path).at(-1) ?? "") === singular(nameWords(rest[0]?.name ?? "").at(-1) ?? "") ||
         nouns.has(singular(nameWords(f.path).at(-1) ?? ""))),
   );

@@ -297,7 +297,7 @@ function namedField(ctx: Context, record: RecordShape): FieldShape | undefined {
     for (let start = nouns.length - size; start >= 0; start--) {
       const run = nouns.slice(start, start + size).join("");
       const forms = namesOf(record.fields);
-      // the field's whole name first (`eco_mode`, where "mode" is a state word), then what it is
+      // the field's whole name first (`dark_mode`, where "mode" is a state word), then what it is
       // about, then its first words (`spend` of `spend_cap`): never a part of a word (`mode` of `model`)
       const whole = forms.filter((f) => f.whole === run);
       if (whole.length === 1) return whole[0]?.field;
@@ -309,7 +309,7 @@ function namedField(ctx: Context, record: RecordShape): FieldShape | undefined {
 
 interface FieldNames {
   field: FieldShape;
-  /** `ecomode` for `eco_mode`. */
+  /** `darkmode` for `dark_mode`. */
   whole: string;
   /** What it is about (state words aside). */
   key: string;

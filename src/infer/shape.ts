@@ -675,13 +675,13 @@ function attachCounters(parts: readonly Part[], worlds: readonly unknown[]): voi
       const words = nameWords(field.path);
       const counterWord =
         words.some((w) => ["counter", "count", "seq", "sequence"].includes(w)) ||
-        // `next_id`, and `uptime_next_check_id` where a prefix names the product
+        // `next_id`, and `billing_next_invoice_id` where a prefix names the product
         words.includes("next") ||
         words[0] === "last";
       if (!counterWord || !field.types.has("number") || field.types.size !== 1) continue;
-      // a counter whose name starts with a product's word (`uptime_next_check_id`) names its
-      // collection by the head noun (`checks`), not by that shared word (`flashcard_next_id` is
-      // not the counter of `flashcard_decks`)
+      // a counter whose name starts with a product's word (`billing_next_invoice_id`) names its
+      // collection by the head noun (`invoices`), not by that shared word (`billing_next_id` is
+      // not the counter of `billing_accounts`)
       const prefixed = words.includes("next") && words[0] !== "next" && words[0] !== "last";
       const head = nameWords(singular(part.name)).at(-1) ?? "";
       const named = prefixed

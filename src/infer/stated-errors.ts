@@ -20,7 +20,7 @@ export function statedErrors(
   const taken = new Set(known.map((e) => e.code));
   for (const sentence of sentencesOf(description)) {
     if (!ERROR_WORDS.test(sentence)) continue;
-    // "while locked, brew_shot fails with LOCKED": another tool's error, told where it is caused
+    // "while frozen, post_comment fails with FROZEN": another tool's error, told where it is caused
     if (names.some((name) => name !== own && sentence.includes(name))) continue;
     const codes = [...sentence.matchAll(CODE)].filter((m) => isCode(m[0], sentence.slice(0, m.index)));
     const found: ToolError[] = codes.map((match, i) => {
@@ -55,8 +55,8 @@ function listedCodes(sentence: string): ToolError[] {
 }
 
 /**
- * "Returns an error if the show does not exist or already has the tag", "Fails if a cycle is
- * running": errors told without a code, as many MCP tool descriptions tell them. Each condition
+ * "Returns an error if the repository does not exist or already has the topic", "Fails if a
+ * deployment is running": errors told without a code, as many MCP tool descriptions tell them. Each condition
  * gets a code made of its words (`SHOW_NOT_FOUND` for a thing that does not exist), so the
  * call fails as the description says, in the catalog's style.
  */
@@ -129,7 +129,7 @@ function sentencesOf(text: string): string[] {
 }
 
 /**
- * "Errors:\n- `UNIT_NOT_FOUND`\n- `UNIT_EXISTS` – the parent already has …": each item of a
+ * "Errors:\n- `BOARD_NOT_FOUND`\n- `BOARD_EXISTS` – the team already has …": each item of a
  * list under an "Errors" heading is read as a sentence of its own that speaks of failing.
  */
 function listedUnderErrors(text: string): string {
@@ -150,7 +150,7 @@ function listedUnderErrors(text: string): string {
     .join("\n");
 }
 
-/** "if no package has that name, or" → "no package has that name"; "– the parent has one" → "the parent has one". */
+/** "if no project has that name, or" → "no project has that name"; "– the parent has one" → "the parent has one". */
 function conditionIn(segment: string): string | undefined {
   const dashed = /^[`\s]*[–—-]\s+(.+)$/s.exec(segment)?.[1];
   if (dashed) return dashed.replace(/[.;,]+\s*$/, "").trim() || undefined;

@@ -87,7 +87,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
 }
 
 /**
- * `ALREADY_PAUSED` for a pause that sets `paused`, `NOT_PAUSED` for a resume that clears it: a
+ * `ALREADY_ARCHIVED` for an archive that sets `archived`, `NOT_ARCHIVED` for an unarchive that clears it: a
  * documented error naming the flag with "already" or "not" refuses a record whose flag holds the
  * value the call would give it, as GitHub refuses archiving an archived repository and Stripe
  * pausing a paused subscription.

@@ -84,7 +84,7 @@ function shapedResult(
   const known: Record<string, unknown> = echoArguments(schema, args);
   let patch: Patch = [];
   if (effects.status === "applied") {
-    // a list the effects answer goes to the output that can hold it (`{episodes}`)
+    // a list the effects answer goes to the output that can hold it (`{items}`)
     Object.assign(known, placed(schema, effects.output));
   } else {
     const action: Action = actionOf(tool);
