@@ -38,7 +38,9 @@ function fieldList(description: string): Field[] | undefined {
   if (!description.includes("\n")) return undefined;
   const lines = description.split("\n");
   const heading = lines.findIndex((line) =>
-    /^\s*(?:#+\s*)?(?:response|returns|output)(?:\s+fields)?\s*:\s*$/i.test(line),
+    /^\s*(?:#+\s*)?(?:\*\*|__)?(?:response|returns|output)(?:\s+fields)?(?:\s*:)?(?:\*\*|__)?\s*:?\s*$/i.test(
+      line,
+    ),
   );
   if (heading < 0) return undefined;
   const fields: Field[] = [];
@@ -47,7 +49,7 @@ function fieldList(description: string): Field[] | undefined {
       line,
     );
     if (!item?.[1]) break;
-    fields.push({ key: item[1], value: item[2] ? `<${item[2]}>` : undefined, type: item[2] });
+    fields.push({ key: item[1], value: item[2] ? `<${item[2]}>` : undefined, type: item[2], note: item[3] });
   }
   return fields.length > 0 ? fields : undefined;
 }
@@ -59,10 +61,12 @@ function schemaOf(
   whether: boolean,
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const field of fields)
-    properties[field.key] = field.type
+  for (const field of fields) {
+    const property = field.type
       ? (listedType(field.type) ?? propertyOf(field.key, undefined, params, states, whether))
-      : propertyOf(field.key, field.value, params, states, whether);
+      : propertyOf(field.key, field.note ? `<${field.note}>` : field.value, params, states, whether);
+    properties[field.key] = field.note?.trim() ? { ...property, description: field.note.trim() } : property;
+  }
   return { type: "object", properties, required: fields.map((f) => f.key) };
 }
 
@@ -108,6 +112,8 @@ interface Field {
   value?: string;
   /** The type a field list gives in brackets (`string|null`). */
   type?: string;
+  /** What a field list says of it after a dash. */
+  note?: string;
 }
 
 /** `"a", "b": 1, "c" (a note), "d": <words>` → a, b = 1, c, d = <words>. */
@@ -162,7 +168,7 @@ function propertyOf(
   const param = params[key];
   if (param) return { ...typeOnly(param), ...(said ? { description: words(said) } : {}) };
   const sample = sampleOf(states, key);
-  const typed = sample === undefined ? { ...wordedType(said), ...namedType(key, whether) } : typeOf(sample);
+  const typed = sample === undefined ? typeFromWords(said, key, whether) : typeOf(sample);
   return { ...typed, ...(said ? { description: words(said) } : {}) };
 }
 
@@ -205,10 +211,21 @@ function typeOnly(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/** What the words say the field is, else what its name says; a count stays whole. */
+function typeFromWords(said: string, key: string, whether: boolean): JsonSchema {
+  const worded = wordedType(said);
+  const named = namedType(key, whether);
+  if (worded.type === undefined) return named;
+  return worded.type === "number" && named.type === "integer" ? named : worded;
+}
+
 /** `<boolean>`, `<number of …>`, `<its length>`: the type the words name, when they name one. */
 function wordedType(said: string): JsonSchema {
-  const text = said.toLowerCase();
-  if (/\b(boolean|true|false|whether)\b/.test(text)) return { type: "boolean" };
+  const text = said.toLowerCase().replace(/^<|>$/g, "").trim();
+  if (/^(?:an? )?(?:object|map|dictionary)\b/.test(text)) return { type: "object" };
+  if (/^(?:an? |the )?(?:array|list|codes|ids|keys|names)\b/.test(text)) return { type: "array" };
+  if (/^(?:whether|true\b|false\b)|\b(?:boolean|whether|true (?:if|when)|false (?:if|when))\b/.test(text))
+    return { type: "boolean" };
   if (/\b(count|number of|length|sum|total|how many)\b/.test(text)) return { type: "number" };
   return {};
 }

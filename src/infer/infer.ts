@@ -10,6 +10,7 @@ import type {
 } from "../catalog/index.js";
 import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
+import { aggregateAnswers, collectionNamed } from "./aggregates.js";
 import { statedArgumentChecks } from "./argument-checks.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
@@ -118,6 +119,7 @@ import {
   STATUS_VERBS,
   sameNoun,
   singular,
+  verbOf,
 } from "./words.js";
 import { deleteRule, emptiedFields, statedCounts, takenByFlag, updateRule } from "./writes.js";
 
@@ -253,9 +255,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
           fieldReference(param, shape),
       )
       .filter((r): r is Reference => r !== undefined);
-    const outcome = scheme
+    const tried = scheme
       ? tokenOutcome(ctx, scheme, token, () => inferTool(ctx, options))
       : inferTool(ctx, options);
+    const outcome = "reason" in tried ? (computedRead(ctx) ?? tried) : tried;
     if ("reason" in outcome) {
       report.push({
         toolset: toolset.id,
@@ -267,6 +270,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return source;
     }
+    const counted = listCounts(ctx, outcome.drafts);
     const drafts = [
       // a bad token is refused before anything is looked at, as a 401 comes before a 404
       ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
@@ -278,7 +282,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...knownValueChecks(ctx, outcome.drafts),
         ...statedEmptied(ctx, outcome.drafts),
         ...successFlags(ctx.facts, outcome.drafts),
-        ...listCounts(ctx, outcome.drafts),
+        ...counted,
+        ...aggregateAnswers(ctx, [...outcome.drafts, ...counted]),
         ...linkedChanges(ctx, outcome.drafts),
       ]),
     ];
@@ -938,6 +943,32 @@ function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
     out.push({ kind: "update", target, set });
   }
   return out;
+}
+
+/**
+ * A read that names no record of its own but whose answer is computed over the records (an
+ * account-wide summary, a researcher's totals): the counts and sums, after the not-found
+ * error of any record an argument names.
+ */
+function computedRead(ctx: Context): { drafts: Draft[] } | undefined {
+  // an unknown verb (`updater`) may change what it counts: only a known read is rescued
+  const { tool } = ctx.facts;
+  if (tool.annotations?.readOnlyHint !== true && verbOf(tool.name)?.action !== "read") return undefined;
+  const computed = aggregateAnswers(ctx, []);
+  if (computed.length === 0) return undefined;
+  const named: Draft[] = [];
+  for (const param of ctx.facts.params) {
+    if (!param.required) continue;
+    // `locale` of locales keyed by their codes: a key the argument's name names
+    const collection =
+      ctx.references.find((r) => r.param === param && !r.many)?.collection ??
+      collectionNamed(ctx, param.name);
+    if (!collection) continue;
+    const target = recordTarget(ctx, collection, `{${param.name}}`);
+    const missing = notFoundError(ctx, collection, param.name, { add: true });
+    if (target && missing) named.push({ kind: "read", target, missing });
+  }
+  return { drafts: [...named, ...computed] };
 }
 
 /**

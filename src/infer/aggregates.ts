@@ -1,0 +1,483 @@
+import escapeRegExp from "escape-string-regexp";
+import type { Context } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { OutputFact } from "./facts.js";
+import type { CollectionShape, FieldShape } from "./shape.js";
+import { singular } from "./words.js";
+
+/**
+ * Answers computed over the records, as a description spells them out: "`card_count` – number
+ * of cards in the deck", "`total_reviews` – sum of `reviews` over the deck's cards",
+ * "`queued_count`: <jobs with status queued>", "open_incidents counts incidents with
+ * resolved_at null", "`percent` – 100 * translated / total". Summary endpoints answer such
+ * counts and sums: UptimeRobot's account details (`up_monitors`, `down_monitors`,
+ * `paused_monitors`), GitHub's milestones (`open_issues`, `closed_issues`) and repositories
+ * (`open_issues_count`), Stripe's balance transactions summed per type in its reports.
+ *
+ * Each field becomes a `respond` of a JSONata expression over the collection the words name,
+ * kept to the records the words and the call's arguments select. What the words do not say
+ * plainly (a count per group, a median) is left alone, and stays a guess.
+ */
+
+type Operation = { op: "count" } | { op: "sum"; terms: string[] } | { op: "keys"; sorted: boolean };
+
+interface Aggregate {
+  operation: Operation;
+  collection: CollectionShape;
+  predicates: string[];
+}
+
+/** Words that stand before a noun and select nothing. */
+const FILLER = new Set([
+  "the",
+  "all",
+  "its",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "each",
+  "every",
+  "of",
+  "a",
+  "an",
+]);
+
+export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const answered = answeredOutputs(ctx, drafts);
+  const computed = new Map<string, string>();
+  const out: Draft[] = [];
+  const formulas: Array<{ output: OutputFact; phrase: string }> = [];
+  for (const output of ctx.facts.outputs) {
+    if (answered.has(output.name)) continue;
+    const phrase = phraseOf(ctx.facts.tool.description, output);
+    const aggregate = aggregateOf(ctx, output, phrase);
+    if (!aggregate) {
+      if (phrase && (output.type === undefined || isNumeric(output))) formulas.push({ output, phrase });
+      continue;
+    }
+    const expression = expressionOf(aggregate);
+    computed.set(output.name, expression);
+    out.push({ kind: "respond", output: output.name, value: { $expr: expression } });
+    ctx.notes.push(`answers ${output.name} as ${aggregate.operation.op} over ${aggregate.collection.name}`);
+  }
+  // a field worked out from the others ("100 * translated / total"), once those are known
+  for (const { output, phrase } of formulas) {
+    const expression = formulaOf(phrase, computed);
+    if (!expression) continue;
+    out.push({ kind: "respond", output: output.name, value: { $expr: expression } });
+    ctx.notes.push(
+      `answers ${output.name} from ${[...computed.keys()].filter((k) => phrase.includes(k)).join(", ")}`,
+    );
+  }
+  return out;
+}
+
+/** Outputs an effect already answers, or that a record the effects read or change holds. */
+function answeredOutputs(ctx: Context, drafts: readonly Draft[]): Set<string> {
+  const answered = new Set<string>();
+  for (const draft of drafts) {
+    if (typeof draft.output === "string" && draft.output !== "")
+      answered.add(draft.output.split(".")[0] as string);
+    const collection = ctx.shape.collections.get(String(draft.target ?? "").split("/")[0] ?? "");
+    if (collection && draft.output === "") for (const field of collection.fields.keys()) answered.add(field);
+  }
+  for (const param of ctx.facts.params) answered.add(param.name);
+  return answered;
+}
+
+function isNumeric(output: OutputFact): boolean {
+  return output.type === "integer" || output.type === "number";
+}
+
+// ── the words said of one field ──
+
+/**
+ * What the docs say of one field: its schema description, else the words after its name in
+ * the tool's description (`name` – words, `name (words)`, `"name": <words>`, `name counts
+ * words`, also where names are grouped: `up/down count checks by last_status`).
+ */
+export function phraseOf(description: string, output: OutputFact): string | undefined {
+  if (/[a-z]{3}/i.test(output.description)) return output.description;
+  if (!description.includes(output.name)) return undefined;
+  const name = escapeRegExp(output.name);
+  const around = `(?:^|[^A-Za-z0-9_])[\`"]?(?:[A-Za-z0-9_]+/)*${name}(?:/[A-Za-z0-9_]+)*[\`"]?`;
+  const forms = [
+    new RegExp(`${around}\\s*:\\s*<([^>]+)>`),
+    new RegExp(`${around}\\s*\\(([^)]+)\\)`),
+    new RegExp(`${around}\\s*(?:[–—]|-(?=\\s))\\s*([^\\n;]+)`),
+    new RegExp(`${around}\\s+(counts?|is the (?:number|sum|count) of)\\s+([^.;,\\n]+)`),
+  ];
+  for (const form of forms) {
+    const match = form.exec(description);
+    if (!match) continue;
+    return match.slice(1).filter(Boolean).join(" ");
+  }
+  return undefined;
+}
+
+/** The phrase in lower case, marks and quotes gone. */
+function plain(phrase: string): string {
+  return phrase
+    .toLowerCase()
+    .replace(/[`*"']/g, (mark) => (mark === "'" ? "'" : ""))
+    .replace(/×/g, " x ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// ── what the words ask for ──
+
+function aggregateOf(ctx: Context, output: OutputFact, phrase: string | undefined): Aggregate | undefined {
+  const text = phrase ? plain(phrase) : "";
+  const sum =
+    /\bsum of (?:the )?([a-z_]+)(?:\s*(?:x|\*|times)\s*([a-z_]+))?\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(
+      text,
+    );
+  if (sum?.[1]) {
+    const terms = [sum[1], ...(sum[2] ? [sum[2]] : [])];
+    return selection(ctx, output, { op: "sum", terms }, sum[3] ?? "", terms);
+  }
+  if (output.type === "array" || output.itemType || output.type === undefined) {
+    const keys = /^(?:the )?(?:codes|ids|keys) of (.*)$/.exec(text);
+    if (keys?.[1])
+      return selection(ctx, output, { op: "keys", sorted: /\bsorted|ascending\b/.test(text) }, keys[1], []);
+    if (output.type !== undefined) return undefined;
+  }
+  if (output.type !== undefined && !isNumeric(output)) return undefined;
+  // a count per group ("each the number of cards in that box") is not one number
+  if (/\b(?:each|per|object|map|keyed)\b/.test(text)) return undefined;
+  const counted =
+    /^(?:the )?(?:total )?(?:number|count) of (.*)$/.exec(text)?.[1] ??
+    /^counts? (.*)$/.exec(text)?.[1] ??
+    (/_count$|^count_|^num_|^number_of_|^total_/.test(output.name) || output.type === "integer"
+      ? text
+      : undefined);
+  if (counted !== undefined) {
+    const found = selection(ctx, output, { op: "count" }, counted, []);
+    if (found) return found;
+  }
+  if (phrase && !/^[a-z_ ]+$/.test(text)) return undefined;
+  return countNamed(ctx, output);
+}
+
+/**
+ * A count the field's name says alone: `total_checks`, `product_count`, `num_members`, and a
+ * value of the records before their noun (`paused_checks`, `open_issues`).
+ */
+function countNamed(ctx: Context, output: OutputFact): Aggregate | undefined {
+  if (output.type !== "integer" && output.type !== undefined) return undefined;
+  const words = output.name.toLowerCase().split("_").filter(Boolean);
+  const counting = /_count$|^count_|^num_|^number_of_|^total_/.test(output.name);
+  const nounWords = words.filter((w) => !["count", "num", "number", "of", "total"].includes(w));
+  if (nounWords.length === 0) return undefined;
+  const noun = nounWords[nounWords.length - 1] as string;
+  const collection = collectionNamed(ctx, noun);
+  if (!collection) return undefined;
+  // `paused_checks`: a count of some of them; `total_checks`, `check_count`: of all
+  const before = nounWords.slice(0, -1).join("_");
+  if (before === "") {
+    if (!counting && !/s$/.test(noun)) return undefined;
+    return { operation: { op: "count" }, collection, predicates: scopeOf(ctx, collection) };
+  }
+  const selected = valuePredicate(collection, before);
+  if (!selected) return undefined;
+  return { operation: { op: "count" }, collection, predicates: [selected, ...scopeOf(ctx, collection)] };
+}
+
+/**
+ * The records a phrase names ("the deck's cards", "jobs with status queued", "incidents with
+ * resolved_at null", "cards in box 5", "strings that have a translation in this locale") and
+ * how they are kept to some: by the words, and by an argument naming what they belong to.
+ */
+function selection(
+  ctx: Context,
+  output: OutputFact,
+  operation: Operation,
+  phrase: string,
+  terms: readonly string[],
+): Aggregate | undefined {
+  const words = phrase.split(/[^a-z0-9_.'-]+/).filter(Boolean);
+  let at = 0;
+  const leading: string[] = [];
+  let collection: CollectionShape | undefined;
+  for (; at < words.length; at++) {
+    const word = words[at] as string;
+    if (FILLER.has(word) || word.endsWith("'s")) continue;
+    collection = collectionNamed(ctx, word, terms, words);
+    if (collection) break;
+    leading.push(word);
+    if (leading.length > 2) break;
+  }
+  if (!collection) {
+    // no noun for them: the records that keep the numbers summed, whatever the words say next
+    at = -1;
+    leading.length = 0;
+    collection = terms.length > 0 ? holderOf(ctx, terms) : undefined;
+  }
+  if (!collection) return undefined;
+  if (terms.some((term) => !numericField(collection, term))) return undefined;
+  const rest = words.slice(at + 1).join(" ");
+  const predicates: string[] = [];
+  for (const word of leading) {
+    const predicate = valuePredicate(collection, word);
+    if (predicate) predicates.push(predicate);
+  }
+  const stated = statedPredicates(ctx, collection, output, rest);
+  predicates.push(...stated.predicates);
+  predicates.push(...scopeOf(ctx, collection, rest));
+  // the arguments' nouns ("in the deck" of `deck_id`, "in this locale") say whose records
+  const scope = ctx.facts.params.flatMap((p) => [singular(p.name), ...p.words.map(singular)]);
+  if (!understood(stated.left, scope)) return undefined;
+  if (
+    leading.some(
+      (word) =>
+        !IDLE.has(word) &&
+        !predicates.some((p) => p.includes(JSON.stringify(word)) || p.startsWith(quoted(word))),
+    )
+  )
+    return undefined;
+  return { operation, collection, predicates };
+}
+
+/**
+ * The collection a noun names: its name's last word or its own name, else its key field's noun
+ * (`jobs` of a queue whose records are keyed by `job_id`); of several, the one that keeps the
+ * numbers summed.
+ */
+export function collectionNamed(
+  ctx: Context,
+  word: string,
+  terms: readonly string[] = [],
+  mentioned: readonly string[] = [],
+): CollectionShape | undefined {
+  const noun = singular(word.replace(/'s$/, ""));
+  if (noun.length < 2 || /^\d/.test(noun)) return undefined;
+  const byName: CollectionShape[] = [];
+  const byKey: CollectionShape[] = [];
+  for (const collection of ctx.shape.collections.values()) {
+    if (collection.path.length !== 1 || collection.pairs) continue;
+    const last = collection.name.toLowerCase().split("_").pop() ?? "";
+    const keyNoun = collection.keyField?.toLowerCase().replace(/_?(id|key|code)$/, "");
+    if (singular(last) === noun || singular(collection.name.toLowerCase()) === noun) byName.push(collection);
+    else if (keyNoun === noun) byKey.push(collection);
+  }
+  for (const found of [byName, byKey]) {
+    const keeping = found.filter((c) => terms.every((term) => numericField(c, term)));
+    if (keeping.length === 1) return keeping[0];
+    // of two queues keyed alike, the one that keeps the fields the words go on to name
+    const fitting = (c: CollectionShape) => mentioned.filter((word) => c.fields.has(word)).length;
+    const best = Math.max(0, ...keeping.map(fitting));
+    const fits = keeping.filter((c) => fitting(c) === best);
+    if (best > 0 && fits.length === 1) return fits[0];
+  }
+  return undefined;
+}
+
+/** The one top-level collection whose records keep every one of these numbers. */
+function holderOf(ctx: Context, terms: readonly string[]): CollectionShape | undefined {
+  const found = [...ctx.shape.collections.values()].filter(
+    (c) => c.path.length === 1 && !c.pairs && terms.every((term) => numericField(c, term)),
+  );
+  return found.length === 1 ? found[0] : undefined;
+}
+
+function numericField(collection: CollectionShape, name: string): FieldShape | undefined {
+  const field = collection.fields.get(name);
+  return field?.types.has("number") ? field : undefined;
+}
+
+/** `queued` where a field holds that value, `paused` where a flag is named so. */
+function valuePredicate(collection: CollectionShape, word: string): string | undefined {
+  const flag = collection.fields.get(word);
+  if (flag?.types.has("boolean") && flag.types.size <= 2) return `${quoted(word)} = true`;
+  const holders = [...collection.fields.values()].filter(
+    (f) => !f.path.includes(".") && !f.open && [...f.values.keys()].some((v) => v.toLowerCase() === word),
+  );
+  if (holders.length !== 1) return undefined;
+  const field = holders[0] as FieldShape;
+  const value = [...field.values.keys()].find((v) => v.toLowerCase() === word) as string;
+  return `${quoted(field.path)} = ${JSON.stringify(value)}`;
+}
+
+/**
+ * "with status queued", "whose status is open", "with resolved_at null", "in box 5",
+ * "with quantity 0", "that have a translation in this locale", and "by last_status" of a
+ * field named for one of its values (`up` counts checks by `last_status`). `left` is what the
+ * words say beyond these: a selection toolsim cannot make ("returned to sellable inventory").
+ */
+function statedPredicates(
+  ctx: Context,
+  collection: CollectionShape,
+  output: OutputFact,
+  rest: string,
+): { predicates: string[]; left: string } {
+  const predicates: string[] = [];
+  let left = rest.replace(/,?\s*\b(?:including|incl\.?)\b.*$/, "");
+  const pattern =
+    /\b(?:with|whose|where|in|at|of) (?:a |an |the )?([a-z_]+)(?: is| =| of| equal to| set to)? ([a-z0-9_.-]+)/g;
+  left = left.replace(pattern, (whole, name: string, word: string) => {
+    const field = collection.fields.get(name);
+    const value = field && !field.path.includes(".") ? literalFor(field, word) : undefined;
+    if (!field || value === undefined) return whole;
+    predicates.push(`${quoted(field.path)} = ${value}`);
+    return " ";
+  });
+  left = left.replace(/\bby ([a-z_]+)\b/, (whole, name: string) => {
+    const grouped = collection.fields.get(name);
+    const value = grouped ? literalFor(grouped, output.name.toLowerCase()) : undefined;
+    if (!grouped || value === undefined) return whole;
+    predicates.push(`${quoted(grouped.path)} = ${value}`);
+    return " ";
+  });
+  const having =
+    /\b(?:that |which )?(?:have|has|with) (?:a |an )?([a-z_]+) (?:in|for) (?:this |the given |that )?([a-z_]+)/;
+  left = left.replace(having, (whole, name: string, argument: string) => {
+    const held = [...collection.fields.values()].find(
+      (f) => !f.path.includes(".") && singular(f.path) === singular(name),
+    );
+    const param = ctx.facts.params.find(
+      (p) => p.name === argument || singular(p.name) === singular(argument),
+    );
+    if (!held || !param || !(held.types.has("object") || held.types.has("array"))) return whole;
+    predicates.push(
+      held.types.has("array")
+        ? `$args.${quoted(param.name)} in ${quoted(held.path)}`
+        : `$exists($lookup(${quoted(held.path)}, $args.${quoted(param.name)}))`,
+    );
+    return " ";
+  });
+  return { predicates, left };
+}
+
+/** Words that keep no records out: where they are, and that they are there. */
+const IDLE = new Set([
+  ...FILLER,
+  "in",
+  "on",
+  "at",
+  "for",
+  "over",
+  "across",
+  "within",
+  "under",
+  "currently",
+  "now",
+  "listed",
+  "only",
+  "there",
+  "are",
+  "is",
+  "stored",
+  "kept",
+  "registered",
+  "existing",
+  "total",
+  "overall",
+  "sorted",
+  "ascending",
+  "alphabetically",
+]);
+
+/** Whether what is left of a phrase names only the scope's noun and idle words. */
+function understood(left: string, scope: readonly string[]): boolean {
+  return left
+    .split(/[^a-z0-9_'-]+/)
+    .filter(Boolean)
+    .every((word) => IDLE.has(word) || word.endsWith("'s") || scope.some((noun) => singular(word) === noun));
+}
+
+/** The value as the field keeps it: null, a flag, a number, or one of its words. */
+function literalFor(field: FieldShape, word: string): string | undefined {
+  if (word === "null" || word === "none") return field.types.has("null") ? "null" : undefined;
+  if ((word === "true" || word === "false") && field.types.has("boolean")) return word;
+  if (/^-?\d+(\.\d+)?$/.test(word) && field.types.has("number")) return word;
+  const value = [...field.values.keys()].find((v) => v.toLowerCase() === word);
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+/**
+ * The records of the one the call names: an argument that is a field of theirs
+ * (`researcher`), or that names a record of another collection their field points at
+ * (`deck_id` of a card). "All", "account-wide" and "total number" keep them all.
+ */
+function scopeOf(ctx: Context, collection: CollectionShape, rest = ""): string[] {
+  if (/\b(?:all|every|any|whole|account-wide|overall)\b/.test(rest)) return [];
+  for (const param of ctx.facts.params) {
+    if (!param.required) continue;
+    const own = collection.fields.get(param.name);
+    if (own && !own.path.includes(".") && !own.types.has("object") && !own.types.has("array"))
+      return [`$string(${quoted(own.path)}) = $string($args.${quoted(param.name)})`];
+    const reference = ctx.references.find((r) => r.param.name === param.name && r.collection !== collection);
+    if (!reference) continue;
+    const link = [...collection.fields.values()].find(
+      (f) => !f.path.includes(".") && f.refersTo === reference.collection.name,
+    );
+    if (link) return [`$string(${quoted(link.path)}) = $string($args.${quoted(param.name)})`];
+  }
+  return [];
+}
+
+// ── the expressions ──
+
+function expressionOf(aggregate: Aggregate): string {
+  const { collection, operation, predicates } = aggregate;
+  const selected = `${recordsOf(collection)}${predicates.map((p) => `[${p}]`).join("")}`;
+  if (operation.op === "count") return `$count(${selected})`;
+  if (operation.op === "sum") {
+    const numbers = operation.terms.map((t) => `[$type(${quoted(t)}) = "number"]`).join("");
+    // summed inside brackets, so that no records sum to 0
+    return `$sum([${selected}${numbers}.(${operation.terms.map(quoted).join(" * ")})])`;
+  }
+  const keys =
+    collection.container === "map"
+      ? `[$each($entity(${JSON.stringify(collection.name)}), function($v, $k) { ($v${predicates.map((p) => `[${p}]`).join("")}) ? $k })]`
+      : collection.keyField
+        ? `[${selected}.${quoted(collection.keyField)}]`
+        : `[]`;
+  return operation.sorted ? `$sort(${keys})` : keys;
+}
+
+/**
+ * The records of a top-level collection, kept in a map or a list. Not inside brackets: an
+ * array built in brackets and then filtered answers its one match as the match itself.
+ */
+function recordsOf(collection: CollectionShape): string {
+  const whole = `$entity(${JSON.stringify(collection.name)})`;
+  return collection.container === "map" ? `$each(${whole}, function($v) { $v })` : whole;
+}
+
+function quoted(name: string): string {
+  return `\`${name}\``;
+}
+
+/**
+ * "100 * translated / total, rounded to the nearest integer (0 when there are no strings)":
+ * arithmetic over fields computed before, where the words are only numbers, operators and
+ * their names.
+ */
+function formulaOf(phrase: string, computed: ReadonlyMap<string, string>): string | undefined {
+  const text = phrase.replace(/[`*]{2,}|`/g, "").replace(/×/g, "*");
+  const formula = /^\s*([\w\s.*/+()-]+?)\s*(?:,|\(|$)/.exec(text)?.[1];
+  if (!formula || !/[*/+-]/.test(formula)) return undefined;
+  const tokens = formula.match(/[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|[*/+()-]/g) ?? [];
+  if (tokens.join("").replace(/\s/g, "") !== formula.replace(/\s/g, "")) return undefined;
+  let divisor: string | undefined;
+  const parts: string[] = [];
+  for (const [i, token] of tokens.entries()) {
+    if (/^[A-Za-z_]/.test(token)) {
+      const expression = computed.get(token);
+      if (!expression) return undefined;
+      parts.push(`(${expression})`);
+      if (tokens[i - 1] === "/") divisor = expression;
+    } else parts.push(token);
+  }
+  let expression = parts.join(" ");
+  if (/\bround(?:ed)?\b[^.]*\b(?:integer|whole number)/i.test(text)) expression = `$round(${expression})`;
+  else {
+    const places = /\bround(?:ed)? to (\d+) (?:decimal )?(?:places|digits)/i.exec(text)?.[1];
+    if (places) expression = `$round(${expression}, ${places})`;
+  }
+  return divisor ? `(${divisor}) = 0 ? 0 : ${expression}` : expression;
+}

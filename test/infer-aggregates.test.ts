@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import { call, failure, inferred, integer, outputs, text, tool, world } from "./support/infer-world.js";
+
+/**
+ * Answers a description says are computed over the records: counts, sums, keys and the
+ * arithmetic between them, kept to the records its words and the call's arguments select.
+ */
+
+const desk = () => ({
+  support_tickets: [
+    { ticket_id: 1, agent: "ana", status: "open", minutes_spent: 30, escalated: true, closed_at: null },
+    {
+      ticket_id: 2,
+      agent: "ana",
+      status: "closed",
+      minutes_spent: 45,
+      escalated: false,
+      closed_at: "2026-02-01",
+    },
+    { ticket_id: 3, agent: "raj", status: "open", minutes_spent: 10, escalated: false, closed_at: null },
+    { ticket_id: 4, agent: "raj", status: "pending", minutes_spent: null, escalated: true, closed_at: null },
+  ],
+});
+
+describe("counts and sums a description spells out", () => {
+  const summary = tool(
+    "get_desk_summary",
+    "Desk-wide figures. Returns {total_tickets, escalated_tickets, open, pending, unclosed}; open/pending count tickets by status, unclosed counts tickets with closed_at null.",
+    {},
+  );
+  const workload = tool(
+    "get_agent_workload",
+    "Figures for one agent.\n\nReturns:\n- `agent`\n- `ticket_count` - number of tickets of the agent\n- `minutes` - sum of minutes_spent over their tickets\n- `open_count` - their tickets with status open",
+    { agent: text },
+  );
+
+  it("answer account-wide counts, by a status word, a flag and a null", async () => {
+    const { answer, report } = await call(world(desk(), [summary]), "get_desk_summary", {});
+    expect(answer).toMatchObject({
+      total_tickets: 4,
+      escalated_tickets: 2,
+      open: 2,
+      pending: 1,
+      unclosed: 3,
+    });
+    expect(report.verdict).toBe("inferred");
+  });
+
+  it("keep to the records of the one an argument names, and skip what holds no number", async () => {
+    const { answer } = await call(world(desk(), [workload]), "get_agent_workload", { agent: "raj" });
+    expect(answer).toMatchObject({ ticket_count: 2, minutes: 10, open_count: 1 });
+  });
+
+  it("see what an earlier call of the session changed", async () => {
+    const state = desk();
+    state.support_tickets.push({
+      ticket_id: 5,
+      agent: "ana",
+      status: "open",
+      minutes_spent: 5,
+      escalated: false,
+      closed_at: null,
+    });
+    const { answer } = await call(world(desk(), [workload]), "get_agent_workload", { agent: "ana" }, state);
+    expect(answer).toMatchObject({ ticket_count: 3, minutes: 80, open_count: 2 });
+  });
+});
+
+describe("records kept in a map, linked by key, and arithmetic between answers", () => {
+  const school = () => ({
+    school_courses: { bio: { title: "Biology" }, art: { title: "Drawing" } },
+    school_students: {
+      s1: { course_id: "bio", grades: { midterm: 71 } },
+      s2: { course_id: "bio", grades: {} },
+      s3: { course_id: "bio", grades: { midterm: 88 } },
+      s4: { course_id: "art", grades: { midterm: 60 } },
+    },
+  });
+  const progress = tool(
+    "get_course_grading",
+    "Grading progress of a course.\n\nReturns `{course_id, graded, enrolled, share}`:\n- `graded` – number of students that have a grade for this exam\n- `enrolled` – number of students in the course\n- `share` – 100 * graded / enrolled, rounded to the nearest integer (0 when no one is enrolled)\n\nErrors:\n- `COURSE_NOT_FOUND` – no course has this id.",
+    { course_id: text, exam: text },
+  );
+
+  it("count a map's records by a link and by a key they hold, and work out the share", async () => {
+    const { answer } = await call(world(school(), [progress]), "get_course_grading", {
+      course_id: "bio",
+      exam: "midterm",
+    });
+    expect(answer).toMatchObject({ graded: 2, enrolled: 3, share: 67 });
+  });
+
+  it("answer the named record's not-found error first", async () => {
+    const { outcome } = await call(world(school(), [progress]), "get_course_grading", {
+      course_id: "chem",
+      exam: "midterm",
+    });
+    expect(failure(outcome)).toBe("COURSE_NOT_FOUND");
+  });
+});
+
+describe("a list of keys and a sum of products", () => {
+  const garage = () => ({
+    garage_spots: {
+      "A-2": { floor: 1, hourly_rate: 3, hours_booked: 4, occupied: false },
+      "A-1": { floor: 1, hourly_rate: 3, hours_booked: 2, occupied: true },
+      "B-1": { floor: 2, hourly_rate: 2, hours_booked: 0, occupied: false },
+    },
+  });
+  const report = tool(
+    "get_garage_report",
+    "Occupancy report.\n\n**Response**\n- `free_spots` - codes of spots with occupied false, sorted ascending\n- `booked_value` - sum of hourly_rate x hours_booked over all spots",
+    {},
+  );
+
+  it("answer the keys of the records the words select, and a sum of two fields multiplied", async () => {
+    const { answer } = await call(world(garage(), [report]), "get_garage_report", {});
+    expect(answer).toMatchObject({ free_spots: ["A-2", "B-1"], booked_value: 18 });
+  });
+});
+
+describe("what is not computed", () => {
+  const stock = () => ({
+    stock_items: {
+      i1: { sku: "i1", status: "sellable", qty: 3 },
+      i2: { sku: "i2", status: "damaged", qty: 1 },
+    },
+  });
+
+  it("a count whose words select records no field says (left a guess, and said to be)", () => {
+    const audit = tool(
+      "get_stock_audit",
+      "Audit figures.",
+      {},
+      [],
+      [],
+      outputs({
+        returned_count: { ...integer, description: "Number of items returned to the shelf by customers" },
+      }),
+    );
+    const { report } = inferred(world(stock(), [audit]), "get_stock_audit");
+    expect(report.verdict).not.toBe("inferred");
+    expect(report.notes.join(" ")).not.toMatch(/answers returned_count/);
+  });
+
+  it("a count per group, which is not one number", () => {
+    const perStatus = tool(
+      "get_stock_breakdown",
+      "Breakdown.",
+      {},
+      [],
+      [],
+      outputs({
+        by_status: { description: "object with one key per status, each the number of items in it" },
+      }),
+    );
+    const { report } = inferred(world(stock(), [perStatus]), "get_stock_breakdown");
+    expect(report.notes.join(" ")).not.toMatch(/answers by_status/);
+  });
+
+  it("a tool whose verb toolsim does not know, which may change what it counts", () => {
+    const updater = tool(
+      "stock_rebalancer",
+      "Moves stock between items.",
+      {},
+      [],
+      [],
+      outputs({ item_count: { ...integer, description: "Number of items" } }),
+    );
+    const { report } = inferred(world(stock(), [updater]), "stock_rebalancer");
+    expect(report.verdict).toBe("not inferred");
+  });
+});
