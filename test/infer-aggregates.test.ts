@@ -171,3 +171,77 @@ describe("what is not computed", () => {
     expect(report.verdict).toBe("not inferred");
   });
 });
+
+describe("fields the docs define by an argument, a part of the state or arithmetic on the record", () => {
+  const venue = () => ({
+    venue_rooms: {
+      R1: { capacity: 10, attendees: ["ana", "bo"], note: null },
+      R2: { capacity: 4, attendees: [], note: "No projector" },
+    },
+    venue_holds: [
+      { hold_id: "H1", room: "R1", seats: 3, state: "held" },
+      { hold_id: "H2", room: "R1", seats: 2, state: "released" },
+      { hold_id: "H3", room: "R2", seats: 1, state: "held" },
+    ],
+    venue_config: { opening: "08:00", closing: "22:00", strict: false },
+  });
+  const list = tool(
+    "venue_list_rooms",
+    'Lists rooms.\n\nReturns { "rooms": [...] } where seats_free = capacity minus the sum of `seats` over holds for that room whose state is "held".',
+    {},
+  );
+  const get = tool(
+    "venue_get_room",
+    'Returns one room: { "room_id", "capacity", "note", "seats_free", "spots_left" }; seats_free is computed as in venue_list_rooms; spots_left = capacity minus the number of entries in attendees.',
+    { room_id: text },
+  );
+  const remove = tool(
+    "venue_remove_room",
+    "Removes a room.\n\nResponse fields:\n- `removed` - the id of the removed room.",
+    { room_id: text },
+  );
+  const rooms = tool(
+    "list_person_rooms",
+    "Rooms a person attends.\n\nReturns:\n- `person`, `checked_at` (when the call ran)\n- `room_ids` - ids of all rooms whose attendees contain the person",
+    { person: text },
+  );
+  const config = tool("venue_get_config", "Returns { config: <all venue_config fields> }.", {});
+  const strict = tool("venue_set_strict", "Turns strict mode on or off. Returns { config }.", {
+    strict: { type: "boolean" },
+  });
+  const all = () => world(venue(), [list, get, remove, rooms, config, strict]);
+
+  it("answer a number of the record less a sum over the records linked to it, defined once for the API", async () => {
+    const { answer, report } = await call(all(), "venue_get_room", { room_id: "R1" });
+    expect(answer).toMatchObject({ seats_free: 7, spots_left: 8 });
+    expect(report.notes.join(" ")).toMatch(/seats_free by the arithmetic its docs give/);
+  });
+
+  it("answer null where the record holds null, not a made-up value of the type", () => {
+    const { tool: got } = inferred(all(), "venue_get_room");
+    const note = (got.outputSchema?.properties as Record<string, { type?: unknown }>).note;
+    expect(note?.type).toEqual(["string", "null"]);
+  });
+
+  it("repeat the argument a field is said to be", async () => {
+    const { answer } = await call(all(), "venue_remove_room", { room_id: "R2" });
+    expect(answer).toMatchObject({ removed: "R2" });
+  });
+
+  it("answer the keys of the records whose list holds the argument, from an item naming two fields", async () => {
+    const { answer, tool: got } = await call(all(), "list_person_rooms", { person: "bo" });
+    expect(Object.keys((got.outputSchema?.properties as object) ?? {})).toEqual([
+      "person",
+      "checked_at",
+      "room_ids",
+    ]);
+    expect(answer).toMatchObject({ room_ids: ["R1"] });
+  });
+
+  it("answer a part of the state a field is said to be, in every tool that names the field", async () => {
+    const read = await call(all(), "venue_get_config", {});
+    expect(read.answer).toMatchObject({ config: { opening: "08:00", strict: false } });
+    const set = await call(all(), "venue_set_strict", { strict: true });
+    expect(set.answer).toMatchObject({ config: { opening: "08:00", strict: true } });
+  });
+});

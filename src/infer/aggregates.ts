@@ -51,7 +51,23 @@ export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[
   const formulas: Array<{ output: OutputFact; phrase: string }> = [];
   for (const output of ctx.facts.outputs) {
     if (answered.has(output.name)) continue;
-    const phrase = phraseOf(ctx.facts.tool.description, output);
+    const phrase = phraseOf(ctx.facts.tool.description, output) ?? siblingPhrase(ctx, output);
+    const argument = phrase && output.type !== "boolean" ? argumentNamed(ctx, phrase) : undefined;
+    if (argument) {
+      out.push({ kind: "respond", output: output.name, value: { $expr: `$args.${quoted(argument)}` } });
+      ctx.notes.push(`answers ${output.name} as the argument ${argument}, as the docs say`);
+      continue;
+    }
+    const part = phrase ? partNamed(ctx, phrase) : undefined;
+    if (part) {
+      out.push({
+        kind: "respond",
+        output: output.name,
+        value: { $expr: `$entity(${JSON.stringify(part)})` },
+      });
+      ctx.notes.push(`answers ${output.name} as ${part}, as the docs say`);
+      continue;
+    }
     const aggregate = aggregateOf(ctx, output, phrase);
     if (!aggregate) {
       if (phrase && (output.type === undefined || isNumeric(output))) formulas.push({ output, phrase });
@@ -64,12 +80,10 @@ export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[
   }
   // a field worked out from the others ("100 * translated / total"), once those are known
   for (const { output, phrase } of formulas) {
-    const expression = formulaOf(phrase, computed);
+    const expression = formulaOf(phrase, computed) ?? recordFormula(ctx, drafts, output, phrase);
     if (!expression) continue;
     out.push({ kind: "respond", output: output.name, value: { $expr: expression } });
-    ctx.notes.push(
-      `answers ${output.name} from ${[...computed.keys()].filter((k) => phrase.includes(k)).join(", ")}`,
-    );
+    ctx.notes.push(`answers ${output.name} by the arithmetic its docs give`);
   }
   return out;
 }
@@ -80,7 +94,12 @@ function answeredOutputs(ctx: Context, drafts: readonly Draft[]): Set<string> {
   for (const draft of drafts) {
     if (typeof draft.output === "string" && draft.output !== "")
       answered.add(draft.output.split(".")[0] as string);
-    const collection = ctx.shape.collections.get(String(draft.target ?? "").split("/")[0] ?? "");
+    // the records a target reaches are named by its last segment that is no key (`api/tweets/{id}`)
+    const named = String(draft.target ?? "")
+      .split("/")
+      .filter((segment) => segment !== "" && !/^[{[]/.test(segment))
+      .pop();
+    const collection = named ? (ctx.shape.collections.get(named) ?? ctx.shape.nested.get(named)) : undefined;
     if (collection && draft.output === "") for (const field of collection.fields.keys()) answered.add(field);
   }
   for (const param of ctx.facts.params) answered.add(param.name);
@@ -99,7 +118,7 @@ function isNumeric(output: OutputFact): boolean {
  * words`, also where names are grouped: `up/down count checks by last_status`).
  */
 export function phraseOf(description: string, output: OutputFact): string | undefined {
-  if (/[a-z]{3}/i.test(output.description)) return output.description;
+  if (output.description.trim() !== "") return output.description;
   if (!description.includes(output.name)) return undefined;
   const name = escapeRegExp(output.name);
   const around = `(?:^|[^A-Za-z0-9_])[\`"]?(?:[A-Za-z0-9_]+/)*${name}(?:/[A-Za-z0-9_]+)*[\`"]?`;
@@ -108,11 +127,28 @@ export function phraseOf(description: string, output: OutputFact): string | unde
     new RegExp(`${around}\\s*\\(([^)]+)\\)`),
     new RegExp(`${around}\\s*(?:[–—]|-(?=\\s))\\s*([^\\n;]+)`),
     new RegExp(`${around}\\s+(counts?|is the (?:number|sum|count) of)\\s+([^.;,\\n]+)`),
+    new RegExp(`${around}\\s*=\\s*([^\\n;]+)`),
   ];
   for (const form of forms) {
     const match = form.exec(description);
     if (!match) continue;
     return match.slice(1).filter(Boolean).join(" ");
+  }
+  return undefined;
+}
+
+/**
+ * A field the docs define once for the whole API ("seats_remaining = capacity minus …" in the
+ * listing, "computed as in the listing" in the read of one): the words another tool of the
+ * toolset gives it, where this tool's words give none.
+ */
+function siblingPhrase(ctx: Context, output: OutputFact): string | undefined {
+  if (!output.name.includes("_")) return undefined;
+  for (const sibling of ctx.siblings()) {
+    if (sibling.tool.name === ctx.facts.tool.name || !sibling.tool.description.includes(output.name))
+      continue;
+    const phrase = phraseOf(sibling.tool.description, { ...output, description: "" });
+    if (phrase) return phrase;
   }
   return undefined;
 }
@@ -129,10 +165,46 @@ function plain(phrase: string): string {
 
 // ── what the words ask for ──
 
+/**
+ * "<all verda_controller fields>", "the whole store_settings object": a field the docs say is a
+ * part of the state, named by its key, is that part as the call leaves it.
+ */
+function partNamed(ctx: Context, phrase: string): string | undefined {
+  if (!/\b(?:all|whole|every|entire)\b|\b(?:fields|record|object)\b/i.test(phrase)) return undefined;
+  for (const name of phrase.match(/[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+/g) ?? [])
+    if (
+      ctx.shape.parts.some(
+        (p) => p.path.length === 1 && p.path[0] === name && (p.kind === "record" || p.kind === "collection"),
+      )
+    )
+      return name;
+  return undefined;
+}
+
+/**
+ * "`deleted` – the slug", "{deleted: id}", "the id of the removed shift": a field the docs say
+ * is an argument the call names its record by repeats it, as Stripe's `DELETE` answers
+ * repeat the `id` they were given.
+ */
+function argumentNamed(ctx: Context, phrase: string): string | undefined {
+  const text = plain(phrase)
+    .replace(/[.,;:]+$/, "")
+    .replace(/^(?:the|its) /, "");
+  const params = ctx.facts.params;
+  const byName = params.find((p) => p.name.toLowerCase() === text || p.words.join(" ") === text);
+  if (byName) return byName.name;
+  const keys = params.filter((p) => p.required && p.identifier);
+  if (/^(?:id|key)$/.test(text)) return keys.length === 1 ? keys[0]?.name : undefined;
+  const owner = /^(?:id|key) of (?:the |this |that )?(?:[a-z]+ )?([a-z]+)$/.exec(text)?.[1];
+  if (!owner) return undefined;
+  const named = keys.filter((p) => p.words.some((word) => singular(word) === singular(owner)));
+  return named.length === 1 ? named[0]?.name : undefined;
+}
+
 function aggregateOf(ctx: Context, output: OutputFact, phrase: string | undefined): Aggregate | undefined {
   const text = phrase ? plain(phrase) : "";
   const sum =
-    /\bsum of (?:the )?([a-z_]+)(?:\s*(?:x|\*|times)\s*([a-z_]+))?\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(
+    /^(?:the )?(?:total )?sum of (?:the )?([a-z_]+)(?:\s*(?:x|\*|times)\s*([a-z_]+))?\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(
       text,
     );
   if (sum?.[1]) {
@@ -226,10 +298,12 @@ function selection(
   }
   const stated = statedPredicates(ctx, collection, output, rest);
   predicates.push(...stated.predicates);
-  predicates.push(...scopeOf(ctx, collection, rest));
+  // an argument the words already select by is not asked for twice
+  const used = stated.predicates.join(" ");
+  predicates.push(...scopeOf(ctx, collection, rest, (name) => used.includes(`$args.${quoted(name)}`)));
   // the arguments' nouns ("in the deck" of `deck_id`, "in this locale") say whose records
   const scope = ctx.facts.params.flatMap((p) => [singular(p.name), ...p.words.map(singular)]);
-  if (!understood(stated.left, scope)) return undefined;
+  if (!understood(ctx, stated.left, scope)) return undefined;
   if (
     leading.some(
       (word) =>
@@ -324,6 +398,16 @@ function statedPredicates(
     predicates.push(`${quoted(field.path)} = ${value}`);
     return " ";
   });
+  // "whose volunteers contain the handle": a list of theirs holds the argument
+  const holding =
+    /\b(?:whose|where|with) ([a-z_]+) (?:contains?|includes?|holds?|lists?) (?:the |a |this |that |given )?([a-z_]+)/;
+  left = left.replace(holding, (whole, name: string, argument: string) => {
+    const list = collection.fields.get(name);
+    const param = ctx.facts.params.find((p) => p.name === argument);
+    if (!list?.types.has("array") || !param) return whole;
+    predicates.push(`$args.${quoted(param.name)} in ${quoted(list.path)}`);
+    return " ";
+  });
   left = left.replace(/\bby ([a-z_]+)\b/, (whole, name: string) => {
     const grouped = collection.fields.get(name);
     const value = grouped ? literalFor(grouped, output.name.toLowerCase()) : undefined;
@@ -350,6 +434,9 @@ function statedPredicates(
   });
   return { predicates, left };
 }
+
+/** Nouns of a record that never stand for one ("the item", "the entry"). */
+const SUBJECT = new Set(["item", "items", "entry", "entries", "record", "records"]);
 
 /** Words that keep no records out: where they are, and that they are there. */
 const IDLE = new Set([
@@ -381,11 +468,17 @@ const IDLE = new Set([
 ]);
 
 /** Whether what is left of a phrase names only the scope's noun and idle words. */
-function understood(left: string, scope: readonly string[]): boolean {
+function understood(ctx: Context, left: string, scope: readonly string[]): boolean {
   return left
     .split(/[^a-z0-9_'-]+/)
     .filter(Boolean)
-    .every((word) => IDLE.has(word) || word.endsWith("'s") || scope.some((noun) => singular(word) === noun));
+    .every(
+      (word) =>
+        IDLE.has(word) ||
+        word.endsWith("'s") ||
+        scope.some((noun) => singular(word) === noun) ||
+        (collectionNamed(ctx, word) !== undefined && !SUBJECT.has(word)),
+    );
 }
 
 /** The value as the field keeps it: null, a flag, a number, or one of its words. */
@@ -402,10 +495,15 @@ function literalFor(field: FieldShape, word: string): string | undefined {
  * (`researcher`), or that names a record of another collection their field points at
  * (`deck_id` of a card). "All", "account-wide" and "total number" keep them all.
  */
-function scopeOf(ctx: Context, collection: CollectionShape, rest = ""): string[] {
+function scopeOf(
+  ctx: Context,
+  collection: CollectionShape,
+  rest = "",
+  used: (name: string) => boolean = () => false,
+): string[] {
   if (/\b(?:all|every|any|whole|account-wide|overall)\b/.test(rest)) return [];
   for (const param of ctx.facts.params) {
-    if (!param.required) continue;
+    if (!param.required || used(param.name)) continue;
     const own = collection.fields.get(param.name);
     if (own && !own.path.includes(".") && !own.types.has("object") && !own.types.has("array"))
       return [`$string(${quoted(own.path)}) = $string($args.${quoted(param.name)})`];
@@ -414,6 +512,7 @@ function scopeOf(ctx: Context, collection: CollectionShape, rest = ""): string[]
     const link = [...collection.fields.values()].find(
       (f) => !f.path.includes(".") && f.refersTo === reference.collection.name,
     );
+    if (link?.types.has("array")) return [`$args.${quoted(param.name)} in ${quoted(link.path)}`];
     if (link) return [`$string(${quoted(link.path)}) = $string($args.${quoted(param.name)})`];
   }
   return [];
@@ -450,6 +549,46 @@ function recordsOf(collection: CollectionShape): string {
 
 function quoted(name: string): string {
   return `\`${name}\``;
+}
+
+/**
+ * "capacity minus the sum of passengers over bookings for that sailing whose status is
+ * confirmed", "slots minus the number of entries in volunteers": a number of the record the
+ * call reads or changes, less (or plus) a count or a sum over its own list or over the records
+ * linked to it.
+ */
+function recordFormula(
+  ctx: Context,
+  drafts: readonly Draft[],
+  output: OutputFact,
+  phrase: string,
+): string | undefined {
+  const text = plain(phrase).replace(/[.,;]+.*$/, "");
+  const parts = /^([a-z_]+) (minus|plus|less|-|\+) (.+)$/.exec(text);
+  if (!parts) return undefined;
+  const bound = drafts.find(
+    (d) =>
+      (d.kind === "read" || d.kind === "update") && typeof d.as === "string" && typeof d.target === "string",
+  );
+  if (!bound) return undefined;
+  const collection = ctx.shape.collections.get(String(bound.target).split("/")[0] ?? "");
+  const base = collection ? numericField(collection, parts[1] as string) : undefined;
+  if (!collection || !base) return undefined;
+  const record = `$${String(bound.as)}`;
+  const rest = parts[3] as string;
+  const listed = /^(?:the )?(?:number|count) of (?:entries|items|elements|values) (?:in|of) ([a-z_]+)$/.exec(
+    rest,
+  )?.[1];
+  let other: string | undefined;
+  if (listed && collection.fields.get(listed)?.types.has("array"))
+    other = `$count(${record}.${quoted(listed)})`;
+  else {
+    const aggregate = aggregateOf(ctx, { ...output, type: "number" }, rest);
+    if (!aggregate || aggregate.collection === collection) return undefined;
+    other = expressionOf(aggregate);
+  }
+  const sign = parts[2] === "plus" || parts[2] === "+" ? "+" : "-";
+  return `${record}.${quoted(base.path)} ${sign} ${other}`;
 }
 
 /**

@@ -15,6 +15,7 @@ export function describedAnswer(
   description: string,
   params: Readonly<Record<string, JsonSchema>>,
   states: readonly StateDocument[],
+  others: readonly string[] = [],
 ): JsonSchema | undefined {
   const listed = fieldList(description);
   if (listed) return schemaOf(listed, params, states, /\bwhether\b/i.test(description));
@@ -22,9 +23,25 @@ export function describedAnswer(
   if (!opening) return undefined;
   const body = objectAt(description, opening.index + opening[0].length - 1);
   if (body === undefined) return undefined;
-  const fields = fieldsOf(body);
+  const fields = fieldsOf(body).map((field) =>
+    field.value === undefined ? { ...field, value: definedElsewhere(field.key, others) } : field,
+  );
   if (fields.length === 0) return undefined;
   return schemaOf(fields, params, states, /\bwhether\b/i.test(description));
+}
+
+/**
+ * "Returns { settings }" where a sibling says "{ settings: <all controller fields> }": an API
+ * defines a field of its answers once, and the others name it bare.
+ */
+function definedElsewhere(key: string, others: readonly string[]): string | undefined {
+  const pattern = new RegExp(`(?:^|[^A-Za-z0-9_])"?${key}"?\\s*:\\s*(<[^>]+>)`);
+  for (const text of others) {
+    if (!text.includes(key)) continue;
+    const value = pattern.exec(text)?.[1];
+    if (value) return value;
+  }
+  return undefined;
 }
 
 /** "Returns {", "returns an object {", "Responds with {", "Answers {", "Response: `{". */
@@ -44,14 +61,28 @@ function fieldList(description: string): Field[] | undefined {
   );
   if (heading < 0) return undefined;
   const fields: Field[] = [];
+  let indent: number | undefined;
   for (const line of lines.slice(heading + 1)) {
+    const depth = /^\s*/.exec(line)?.[0].length ?? 0;
+    // a list inside an item tells of the item's own fields
+    if (indent !== undefined && depth > indent && /^\s*[-*]\s/.test(line)) continue;
+    // "- `slug`, `star_count` (after the change)": several fields in one item
+    if (/^\s*[-*]\s+`[A-Za-z_]\w*`\s*(?:\([^)]*\))?\s*,/.test(line)) {
+      indent ??= depth;
+      for (const name of line.matchAll(/`([A-Za-z_]\w*)`/g)) fields.push({ key: name[1] as string });
+      continue;
+    }
     const item = /^\s*[-*]\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*(?:\(([^)]*)\))?\s*(?:[–—:-]\s*(.*))?$/.exec(
       line,
     );
     if (!item?.[1]) break;
+    indent ??= depth;
     fields.push({ key: item[1], value: item[2] ? `<${item[2]}>` : undefined, type: item[2], note: item[3] });
   }
-  return fields.length > 0 ? fields : undefined;
+  // a field named twice (once among others, once with its words) is the one with its words
+  const byKey = new Map<string, Field>();
+  for (const field of fields) if (!byKey.has(field.key) || field.note) byKey.set(field.key, field);
+  return byKey.size > 0 ? [...byKey.values()] : undefined;
 }
 
 function schemaOf(
@@ -167,8 +198,14 @@ function propertyOf(
   if (said.startsWith("{")) return { type: "object" };
   const param = params[key];
   if (param) return { ...typeOnly(param), ...(said ? { description: words(said) } : {}) };
+  // "<all controller fields>": a part of the state, named
+  const part = partNamed(said, states);
+  if (part !== undefined) return { ...typeOf(part), description: words(said) };
   const sample = sampleOf(states, key);
-  const typed = sample === undefined ? typeFromWords(said, key, whether) : typeOf(sample);
+  const typed =
+    sample.value === undefined
+      ? typeFromWords(said, key, whether)
+      : orNull(typeOf(sample.value), sample.nullable);
   return { ...typed, ...(said ? { description: words(said) } : {}) };
 }
 
@@ -196,6 +233,10 @@ function literalOf(value: string): { value: string | number | boolean | null } |
     // not a JSON value: words or a placeholder
   }
   return undefined;
+}
+
+function orNull(schema: JsonSchema, nullable: boolean): JsonSchema {
+  return nullable && typeof schema.type === "string" ? { ...schema, type: [schema.type, "null"] } : schema;
 }
 
 function typeOf(value: unknown): JsonSchema {
@@ -248,16 +289,34 @@ function words(said: string): string {
   return said.replace(/^<|>$/g, "").trim();
 }
 
-/** The first value the state documents hold under `key`, at any depth. */
-function sampleOf(states: readonly StateDocument[], key: string): unknown {
+/** The part of the state at the top that the words name by its key (`verda_controller`). */
+function partNamed(said: string, states: readonly StateDocument[]): unknown {
+  const state = states[0];
+  if (!state || !said.includes("_")) return undefined;
+  for (const name of said.match(/[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+/g) ?? [])
+    if (Object.hasOwn(state, name) && typeof state[name] === "object" && state[name] !== null)
+      return state[name];
+  return undefined;
+}
+
+/**
+ * The first value the state documents hold under `key`, at any depth, and whether some record
+ * holds null there (a `cancellation_reason` of the sailings not cancelled): such a field is
+ * answered null, not made up to fit a type.
+ */
+function sampleOf(states: readonly StateDocument[], key: string): { value: unknown; nullable: boolean } {
   const seen: unknown[] = [...states];
+  let nullable = false;
   for (let i = 0; i < seen.length && i < 5_000; i++) {
     const value = seen[i];
     if (Array.isArray(value)) seen.push(...value.slice(0, 5));
     else if (isPlainObject(value)) {
-      if (Object.hasOwn(value, key) && value[key] !== null) return value[key];
+      if (Object.hasOwn(value, key)) {
+        if (value[key] !== null) return { value: value[key], nullable };
+        nullable = true;
+      }
       seen.push(...Object.values(value).slice(0, 50));
     }
   }
-  return undefined;
+  return { value: undefined, nullable };
 }

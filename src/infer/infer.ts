@@ -202,6 +202,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   const report: ToolReport[] = [];
   // the toolset's tool names, for the errors a description tells of another tool
   const toolNames = toolset.tools.map((t) => t.name).filter((name) => name.includes("_"));
+  const descriptions = toolset.tools.map((t) => t.description);
   const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
       // written by a model: kept until a model is asked again (toolsim infer --model)
@@ -233,7 +234,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       report.push({ ...emptyReport(toolset.id, tool.name), notes: ["the toolset has no state to act on"] });
       return source;
     }
-    const base = withDescribed(source, states, toolNames);
+    const base = withDescribed(source, states, toolNames, descriptions);
     const scheme = tokenSchemeOf();
     const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
@@ -448,12 +449,19 @@ const DESCRIBED = "described";
  * A tool with what its description states and its catalog does not: the error codes it
  * names and the answer's fields it spells out.
  */
-function withDescribed(tool: Tool, states: readonly StateDocument[], names: readonly string[]): Tool {
+function withDescribed(
+  tool: Tool,
+  states: readonly StateDocument[],
+  names: readonly string[],
+  descriptions: readonly string[],
+): Tool {
   const errors = statedErrors(tool.description, tool.errors, names, tool.name);
   const params = isPlainObject(tool.inputSchema.properties)
     ? (tool.inputSchema.properties as Record<string, JsonSchema>)
     : {};
-  const answer = tool.outputSchema ? undefined : describedAnswer(tool.description, params, states);
+  const answer = tool.outputSchema
+    ? undefined
+    : describedAnswer(tool.description, params, states, descriptions);
   if (errors.length === 0 && !answer) return tool;
   return { ...tool, errors: [...tool.errors, ...errors], ...(answer ? { outputSchema: answer } : {}) };
 }

@@ -412,7 +412,8 @@ export const GOODS_OUT_VERBS: ReadonlySet<string> = new Set(["ship", "dispatch",
 export function namesSignedInAccount(name: string): boolean {
   const words = nameWords(name);
   return (
-    (words.includes("signed") || words.includes("logged")) &&
+    // `signed_in_as`, `loggedInUser`, `current_user` (Firebase's `currentUser`)
+    (words.includes("signed") || words.includes("logged") || words.includes("current")) &&
     words.some((w) => /^(in|as|user|account|member)$/.test(w)) &&
     !/^(at|on|time|date|since|until|count|times)$/.test(words.at(-1) ?? "")
   );
