@@ -156,25 +156,49 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   const container = collection ? containerTarget(ctx, collection) : name;
   if (!container) return [];
   const given = collection ? givenKey(ctx, collection) : undefined;
-  const create: Draft = given
+  const listed = collection && !given ? givenListKey(ctx, collection) : undefined;
+  const create: Draft = listed
     ? {
         kind: "create",
-        target: `${container}/{${given.name}}`,
-        exists: takenError(ctx, collection as CollectionShape, given.name),
-        set: { ...set, ...(collection?.keyField ? { [collection.keyField]: `{${given.name}}` } : {}) },
+        target: container,
+        set: { ...set, [listed.field]: `{${listed.param.name}}` },
         as: binding,
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
       }
-    : {
-        kind: "create",
-        target: container,
-        id: asAnswered(ctx, mintOf(collection, name, keyField)),
-        set,
-        as: binding,
-        output: (collection && wrapperOutput(ctx, collection)) ?? "",
-      };
+    : given
+      ? {
+          kind: "create",
+          target: `${container}/{${given.name}}`,
+          exists: takenError(ctx, collection as CollectionShape, given.name),
+          set: { ...set, ...(collection?.keyField ? { [collection.keyField]: `{${given.name}}` } : {}) },
+          as: binding,
+          output: (collection && wrapperOutput(ctx, collection)) ?? "",
+        }
+      : {
+          kind: "create",
+          target: container,
+          id: asAnswered(ctx, mintOf(collection, name, keyField)),
+          set,
+          as: binding,
+          output: (collection && wrapperOutput(ctx, collection)) ?? "",
+        };
   if (given) ctx.notes.push(`files it under the key ${given.name} gives, refusing a taken one`);
-  const drafts: Draft[] = [...(source ? [source] : []), ...(maker ? [maker.read] : []), create];
+  const taken: Draft[] = listed
+    ? [
+        {
+          kind: "check",
+          require: [
+            {
+              expr: `$not($args.${identifier(listed.param.name)} in $entity(${JSON.stringify(container)}).${identifier(listed.field)})`,
+              error: takenError(ctx, collection as CollectionShape, listed.param.name),
+            },
+          ],
+        },
+      ]
+    : [];
+  if (listed)
+    ctx.notes.push(`appends it with the ${listed.field} ${listed.param.name} gives, refusing a taken one`);
+  const drafts: Draft[] = [...taken, ...(source ? [source] : []), ...(maker ? [maker.read] : []), create];
   const target = container;
   ctx.notes.push(
     `creates ${withArticle(humanNoun(partNoun(name)))} in ${collection ? target : name}${collection ? "" : " (a new collection)"} with ${Object.keys(set).join(", ") || "no fields"}${collection?.counter ? `, its id from ${collection.counter.path.join("/")}` : ""}`,
@@ -184,7 +208,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
       (o.name === keyField || o.name === "id" || o.name === `${nameWords(singular(name)).join("_")}_id`) &&
       !(collection?.fields.has(o.name) ?? false),
   );
-  if (idOutput) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
+  if (idOutput && !listed) drafts.push({ kind: "respond", output: idOutput.name, value: { $expr: "$id" } });
   if (collection) drafts.push(...countsMoving(ctx, collection, noun));
   const linked = collection ? linkedFields(ctx, collection, create) : { reads: [] };
   if (collection) unfilledFields(ctx, collection, create.set as Record<string, unknown>);
@@ -614,6 +638,24 @@ function givenKey(ctx: Context, collection: CollectionShape): Param | undefined 
         /^(sku|code|slug|handle|username|symbol|ticker|key|name)$/.test(p.words.at(-1) ?? "")) &&
       (sameName(p.name, collection.keyField) || keysLookLike(collection, p)),
   );
+}
+
+/**
+ * Records kept in a list and told apart by a name people choose (`handle`, `username`, `slug`):
+ * an argument of the key field's name gives the new one's, as a sign-up takes the handle asked
+ * for (GitHub's `login`, Mastodon's `username`, npm's package `name`).
+ */
+function givenListKey(
+  ctx: Context,
+  collection: CollectionShape,
+): { param: Param; field: string } | undefined {
+  const field = collection.keyField;
+  if (collection.container !== "array" || collection.path.length !== 1 || !field || collection.numericKeys)
+    return undefined;
+  if (!NAMING.test(nameWords(field).at(-1) ?? "") && !/^(username|login|email|code|sku)$/.test(field))
+    return undefined;
+  const param = ctx.facts.params.find((p) => p.required && p.type === "string" && sameName(p.name, field));
+  return param ? { param, field } : undefined;
 }
 
 export function sameName(a: string, b: string | undefined): boolean {

@@ -65,13 +65,29 @@ function proseErrors(sentence: string): ToolError[] {
     /\b(?:returns?|raises?|throws?|gives?|answers?)\s+(?:an?\s+)?error\s+(?:if|when|unless)\s+(.+)$|\b(?:fails?|is rejected|errors?)\s+(?:if|when|unless)\s+(.+)$/i.exec(
       sentence,
     );
-  const conditions = (told?.[1] ?? told?.[2])?.replace(/[.;]+\s*$/, "");
+  const conditions = (told?.[1] ?? told?.[2])?.replace(/[.;]+\s*$/, "") ?? onlyWhen(sentence);
   if (!conditions) return [];
   const parts = conditions
     .split(/,?\s+or\s+(?=(?:the|a|an|it|its|another|no|any|is|already|has|does|when|if)\b)/i)
     .map((part) => part.replace(/^(?:when|if)\s+/i, ""));
   const subject = /^(?:the|a|an)\s+([a-z]+)/i.exec(parts[0] ?? "")?.[1];
   return parts.map((part) => errorOf(proseCode(part, subject), part.trim()));
+}
+
+/**
+ * "Only allowed when mode is "manual"; fails otherwise": the call fails when the condition
+ * does not hold, so the error's condition is the one negated (`mode is not manual`).
+ */
+function onlyWhen(sentence: string): string | undefined {
+  if (!/\botherwise\b/i.test(sentence)) return undefined;
+  const condition =
+    /\bonly\s+(?:(?:allowed|possible|permitted|available|works|succeeds)\s+)?(?:when|while|if)\s+([^;,]+)/i.exec(
+      sentence,
+    )?.[1];
+  if (!condition) return undefined;
+  const plain = condition.replace(/["'`]/g, "").trim();
+  const negated = plain.replace(/\b(is|are|has|have)\b/i, "$1 not");
+  return negated === plain ? `not ${plain}` : negated;
 }
 
 const FILLER = new Set([

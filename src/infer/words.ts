@@ -89,6 +89,8 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     "book",
     "place",
     "submit",
+    // a job put on a queue is a new record of it (Sidekiq, RQ, Laravel's queues)
+    "enqueue",
     "schedule",
     "open",
     "issue",
