@@ -245,3 +245,38 @@ describe("fields the docs define by an argument, a part of the state or arithmet
     expect(set.answer).toMatchObject({ config: { opening: "08:00", strict: true } });
   });
 });
+
+describe("fields of each item of a list", () => {
+  const shelf = () => ({
+    shelf_boxes: {
+      "box-a": { label: "Cables", slots: 4, items: ["hdmi", "usb"], tags: { red: true } },
+      "box-b": { label: "Tools", slots: 2, items: [], tags: {} },
+    },
+    shelf_loans: [
+      { loan_id: 1, box: "box-a", units: 2, state: "out" },
+      { loan_id: 2, box: "box-a", units: 1, state: "returned" },
+    ],
+  });
+  const list = tool(
+    "list_shelf_boxes",
+    "Lists boxes.\n\n### Response fields\n- `boxes` - array, one entry per box:\n  - `box_id`, `label`\n  - `item_count` - number of entries in `items`\n  - `free_slots` - slots minus the number of entries in items\n  - `units_out` - sum of units over loans for that box whose state is out\n  - `tag_count`\n  - `dust_level` - how dusty it looks",
+    {},
+  );
+
+  it("answers each item with its list counts, arithmetic on it and sums over the records linked to it", async () => {
+    const { answer } = await call(world(shelf(), [list]), "list_shelf_boxes", {});
+    const boxes = (answer as { boxes: Array<Record<string, unknown>> }).boxes;
+    expect(boxes).toContainEqual(
+      expect.objectContaining({ label: "Cables", item_count: 2, free_slots: 2, units_out: 2, tag_count: 1 }),
+    );
+    expect(boxes).toContainEqual(
+      expect.objectContaining({ label: "Tools", item_count: 0, free_slots: 2, units_out: 0, tag_count: 0 }),
+    );
+  });
+
+  it("names the item fields no words explain, and is partly inferred for them", () => {
+    const { report } = inferred(world(shelf(), [list]), "list_shelf_boxes");
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toMatch(/each boxes item that no record keeps: dust_level/);
+  });
+});

@@ -1,5 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
-import type { Context } from "./context.js";
+import { addGap, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact } from "./facts.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
@@ -20,6 +20,12 @@ import { singular } from "./words.js";
  */
 
 type Operation = { op: "count" } | { op: "sum"; terms: string[] } | { op: "keys"; sorted: boolean };
+
+/** One record the records counted belong to, and the expression of its key (an item of a list). */
+interface Owner {
+  collection: CollectionShape;
+  key: string;
+}
 
 interface Aggregate {
   operation: Operation;
@@ -201,7 +207,12 @@ function argumentNamed(ctx: Context, phrase: string): string | undefined {
   return named.length === 1 ? named[0]?.name : undefined;
 }
 
-function aggregateOf(ctx: Context, output: OutputFact, phrase: string | undefined): Aggregate | undefined {
+function aggregateOf(
+  ctx: Context,
+  output: OutputFact,
+  phrase: string | undefined,
+  owner?: Owner,
+): Aggregate | undefined {
   const text = phrase ? plain(phrase) : "";
   const sum =
     /^(?:the )?(?:total )?sum of (?:the )?([a-z_]+)(?:\s*(?:x|\*|times)\s*([a-z_]+))?\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(
@@ -209,12 +220,19 @@ function aggregateOf(ctx: Context, output: OutputFact, phrase: string | undefine
     );
   if (sum?.[1]) {
     const terms = [sum[1], ...(sum[2] ? [sum[2]] : [])];
-    return selection(ctx, output, { op: "sum", terms }, sum[3] ?? "", terms);
+    return selection(ctx, output, { op: "sum", terms }, sum[3] ?? "", terms, owner);
   }
   if (output.type === "array" || output.itemType || output.type === undefined) {
     const keys = /^(?:the )?(?:codes|ids|keys) of (.*)$/.exec(text);
     if (keys?.[1])
-      return selection(ctx, output, { op: "keys", sorted: /\bsorted|ascending\b/.test(text) }, keys[1], []);
+      return selection(
+        ctx,
+        output,
+        { op: "keys", sorted: /\bsorted|ascending\b/.test(text) },
+        keys[1],
+        [],
+        owner,
+      );
     if (output.type !== undefined) return undefined;
   }
   if (output.type !== undefined && !isNumeric(output)) return undefined;
@@ -227,18 +245,18 @@ function aggregateOf(ctx: Context, output: OutputFact, phrase: string | undefine
       ? text
       : undefined);
   if (counted !== undefined) {
-    const found = selection(ctx, output, { op: "count" }, counted, []);
+    const found = selection(ctx, output, { op: "count" }, counted, [], owner);
     if (found) return found;
   }
   if (phrase && !/^[a-z_ ]+$/.test(text)) return undefined;
-  return countNamed(ctx, output);
+  return countNamed(ctx, output, owner);
 }
 
 /**
  * A count the field's name says alone: `total_checks`, `product_count`, `num_members`, and a
  * value of the records before their noun (`paused_checks`, `open_issues`).
  */
-function countNamed(ctx: Context, output: OutputFact): Aggregate | undefined {
+function countNamed(ctx: Context, output: OutputFact, owner?: Owner): Aggregate | undefined {
   if (output.type !== "integer" && output.type !== undefined) return undefined;
   const words = output.name.toLowerCase().split("_").filter(Boolean);
   const counting = /_count$|^count_|^num_|^number_of_|^total_/.test(output.name);
@@ -251,11 +269,19 @@ function countNamed(ctx: Context, output: OutputFact): Aggregate | undefined {
   const before = nounWords.slice(0, -1).join("_");
   if (before === "") {
     if (!counting && !/s$/.test(noun)) return undefined;
-    return { operation: { op: "count" }, collection, predicates: scopeOf(ctx, collection) };
+    return {
+      operation: { op: "count" },
+      collection,
+      predicates: scopeOf(ctx, collection, "", undefined, owner),
+    };
   }
   const selected = valuePredicate(collection, before);
   if (!selected) return undefined;
-  return { operation: { op: "count" }, collection, predicates: [selected, ...scopeOf(ctx, collection)] };
+  return {
+    operation: { op: "count" },
+    collection,
+    predicates: [selected, ...scopeOf(ctx, collection, "", undefined, owner)],
+  };
 }
 
 /**
@@ -269,6 +295,7 @@ function selection(
   operation: Operation,
   phrase: string,
   terms: readonly string[],
+  owner?: Owner,
 ): Aggregate | undefined {
   const words = phrase.split(/[^a-z0-9_.'-]+/).filter(Boolean);
   let at = 0;
@@ -300,7 +327,7 @@ function selection(
   predicates.push(...stated.predicates);
   // an argument the words already select by is not asked for twice
   const used = stated.predicates.join(" ");
-  predicates.push(...scopeOf(ctx, collection, rest, (name) => used.includes(`$args.${quoted(name)}`)));
+  predicates.push(...scopeOf(ctx, collection, rest, (name) => used.includes(`$args.${quoted(name)}`), owner));
   // the arguments' nouns ("in the deck" of `deck_id`, "in this locale") say whose records
   const scope = ctx.facts.params.flatMap((p) => [singular(p.name), ...p.words.map(singular)]);
   if (!understood(ctx, stated.left, scope)) return undefined;
@@ -500,8 +527,19 @@ function scopeOf(
   collection: CollectionShape,
   rest = "",
   used: (name: string) => boolean = () => false,
+  owner?: Owner,
 ): string[] {
   if (/\b(?:all|every|any|whole|account-wide|overall)\b/.test(rest)) return [];
+  if (owner) {
+    // the records linked to one item of a list: their link is the item's key
+    const link = [...collection.fields.values()].find(
+      (f) => !f.path.includes(".") && f.refersTo === owner.collection.name,
+    );
+    if (!link) return [];
+    return link.types.has("array")
+      ? [`${owner.key} in ${quoted(link.path)}`]
+      : [`$string(${quoted(link.path)}) = $string(${owner.key})`];
+  }
   for (const param of ctx.facts.params) {
     if (!param.required || used(param.name)) continue;
     const own = collection.fields.get(param.name);
@@ -563,18 +601,29 @@ function recordFormula(
   output: OutputFact,
   phrase: string,
 ): string | undefined {
-  const text = plain(phrase).replace(/[.,;]+.*$/, "");
-  const parts = /^([a-z_]+) (minus|plus|less|-|\+) (.+)$/.exec(text);
-  if (!parts) return undefined;
   const bound = drafts.find(
     (d) =>
       (d.kind === "read" || d.kind === "update") && typeof d.as === "string" && typeof d.target === "string",
   );
   if (!bound) return undefined;
   const collection = ctx.shape.collections.get(String(bound.target).split("/")[0] ?? "");
-  const base = collection ? numericField(collection, parts[1] as string) : undefined;
-  if (!collection || !base) return undefined;
-  const record = `$${String(bound.as)}`;
+  return collection ? formulaOn(ctx, collection, `$${String(bound.as)}`, output, phrase) : undefined;
+}
+
+/** The arithmetic on one record (`record` its expression), over its list or its linked records. */
+function formulaOn(
+  ctx: Context,
+  collection: CollectionShape,
+  record: string,
+  output: OutputFact,
+  phrase: string,
+  owner?: Owner,
+): string | undefined {
+  const text = plain(phrase).replace(/[.,;]+.*$/, "");
+  const parts = /^([a-z_]+) (minus|plus|less|-|\+) (.+)$/.exec(text);
+  if (!parts) return undefined;
+  const base = numericField(collection, parts[1] as string);
+  if (!base) return undefined;
   const rest = parts[3] as string;
   const listed = /^(?:the )?(?:number|count) of (?:entries|items|elements|values) (?:in|of) ([a-z_]+)$/.exec(
     rest,
@@ -583,12 +632,121 @@ function recordFormula(
   if (listed && collection.fields.get(listed)?.types.has("array"))
     other = `$count(${record}.${quoted(listed)})`;
   else {
-    const aggregate = aggregateOf(ctx, { ...output, type: "number" }, rest);
+    const aggregate = aggregateOf(ctx, { ...output, type: "number" }, rest, owner);
     if (!aggregate || aggregate.collection === collection) return undefined;
+    if (owner && !aggregate.predicates.some((p) => p.includes(owner.key))) return undefined;
     other = expressionOf(aggregate);
   }
   const sign = parts[2] === "plus" || parts[2] === "+" ? "+" : "-";
   return `${record}.${quoted(base.path)} ${sign} ${other}`;
+}
+
+// ── fields of each item of a list ──
+
+/**
+ * A list whose items the docs give fields the records do not keep ("each with all stored fields
+ * plus `open_slots` – slots minus the number of entries in volunteers", `star_count`, "number of
+ * cards currently in the deck"): each item is answered with them worked out on it, as GitHub's
+ * repository listings carry `stargazers_count` and `open_issues_count`. Fields no words explain
+ * leave the tool partly inferred, named.
+ */
+export function listItemAnswers(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const properties = ctx.facts.tool.outputSchema?.properties;
+  if (!properties || typeof properties !== "object") return [];
+  const out: Draft[] = [];
+  for (const draft of drafts) {
+    if (draft.kind !== "respond" || typeof draft.output !== "string" || draft.output.includes(".")) continue;
+    const value = draft.value as { $expr?: unknown } | undefined;
+    const binding = typeof value?.$expr === "string" ? /^\[\$(\w+)\]$/.exec(value.$expr)?.[1] : undefined;
+    const list = binding ? drafts.find((d) => d.kind === "list" && d.as === binding) : undefined;
+    const collection = list ? ctx.shape.collections.get(String(list.target)) : undefined;
+    const items = (properties as Record<string, { items?: { properties?: Record<string, unknown> } }>)[
+      draft.output
+    ]?.items?.properties;
+    if (!collection || !items || !binding) continue;
+    const key = ctx.keyFields.get(collection.name) ?? collection.keyField ?? itemKey(ctx, collection, items);
+    const owner = key ? { collection, key: `$it.${quoted(key)}` } : undefined;
+    const extras: string[] = [];
+    const unexplained: string[] = [];
+    for (const [name, raw] of Object.entries(items)) {
+      if (collection.fields.has(name) || name === key) continue;
+      const property = (raw ?? {}) as { type?: unknown; description?: unknown };
+      const output: OutputFact = {
+        name,
+        words: name.split("_"),
+        type: typeof property.type === "string" ? property.type : undefined,
+        description: typeof property.description === "string" ? property.description : "",
+      };
+      const expression = itemExpression(ctx, collection, output, owner);
+      if (expression) extras.push(`${JSON.stringify(name)}: ${expression}`);
+      else unexplained.push(name);
+    }
+    if (extras.length > 0) {
+      out.push({
+        kind: "respond",
+        output: draft.output,
+        value: { $expr: `[$map($${binding}, function($it) { $merge([$it, {${extras.join(", ")}}]) })]` },
+      });
+      ctx.notes.push(
+        `answers each of ${draft.output} with ${extras.map((e) => e.split(":")[0]).join(", ")} worked out on it`,
+      );
+    }
+    if (unexplained.length > 0)
+      addGap(
+        ctx,
+        `documented fields of each ${draft.output} item that no record keeps: ${unexplained.join(", ")}`,
+      );
+  }
+  return out;
+}
+
+/**
+ * `box_id` among the fields of each item of a map's records that keep no key: the key, which
+ * the records then carry under that name as they are served.
+ */
+function itemKey(ctx: Context, collection: CollectionShape, items: Record<string, unknown>): string | undefined {
+  if (collection.container !== "map") return undefined;
+  const noun = singular(collection.name.toLowerCase().split("_").pop() ?? "");
+  const key = Object.keys(items).find((name) => {
+    if (collection.fields.has(name)) return false;
+    const words = name.toLowerCase().split("_");
+    return (
+      words.length === 2 && singular(words[0] as string) === noun && /^(id|key|slug|code|name)$/.test(words[1] as string)
+    );
+  });
+  if (key) ctx.keyFields.set(collection.name, key);
+  return key;
+}
+
+function itemExpression(
+  ctx: Context,
+  collection: CollectionShape,
+  output: OutputFact,
+  owner: Owner | undefined,
+): string | undefined {
+  const phrase = phraseOf(ctx.facts.tool.description, output) ?? siblingPhrase(ctx, output);
+  // `star_count` of an item that keeps its `stars`, `file_count` of one that keeps `files`
+  const noun = /^(?:num_|number_of_)?([a-z]+?)(?:_count)?$/.exec(output.name)?.[1];
+  if (noun && /_count$|^num_|^number_of_/.test(output.name)) {
+    const list = [...collection.fields.values()].find(
+      (f) =>
+        !f.path.includes(".") &&
+        singular(f.path) === singular(noun) &&
+        (f.types.has("array") || f.types.has("object")),
+    );
+    if (list)
+      return list.types.has("array")
+        ? `$count($it.${quoted(list.path)})`
+        : `$count($keys($it.${quoted(list.path)}))`;
+  }
+  if (!phrase) return undefined;
+  const formula = formulaOn(ctx, collection, "$it", output, phrase, owner);
+  if (formula) return formula;
+  if (!owner) return undefined;
+  const aggregate = aggregateOf(ctx, output, phrase, owner);
+  // a count over everything would answer every item the same: only the item's own records count
+  if (!aggregate || !aggregate.predicates.some((p) => p.includes(owner.key))) return undefined;
+  return expressionOf(aggregate);
 }
 
 /**

@@ -59,14 +59,39 @@ function fieldList(description: string): Field[] | undefined {
       line,
     ),
   );
-  if (heading < 0) return undefined;
+  if (heading >= 0) return bulletFields(lines, heading + 1);
+  // "Returns an object with one field, `decks`, an array of:" and the items' fields below
+  const opening = lines.findIndex((line) =>
+    /\breturns?\b.*`[A-Za-z_]\w*`[^`]*\b(?:array|list)\b[^`]*:\s*$/i.test(line),
+  );
+  if (opening < 0) return undefined;
+  const key = /`([A-Za-z_]\w*)`[^`]*\b(?:array|list)\b[^`]*:\s*$/i.exec(lines[opening] as string)?.[1];
+  const items = bulletFields(lines, opening + 1);
+  return key && items ? [{ key, items }] : undefined;
+}
+
+/**
+ * The fields a bulleted list gives from line `start` on: "- `id` (string) – words", several in
+ * one item ("- `slug`, `star_count` (after the change)"), and the fields of a list's items
+ * in bullets one level deeper.
+ */
+function bulletFields(lines: readonly string[], start: number): Field[] | undefined {
   const fields: Field[] = [];
   let indent: number | undefined;
-  for (const line of lines.slice(heading + 1)) {
+  let inner: string[] = [];
+  const closeInner = () => {
+    const owner = fields.at(-1);
+    const items = inner.length > 0 ? bulletFields(inner, 0) : undefined;
+    if (owner && items) owner.items = items;
+    inner = [];
+  };
+  for (const line of lines.slice(start)) {
     const depth = /^\s*/.exec(line)?.[0].length ?? 0;
-    // a list inside an item tells of the item's own fields
-    if (indent !== undefined && depth > indent && /^\s*[-*]\s/.test(line)) continue;
-    // "- `slug`, `star_count` (after the change)": several fields in one item
+    if (indent !== undefined && depth > indent && /^\s*[-*]\s/.test(line)) {
+      inner.push(line);
+      continue;
+    }
+    closeInner();
     if (/^\s*[-*]\s+`[A-Za-z_]\w*`\s*(?:\([^)]*\))?\s*,/.test(line)) {
       indent ??= depth;
       for (const name of line.matchAll(/`([A-Za-z_]\w*)`/g)) fields.push({ key: name[1] as string });
@@ -79,9 +104,11 @@ function fieldList(description: string): Field[] | undefined {
     indent ??= depth;
     fields.push({ key: item[1], value: item[2] ? `<${item[2]}>` : undefined, type: item[2], note: item[3] });
   }
+  closeInner();
   // a field named twice (once among others, once with its words) is the one with its words
   const byKey = new Map<string, Field>();
-  for (const field of fields) if (!byKey.has(field.key) || field.note) byKey.set(field.key, field);
+  for (const field of fields)
+    if (!byKey.has(field.key) || field.note || field.items) byKey.set(field.key, field);
   return byKey.size > 0 ? [...byKey.values()] : undefined;
 }
 
@@ -93,6 +120,15 @@ function schemaOf(
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const field of fields) {
+    if (field.items) {
+      const items = schemaOf(field.items, params, states, whether);
+      properties[field.key] = {
+        type: "array",
+        items: { type: "object", properties: items.properties },
+        ...(field.note?.trim() ? { description: field.note.trim() } : {}),
+      };
+      continue;
+    }
     const property = field.type
       ? (listedType(field.type) ?? propertyOf(field.key, undefined, params, states, whether))
       : propertyOf(field.key, field.note ? `<${field.note}>` : field.value, params, states, whether);
@@ -145,6 +181,8 @@ interface Field {
   type?: string;
   /** What a field list says of it after a dash. */
   note?: string;
+  /** The fields of each item, for a list whose items a nested list describes. */
+  items?: Field[];
 }
 
 /** `"a", "b": 1, "c" (a note), "d": <words>` → a, b = 1, c, d = <words>. */

@@ -10,7 +10,7 @@ import type {
 } from "../catalog/index.js";
 import { computationEffects, ratesFromState } from "../compute/index.js";
 import { isPlainObject } from "../patch/index.js";
-import { aggregateAnswers, collectionNamed } from "./aggregates.js";
+import { aggregateAnswers, collectionNamed, listItemAnswers } from "./aggregates.js";
 import { statedArgumentChecks } from "./argument-checks.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
@@ -285,6 +285,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...successFlags(ctx.facts, outcome.drafts),
         ...counted,
         ...aggregateAnswers(ctx, [...outcome.drafts, ...counted]),
+        ...listItemAnswers(ctx, outcome.drafts),
         ...linkedChanges(ctx, outcome.drafts),
       ]),
     ];
