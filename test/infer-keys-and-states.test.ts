@@ -53,3 +53,34 @@ describe("a change only allowed in one state of the record", () => {
     expect((allowed.after.oven_panel as { fan_speed: number }).fan_speed).toBe(3);
   });
 });
+
+describe("an unknown verb whose description says what it adds to a list or takes from it", () => {
+  const crew = () => ({
+    crew_boats: [
+      { id: 1, name: "Swift", rowers: ["ada", "ben"] },
+      { id: 2, name: "Heron", rowers: [] },
+    ],
+  });
+  const seat = tool(
+    "crew_seat_rower",
+    "Seats a rower in a boat. `rower` is appended to the end of the boat's `rowers` list.",
+    { boat_id: { type: "integer" }, rower: text },
+  );
+  const unseat = tool("crew_unseat_rower", "`rower` is removed from the boat's `rowers`.", {
+    boat_id: { type: "integer" },
+    rower: text,
+  });
+
+  it("adds the argument to the record's list, and takes it out again, on that record only", async () => {
+    const seated = await call(world(crew(), [seat, unseat]), "crew_seat_rower", { boat_id: 1, rower: "cy" });
+    const boats = seated.after.crew_boats as Array<{ rowers: string[] }>;
+    expect(boats[0]?.rowers).toEqual(["ada", "ben", "cy"]);
+    expect(boats[1]?.rowers).toEqual([]);
+    const unseated = await call(world(crew(), [seat, unseat]), "crew_unseat_rower", {
+      boat_id: 1,
+      rower: "ada",
+    });
+    expect((unseated.after.crew_boats as Array<{ rowers: string[] }>)[0]?.rowers).toEqual(["ben"]);
+    expect(seated.report.verdict).toBe("partly");
+  });
+});

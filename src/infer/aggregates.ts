@@ -58,6 +58,7 @@ export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[
   for (const output of ctx.facts.outputs) {
     if (answered.has(output.name)) continue;
     const phrase = phraseOf(ctx.facts.tool.description, output) ?? siblingPhrase(ctx, output);
+    if (!mayCompute(output, phrase)) continue;
     const argument = phrase && output.type !== "boolean" ? argumentNamed(ctx, phrase) : undefined;
     if (argument) {
       out.push({ kind: "respond", output: output.name, value: { $expr: `$args.${quoted(argument)}` } });
@@ -92,6 +93,17 @@ export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[
     ctx.notes.push(`answers ${output.name} by the arithmetic its docs give`);
   }
   return out;
+}
+
+/** Words of a computation or a reference, or a name that counts: anything else is not looked at further. */
+const COMPUTING =
+  /\b(?:number|count|counts|sum|total|codes|ids|keys|minus|plus|less|all|whole|entire|every|fields|record|object|id|key|slug)\b|[*/=]/i;
+const COUNTING_NAME = /_count$|^count_|^num_|^number_of_|^total_/;
+
+function mayCompute(output: OutputFact, phrase: string | undefined): boolean {
+  if (COUNTING_NAME.test(output.name)) return true;
+  if (phrase !== undefined) return COMPUTING.test(phrase) || phrase.length < 40;
+  return (output.type === undefined || output.type === "integer") && /_|s$/.test(output.name);
 }
 
 /** Outputs an effect already answers, or that a record the effects read or change holds. */
@@ -149,11 +161,10 @@ export function phraseOf(description: string, output: OutputFact): string | unde
  * toolset gives it, where this tool's words give none.
  */
 function siblingPhrase(ctx: Context, output: OutputFact): string | undefined {
-  if (!output.name.includes("_")) return undefined;
-  for (const sibling of ctx.siblings()) {
-    if (sibling.tool.name === ctx.facts.tool.name || !sibling.tool.description.includes(output.name))
-      continue;
-    const phrase = phraseOf(sibling.tool.description, { ...output, description: "" });
+  if (!output.name.includes("_") || !ctx.descriptions) return undefined;
+  for (const [name, description] of ctx.descriptions) {
+    if (name === ctx.facts.tool.name || !description.includes(output.name)) continue;
+    const phrase = phraseOf(description, { ...output, description: "" });
     if (phrase) return phrase;
   }
   return undefined;
@@ -704,14 +715,20 @@ export function listItemAnswers(ctx: Context, drafts: readonly Draft[]): Draft[]
  * `box_id` among the fields of each item of a map's records that keep no key: the key, which
  * the records then carry under that name as they are served.
  */
-function itemKey(ctx: Context, collection: CollectionShape, items: Record<string, unknown>): string | undefined {
+function itemKey(
+  ctx: Context,
+  collection: CollectionShape,
+  items: Record<string, unknown>,
+): string | undefined {
   if (collection.container !== "map") return undefined;
   const noun = singular(collection.name.toLowerCase().split("_").pop() ?? "");
   const key = Object.keys(items).find((name) => {
     if (collection.fields.has(name)) return false;
     const words = name.toLowerCase().split("_");
     return (
-      words.length === 2 && singular(words[0] as string) === noun && /^(id|key|slug|code|name)$/.test(words[1] as string)
+      words.length === 2 &&
+      singular(words[0] as string) === noun &&
+      /^(id|key|slug|code|name)$/.test(words[1] as string)
     );
   });
   if (key) ctx.keyFields.set(collection.name, key);

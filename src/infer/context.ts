@@ -13,6 +13,8 @@ export interface Context {
   states: readonly StateDocument[];
   /** The other tools of the toolset, for rules that read a toolset's conventions. */
   siblings: () => readonly ToolFacts[];
+  /** Every tool's name and description as written, for words one tool gives another's fields. */
+  descriptions?: ReadonlyMap<string, string>;
   references: Reference[];
   /** Errors inference adds to the tool (a not-found error the source did not document). */
   addedErrors: ToolError[];

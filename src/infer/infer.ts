@@ -203,6 +203,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   // the toolset's tool names, for the errors a description tells of another tool
   const toolNames = toolset.tools.map((t) => t.name).filter((name) => name.includes("_"));
   const descriptions = toolset.tools.map((t) => t.description);
+  const described = new Map(toolset.tools.map((t) => [t.name, t.description]));
   const tools = toolset.tools.map((tool) => {
     if (tool.effects.length > 0 && tool.inferred && tool.inferred.by !== INFERRED_BY) {
       // written by a model: kept until a model is asked again (toolsim infer --model)
@@ -242,6 +243,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       shape,
       states,
       siblings,
+      descriptions: described,
       references: [],
       addedErrors: [],
       notes: [],
@@ -1364,9 +1366,13 @@ function statedChanges(ctx: Context, subject: Reference): Draft[] | undefined {
   const said = status && set[status.path] === undefined ? statedStatus(ctx.facts.text) : undefined;
   if (status && said && knownValues(ctx, status.path, status.values.keys()).includes(said))
     set[status.path] = said;
-  if (Object.keys(set).length === 0) return undefined;
+  const listed = statedListChanges(ctx, collection);
+  Object.assign(set, listed.set);
+  if (Object.keys(set).length === 0 && Object.keys(listed.append).length === 0) return undefined;
   const missing = notFoundError(ctx, collection, subject.param.name, { add: true });
-  ctx.notes.push(`sets ${Object.keys(set).join(", ")} as the description says`);
+  ctx.notes.push(
+    `changes ${[...Object.keys(set), ...Object.keys(listed.append)].join(", ")} as the description says`,
+  );
   addGap(
     ctx,
     `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: only the changes its description states are made`,
@@ -1382,10 +1388,37 @@ function statedChanges(ctx: Context, subject: Reference): Draft[] | undefined {
         typeof set[status?.path ?? ""] === "string" ? String(set[status?.path ?? ""]) : undefined,
       ),
       set,
+      ...(Object.keys(listed.append).length > 0 ? { append: listed.append } : {}),
       as: bindingName(collection),
       output: "",
     },
   ];
+}
+
+/**
+ * "`handle` is appended to the end of the shift's `volunteers` list", "`tag` is removed from
+ * the photo's `tags`": an argument a description adds to or takes from a list of the record.
+ */
+function statedListChanges(
+  ctx: Context,
+  collection: CollectionShape,
+): { set: Record<string, unknown>; append: Record<string, string> } {
+  const set: Record<string, unknown> = {};
+  const append: Record<string, string> = {};
+  const text = ctx.facts.text.replace(/`/g, "");
+  const pattern =
+    /\b([a-z_][a-z0-9_]*) is (appended|added|removed|deleted|taken) (?:to|from|onto|into) (?:the end of )?(?:the |its )?(?:[a-z_]+'s )?([a-z_][a-z0-9_]*)/gi;
+  for (const match of text.matchAll(pattern)) {
+    const param = ctx.facts.params.find((p) => p.name === match[1]);
+    const field = collection.fields.get(match[3] as string);
+    if (!param || !field?.types.has("array") || field.path.includes(".")) continue;
+    if (/appended|added/i.test(match[2] as string)) append[field.path] = `{${param.name}}`;
+    else
+      set[field.path] = {
+        $expr: `[$subject.${identifier(field.path)}[$ != $args.${identifier(param.name)}]]`,
+      };
+  }
+  return { set, append };
 }
 
 /** A read of the record an argument names that answers its not-found error when it is missing. */
