@@ -280,3 +280,36 @@ describe("fields of each item of a list", () => {
     expect(report.gaps.join(" ")).toMatch(/each boxes item that no record keeps: dust_level/);
   });
 });
+
+describe("counts per value, means, and an optional argument that narrows them", () => {
+  const jobs = () => ({
+    farm_pipelines: { web: { repo: "acme/web" }, api: { repo: "acme/api" } },
+    farm_jobs: {
+      J1: { pipeline: "web", state: "done", seconds: 100 },
+      J2: { pipeline: "web", state: "failed", seconds: 300 },
+      J3: { pipeline: "api", state: "done", seconds: null },
+      J4: { pipeline: "api", state: "queued", seconds: null },
+    },
+  });
+  const stats = tool(
+    "farm_job_stats",
+    "Job figures, optionally for one pipeline. Returns {by_state: {queued, done, failed, skipped} (all four keys, 0 if none), mean_seconds: mean seconds of the jobs}. Errors: PIPELINE_NOT_FOUND.",
+    { pipeline: text },
+    [],
+  );
+
+  it("count each listed value, average what holds a number, over all the records", async () => {
+    const { answer, report } = await call(world(jobs(), [stats]), "farm_job_stats", {});
+    expect(answer).toMatchObject({
+      by_state: { queued: 1, done: 2, failed: 1, skipped: 0 },
+      mean_seconds: 200,
+    });
+    // the pipeline's not-found error is left to no effect, and the verdict says so
+    expect(report.gaps.join(" ")).toMatch(/PIPELINE_NOT_FOUND is answered by no effect/);
+  });
+
+  it("keep to the records of the pipeline when one is given", async () => {
+    const { answer } = await call(world(jobs(), [stats]), "farm_job_stats", { pipeline: "api" });
+    expect(answer).toMatchObject({ by_state: { queued: 1, done: 1, failed: 0, skipped: 0 } });
+  });
+});

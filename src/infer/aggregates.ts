@@ -19,7 +19,12 @@ import { singular } from "./words.js";
  * plainly (a count per group, a median) is left alone, and stays a guess.
  */
 
-type Operation = { op: "count" } | { op: "sum"; terms: string[] } | { op: "keys"; sorted: boolean };
+type Operation =
+  | { op: "count" }
+  | { op: "sum"; terms: string[] }
+  | { op: "average"; terms: string[] }
+  | { op: "keys"; sorted: boolean }
+  | { op: "groups"; field: string; keys: string[] };
 
 /** One record the records counted belong to, and the expression of its key (an item of a list). */
 interface Owner {
@@ -97,8 +102,8 @@ export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[
 
 /** Words of a computation or a reference, or a name that counts: anything else is not looked at further. */
 const COMPUTING =
-  /\b(?:number|count|counts|sum|total|codes|ids|keys|minus|plus|less|all|whole|entire|every|fields|record|object|id|key|slug)\b|[*/=]/i;
-const COUNTING_NAME = /_count$|^count_|^num_|^number_of_|^total_/;
+  /\b(?:number|count|counts|sum|total|mean|average|codes|ids|keys|minus|plus|less|all|whole|entire|every|fields|record|object|id|key|slug)\b|[*/=]/i;
+const COUNTING_NAME = /_count$|^count_|^num_|^number_of_|^total_|^by_|_per_/;
 
 function mayCompute(output: OutputFact, phrase: string | undefined): boolean {
   if (COUNTING_NAME.test(output.name)) return true;
@@ -246,8 +251,21 @@ function aggregateOf(
       );
     if (output.type !== undefined) return undefined;
   }
+  const groups = groupsOf(ctx, output, text);
+  if (groups) return groups;
   if (output.type !== undefined && !isNumeric(output)) return undefined;
-  // a count per group ("each the number of cards in that box") is not one number
+  const average =
+    /^(?:the )?(?:mean|average) (?:of )?(?:the )?([a-z_]+)\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(text);
+  if (average?.[1])
+    return selection(
+      ctx,
+      output,
+      { op: "average", terms: [average[1]] },
+      average[2] ?? "",
+      [average[1]],
+      owner,
+    );
+  // a count per group the words do not name keys for is not one number
   if (/\b(?:each|per|object|map|keyed)\b/.test(text)) return undefined;
   const counted =
     /^(?:the )?(?:total )?(?:number|count) of (.*)$/.exec(text)?.[1] ??
@@ -261,6 +279,41 @@ function aggregateOf(
   }
   if (phrase && !/^[a-z_ ]+$/.test(text)) return undefined;
   return countNamed(ctx, output, owner);
+}
+
+/**
+ * `by_status: {queued, running, passed}` ("0 if none"), `cards_per_box` ("keys "1" to "5", each
+ * the number of the deck's cards in that box"): a count for each value of one field, under the
+ * keys the docs list, as GitHub's search facets and Stripe's reports count per status.
+ */
+function groupsOf(ctx: Context, output: OutputFact, text: string): Aggregate | undefined {
+  if (output.type !== undefined && output.type !== "object") return undefined;
+  const name = output.name.toLowerCase();
+  const field = /^by_([a-z_]+)$/.exec(name)?.[1] ?? /(?:^|_)per_([a-z_]+)$/.exec(name)?.[1];
+  if (!field) return undefined;
+  const holders = [...ctx.shape.collections.values()].filter(
+    (c) => c.path.length === 1 && !c.pairs && c.fields.has(field),
+  );
+  const noun = /^([a-z]+)_per_/.exec(name)?.[1];
+  const collection =
+    holders.length === 1
+      ? holders[0]
+      : holders.find((c) => noun !== undefined && c === collectionNamed(ctx, noun));
+  if (!collection) return undefined;
+  const listed = new RegExp(`\\b${output.name}\\s*:\\s*\\{([^}]*)\\}`).exec(ctx.facts.tool.description)?.[1];
+  const range = /\bkeys "?(\d+)"? to "?(\d+)"?/.exec(text);
+  const keys = listed
+    ? listed
+        .split(",")
+        .map((k) => k.replace(/["'`\s]/g, ""))
+        .filter((k) => /^[\w-]+$/.test(k))
+    : range
+      ? Array.from({ length: Math.max(0, Number(range[2]) - Number(range[1]) + 1) }, (_, i) =>
+          String(Number(range[1]) + i),
+        )
+      : [];
+  if (keys.length === 0 || keys.length > 50) return undefined;
+  return { operation: { op: "groups", field, keys }, collection, predicates: scopeOf(ctx, collection) };
 }
 
 /**
@@ -552,17 +605,20 @@ function scopeOf(
       : [`$string(${quoted(link.path)}) = $string(${owner.key})`];
   }
   for (const param of ctx.facts.params) {
-    if (!param.required || used(param.name)) continue;
+    if (used(param.name) || param.type === "boolean") continue;
+    // an optional argument ("optionally only one pipeline") keeps them to it when given
+    const given = (predicate: string) =>
+      param.required ? predicate : `$not($exists($args.${quoted(param.name)})) or ${predicate}`;
     const own = collection.fields.get(param.name);
     if (own && !own.path.includes(".") && !own.types.has("object") && !own.types.has("array"))
-      return [`$string(${quoted(own.path)}) = $string($args.${quoted(param.name)})`];
+      return [given(`$string(${quoted(own.path)}) = $string($args.${quoted(param.name)})`)];
     const reference = ctx.references.find((r) => r.param.name === param.name && r.collection !== collection);
     if (!reference) continue;
     const link = [...collection.fields.values()].find(
       (f) => !f.path.includes(".") && f.refersTo === reference.collection.name,
     );
-    if (link?.types.has("array")) return [`$args.${quoted(param.name)} in ${quoted(link.path)}`];
-    if (link) return [`$string(${quoted(link.path)}) = $string($args.${quoted(param.name)})`];
+    if (link?.types.has("array")) return [given(`$args.${quoted(param.name)} in ${quoted(link.path)}`)];
+    if (link) return [given(`$string(${quoted(link.path)}) = $string($args.${quoted(param.name)})`)];
   }
   return [];
 }
@@ -573,6 +629,17 @@ function expressionOf(aggregate: Aggregate): string {
   const { collection, operation, predicates } = aggregate;
   const selected = `${recordsOf(collection)}${predicates.map((p) => `[${p}]`).join("")}`;
   if (operation.op === "count") return `$count(${selected})`;
+  if (operation.op === "average") {
+    const term = quoted(operation.terms[0] as string);
+    return `$average([${selected}[$type(${term}) = "number"].${term}])`;
+  }
+  if (operation.op === "groups") {
+    const counts = operation.keys.map(
+      (key) =>
+        `${JSON.stringify(key)}: $count(${selected}[$string(${quoted(operation.field)}) = ${JSON.stringify(key)}])`,
+    );
+    return `{${counts.join(", ")}}`;
+  }
   if (operation.op === "sum") {
     const numbers = operation.terms.map((t) => `[$type(${quoted(t)}) = "number"]`).join("");
     // summed inside brackets, so that no records sum to 0

@@ -191,6 +191,17 @@ function fieldsOf(body: string): Field[] {
   for (const part of topLevelParts(body)) {
     // keys quoted (`"run_id"`) or bare (`run_id`), as docs write a response's shape
     const match = /^\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*(?::\s*([\s\S]*?))?\s*(?:\([^)]*\))?\s*$/.exec(part);
+    const last = fields.at(-1);
+    // "…: mean of the builds, null if there are none": words after a comma go on the value before
+    if (
+      !match?.[1] &&
+      last?.value !== undefined &&
+      /^\s*[a-z][a-z ]*\b/.test(part) &&
+      part.trim().includes(" ")
+    ) {
+      last.value = `${last.value}, ${part.trim()}`;
+      continue;
+    }
     if (!match?.[1]) return [];
     fields.push(match[2] === undefined ? { key: match[1] } : { key: match[1], value: match[2] });
   }

@@ -964,20 +964,24 @@ function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
 function computedRead(ctx: Context): { drafts: Draft[] } | undefined {
   // an unknown verb (`updater`) may change what it counts: only a known read is rescued
   const { tool } = ctx.facts;
-  if (tool.annotations?.readOnlyHint !== true && verbOf(tool.name)?.action !== "read") return undefined;
+  // a summary named by its noun alone (`queue_stats`, `account_summary`) reads
+  const namedRead = verbOf(tool.name) === undefined && READ_NOUNS.has(ctx.facts.words.at(-1) ?? "");
+  if (tool.annotations?.readOnlyHint !== true && verbOf(tool.name)?.action !== "read" && !namedRead)
+    return undefined;
   const computed = aggregateAnswers(ctx, []);
   if (computed.length === 0) return undefined;
   const named: Draft[] = [];
   for (const param of ctx.facts.params) {
-    if (!param.required) continue;
     // `locale` of locales keyed by their codes: a key the argument's name names
     const collection =
       ctx.references.find((r) => r.param === param && !r.many)?.collection ??
-      collectionNamed(ctx, param.name);
+      (param.required ? collectionNamed(ctx, param.name) : undefined);
     if (!collection) continue;
     const target = recordTarget(ctx, collection, `{${param.name}}`);
     const missing = notFoundError(ctx, collection, param.name, { add: true });
-    if (target && missing) named.push({ kind: "read", target, missing });
+    // an optional one ("optionally only one pipeline") must name a record when it is given
+    const given = param.required ? {} : { when: `$exists($args.${identifier(param.name)})` };
+    if (target && missing) named.push({ kind: "read", target, missing, ...given });
   }
   return { drafts: [...named, ...computed] };
 }
