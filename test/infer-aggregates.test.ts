@@ -219,7 +219,7 @@ describe("fields the docs define by an argument, a part of the state or arithmet
 
   it("answer null where the record holds null, not a made-up value of the type", () => {
     const { tool: got } = inferred(all(), "venue_get_room");
-    const note = (got.outputSchema?.properties as Record<string, { type?: unknown }>).note;
+    const note = ((got.outputSchema?.properties ?? {}) as Record<string, { type?: unknown }>).note;
     expect(note?.type).toEqual(["string", "null"]);
   });
 

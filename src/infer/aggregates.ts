@@ -829,7 +829,7 @@ function itemExpression(
   if (!owner) return undefined;
   const aggregate = aggregateOf(ctx, output, phrase, owner);
   // a count over everything would answer every item the same: only the item's own records count
-  if (!aggregate || !aggregate.predicates.some((p) => p.includes(owner.key))) return undefined;
+  if (!aggregate?.predicates.some((p) => p.includes(owner.key))) return undefined;
   return expressionOf(aggregate);
 }
 
