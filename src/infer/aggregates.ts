@@ -6,10 +6,10 @@ import type { CollectionShape, FieldShape } from "./shape.js";
 import { singular } from "./words.js";
 
 /**
- * Answers computed over the records, as a description spells them out: "`card_count` – number
- * of cards in the deck", "`total_reviews` – sum of `reviews` over the deck's cards",
- * "`queued_count`: <jobs with status queued>", "open_incidents counts incidents with
- * resolved_at null", "`percent` – 100 * translated / total". Summary endpoints answer such
+ * Answers computed over the records, as a description spells them out: "`issue_count` –
+ * number of issues in the milestone", "`total_amount` – sum of `amount` over the customer's
+ * charges", "`open_count`: <issues with state open>", "unresolved counts issues with
+ * resolved_at null", "`percent` – 100 * closed / total". Summary endpoints answer such
  * counts and sums: UptimeRobot's account details (`up_monitors`, `down_monitors`,
  * `paused_monitors`), GitHub's milestones (`open_issues`, `closed_issues`) and repositories
  * (`open_issues_count`), Stripe's balance transactions summed per type in its reports.
@@ -90,7 +90,7 @@ export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[
     out.push({ kind: "respond", output: output.name, value: { $expr: expression } });
     ctx.notes.push(`answers ${output.name} as ${aggregate.operation.op} over ${aggregate.collection.name}`);
   }
-  // a field worked out from the others ("100 * translated / total"), once those are known
+  // a field worked out from the others ("100 * closed / total"), once those are known
   for (const { output, phrase } of formulas) {
     const expression = formulaOf(phrase, computed) ?? recordFormula(ctx, drafts, output, phrase);
     if (!expression) continue;
@@ -138,7 +138,7 @@ function isNumeric(output: OutputFact): boolean {
 /**
  * What the docs say of one field: its schema description, else the words after its name in
  * the tool's description (`name` – words, `name (words)`, `"name": <words>`, `name counts
- * words`, also where names are grouped: `up/down count checks by last_status`).
+ * words`, also where names are grouped: `open/closed count issues by state`).
  */
 export function phraseOf(description: string, output: OutputFact): string | undefined {
   if (output.description.trim() !== "") return output.description;
@@ -161,7 +161,7 @@ export function phraseOf(description: string, output: OutputFact): string | unde
 }
 
 /**
- * A field the docs define once for the whole API ("seats_remaining = capacity minus …" in the
+ * A field the docs define once for the whole API ("available = on_hand minus …" in the
  * listing, "computed as in the listing" in the read of one): the words another tool of the
  * toolset gives it, where this tool's words give none.
  */
@@ -177,18 +177,13 @@ function siblingPhrase(ctx: Context, output: OutputFact): string | undefined {
 
 /** The phrase in lower case, marks and quotes gone. */
 function plain(phrase: string): string {
-  return phrase
-    .toLowerCase()
-    .replace(/[`*"']/g, (mark) => (mark === "'" ? "'" : ""))
-    .replace(/×/g, " x ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return phrase.toLowerCase().replace(/[`*"]/g, "").replace(/×/g, " x ").replace(/\s+/g, " ").trim();
 }
 
 // ── what the words ask for ──
 
 /**
- * "<all verda_controller fields>", "the whole store_settings object": a field the docs say is a
+ * "<all device_config fields>", "the whole store_settings object": a field the docs say is a
  * part of the state, named by its key, is that part as the call leaves it.
  */
 function partNamed(ctx: Context, phrase: string): string | undefined {
@@ -204,7 +199,7 @@ function partNamed(ctx: Context, phrase: string): string | undefined {
 }
 
 /**
- * "`deleted` – the slug", "{deleted: id}", "the id of the removed shift": a field the docs say
+ * "`deleted` – the slug", "{deleted: id}", "the id of the removed label": a field the docs say
  * is an argument the call names its record by repeats it, as Stripe's `DELETE` answers
  * repeat the `id` they were given.
  */
@@ -282,8 +277,8 @@ function aggregateOf(
 }
 
 /**
- * `by_status: {queued, running, passed}` ("0 if none"), `cards_per_box` ("keys "1" to "5", each
- * the number of the deck's cards in that box"): a count for each value of one field, under the
+ * `by_state: {open, closed}` ("0 if none"), `issues_per_priority` ("keys "1" to "4", each
+ * the number of the project's issues of that priority"): a count for each value of one field, under the
  * keys the docs list, as GitHub's search facets and Stripe's reports count per status.
  */
 function groupsOf(ctx: Context, output: OutputFact, text: string): Aggregate | undefined {
@@ -317,8 +312,8 @@ function groupsOf(ctx: Context, output: OutputFact, text: string): Aggregate | u
 }
 
 /**
- * A count the field's name says alone: `total_checks`, `product_count`, `num_members`, and a
- * value of the records before their noun (`paused_checks`, `open_issues`).
+ * A count the field's name says alone: `total_issues`, `product_count`, `num_members`, and a
+ * value of the records before their noun (`paused_monitors`, `open_issues`).
  */
 function countNamed(ctx: Context, output: OutputFact, owner?: Owner): Aggregate | undefined {
   if (output.type !== "integer" && output.type !== undefined) return undefined;
@@ -329,7 +324,7 @@ function countNamed(ctx: Context, output: OutputFact, owner?: Owner): Aggregate 
   const noun = nounWords[nounWords.length - 1] as string;
   const collection = collectionNamed(ctx, noun);
   if (!collection) return undefined;
-  // `paused_checks`: a count of some of them; `total_checks`, `check_count`: of all
+  // `paused_monitors`: a count of some of them; `total_monitors`, `monitor_count`: of all
   const before = nounWords.slice(0, -1).join("_");
   if (before === "") {
     if (!counting && !/s$/.test(noun)) return undefined;
@@ -349,8 +344,8 @@ function countNamed(ctx: Context, output: OutputFact, owner?: Owner): Aggregate 
 }
 
 /**
- * The records a phrase names ("the deck's cards", "jobs with status queued", "incidents with
- * resolved_at null", "cards in box 5", "strings that have a translation in this locale") and
+ * The records a phrase names ("the board's cards", "jobs with status queued", "issues with
+ * resolved_at null", "issues in priority 1", "pages that have a translation in this language") and
  * how they are kept to some: by the words, and by an argument naming what they belong to.
  */
 function selection(
@@ -392,7 +387,7 @@ function selection(
   // an argument the words already select by is not asked for twice
   const used = stated.predicates.join(" ");
   predicates.push(...scopeOf(ctx, collection, rest, (name) => used.includes(`$args.${quoted(name)}`), owner));
-  // the arguments' nouns ("in the deck" of `deck_id`, "in this locale") say whose records
+  // the arguments' nouns ("in the board" of `board_id`, "in this language") say whose records
   const scope = ctx.facts.params.flatMap((p) => [singular(p.name), ...p.words.map(singular)]);
   if (!understood(ctx, stated.left, scope)) return undefined;
   if (
@@ -408,7 +403,7 @@ function selection(
 
 /**
  * The collection a noun names: its name's last word or its own name, else its key field's noun
- * (`jobs` of a queue whose records are keyed by `job_id`); of several, the one that keeps the
+ * (`jobs` of a queue whose records are keyed by `job_id`, as CI services key them); of several, the one that keeps the
  * numbers summed.
  */
 export function collectionNamed(
@@ -467,10 +462,10 @@ function valuePredicate(collection: CollectionShape, word: string): string | und
 }
 
 /**
- * "with status queued", "whose status is open", "with resolved_at null", "in box 5",
- * "with quantity 0", "that have a translation in this locale", and "by last_status" of a
- * field named for one of its values (`up` counts checks by `last_status`). `left` is what the
- * words say beyond these: a selection toolsim cannot make ("returned to sellable inventory").
+ * "with status queued", "whose status is open", "with resolved_at null", "in priority 1",
+ * "with quantity 0", "that have a translation in this language", and "by state" of a
+ * field named for one of its values (`open` counts issues by `state`). `left` is what the
+ * words say beyond these: a selection toolsim cannot make ("refunded after the dispute").
  */
 function statedPredicates(
   ctx: Context,
@@ -489,7 +484,7 @@ function statedPredicates(
     predicates.push(`${quoted(field.path)} = ${value}`);
     return " ";
   });
-  // "whose volunteers contain the handle": a list of theirs holds the argument
+  // "whose assignees contain the login": a list of theirs holds the argument
   const holding =
     /\b(?:whose|where|with) ([a-z_]+) (?:contains?|includes?|holds?|lists?) (?:the |a |this |that |given )?([a-z_]+)/;
   left = left.replace(holding, (whole, name: string, argument: string) => {
@@ -583,8 +578,8 @@ function literalFor(field: FieldShape, word: string): string | undefined {
 
 /**
  * The records of the one the call names: an argument that is a field of theirs
- * (`researcher`), or that names a record of another collection their field points at
- * (`deck_id` of a card). "All", "account-wide" and "total number" keep them all.
+ * (`assignee`), or that names a record of another collection their field points at
+ * (`board_id` of a card). "All", "account-wide" and "total number" keep them all.
  */
 function scopeOf(
   ctx: Context,
@@ -606,7 +601,7 @@ function scopeOf(
   }
   for (const param of ctx.facts.params) {
     if (used(param.name) || param.type === "boolean") continue;
-    // an optional argument ("optionally only one pipeline") keeps them to it when given
+    // an optional argument ("optionally for one repository") keeps them to it when given
     const given = (predicate: string) =>
       param.required ? predicate : `$not($exists($args.${quoted(param.name)})) or ${predicate}`;
     const own = collection.fields.get(param.name);
@@ -668,8 +663,8 @@ function quoted(name: string): string {
 }
 
 /**
- * "capacity minus the sum of passengers over bookings for that sailing whose status is
- * confirmed", "slots minus the number of entries in volunteers": a number of the record the
+ * "capacity minus the sum of quantity over orders for that event whose status is paid",
+ * "seats minus the number of entries in members": a number of the record the
  * call reads or changes, less (or plus) a count or a sum over its own list or over the records
  * linked to it.
  */
@@ -723,8 +718,8 @@ function formulaOn(
 
 /**
  * A list whose items the docs give fields the records do not keep ("each with all stored fields
- * plus `open_slots` – slots minus the number of entries in volunteers", `star_count`, "number of
- * cards currently in the deck"): each item is answered with them worked out on it, as GitHub's
+ * plus `seats_left` – seats minus the number of entries in members", `star_count`, "number of
+ * cards currently in the list"): each item is answered with them worked out on it, as GitHub's
  * repository listings carry `stargazers_count` and `open_issues_count`. Fields no words explain
  * leave the tool partly inferred, named.
  */
@@ -779,7 +774,7 @@ export function listItemAnswers(ctx: Context, drafts: readonly Draft[]): Draft[]
 }
 
 /**
- * `box_id` among the fields of each item of a map's records that keep no key: the key, which
+ * `board_id` among the fields of each item of a map's records that keep no key: the key, which
  * the records then carry under that name as they are served.
  */
 function itemKey(
@@ -809,7 +804,7 @@ function itemExpression(
   owner: Owner | undefined,
 ): string | undefined {
   const phrase = phraseOf(ctx.facts.tool.description, output) ?? siblingPhrase(ctx, output);
-  // `star_count` of an item that keeps its `stars`, `file_count` of one that keeps `files`
+  // `star_count` of an item that keeps its `stars`, `label_count` of one that keeps `labels`
   const noun = /^(?:num_|number_of_)?([a-z]+?)(?:_count)?$/.exec(output.name)?.[1];
   if (noun && /_count$|^num_|^number_of_/.test(output.name)) {
     const list = [...collection.fields.values()].find(
@@ -834,7 +829,7 @@ function itemExpression(
 }
 
 /**
- * "100 * translated / total, rounded to the nearest integer (0 when there are no strings)":
+ * "100 * closed / total, rounded to the nearest integer (0 when there are no issues)":
  * arithmetic over fields computed before, where the words are only numbers, operators and
  * their names.
  */

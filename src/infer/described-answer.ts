@@ -60,7 +60,7 @@ function fieldList(description: string): Field[] | undefined {
     ),
   );
   if (heading >= 0) return bulletFields(lines, heading + 1);
-  // "Returns an object with one field, `decks`, an array of:" and the items' fields below
+  // "Returns an object with one field, `boards`, an array of:" and the items' fields below
   const opening = lines.findIndex((line) =>
     /\breturns?\b.*`[A-Za-z_]\w*`[^`]*\b(?:array|list)\b[^`]*:\s*$/i.test(line),
   );
@@ -192,7 +192,7 @@ function fieldsOf(body: string): Field[] {
     // keys quoted (`"run_id"`) or bare (`run_id`), as docs write a response's shape
     const match = /^\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*(?::\s*([\s\S]*?))?\s*(?:\([^)]*\))?\s*$/.exec(part);
     const last = fields.at(-1);
-    // "…: mean of the builds, null if there are none": words after a comma go on the value before
+    // "…: mean of the durations, null if there are none": words after a comma go on the value before
     if (
       !match?.[1] &&
       last?.value !== undefined &&
@@ -338,7 +338,7 @@ function words(said: string): string {
   return said.replace(/^<|>$/g, "").trim();
 }
 
-/** The part of the state at the top that the words name by its key (`verda_controller`). */
+/** The part of the state at the top that the words name by its key (`device_config`). */
 function partNamed(said: string, states: readonly StateDocument[]): unknown {
   const state = states[0];
   if (!state || !said.includes("_")) return undefined;
@@ -350,7 +350,7 @@ function partNamed(said: string, states: readonly StateDocument[]): unknown {
 
 /**
  * The first value the state documents hold under `key`, at any depth, and whether some record
- * holds null there (a `cancellation_reason` of the sailings not cancelled): such a field is
+ * holds null there (a `closed_at` of the issues still open): such a field is
  * answered null, not made up to fit a type.
  */
 function sampleOf(states: readonly StateDocument[], key: string): { value: unknown; nullable: boolean } {

@@ -958,13 +958,13 @@ function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
 
 /**
  * A read that names no record of its own but whose answer is computed over the records (an
- * account-wide summary, a researcher's totals): the counts and sums, after the not-found
+ * account-wide summary, a customer's totals): the counts and sums, after the not-found
  * error of any record an argument names.
  */
 function computedRead(ctx: Context): { drafts: Draft[] } | undefined {
-  // an unknown verb (`updater`) may change what it counts: only a known read is rescued
+  // an unknown verb (`rebalancer`) may change what it counts: only a known read is rescued
   const { tool } = ctx.facts;
-  // a summary named by its noun alone (`queue_stats`, `account_summary`) reads
+  // a summary named by its noun alone (`repo_stats`, `account_summary`) reads
   const namedRead = verbOf(tool.name) === undefined && READ_NOUNS.has(ctx.facts.words.at(-1) ?? "");
   if (tool.annotations?.readOnlyHint !== true && verbOf(tool.name)?.action !== "read" && !namedRead)
     return undefined;
@@ -972,14 +972,14 @@ function computedRead(ctx: Context): { drafts: Draft[] } | undefined {
   if (computed.length === 0) return undefined;
   const named: Draft[] = [];
   for (const param of ctx.facts.params) {
-    // `locale` of locales keyed by their codes: a key the argument's name names
+    // `currency` of currencies keyed by their codes: a key the argument's name names
     const collection =
       ctx.references.find((r) => r.param === param && !r.many)?.collection ??
       (param.required ? collectionNamed(ctx, param.name) : undefined);
     if (!collection) continue;
     const target = recordTarget(ctx, collection, `{${param.name}}`);
     const missing = notFoundError(ctx, collection, param.name, { add: true });
-    // an optional one ("optionally only one pipeline") must name a record when it is given
+    // an optional one ("optionally for one repository") must name a record when it is given
     const given = param.required ? {} : { when: `$exists($args.${identifier(param.name)})` };
     if (target && missing) named.push({ kind: "read", target, missing, ...given });
   }
@@ -1400,7 +1400,7 @@ function statedChanges(ctx: Context, subject: Reference): Draft[] | undefined {
 }
 
 /**
- * "`handle` is appended to the end of the shift's `volunteers` list", "`tag` is removed from
+ * "`login` is appended to the end of the team's `members` list", "`tag` is removed from
  * the photo's `tags`": an argument a description adds to or takes from a list of the record.
  */
 function statedListChanges(

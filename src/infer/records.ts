@@ -286,7 +286,7 @@ function outputField(ctx: Context, record: RecordShape, output: OutputFact): Fie
   // a lone output of a tool named after one field (`get_ink_level` → `{level}`)
   if (ctx.facts.outputs.length !== 1) return undefined;
   const named = namedField(ctx, record);
-  // an object or a list answered (`{settings}` of `set_mode`) is not the one value set
+  // an object or a list answered (`{config}` of `set_fan_mode`) is not the one value set
   const output0 = ctx.facts.outputs[0];
   if (named && (output0?.type === "object" || output0?.type === "array") && !named.types.has(output0.type))
     return undefined;
