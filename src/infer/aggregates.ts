@@ -676,11 +676,38 @@ function recordFormula(
 ): string | undefined {
   const bound = drafts.find(
     (d) =>
-      (d.kind === "read" || d.kind === "update") && typeof d.as === "string" && typeof d.target === "string",
+      (d.kind === "read" || d.kind === "update" || d.kind === "create") &&
+      typeof d.as === "string" &&
+      typeof d.target === "string",
   );
   if (!bound) return undefined;
   const collection = ctx.shape.collections.get(String(bound.target).split("/")[0] ?? "");
-  return collection ? formulaOn(ctx, collection, `$${String(bound.as)}`, output, phrase) : undefined;
+  if (!collection) return undefined;
+  return (
+    positionOf(collection, bound, output, phrase) ??
+    (bound.kind === "create" ? undefined : formulaOn(ctx, collection, `$${String(bound.as)}`, output, phrase))
+  );
+}
+
+/**
+ * "position: <1-based place in the queue>": where the record stands in its ordered list, as a
+ * print queue, a waitlist or a playlist answers a job's, an entry's or a track's place.
+ */
+function positionOf(
+  collection: CollectionShape,
+  bound: Draft,
+  output: OutputFact,
+  phrase: string,
+): string | undefined {
+  if (collection.container !== "array" || !isNumeric(output)) return undefined;
+  if (!/\b(?:1|one)-based\b|\b(?:place|position|rank)\s+in\s+(?:the\s+)?[a-z_]+/i.test(phrase))
+    return undefined;
+  const key =
+    /\[([A-Za-z_][\w]*)=/.exec(String(bound.target))?.[1] ??
+    (bound.kind === "create" ? (bound.id as { field?: string } | undefined)?.field : undefined);
+  if (!key) return undefined;
+  const record = `$${String(bound.as)}`;
+  return `$entity(${JSON.stringify(collection.name)})#$p[${quoted(key)} = ${record}.${quoted(key)}].($p + 1)`;
 }
 
 /** The arithmetic on one record (`record` its expression), over its list or its linked records. */

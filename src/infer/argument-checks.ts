@@ -30,7 +30,7 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
 
 /** The argument the condition is about: the one named before its verb. */
 function spokenOf(ctx: Context, error: ErrorFact): Param | undefined {
-  const text = error.text.toLowerCase();
+  const text = error.text.toLowerCase().replace(/`/g, "");
   return ctx.facts.params.find((p) =>
     new RegExp(`(^|[^a-z_])${p.name.toLowerCase()}\\s+(is|are|was|must|has|contains|exceeds)\\b`).test(text),
   );
@@ -49,6 +49,12 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
       (/\b(outside|out of)\b/.test(text) ? rangeIn(`${ctx.facts.text} ${param.description}`) : undefined);
     const negated = /\b(not|outside|out of)\b/.test(text);
     if (range && negated) return (arg) => `${arg} >= ${range[0]} and ${arg} <= ${range[1]}`;
+    // "price is zero or negative", "amount is not positive", "quantity is negative"
+    if (
+      /\b(?:zero or negative|negative or zero|not (?:an? )?positive|not greater than (?:0|zero))\b/.test(text)
+    )
+      return (arg) => `${arg} > 0`;
+    if (/\bis negative\b/.test(text)) return (arg) => `${arg} >= 0`;
     const below = new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text);
     if (below?.[1]) return (arg) => `${arg} >= ${below[1]}`;
     const above = new RegExp(`\\b(?:greater than|more than|above|over|exceeds)\\s+${NUMBER}`).exec(text);

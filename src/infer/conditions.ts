@@ -140,6 +140,6 @@ export function speaksOfArgument(ctx: Context, text: string): boolean {
   return ctx.facts.params.some((p) =>
     new RegExp(
       `(^|[^a-z_])${escapeRegExp(p.name.toLowerCase())}\\s+(is|are|was|must|has|contains|exceeds)\\b`,
-    ).test(text.toLowerCase()),
+    ).test(text.toLowerCase().replace(/`/g, "")),
   );
 }

@@ -629,6 +629,17 @@ function referencedFields(
 function givenKey(ctx: Context, collection: CollectionShape): Param | undefined {
   if (collection.container !== "map" || collection.numericKeys) return undefined;
   const noun = nameWords(singular(collection.name)).map(singular).join("_");
+  // "Adds a new product under the given code": the argument the description files it under
+  const told = ctx.facts.params.find(
+    (p) =>
+      p.required &&
+      (p.type === "string" || p.type === "integer") &&
+      new RegExp(
+        `\\b(?:under|keyed by)\\s+(?:the\\s+)?(?:given\\s+)?\`?${escapeRegExp(p.name)}\\b`,
+        "i",
+      ).test(ctx.facts.tool.description),
+  );
+  if (told) return told;
   return ctx.facts.params.find(
     (p) =>
       p.required &&
@@ -789,6 +800,8 @@ function statedStart(text: string, path: string): { value: unknown } | undefined
   if (!text.includes(path)) return undefined;
   const name = escapeRegExp(path);
   const said =
+    // "Its status is "queued", except when …": what the new record's own field holds first
+    new RegExp(`\\bits\\s+${name}\\s+is\\s+${LITERAL}`, "i").exec(text) ??
     new RegExp(
       `(?:^|[^A-Za-z_])${name}\\s+(?:defaults to|starts (?:as|at|with|out as)|is initially|begins at|is set to|=)\\s+${LITERAL}`,
       "i",
@@ -1122,11 +1135,30 @@ function unfilledFields(
 function withDefaults(ctx: Context, set: Record<string, unknown>): void {
   for (const param of ctx.facts.params) {
     const field = set[param.name] === `{${param.name}}` ? param.name : undefined;
-    if (field && param.schema.default !== undefined && !param.required)
+    const fallback =
+      param.schema.default !== undefined ? { value: param.schema.default } : describedDefault(param);
+    if (field && fallback !== undefined && !param.required)
       set[field] = {
-        $expr: `$exists(${identifier(param.name)}) ? ${identifier(param.name)} : ${JSON.stringify(param.schema.default)}`,
+        $expr: `$exists(${identifier(param.name)}) ? ${identifier(param.name)} : ${JSON.stringify(fallback.value)}`,
       };
   }
+}
+
+/** "Print in color; default false.", "Number of copies (defaults to 1)": a default told in words. */
+function describedDefault(param: Param): { value: unknown } | undefined {
+  const text = typeof param.schema.description === "string" ? param.schema.description : "";
+  const said = new RegExp(
+    `\\bdefaults?(?:\\s+(?:to|is|of))?\\s*:?\\s*${LITERAL}(?=\\s*(?:[.,;)]|$))`,
+    "i",
+  ).exec(text);
+  const found = literalValue(said?.[1]);
+  if (!found) return undefined;
+  const type = param.type;
+  const fits =
+    (type === "boolean" && typeof found.value === "boolean") ||
+    ((type === "integer" || type === "number") && typeof found.value === "number") ||
+    (type === "string" && typeof found.value === "string");
+  return fits ? found : undefined;
 }
 
 /**

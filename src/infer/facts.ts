@@ -1,6 +1,14 @@
 import type { JsonSchema, Tool } from "../catalog/index.js";
 import { isPlainObject } from "../patch/index.js";
-import { type Action, isIdentifierName, nameWords, singular, verbOf, verbWords } from "./words.js";
+import {
+  type Action,
+  describedVerb,
+  isIdentifierName,
+  nameWords,
+  singular,
+  verbOf,
+  verbWords,
+} from "./words.js";
 
 /** What a tool says about itself, read once: its verb, its parameters, its documented errors. */
 
@@ -88,8 +96,8 @@ export function factsOf(tool: Tool): ToolFacts {
 }
 
 function readFacts(tool: Tool): ToolFacts {
-  const verb = verbOf(tool.name);
   const words = verbWords(tool.name);
+  const verb = describedVerb(tool.name, tool.description) ?? verbOf(tool.name);
   return {
     tool,
     words,

@@ -432,6 +432,8 @@ export function statedStatus(text: string): string | undefined {
     /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"`]([^'"`]{1,40})['"`]/i,
     /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,
     /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts)\s+['"`]([^'"`]{1,40})['"`]/i,
+    // "Releases a held job back to "queued"": where the record returns
+    /\bback\s+(?:in)?to\s+['"`]([^'"`]{1,40})['"`]/i,
   ];
   for (const pattern of patterns) {
     const value = pattern.exec(text)?.[1]?.trim();
@@ -515,17 +517,51 @@ export function requiredStatuses(
   // (where the API documents how it refuses a record in another status, "already cancelled",
   // that error says it instead)
   const refusesItself = ctx.facts.errors.some((e) => e.kind !== "not-found" && /\balready\b/.test(e.text));
-  const fromArticle = refusesItself
-    ? []
-    : statuses.filter(
-        (s) =>
-          s.length > 2 &&
-          new RegExp(`\\b(?:a|an|the)\\s+${escapeRegExp(words(s))}\\s+${nouns}\\b`).test(text),
-      );
+  const fromArticle = refusesItself ? [] : listedBefore(text, statuses, `\\b(?:a|an|the)\\s+`, nouns);
+  // "Cancelling a completed or already-cancelled appointment returns an error", "cannot delete a
+  // running build": the statuses a sentence says the call refuses
+  const refused = [
+    ...listedBefore(
+      text,
+      statuses,
+      `\\b(?:[a-z]+ing|cannot [a-z]+|can't [a-z]+)\\s+(?:a|an|the)\\s+`,
+      `${nouns}s?\\s+(?:returns an error|fails|is an error|is rejected|is refused|errors)`,
+    ),
+    ...listedBefore(
+      text,
+      statuses,
+      `\\b(?:cannot|can't|can not|may not)\\s+[a-z]+\\s+(?:a|an|the)\\s+`,
+      nouns,
+    ),
+  ];
   const values = [...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot, ...fromArticle])].filter(
-    (s) => !notIn.includes(s),
+    (s) => !notIn.includes(s) && !refused.includes(s),
   );
-  return { values, notIn: values.length > 0 ? [] : notIn };
+  const refusedAll = [...new Set([...notIn, ...refused])];
+  return { values, notIn: values.length > 0 ? [] : refusedAll };
+}
+
+/**
+ * The statuses a phrase lists between what leads it and its noun: "a queued or running build",
+ * "the draft, open or paused campaigns", "an already-cancelled appointment".
+ */
+function listedBefore(text: string, statuses: readonly string[], lead: string, after: string): string[] {
+  const known = statuses.filter((s) => s.length > 2);
+  if (known.length === 0) return [];
+  const one = `(?:already[\\s-])?(?:${known
+    .map((s) => nameWords(s).map(escapeRegExp).join("[\\s_-]"))
+    .sort((a, b) => b.length - a.length)
+    .join("|")})`;
+  const list = new RegExp(
+    `${lead}(${one}(?:\\s*,\\s*${one})*(?:,?\\s+(?:or|and)\\s+${one})?)\\s+${after}\\b`,
+    "g",
+  );
+  const found = new Set<string>();
+  for (const match of text.matchAll(list)) {
+    const said = ` ${(match[1] ?? "").replace(/[_-]/g, " ")} `;
+    for (const s of known) if (said.includes(` ${words(s)} `)) found.add(s);
+  }
+  return [...found];
 }
 
 /** A status as prose writes it: `checked_in` → "checked in". */

@@ -1,4 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
+import { knownValues } from "./conditions.js";
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -334,14 +335,65 @@ function statusFieldGuards(
   if (!field) return [];
   const { values, notIn } = requiredStatuses(ctx, collection);
   const wanted = values.length > 0 ? values : notIn;
-  if (wanted.length === 0) return after ? alreadyGuard(ctx, field.path, after) : [];
-  const error = statusError(ctx, collection, wanted, values.length > 0);
+  if (wanted.length === 0)
+    return [
+      ...(after ? alreadyGuard(ctx, field.path, after) : []),
+      ...erroredStatuses(ctx, collection, field),
+    ];
+  const error = statusError(ctx, collection, field, wanted, values.length > 0);
   const guard =
     values.length > 0 ? { field: field.path, in: values, error } : { field: field.path, notIn, error };
   ctx.notes.push(
     `requires ${field.path} ${values.length > 0 ? "in" : "not in"} [${wanted.join(", ")}] (${error})`,
   );
-  return [guard];
+  return [guard, ...erroredStatuses(ctx, collection, field)];
+}
+
+/**
+ * "JOB_PRINTING if the job is currently printing; ALREADY_HELD if it is already held",
+ * "INVALID_STATUS (report is not triaged)": each documented error whose condition names
+ * statuses of the record refuses the call in them (or out of them, when it says "not"), with
+ * its own code — as GitHub answers "pull request is not open" and Stripe
+ * `payment_intent_unexpected_state` for the status they name.
+ */
+function erroredStatuses(
+  ctx: Context,
+  collection: CollectionShape,
+  field: { path: string; values: Map<unknown, number> },
+): Array<Record<string, unknown>> {
+  const statuses = knownValues(ctx, field.path, field.values.keys()).filter((s) => s.length > 2);
+  const guards: Array<Record<string, unknown>> = [];
+  const nounOf = (name: string) => nameWords(singular(name)).join(" ");
+  const own = nounOf(collection.name);
+  const others = [...ctx.shape.collections.values()]
+    .map((c) => nounOf(c.name))
+    .filter((noun) => noun !== own && !own.includes(noun));
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const said = ` ${error.text.replace(/[_-]/g, " ")} `;
+    if (!/\b(?:is|are|status|state|still|currently|already)\b/.test(said)) continue;
+    // "the sailing is cancelled" speaks of another record than the booking the call changes
+    const mentions = (noun: string) => new RegExp(`\\b${escapeRegExp(noun)}s?\\b`).test(said);
+    if (others.some(mentions) && !mentions(own)) continue;
+    const named = statuses.filter((s) =>
+      new RegExp(`[^a-z]${escapeRegExp(nameWords(s).join(" "))}[^a-z]`).test(said),
+    );
+    if (named.length === 0) continue;
+    const negated = named.filter((s) =>
+      new RegExp(
+        `\\b(?:not|isn't|aren't)\\s+(?:yet\\s+|in\\s+)?${escapeRegExp(nameWords(s).join(" "))}\\b`,
+      ).test(said),
+    );
+    const guard =
+      negated.length > 0
+        ? { field: field.path, in: negated, error: use(ctx, error) }
+        : { field: field.path, notIn: named, error: use(ctx, error) };
+    guards.push(guard);
+    ctx.notes.push(
+      `requires ${field.path} ${negated.length > 0 ? "in" : "not in"} [${(negated.length > 0 ? negated : named).join(", ")}] (${error.code})`,
+    );
+  }
+  return guards;
 }
 
 /**
@@ -362,16 +414,24 @@ function alreadyGuard(ctx: Context, field: string, after: string): Array<Record<
 function statusError(
   ctx: Context,
   collection: CollectionShape,
+  field: { path: string; values: Map<unknown, number> },
   statuses: readonly string[],
   required: boolean,
 ): string {
-  const mentions = ctx.facts.errors.filter(
-    (e) =>
-      e.kind !== "not-found" &&
-      statuses.some(
-        (s) => e.text.includes(s.toLowerCase()) || nameWords(e.code).join(" ").includes(s.toLowerCase()),
-      ),
+  const mentioning = (named: readonly string[]) =>
+    ctx.facts.errors.filter(
+      (e) =>
+        e.kind !== "not-found" &&
+        named.some(
+          (s) => e.text.includes(s.toLowerCase()) || nameWords(e.code).join(" ").includes(s.toLowerCase()),
+        ),
+    );
+  // "NOT_CANCELLABLE (status is passed or failed)" refuses a call the description allows only
+  // from queued or running: the error that names the other statuses says it
+  const others = knownValues(ctx, field.path, field.values.keys()).filter(
+    (s) => s.length > 2 && !statuses.includes(s),
   );
+  const mentions = [...mentioning(statuses), ...mentioning(others)];
   const chosen = mentions.find((e) => e.text.includes("non-")) ?? mentions[0];
   if (chosen) return use(ctx, chosen);
   const noun = humanNoun(collection.name);
@@ -437,10 +497,11 @@ export function referenceGuards(
 ): { require: Array<Record<string, unknown>>; set: Record<string, unknown> } {
   const require: Array<Record<string, unknown>> = [];
   const set: Record<string, unknown> = {};
-  const statusPath = statusField(held)?.path;
+  const status = statusField(held);
+  const statusPath = status?.path;
   const { values } = requiredStatuses(ctx, held);
-  if (statusPath && values.length > 0) {
-    const error = statusError(ctx, held, values, true);
+  if (status && statusPath && values.length > 0) {
+    const error = statusError(ctx, held, status, values, true);
     ctx.notes.push(
       `requires the ${humanNoun(singular(held.name))}'s ${statusPath} in [${values.join(", ")}] (${error})`,
     );

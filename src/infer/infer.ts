@@ -119,7 +119,6 @@ import {
   STATUS_VERBS,
   sameNoun,
   singular,
-  verbOf,
 } from "./words.js";
 import { deleteRule, emptiedFields, statedCounts, takenByFlag, updateRule } from "./writes.js";
 
@@ -965,8 +964,8 @@ function computedRead(ctx: Context): { drafts: Draft[] } | undefined {
   // an unknown verb (`rebalancer`) may change what it counts: only a known read is rescued
   const { tool } = ctx.facts;
   // a summary named by its noun alone (`repo_stats`, `account_summary`) reads
-  const namedRead = verbOf(tool.name) === undefined && READ_NOUNS.has(ctx.facts.words.at(-1) ?? "");
-  if (tool.annotations?.readOnlyHint !== true && verbOf(tool.name)?.action !== "read" && !namedRead)
+  const namedRead = ctx.facts.verb === undefined && READ_NOUNS.has(ctx.facts.words.at(-1) ?? "");
+  if (tool.annotations?.readOnlyHint !== true && ctx.facts.verbAction !== "read" && !namedRead)
     return undefined;
   const computed = aggregateAnswers(ctx, []);
   if (computed.length === 0) return undefined;

@@ -282,6 +282,8 @@ const MOVE_VERBS = new Set(["transfer", "move"]);
 /** Verbs that pay someone from a stored balance: the balance named by an argument loses the amount. */
 const PAY_VERBS = new Set(["pay", "remit"]);
 
+const NEW_RECORD = /^\s*(?:adds?|creates?|registers?|makes?)\s+(?:a|an)\s+new\b/i;
+
 /** One record a move changes: which argument names it, and whether it gains or loses. */
 interface Side {
   reference: Reference;
@@ -315,6 +317,8 @@ export function moneyMove(
         : undefined;
   const amount = amountParamOf(ctx);
   if (direction === undefined || !amount) return undefined;
+  // "Adds a new product under the given code": a record made, not an amount added to one
+  if (direction === 1 && NEW_RECORD.test(ctx.facts.tool.description)) return undefined;
   const sides = sidesOf(ctx, subject, direction);
   if (sides.length === 0 || sides.length > 2) return undefined;
   if (sides.length === 2 && sides[0]?.sign === sides[1]?.sign) return undefined;

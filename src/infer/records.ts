@@ -120,7 +120,7 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   if (words.some((w) => LOGIN_VERBS.has(w))) return words.some((w) => w === "status") ? "read" : "login";
   if (words.some((w) => LOGOUT_VERBS.has(w))) return "logout";
   const amount = amountParam(ctx);
-  if (amount && refilled(ctx)) return "increase";
+  if (amount && (refilled(ctx) || ADDED.test(ctx.facts.tool.description))) return "increase";
   if (!verb) return undefined;
   if (amount && INCREASE_VERBS.has(verb)) return "increase";
   if (amount && DECREASE_VERBS.has(verb)) return "decrease";
@@ -161,6 +161,13 @@ function numberWords(shape: StateShape): Set<string> {
   }
   return words;
 }
+
+/**
+ * "Records that sheets of paper were added to the tray", "adds the given credits to the
+ * balance": an amount the description says is added, as a stock or a wallet API tops one up.
+ */
+const ADDED =
+  /\b(?:were|are|is|was|gets?) added (?:to|into)\b|\badds? (?:the )?(?:given )?[a-z_]+ to (?:the|its)\b/i;
 
 /** The one number argument an increase or decrease moves by. */
 function amountParam(ctx: Context): Param | undefined {
@@ -391,6 +398,10 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   );
   const named = namedField(ctx, record);
   if (named && numeric.includes(named)) return named;
+  // the field the amount's own name ends (`sheets` of `paper_sheets`)
+  const amount = amountParam(ctx);
+  const tail = amount ? tailField(record, amount) : undefined;
+  if (tail && numeric.includes(tail)) return tail;
   const stem = refilled(ctx);
   const filled = numeric.filter((f) => stem !== undefined && nameWords(f.path).map(singular).includes(stem));
   if (filled.length === 1) return filled[0];

@@ -162,7 +162,15 @@ function naturalKeyCollection(
   const noun = nameWords(many(param) ? singularName(param.name) : param.name)
     .map(singular)
     .join("_");
-  const found = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
+  const byNounKey = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
+  // `team` of `roster_teams`: the head noun of the one collection whose name ends in it
+  const byHead =
+    byNounKey.length > 0
+      ? []
+      : [...shape.collections.values()].filter(
+          (c) => c.container === "map" && !c.parent && singular(nameWords(c.name).at(-1) ?? "") === noun,
+        );
+  const found = byHead.length === 1 ? byHead : byNounKey;
   const byField = found.find(
     (c) => c.keyField && !/(^|_)id$|Id$/.test(c.keyField) && c.container === "array",
   );
@@ -175,6 +183,9 @@ function naturalKeyCollection(
   );
   if (!map || SELF_MEMBERSHIP_VERBS.has(facts.verb ?? "") || !facts.nouns.some((n) => singular(n) === noun))
     return map;
+  // `add_volunteer_to_team(team, volunteer)`: the record the name puts something into or takes it from
+  const at = facts.words.findIndex((w) => singular(w) === noun);
+  if (at > 0 && /^(to|into|in|from|on|onto)$/.test(facts.words[at - 1] ?? "")) return map;
   // an update whose other arguments set the record's fields names the record it changes
   // (`edit_page(page, body)`); one whose argument is all it gives sets it (`set_photo(photo)`)
   const setsFields = facts.params.some((p) => p !== param && map.fields.has(p.name));

@@ -68,7 +68,9 @@ function proseErrors(sentence: string): ToolError[] {
   const conditions = (told?.[1] ?? told?.[2])?.replace(/[.;]+\s*$/, "") ?? onlyWhen(sentence);
   if (!conditions) return [];
   const parts = conditions
-    .split(/,?\s+or\s+(?=(?:the|a|an|it|its|another|no|any|is|already|has|does|when|if)\b)/i)
+    .split(
+      /,?\s+or\s+(?=(?:the|a|an|it|its|another|no|any|is|already|has|does|when|if)\b)|,\s+(?=(?:the|a|an|another|no|if|when)\s)/i,
+    )
     .map((part) => part.replace(/^(?:when|if)\s+/i, ""));
   const subject = /^(?:the|a|an)\s+([a-z]+)/i.exec(parts[0] ?? "")?.[1];
   return parts.map((part) => errorOf(proseCode(part, subject), part.trim()));
@@ -154,7 +156,9 @@ function listedUnderErrors(text: string): string {
   let under = false;
   return lines
     .map((line) => {
-      if (/^\s*(?:#+\s*)?(?:errors?|error codes|fails?)\s*:?\s*$/i.test(line)) {
+      if (
+        /^\s*(?:#+\s*)?(?:\*\*|__)?(?:errors?|error codes|fails?)\s*:?\s*(?:\*\*|__)?\s*:?\s*$/i.test(line)
+      ) {
         under = true;
         return "";
       }
@@ -170,6 +174,10 @@ function listedUnderErrors(text: string): string {
 function conditionIn(segment: string): string | undefined {
   const dashed = /^[`\s]*[–—-]\s+(.+)$/s.exec(segment)?.[1];
   if (dashed) return dashed.replace(/[.;,]+\s*$/, "").trim() || undefined;
+  // "NOT_CANCELLABLE (status is passed or failed)": the condition in brackets after the code
+  const bracketed = /^[`\s]*\(([^()]+)\)/.exec(segment)?.[1]?.replace(/[`"']/g, "").trim();
+  if (bracketed && !/^(?:\d{3}|HTTP)\b/i.test(bracketed))
+    return bracketed.replace(/^(?:if|when|where)\s+/i, "") || undefined;
   const text = segment
     .replace(/^[\s,:;)(`]+/, "")
     .replace(/\s*[,;.]?\s*(?:or|and)?\s*[,;.]?\s*$/i, "")

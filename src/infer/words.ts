@@ -614,12 +614,33 @@ export function verbWords(name: string): string[] {
   return joined;
 }
 
+/**
+ * "Holds a queued job so the printer skips it" for `hold_print_job`: a name's first word that
+ * the description opens with is its verb, even one toolsim does not know, and the known verb
+ * behind it (`print`) is part of the noun.
+ */
+export function describedVerb(
+  name: string,
+  description: string,
+): { verb: string; action: undefined } | undefined {
+  const words = verbWords(name);
+  const first = words[0];
+  const opening = /^\s*([A-Za-z]+)/.exec(description)?.[1]?.toLowerCase();
+  if (!first || !opening || words.length < 3) return undefined;
+  const forms = [first, `${first}s`, `${first}es`, first.replace(/y$/, "ies")];
+  if (!forms.includes(opening) || verbOf(first) !== undefined) return undefined;
+  return verbOf(words.slice(1).join("_"))?.verb === words[1] ? { verb: first, action: undefined } : undefined;
+}
+
 /** Whether a tool reads, creates, updates or deletes, from its read-only hint and its verb. */
 export function actionOf(tool: {
   name: string;
+  description?: string;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
 }): Action {
   if (tool.annotations?.readOnlyHint === true) return "read";
+  // a verb the description opens with, that toolsim does not know, changes something
+  if (tool.description && describedVerb(tool.name, tool.description)) return "update";
   const verb = verbOf(tool.name);
   if (verb) return verb.action;
   if (tool.annotations?.destructiveHint === true) return "delete";
