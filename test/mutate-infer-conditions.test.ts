@@ -97,11 +97,17 @@ describe("a field in a state an error names", () => {
     ).toBeUndefined();
   });
 
-  it("leaves an error that names no state of the part, or no part, alone", async () => {
+  it("leaves an error that names no state of the part, or a state several parts take, alone", async () => {
     const vague = await copiesIn([error("LID_PROBLEM", "Something is wrong with the lid.")], { lid: "OPEN" });
     expect(vague.code).toBeUndefined();
-    const nameless = await copiesIn([error("NOT_READY", "The printer is offline.")], { status: "offline" });
-    expect(nameless.code).toBeUndefined();
+    const shared = await copiesIn([error("SHUT", "Something is closed.")]);
+    expect(shared.code).toBeUndefined();
+  });
+
+  it("reads a state word only one part takes as that part's, without its noun", async () => {
+    const nameless = error("NOT_READY", "The printer is offline.");
+    expect((await copiesIn([nameless], { status: "offline" })).code).toBe("NOT_READY");
+    expect((await copiesIn([nameless])).copies).toBe(3);
   });
 
   it("an error another rule has taken guards only once", async () => {

@@ -690,8 +690,8 @@ function recordFormula(
 }
 
 /**
- * "position: <1-based place in the queue>": where the record stands in its ordered list, as a
- * print queue, a waitlist or a playlist answers a job's, an entry's or a track's place.
+ * "position: <1-based place in the playlist>": where the record stands in its ordered list, as a
+ * queue, a waitlist or a playlist answers a task's, an entry's or a track's place (Twilio TaskRouter, Spotify).
  */
 function positionOf(
   collection: CollectionShape,

@@ -103,9 +103,20 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
     if (ctx.usedErrors.has(error.code)) continue;
     const said = `${error.text} ${nameWords(error.code).join(" ")}`.toLowerCase();
     if (speaksOfArgument(ctx, error.text)) continue;
+    // "a sync is running": a state word only one part can be in needs no noun of that part
+    const owners = (state: string) =>
+      parts.filter((p) => p.known.some((k) => k.toLowerCase() === state)).length;
     for (const part of parts) {
       const name = part.kind === "map" ? part.field : part.field.path;
-      if (!nounsOf(name).some((n) => new RegExp(`\\b${n}s?\\b`).test(said))) continue;
+      const alone = part.known.find(
+        (s) =>
+          s.length > 3 &&
+          owners(s.toLowerCase()) === 1 &&
+          new RegExp(
+            `\\b(?:is|are)\\s+(?:still\\s+|currently\\s+|already\\s+)?${escapeRegExp(s.toLowerCase())}\\b`,
+          ).test(said),
+      );
+      if (!alone && !nounsOf(name).some((n) => new RegExp(`\\b${n}s?\\b`).test(said))) continue;
       const state = part.known.find(
         (s) => s.length > 1 && new RegExp(`\\b${escapeRegExp(s.toLowerCase())}\\b`).test(said),
       );
@@ -126,6 +137,36 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
       guards.push(guard);
       ctx.usedErrors.add(error.code);
       ctx.notes.push(`refuses while ${name} ${negated ? "is not" : "has"} '${state}' (${error.code})`);
+      break;
+    }
+  }
+  return [...guards, ...flagPreconditions(ctx, record)];
+}
+
+/**
+ * "Fails while do-not-disturb is on", "if maintenance mode is enabled": a flag of the record the
+ * error names by its words refuses the call while it holds (or, "is off", while it does not), as
+ * Nest refuses a setpoint in eco mode and Home Assistant a command to a locked-out device.
+ */
+function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<string, unknown>> {
+  const guards: Array<Record<string, unknown>> = [];
+  for (const error of ctx.facts.errors) {
+    if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
+    for (const field of record.fields.values()) {
+      if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
+      const words = nameWords(field.path)
+        .filter((w) => w !== "is" && w !== "enabled")
+        .map(escapeRegExp)
+        .join("[ _]");
+      const said = new RegExp(
+        `\\b${words}\\s+(?:is|are)\\s+(?:still\\s+)?(on|off|enabled|disabled|set|active|engaged)\\b`,
+      ).exec(error.text)?.[1];
+      if (!said) continue;
+      const held = /^(on|enabled|set|active|engaged)$/.test(said);
+      const at = `$subject.${identifier(field.path)}`;
+      guards.push({ expr: held ? `${at} != true` : `${at} = true`, error: error.code });
+      ctx.usedErrors.add(error.code);
+      ctx.notes.push(`refuses while ${field.path} is ${held ? "true" : "false"} (${error.code})`);
       break;
     }
   }

@@ -629,7 +629,7 @@ function referencedFields(
 function givenKey(ctx: Context, collection: CollectionShape): Param | undefined {
   if (collection.container !== "map" || collection.numericKeys) return undefined;
   const noun = nameWords(singular(collection.name)).map(singular).join("_");
-  // "Adds a new product under the given code": the argument the description files it under
+  // "Creates a new price under the given lookup_key": the argument the description files it under
   const told = ctx.facts.params.find(
     (p) =>
       p.required &&
@@ -800,7 +800,7 @@ function statedStart(text: string, path: string): { value: unknown } | undefined
   if (!text.includes(path)) return undefined;
   const name = escapeRegExp(path);
   const said =
-    // "Its status is "queued", except when …": what the new record's own field holds first
+    // "Its status is "pending", unless …": what the new record's own field holds first
     new RegExp(`\\bits\\s+${name}\\s+is\\s+${LITERAL}`, "i").exec(text) ??
     new RegExp(
       `(?:^|[^A-Za-z_])${name}\\s+(?:defaults to|starts (?:as|at|with|out as)|is initially|begins at|is set to|=)\\s+${LITERAL}`,
@@ -1144,7 +1144,7 @@ function withDefaults(ctx: Context, set: Record<string, unknown>): void {
   }
 }
 
-/** "Print in color; default false.", "Number of copies (defaults to 1)": a default told in words. */
+/** "Send as a draft; default false.", "Number of seats (defaults to 1)": a default told in words. */
 function describedDefault(param: Param): { value: unknown } | undefined {
   const text = typeof param.schema.description === "string" ? param.schema.description : "";
   const said = new RegExp(

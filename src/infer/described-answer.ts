@@ -19,7 +19,7 @@ export function describedAnswer(
 ): JsonSchema | undefined {
   const listed = fieldList(description);
   if (listed) return schemaOf(listed, params, states, /\bwhether\b/i.test(description));
-  const opening = RETURNS.exec(description);
+  const opening = RETURNS.exec(description) ?? objectUnderHeading(description);
   if (!opening) return undefined;
   const body = objectAt(description, opening.index + opening[0].length - 1);
   if (body === undefined) return undefined;
@@ -43,6 +43,17 @@ function definedElsewhere(key: string, others: readonly string[]): string | unde
   }
   return undefined;
 }
+
+/** "**Response**\n`{ "code": <code>, "removed": true }`": an object shown under a response heading. */
+function objectUnderHeading(description: string): { index: number; 0: string } | undefined {
+  const heading = RESPONSE_HEADING.exec(description);
+  if (!heading) return undefined;
+  const from = heading.index + heading[0].length;
+  const brace = /^[\s`]*\{/.exec(description.slice(from));
+  return brace ? { index: from, 0: brace[0] } : undefined;
+}
+
+const RESPONSE_HEADING = /^\s*(?:#+\s*)?(?:\*\*|__)?(?:response|returns|output)(?:\s+fields)?(?:\s*:)?(?:\*\*|__)?\s*:?[ \t]*$/im;
 
 /** "Returns {", "returns an object {", "Responds with {", "Answers {", "Response: `{". */
 const RETURNS = /\b(?:returns?|responds?\s+with|answers?(?:\s+with)?|response\s*:)[^{.]{0,40}\{/i;

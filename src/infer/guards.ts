@@ -120,10 +120,30 @@ export function statusGuards(
 ): Array<Record<string, unknown>> {
   return [
     ...statusFieldGuards(ctx, collection, after),
+    ...timedGuards(ctx, collection),
     ...flagGuards(ctx, collection),
     ...nonEmptyGuards(ctx, collection),
     ...actorGuards(ctx, collection),
   ];
+}
+
+/**
+ * "already_closed" beside a `closed_at` the records keep: a record whose time of that
+ * change is set is refused, as GitHub refuses closing what has a `closed_at` and Stripe
+ * cancelling what has a `canceled_at`.
+ */
+function timedGuards(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {
+  const guards: Array<Record<string, unknown>> = [];
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const done = /\balready\s+([a-z]+ed)\b/.exec(`${nameWords(error.code).join(" ")} ${error.text}`)?.[1];
+    const field = done ? collection.fields.get(`${done}_at`) : undefined;
+    if (!field || field.path.includes(".")) continue;
+    const at = `$subject.${identifier(field.path)}`;
+    guards.push({ expr: `$not($exists(${at})) or ${at} = null`, error: use(ctx, error) });
+    ctx.notes.push(`refuses a record whose ${field.path} is set (${error.code})`);
+  }
+  return guards;
 }
 
 /**
@@ -350,8 +370,8 @@ function statusFieldGuards(
 }
 
 /**
- * "JOB_PRINTING if the job is currently printing; ALREADY_HELD if it is already held",
- * "INVALID_STATUS (report is not triaged)": each documented error whose condition names
+ * "DEPLOYMENT_ACTIVE if the deployment is currently running; ALREADY_PAUSED if it is already paused",
+ * "INVALID_STATE (invoice is not open)": each documented error whose condition names
  * statuses of the record refuses the call in them (or out of them, when it says "not"), with
  * its own code — as GitHub answers "pull request is not open" and Stripe
  * `payment_intent_unexpected_state` for the status they name.
@@ -372,7 +392,7 @@ function erroredStatuses(
     if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
     const said = ` ${error.text.replace(/[_-]/g, " ")} `;
     if (!/\b(?:is|are|status|state|still|currently|already)\b/.test(said)) continue;
-    // "the sailing is cancelled" speaks of another record than the booking the call changes
+    // "the event is cancelled" speaks of another record than the order the call changes
     const mentions = (noun: string) => new RegExp(`\\b${escapeRegExp(noun)}s?\\b`).test(said);
     if (others.some(mentions) && !mentions(own)) continue;
     const named = statuses.filter((s) =>
@@ -426,8 +446,8 @@ function statusError(
           (s) => e.text.includes(s.toLowerCase()) || nameWords(e.code).join(" ").includes(s.toLowerCase()),
         ),
     );
-  // "NOT_CANCELLABLE (status is passed or failed)" refuses a call the description allows only
-  // from queued or running: the error that names the other statuses says it
+  // "RUN_NOT_CANCELLABLE (status is completed or failed)" refuses a call the description allows only
+  // from queued or in progress: the error that names the other statuses says it
   const others = knownValues(ctx, field.path, field.values.keys()).filter(
     (s) => s.length > 2 && !statuses.includes(s),
   );

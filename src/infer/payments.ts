@@ -317,7 +317,7 @@ export function moneyMove(
         : undefined;
   const amount = amountParamOf(ctx);
   if (direction === undefined || !amount) return undefined;
-  // "Adds a new product under the given code": a record made, not an amount added to one
+  // "Creates a new price under the given lookup_key": a record made, not an amount added to one
   if (direction === 1 && NEW_RECORD.test(ctx.facts.tool.description)) return undefined;
   const sides = sidesOf(ctx, subject, direction);
   if (sides.length === 0 || sides.length > 2) return undefined;

@@ -163,7 +163,7 @@ function numberWords(shape: StateShape): Set<string> {
 }
 
 /**
- * "Records that sheets of paper were added to the tray", "adds the given credits to the
+ * "Records that units were added to the stock", "adds the given credits to the
  * balance": an amount the description says is added, as a stock or a wallet API tops one up.
  */
 const ADDED =
@@ -398,7 +398,7 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   );
   const named = namedField(ctx, record);
   if (named && numeric.includes(named)) return named;
-  // the field the amount's own name ends (`sheets` of `paper_sheets`)
+  // the field the amount's own name ends (`units` of `stock_units`)
   const amount = amountParam(ctx);
   const tail = amount ? tailField(record, amount) : undefined;
   if (tail && numeric.includes(tail)) return tail;

@@ -163,7 +163,7 @@ function naturalKeyCollection(
     .map(singular)
     .join("_");
   const byNounKey = nounKeys(noun).flatMap((key) => shape.byNoun.get(key) ?? []);
-  // `team` of `roster_teams`: the head noun of the one collection whose name ends in it
+  // `channel` of `workspace_channels`: the head noun of the one collection whose name ends in it
   const byHead =
     byNounKey.length > 0
       ? []
@@ -183,7 +183,7 @@ function naturalKeyCollection(
   );
   if (!map || SELF_MEMBERSHIP_VERBS.has(facts.verb ?? "") || !facts.nouns.some((n) => singular(n) === noun))
     return map;
-  // `add_volunteer_to_team(team, volunteer)`: the record the name puts something into or takes it from
+  // `add_user_to_channel(channel, user)`: the record the name puts something into or takes it from
   const at = facts.words.findIndex((w) => singular(w) === noun);
   if (at > 0 && /^(to|into|in|from|on|onto)$/.test(facts.words[at - 1] ?? "")) return map;
   // an update whose other arguments set the record's fields names the record it changes

@@ -62,16 +62,16 @@ function listedCodes(sentence: string): ToolError[] {
  */
 function proseErrors(sentence: string): ToolError[] {
   const told =
-    /\b(?:returns?|raises?|throws?|gives?|answers?)\s+(?:an?\s+)?error\s+(?:if|when|unless)\s+(.+)$|\b(?:fails?|is rejected|errors?)\s+(?:if|when|unless)\s+(.+)$/i.exec(
+    /\b(?:returns?|raises?|throws?|gives?|answers?)\s+(?:an?\s+)?error\s+(?:if|when|unless)\s+(.+)$|\b(?:fails?|is rejected|errors?)\s+(?:if|when|while|unless)\s+(.+)$/i.exec(
       sentence,
     );
   const conditions = (told?.[1] ?? told?.[2])?.replace(/[.;]+\s*$/, "") ?? onlyWhen(sentence);
   if (!conditions) return [];
   const parts = conditions
     .split(
-      /,?\s+or\s+(?=(?:the|a|an|it|its|another|no|any|is|already|has|does|when|if)\b)|,\s+(?=(?:the|a|an|another|no|if|when)\s)/i,
+      /,?\s+or\s+(?=(?:the|a|an|it|its|another|no|any|is|already|has|does|when|if)\b)|,\s+(?=(?:the|a|an|another|no|if|when|while)\s)|\s+or\s+(?=(?:when|while|if)\s)/i,
     )
-    .map((part) => part.replace(/^(?:when|if)\s+/i, ""));
+    .map((part) => part.replace(/^(?:when|if|while)\s+/i, ""));
   const subject = /^(?:the|a|an)\s+([a-z]+)/i.exec(parts[0] ?? "")?.[1];
   return parts.map((part) => errorOf(proseCode(part, subject), part.trim()));
 }
@@ -174,7 +174,7 @@ function listedUnderErrors(text: string): string {
 function conditionIn(segment: string): string | undefined {
   const dashed = /^[`\s]*[–—-]\s+(.+)$/s.exec(segment)?.[1];
   if (dashed) return dashed.replace(/[.;,]+\s*$/, "").trim() || undefined;
-  // "NOT_CANCELLABLE (status is passed or failed)": the condition in brackets after the code
+  // "RUN_NOT_CANCELLABLE (status is completed or failed)": the condition in brackets after the code
   const bracketed = /^[`\s]*\(([^()]+)\)/.exec(segment)?.[1]?.replace(/[`"']/g, "").trim();
   if (bracketed && !/^(?:\d{3}|HTTP)\b/i.test(bracketed))
     return bracketed.replace(/^(?:if|when|where)\s+/i, "") || undefined;

@@ -615,9 +615,9 @@ export function verbWords(name: string): string[] {
 }
 
 /**
- * "Holds a queued job so the printer skips it" for `hold_print_job`: a name's first word that
+ * "Snoozes an active alert" for `snooze_search_alert`: a name's first word that
  * the description opens with is its verb, even one toolsim does not know, and the known verb
- * behind it (`print`) is part of the noun.
+ * behind it (`search`) is part of the noun.
  */
 export function describedVerb(
   name: string,
