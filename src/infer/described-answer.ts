@@ -53,7 +53,8 @@ function objectUnderHeading(description: string): { index: number; 0: string } |
   return brace ? { index: from, 0: brace[0] } : undefined;
 }
 
-const RESPONSE_HEADING = /^\s*(?:#+\s*)?(?:\*\*|__)?(?:response|returns|output)(?:\s+fields)?(?:\s*:)?(?:\*\*|__)?\s*:?[ \t]*$/im;
+const RESPONSE_HEADING =
+  /^\s*(?:#+\s*)?(?:\*\*|__)?(?:response|returns|output)(?:\s+fields)?(?:\s*:)?(?:\*\*|__)?\s*:?[ \t]*$/im;
 
 /** "Returns {", "returns an object {", "Responds with {", "Answers {", "Response: `{". */
 const RETURNS = /\b(?:returns?|responds?\s+with|answers?(?:\s+with)?|response\s*:)[^{.]{0,40}\{/i;

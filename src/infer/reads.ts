@@ -677,7 +677,13 @@ function listAnswer(ctx: Context, collection: CollectionShape, binding: string, 
 
 function listValue(ctx: Context, collection: CollectionShape, binding: string): Draft {
   // records a map keeps under their names answer with the name, or a list could not be acted on
-  if (collection.container === "map" && !collection.keyField && ctx.facts.outputs.length === 0) {
+  // (or where the answer or the description names the key, "each element has `code`, `name`…")
+  const keyName =
+    collection.container === "map" && !collection.keyField ? keyNameOf(ctx.siblings(), collection) : "";
+  if (
+    keyName &&
+    (ctx.facts.outputs.length === 0 || answerNames(ctx, keyName) || ctx.facts.text.includes(`\`${keyName}\``))
+  ) {
     const key = keyFieldFor(ctx, collection);
     ctx.notes.push(`answers each with its key under ${key}`);
   }

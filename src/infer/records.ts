@@ -434,13 +434,19 @@ function moveAmount(
   if (!field || !amount) return [];
   const name = `{${amount.name}}`;
   if (intent === "increase") {
-    ctx.notes.push(`adds ${amount.name} to ${target}.${field.path}`);
+    // "the level is capped at the 1000 ml capacity (any excess is discarded)": a fill that stops at its top
+    const cap = /\bcapped at (?:the |its )?(\d+(?:\.\d+)?)\b/i.exec(ctx.facts.tool.description)?.[1];
+    ctx.notes.push(`adds ${amount.name} to ${target}.${field.path}${cap ? `, up to ${cap}` : ""}`);
+    const current = `$subject.${identifier(field.path)}`;
+    const change = cap
+      ? { set: { [field.path]: { $expr: `$min([${current} + $args.${identifier(amount.name)}, ${cap}])` } } }
+      : { inc: { [field.path]: name } };
     return [
       {
         kind: "update",
         target,
-        require: [...recordGuards(ctx, record), ...capacityGuard(ctx, record, field, amount)],
-        inc: { [field.path]: name },
+        require: [...recordGuards(ctx, record), ...(cap ? [] : capacityGuard(ctx, record, field, amount))],
+        ...change,
         as: "record",
       },
       ...answersFrom(ctx, record, "record"),
