@@ -271,7 +271,7 @@ describe("what a description says that the effects do not do", () => {
   it("a field the description says changes, which no effect writes, makes the tool partly", () => {
     const theme = tool(
       "set_kiosk_theme",
-      "Sets the theme. Changing the theme also resets idle_minutes to 10.",
+      "Sets the theme. Changing the theme also increases idle_minutes by the theme's delay.",
       { theme: text },
     );
     const { report } = inferred(world(kiosk(), [theme]), "set_kiosk_theme");
@@ -279,6 +279,17 @@ describe("what a description says that the effects do not do", () => {
     expect(report.gaps).toContain(
       "the description says the call changes idle_minutes, which no effect writes",
     );
+  });
+
+  it("a value the description gives a field beside the one set is written too", async () => {
+    const theme = tool(
+      "set_kiosk_theme",
+      "Sets the theme. Changing the theme also resets idle_minutes to 10.",
+      { theme: text },
+    );
+    const { report, after } = await call(world(kiosk(), [theme]), "set_kiosk_theme", { theme: "dark" });
+    expect(report.verdict).toBe("inferred");
+    expect(after.kiosk).toEqual({ theme: "dark", idle_minutes: 10, restarts_count: 0 });
   });
 
   it("a field the description says stays is no gap", () => {

@@ -214,3 +214,60 @@ describe("amounts added by the description's words", () => {
     expect(failure(free.outcome)).toBe("INVALID_PRICE");
   });
 });
+
+describe("a command to the one device, told by what it leaves", () => {
+  const mower = () => ({
+    mower: { model: "Lawnbot 3", status: "charging", battery_pct: 90, zone: null, blade_height_mm: 40 },
+    mower_garden_zones: ["front", "back", "orchard"],
+  });
+  const start = tool(
+    "start_mowing",
+    "Start mowing one zone. Sets status to `mowing` and zone to the zone name. Returns an error if the zone is not in the garden zones list, if the mower is already mowing, or if battery_pct is below 25. Returns the device.",
+    { zone: text },
+  );
+  const pause = tool(
+    "pause_mowing",
+    "Pause the current run. Status becomes `paused`; zone is kept. Returns an error if the mower is not mowing.",
+  );
+  const recall = tool(
+    "recall_mower",
+    "Send the mower back to its charger. Status becomes `charging` and zone is cleared to null. Fails if no run is active.",
+  );
+  const tools = [start, pause, recall];
+
+  it("sets what the description says, checks the zone against the state's list, and the battery", async () => {
+    const started = await call(world(mower(), tools), "start_mowing", { zone: "back" });
+    expect(started.after.mower).toMatchObject({ status: "mowing", zone: "back" });
+    const unknown = await call(world(mower(), tools), "start_mowing", { zone: "roof" });
+    expect(unknown.outcome.status).toBe("failed");
+    const low = { ...mower(), mower: { ...mower().mower, battery_pct: 10 } };
+    const flat = await call(world(mower(), tools), "start_mowing", { zone: "back" }, low);
+    expect(failure(flat.outcome)).toBe("BATTERY_PCT_BELOW_25");
+  });
+
+  it("pauses only a run, and a command without arguments changes what its words say", async () => {
+    const idle = await call(world(mower(), tools), "pause_mowing", {});
+    expect(idle.outcome.status).toBe("failed");
+    const mowing = { ...mower(), mower: { ...mower().mower, status: "mowing", zone: "front" } };
+    const paused = await call(world(mower(), tools), "pause_mowing", {}, mowing);
+    expect(paused.after.mower).toMatchObject({ status: "paused", zone: "front" });
+    const back = await call(world(mower(), tools), "recall_mower", {}, mowing);
+    expect(back.after.mower).toMatchObject({ status: "charging", zone: null });
+  });
+});
+
+describe("a fill that stops at a stated level", () => {
+  const cooler = () => ({ office_cooler: { water_ml: 15000, cups: 12 } });
+  const refill = tool(
+    "refill_water",
+    "Adds water to the bottle; the level is capped at 19000 ml (any excess is spilled). Returns {water_ml}.",
+    { amount_ml: integer },
+  );
+
+  it("adds up to the cap and no further", async () => {
+    const some = await call(world(cooler(), [refill]), "refill_water", { amount_ml: 1000 });
+    expect((some.after.office_cooler as { water_ml: number }).water_ml).toBe(16000);
+    const much = await call(world(cooler(), [refill]), "refill_water", { amount_ml: 9000 });
+    expect((much.after.office_cooler as { water_ml: number }).water_ml).toBe(19000);
+  });
+});

@@ -1,5 +1,6 @@
 import escapeRegExp from "escape-string-regexp";
 import type { Context } from "./context.js";
+import type { ToolFacts } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { FieldShape, RecordShape } from "./shape.js";
 import { nameWords, singular } from "./words.js";
@@ -15,9 +16,55 @@ export type Switchable =
   | { kind: "field"; record: RecordShape; field: FieldShape; known: string[] }
   | { kind: "map"; record: RecordShape; keys: string[]; field: string; known: string[] };
 
-/** The string values a field takes: in the state, and in the enums of the API's arguments and outputs of its name. */
+/**
+ * The string values a field takes: in the state, in the enums of the API's arguments and
+ * outputs of its name, and, for a status, those the API's tools say they put records in
+ * ("status becomes completed"), which a record may hold by the time a call comes.
+ */
 export function knownValues(ctx: Context, name: string, seen: Iterable<unknown>): string[] {
-  return [...new Set([...seen, ...enumsOf(ctx, name)].filter((v): v is string => typeof v === "string"))];
+  const set = /^(?:status|state)$|_status$/.test(name) ? statusesSet(ctx) : [];
+  return [
+    ...new Set([...seen, ...enumsOf(ctx, name), ...set].filter((v): v is string => typeof v === "string")),
+  ];
+}
+
+/** The statuses the toolset's tools say they set, read once per toolset. */
+const statusesSetBy = new WeakMap<readonly ToolFacts[], string[]>();
+
+function statusesSet(ctx: Context): string[] {
+  const siblings = ctx.siblings();
+  let found = statusesSetBy.get(siblings);
+  if (!found) {
+    found = siblings
+      .map((facts) => statedStatus(facts.text)?.toLowerCase())
+      .filter((value): value is string => value !== undefined && /^[a-z][a-z_-]{2,30}$/.test(value));
+    statusesSetBy.set(siblings, found);
+  }
+  return found;
+}
+
+/** "the order status will be changed to 'cancelled'", "status becomes shipped", "marked as 'closed'". */
+export function statedStatus(text: string): string | undefined {
+  const patterns = [
+    /(?<![\w.])status\s+(?:will\s+be\s+|is\s+|gets\s+|shall\s+be\s+)?(?:changed|set|updated|moved)\s+to\s+['"`]([^'"`]{1,40})['"`]/i,
+    /(?<![\w.])status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
+    /(?<![\w.])status\s+becomes\s+['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;)]|\s+and\b|$)/i,
+    // "(status open becomes resolved)": the value it leaves, then the one it takes
+    /(?<![\w.])status\s+['"`]?[a-z_-]{1,40}['"`]?\s+becomes\s+['"`]?([a-z_-]{1,40})['"`]?(?:[.,;)\s]|$)/i,
+    /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"`]([^'"`]{1,40})['"`]/i,
+    /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"`]([^'"`]{1,40})['"`]/i,
+    /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,
+    /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts)\s+['"`]([^'"`]{1,40})['"`]/i,
+    // "sets amount_paid and status `paid`": a status set beside other fields
+    /\bsets?\s+(?:[a-z_]+(?:,\s*[a-z_]+)*\s+and\s+)?(?:its\s+|the\s+)?status\s+(?:to\s+)?['"`]([^'"`]{1,40})['"`]/i,
+    // "moves the issue back to "open"": where the record returns
+    /\bback\s+(?:in)?to\s+['"`]([^'"`]{1,40})['"`]/i,
+  ];
+  for (const pattern of patterns) {
+    const value = pattern.exec(text)?.[1]?.trim();
+    if (value) return value;
+  }
+  return undefined;
 }
 
 /** The values the API's enums offer for a name: its tools' outputs and arguments of that name. */
@@ -113,7 +160,7 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
           s.length > 3 &&
           owners(s.toLowerCase()) === 1 &&
           new RegExp(
-            `\\b(?:is|are)\\s+(?:still\\s+|currently\\s+|already\\s+)?${escapeRegExp(s.toLowerCase())}\\b`,
+            `\\b(?:is|are)\\s+(?:not\\s+)?(?:still\\s+|currently\\s+|already\\s+)?${escapeRegExp(s.toLowerCase())}\\b`,
           ).test(said),
       );
       if (!alone && !nounsOf(name).some((n) => new RegExp(`\\b${n}s?\\b`).test(said))) continue;
@@ -122,7 +169,8 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
       );
       if (!state) continue;
       const negated = new RegExp(
-        `\\b(not|isn't|aren't)\\s+(\\w+\\s+)?${escapeRegExp(state.toLowerCase())}\\b`,
+        // "is not running", "no run is active"
+        `\\b(?:(?:not|isn't|aren't)\\s+(?:\\w+\\s+)?|no\\s+\\w+\\s+(?:is|are)\\s+(?:currently\\s+)?)${escapeRegExp(state.toLowerCase())}\\b`,
       ).test(said);
       const values =
         part.kind === "map" ? `$each($subject.${identifier(name)}, function($v) { $v })` : undefined;
@@ -140,7 +188,33 @@ export function preconditions(ctx: Context, record: RecordShape): Array<Record<s
       break;
     }
   }
-  return [...guards, ...flagPreconditions(ctx, record)];
+  return [...guards, ...flagPreconditions(ctx, record), ...thresholds(ctx, record)];
+}
+
+/**
+ * "if battery_pct is below 25", "if free_space_mb is less than 100": a number of the record
+ * an error names by its own name, against a number, refuses the call past it, as a robot
+ * lawn mower refuses a run on a low battery and a drone a take-off.
+ */
+function thresholds(ctx: Context, record: RecordShape): Array<Record<string, unknown>> {
+  const guards: Array<Record<string, unknown>> = [];
+  for (const error of ctx.facts.errors) {
+    if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
+    for (const field of record.fields.values()) {
+      if (field.path.includes(".") || !field.types.has("number") || field.types.size !== 1) continue;
+      const said = new RegExp(
+        `\\b${escapeRegExp(field.path.toLowerCase())}\\s+(?:is\\s+)?(below|less than|under|lower than|above|greater than|more than|over|exceeds)\\s+(-?\\d+(?:\\.\\d+)?)\\b`,
+      ).exec(error.text);
+      if (!said?.[1] || !said[2]) continue;
+      const low = /below|less|under|lower/.test(said[1]);
+      const at = `$subject.${identifier(field.path)}`;
+      guards.push({ expr: `${at} ${low ? ">=" : "<="} ${said[2]}`, error: error.code });
+      ctx.usedErrors.add(error.code);
+      ctx.notes.push(`refuses while ${field.path} is ${low ? "below" : "above"} ${said[2]} (${error.code})`);
+      break;
+    }
+  }
+  return guards;
 }
 
 /**

@@ -1,10 +1,10 @@
 import escapeRegExp from "escape-string-regexp";
 import { deepEqual, isPlainObject } from "../patch/index.js";
-import { knownValues } from "./conditions.js";
+import { knownValues, statedStatus } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
-import { fieldFor, LITERAL, literalValue, nowFields, statedStatus, statusField } from "./fields.js";
+import { fieldFor, LITERAL, literalValue, nowFields, statusField } from "./fields.js";
 import { referenceGuards, statusGuards } from "./guards.js";
 import {
   chargeAccount,

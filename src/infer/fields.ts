@@ -1,7 +1,7 @@
 import escapeRegExp from "escape-string-regexp";
-import { knownValues } from "./conditions.js";
+import { knownValues, statedStatus } from "./conditions.js";
 import type { Context } from "./context.js";
-import type { Param, ToolFacts } from "./facts.js";
+import type { Param } from "./facts.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
 import {
   flagName,
@@ -362,7 +362,7 @@ export function participleStatus(
   // `known`: also for a verb whose action toolsim knows otherwise (`send` makes messages)
   if (!verb || !field || (STATUS_VERBS[verb] && !known)) return undefined;
   const squeeze = (text: string) => text.toLowerCase().replace(/[^a-z]/g, "");
-  const values = [...new Set([...knownValues(ctx, field.path, field.values.keys()), ...statusesSet(ctx)])];
+  const values = knownValues(ctx, field.path, field.values.keys());
   const own = values.find((v) => squeeze(v) === squeeze(participle(verb)));
   if (own || ctx.facts.verbAction !== undefined) return own;
   // a verb toolsim does not know, described by one it could (`retry_job`: "Queue a failed job
@@ -424,30 +424,6 @@ function inStyleOf(values: readonly string[], word: string): string {
   return word;
 }
 
-/** "the order status will be changed to 'cancelled'", "status becomes shipped", "marked as 'closed'". */
-export function statedStatus(text: string): string | undefined {
-  const patterns = [
-    /(?<![\w.])status\s+(?:will\s+be\s+|is\s+|gets\s+|shall\s+be\s+)?(?:changed|set|updated|moved)\s+to\s+['"`]([^'"`]{1,40})['"`]/i,
-    /(?<![\w.])status\s+(?:will\s+be\s+|is\s+|gets\s+)?(?:changed|set|updated|moved)\s+to\s+([a-z_-]+)/i,
-    /(?<![\w.])status\s+becomes\s+['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;)]|$)/i,
-    // "(status open becomes resolved)": the value it leaves, then the one it takes
-    /(?<![\w.])status\s+['"`]?[a-z_-]{1,40}['"`]?\s+becomes\s+['"`]?([a-z_-]{1,40})['"`]?(?:[.,;)\s]|$)/i,
-    /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"`]([^'"`]{1,40})['"`]/i,
-    /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"`]([^'"`]{1,40})['"`]/i,
-    /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,
-    /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts)\s+['"`]([^'"`]{1,40})['"`]/i,
-    // "sets amount_paid and status `paid`": a status set beside other fields
-    /\bsets?\s+(?:[a-z_]+(?:,\s*[a-z_]+)*\s+and\s+)?(?:its\s+|the\s+)?status\s+(?:to\s+)?['"`]([^'"`]{1,40})['"`]/i,
-    // "moves the issue back to "open"": where the record returns
-    /\bback\s+(?:in)?to\s+['"`]([^'"`]{1,40})['"`]/i,
-  ];
-  for (const pattern of patterns) {
-    const value = pattern.exec(text)?.[1]?.trim();
-    if (value) return value;
-  }
-  return undefined;
-}
-
 /**
  * Tools of one API that differ only in their verb follow one pattern: when `return_x` says
  * its entity becomes 'return requested', `exchange_x` leaves it 'exchange requested'.
@@ -480,8 +456,7 @@ export function requiredStatuses(
   if (!field) return { values: [], notIn: [] };
   // the statuses the records show and those the API's enums of the field offer (`running`)
   // the statuses the records and enums show, and those the API's other tools put records in
-  // ("status becomes completed"), which a record may hold by the time this call comes
-  const statuses = [...new Set([...knownValues(ctx, field.path, field.values.keys()), ...statusesSet(ctx)])];
+  const statuses = knownValues(ctx, field.path, field.values.keys());
   // the verb's own word is where the record goes, not where it must be (`void_invoice`)
   const verb = ctx.facts.verb ?? ctx.facts.words[0];
   const nameText = ctx.facts.words.filter((w) => w !== verb).join(" ");
@@ -547,23 +522,6 @@ export function requiredStatuses(
   );
   const refusedAll = [...new Set([...notIn, ...refused])];
   return { values, notIn: values.length > 0 ? [] : refusedAll };
-}
-
-/** The statuses the toolset's tools say they set, each description read once. */
-const statusSetBy = new WeakMap<ToolFacts, string | null>();
-
-function statusesSet(ctx: Context): string[] {
-  const out: string[] = [];
-  for (const facts of ctx.siblings()) {
-    let said = statusSetBy.get(facts);
-    if (said === undefined) {
-      const value = statedStatus(facts.text)?.toLowerCase();
-      said = value && /^[a-z][a-z_-]{2,30}$/.test(value) ? value : null;
-      statusSetBy.set(facts, said);
-    }
-    if (said) out.push(said);
-  }
-  return out;
 }
 
 /**

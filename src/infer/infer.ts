@@ -14,7 +14,7 @@ import { aggregateAnswers, collectionNamed, listItemAnswers } from "./aggregates
 import { statedArgumentChecks } from "./argument-checks.js";
 import { besideListRule } from "./beside.js";
 import { bulkRule } from "./bulk.js";
-import { knownValues } from "./conditions.js";
+import { knownValues, statedStatus } from "./conditions.js";
 import { addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import { createRule } from "./creates.js";
 import { describedAnswer } from "./described-answer.js";
@@ -28,7 +28,6 @@ import {
   nowFields,
   participleStatus,
   recordFlagSwitched,
-  statedStatus,
   statedValues,
   statusField,
   valueNamedByVerb,
@@ -70,7 +69,7 @@ import {
   lookupRule,
   readRule,
 } from "./reads.js";
-import { recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
+import { describedRecordChange, recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
   collectionOfVerb,
   FILED_JOINS,
@@ -717,6 +716,12 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
       if (drafts.length > 0) return { drafts };
     }
   }
+  // a command to the one device or account, told by what it leaves (`recall_mower`: "status becomes charging")
+  const commanded =
+    !subject && (acting !== "read" || facts.verbAction === undefined)
+      ? describedRecordChange(ctx)
+      : undefined;
+  if (commanded) return { drafts: commanded };
   if (acting === "create" && !named && shape.parts.length <= 1 && shape.root.fields.size === 0) {
     const noun = createdNoun(facts, named);
     if (noun) return found(createRule(ctx, undefined, noun), "nothing to create");

@@ -729,7 +729,13 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
       p.itemType === "string" &&
       !p.path.includes("*") &&
       p.items.length > 0 &&
-      (singular(p.name) === own || nameWords(p.name).map(singular).join("_").startsWith(`${own}_`)),
+      (singular(p.name) === own ||
+        nameWords(p.name).map(singular).join("_").startsWith(`${own}_`) ||
+        // `zone` of `mower_garden_zones`: the list's head noun, where the docs speak of its words
+        (singular(nameWords(p.name).at(-1) ?? "") === own &&
+          nameWords(p.name)
+            .slice(0, -1)
+            .some((w) => new RegExp(`\\b${w}\\b`, "i").test(ctx.facts.text)))),
   );
   const [list] = lists;
   if (lists.length !== 1 || !list) return [];
@@ -754,7 +760,12 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
   return [
     {
       kind: "check",
-      require: [{ expr: `$args.${identifier(param.name)} in $entity(${at})`, error }],
+      require: [
+        {
+          expr: `${param.required ? "" : `$not($exists($args.${identifier(param.name)})) or `}$args.${identifier(param.name)} in $entity(${at})`,
+          error,
+        },
+      ],
     },
   ];
 }

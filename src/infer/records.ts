@@ -1,8 +1,9 @@
 import escapeRegExp from "escape-string-regexp";
-import { preconditions, speaksOfArgument } from "./conditions.js";
-import { addError, type Context, notFoundError } from "./context.js";
+import { preconditions, speaksOfArgument, statedStatus } from "./conditions.js";
+import { addError, addGap, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
+import { LITERAL, literalValue } from "./fields.js";
 import { principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
@@ -367,9 +368,14 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
       .map(([f, v]) => `${f} from ${v.slice(1, -1)}`)
       .join(", ")} of ${target}`,
   );
+  // "Sets status to `mowing` and zone to the zone name": what the description gives beside
+  const stated = statedOn(ctx, record, ctx.facts.tool.description.replace(/`/g, '"'));
+  const told = Object.fromEntries(Object.entries(stated).filter(([field]) => set[field] === undefined));
+  if (Object.keys(told).length > 0)
+    ctx.notes.push(`sets ${Object.keys(told).join(", ")} as the description says`);
   return [
     ...named,
-    { kind: "update", target, require: recordGuards(ctx, record), set, as: "record" },
+    { kind: "update", target, require: recordGuards(ctx, record), set: { ...set, ...told }, as: "record" },
     ...answersFrom(ctx, record, "record"),
   ];
 }
@@ -434,7 +440,7 @@ function moveAmount(
   if (!field || !amount) return [];
   const name = `{${amount.name}}`;
   if (intent === "increase") {
-    // "the level is capped at the 1000 ml capacity (any excess is discarded)": a fill that stops at its top
+    // "the level is capped at 19000 ml (any excess is spilled)": a fill that stops at its top
     const cap = /\bcapped at (?:the |its )?(\d+(?:\.\d+)?)\b/i.exec(ctx.facts.tool.description)?.[1];
     ctx.notes.push(`adds ${amount.name} to ${target}.${field.path}${cap ? `, up to ${cap}` : ""}`);
     const current = `$subject.${identifier(field.path)}`;
@@ -773,4 +779,61 @@ function resetField(ctx: Context, record: RecordShape, target: string): Draft[] 
     { kind: "update", target, set: { [field.path]: value }, as: "record" },
     ...answersFrom(ctx, record, "record"),
   ];
+}
+
+/**
+ * A command to a device or an account whose description says what it leaves ("Status becomes
+ * `paused`; zone is kept", "zone is cleared to null", "sets mode to "eco""):
+ * the one record whose fields it names is changed so, arguments named like its fields set
+ * them, and the errors that name its states refuse it, as Roborock's `app_pause`, a Nest
+ * thermostat's mode commands and Spotify's player `pause` change the one device they drive.
+ */
+export function describedRecordChange(ctx: Context): Draft[] | undefined {
+  const text = ctx.facts.tool.description.replace(/`/g, '"');
+  const changes = ctx.shape.parts
+    .filter((p): p is RecordShape => p.kind === "record" && p.fields.size > 0)
+    .map((record) => ({ record, set: statedOn(ctx, record, text) }))
+    .filter((c) => Object.keys(c.set).length > 0);
+  const change = changes.length === 1 ? changes[0] : undefined;
+  if (!change) return undefined;
+  const { record, set } = change;
+  const target = record.path.join("/") || ".";
+  ctx.notes.push(`changes ${Object.keys(set).join(", ")} of ${target} as the description says`);
+  if (ctx.facts.verbAction === undefined)
+    addGap(
+      ctx,
+      `its verb (${ctx.facts.verb ?? ctx.facts.words[0]}) says nothing toolsim knows: only the changes its description states are made`,
+    );
+  return [
+    { kind: "update", target, require: preconditions(ctx, record), set, as: "record" },
+    ...answersFrom(ctx, record, "record"),
+  ];
+}
+
+/** The values a description gives the record's fields, its status, and the arguments named like them. */
+function statedOn(ctx: Context, record: RecordShape, text: string): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const field of record.fields.values()) {
+    if (field.path.includes(".") || !text.includes(field.path)) continue;
+    const name = escapeRegExp(field.path);
+    const said =
+      new RegExp(
+        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|is cleared to|goes to|=)\\s+${LITERAL}`,
+        "i",
+      ).exec(text) ??
+      new RegExp(`\\b(?:re)?sets?\\s+(?:its\\s+)?${name}\\s+to\\s+${LITERAL}`, "i").exec(text);
+    const value = literalValue(said?.[1]);
+    if (value) set[field.path] = value.value;
+  }
+  const status = [...record.fields.values()].find(
+    (f) => !f.path.includes(".") && f.types.has("string") && /^(?:status|state)$|_status$/.test(f.path),
+  );
+  const stated = status && set[status.path] === undefined ? statedStatus(text) : undefined;
+  if (status && stated) set[status.path] = stated;
+  if (Object.keys(set).length === 0) return set;
+  for (const param of ctx.facts.params) {
+    const field = recordField(record, param.name);
+    if (field && plainField(field) && set[field.path] === undefined) set[field.path] = `{${param.name}}`;
+  }
+  return set;
 }
