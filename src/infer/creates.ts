@@ -50,11 +50,18 @@ import { nameWords, participle, partNoun, plural, singular } from "./words.js";
  * description gives a new record, when it is one the records or schemas know (unquoted words
  * are read only then).
  */
-function describedStart(text: string, known: readonly string[]): string | undefined {
+function describedStart(text: string, known: readonly string[], noun: string): string | undefined {
   const said =
     /\bnew\s+[a-z_ ]{1,30}?\s+(?:is|are|starts?|begins?)\s+(?:as\s+|in\s+)?(?:the\s+)?([a-z][a-z_ -]{0,30}?)(?:\s+status)?(?:[.,;]|$)/i.exec(
       text,
-    )?.[1];
+    )?.[1] ??
+    // "stored as { ref, …, status: "confirmed" }": the record the docs show being kept
+    /\{[^{}]*\bstatus\s*:\s*["'`]([a-z][a-z_ -]{0,30})["'`][^{}]*\}/i.exec(text)?.[1] ??
+    // "Creates a confirmed booking": the status its article names
+    new RegExp(
+      `^\\s*(?:creates?|makes?|opens?|files?|adds?|places?)\\s+(?:a|an)\\s+([a-z][a-z_-]{2,30})\\s+(?:${escapeRegExp(noun)}|${escapeRegExp(noun.split(" ").at(-1) ?? noun)})\\b`,
+      "i",
+    ).exec(text)?.[1];
   if (!said) return undefined;
   return known.find((value) => value.toLowerCase() === said.toLowerCase());
 }
@@ -129,7 +136,7 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   } else if (collection && statusPath && set[statusPath] === undefined) {
     const seen = [...(collection.fields.get(statusPath)?.values.keys() ?? [])];
     const known = knownValues(ctx, statusPath, seen);
-    const described = describedStart(ctx.facts.text, known);
+    const described = describedStart(ctx.facts.text, known, humanNoun(singular(collection.name)));
     const start = described ?? startingStatus(ctx, known, knownValues(ctx, statusPath, []));
     if (described) {
       set[statusPath] = described;

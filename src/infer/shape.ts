@@ -596,12 +596,15 @@ function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>)
   const ids = fields.filter((f) => distinct(f, true));
   const naturals = fields.filter((f) => distinct(f, false));
   // an id-like field first; else a natural key people name records by (an email, a login, a
-  // handle), else the number a record is filed under (an issue's `number`, an `order_number`)
+  // handle), else the number a record is filed under (an issue's `number`, an `order_number`),
+  // else the reference it is quoted by
   return (
     ids.find((f) => /^(id|key|uuid)$/i.test(f)) ??
     ids.find((f) => /(_id|Id|_key|_uuid)$/.test(f)) ??
     naturals.find((f) => /^(email|login|username|handle|name|code|slug|sku|symbol)$/i.test(f)) ??
-    naturals.find((f) => /^number$|(_number|Number)$/.test(f))
+    naturals.find((f) => /^number$|(_number|Number)$/.test(f)) ??
+    // a booking's `ref`, a payment's `reference`, a flight's `locator`: codes records are quoted by
+    naturals.find((f) => /^(?:ref|reference|locator|confirmation_code)$|(_ref|Ref)$/.test(f))
   );
 }
 
