@@ -271,3 +271,53 @@ describe("a fill that stops at a stated level", () => {
     expect((much.after.office_cooler as { water_ml: number }).water_ml).toBe(19000);
   });
 });
+
+describe("a booking on a departure, documented in plain sections", () => {
+  const tours = () => ({
+    tour_departures: {
+      "LIS-0900": { route: "Alfama walk", status: "scheduled", seats: 12 },
+      "LIS-1400": { route: "Belém by tram", status: "cancelled", seats: 20 },
+    },
+    tour_bookings: [
+      { ref: "TB-0007", departure: "LIS-0900", guest: "Ana", party: 2, status: "confirmed" },
+      { ref: "TB-0008", departure: "LIS-0900", guest: "Rui", party: 1, status: "waitlisted" },
+    ],
+    tour_next_booking_number: 9,
+  });
+  const book = tool(
+    "tour_book_departure",
+    [
+      "Creates a confirmed booking on a departure.",
+      "",
+      "Behaviour",
+      '  The reference is "TB-" followed by tour_next_booking_number zero-padded to 4 digits; the number is then increased by 1. The booking is appended to tour_bookings as { ref, departure, guest, party, status: "confirmed" }.',
+      "",
+      "Errors",
+      "  DEPARTURE_NOT_FOUND - no departure has this code.",
+      '  DEPARTURE_CANCELLED - the departure\'s status is "cancelled".',
+    ].join("\n"),
+    { departure: text, guest: text, party: integer },
+  );
+
+  it("mints the reference the records are quoted by, in the status the docs store", async () => {
+    const { after } = await call(world(tours(), [book]), "tour_book_departure", {
+      departure: "LIS-0900",
+      guest: "Eva",
+      party: 3,
+    });
+    expect(after.tour_bookings).toContainEqual(
+      expect.objectContaining({ ref: "TB-0009", guest: "Eva", status: "confirmed" }),
+    );
+    expect(after.tour_next_booking_number).toBe(10);
+  });
+
+  it("refuses a departure in the status its error names, with that error's code", async () => {
+    const refused = await call(world(tours(), [book]), "tour_book_departure", {
+      departure: "LIS-1400",
+      guest: "Eva",
+      party: 1,
+    });
+    expect(failure(refused.outcome)).toBe("DEPARTURE_CANCELLED");
+    expect(refused.after.tour_bookings).toHaveLength(2);
+  });
+});
