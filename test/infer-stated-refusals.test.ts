@@ -321,3 +321,39 @@ describe("a booking on a departure, documented in plain sections", () => {
     expect(refused.after.tour_bookings).toHaveLength(2);
   });
 });
+
+describe("conditions a call needs, and ranges in brackets", () => {
+  const printer = () => ({
+    resin_printer: { lid: "closed", status: "idle", safety_lock: false, exposure_s: 8, layer_um: 50 },
+  });
+  const start = tool(
+    "begin_resin_print",
+    "Begins printing the loaded model. Fails unless the lid is closed, the status is idle and the safety lock is off. Status becomes `printing`.",
+  );
+  const tune = tool(
+    "set_resin_exposure",
+    "Set exposure_s (1-30) and/or layer_um (10-100). If any given value is out of range the call fails and nothing changes.",
+    { exposure_s: integer, layer_um: integer },
+    [],
+  );
+
+  it("refuses when a condition the call needs does not hold, and starts when all do", async () => {
+    const open = { resin_printer: { ...printer().resin_printer, lid: "open" } };
+    expect((await call(world(printer(), [start, tune]), "begin_resin_print", {}, open)).outcome.status).toBe(
+      "failed",
+    );
+    const locked = { resin_printer: { ...printer().resin_printer, safety_lock: true } };
+    expect(
+      (await call(world(printer(), [start, tune]), "begin_resin_print", {}, locked)).outcome.status,
+    ).toBe("failed");
+    const started = await call(world(printer(), [start, tune]), "begin_resin_print", {});
+    expect((started.after.resin_printer as { status: string }).status).toBe("printing");
+  });
+
+  it("checks each argument against the range after its name", async () => {
+    const bad = await call(world(printer(), [start, tune]), "set_resin_exposure", { exposure_s: 45 });
+    expect(failure(bad.outcome)).toBe("EXPOSURE_S_OUT_OF_RANGE");
+    const good = await call(world(printer(), [start, tune]), "set_resin_exposure", { layer_um: 20 });
+    expect((good.after.resin_printer as { layer_um: number }).layer_um).toBe(20);
+  });
+});

@@ -1,5 +1,6 @@
+import escapeRegExp from "escape-string-regexp";
 import { speaksOfArgument } from "./conditions.js";
-import { type Context, use } from "./context.js";
+import { addError, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
@@ -25,7 +26,42 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
     require.push({ expr: `$not($exists(${arg})) or (${test(arg)})`, error: use(ctx, error) });
     ctx.notes.push(`checks ${param.name} as ${error.code} says`);
   }
+  require.push(...bracketedRanges(ctx));
   return require.length > 0 ? [{ kind: "check", require }] : [];
+}
+
+/**
+ * "Set target_temp_c (10-35) and/or target_humidity_pct (30-90) … if any given value is out of
+ * range the call fails": a range in brackets after an argument's name, where the description
+ * says a value out of it fails, bounds it (the documented error that speaks of a range, else an
+ * added `<ARGUMENT>_OUT_OF_RANGE`, 400), as Nest's setpoint limits and Hue's brightness 1-254 do.
+ */
+function bracketedRanges(ctx: Context): Array<Record<string, unknown>> {
+  const text = ctx.facts.tool.description;
+  if (!/\bout of (?:its |the )?range\b|\boutside (?:its |the |that )?range\b/i.test(text)) return [];
+  const out: Array<Record<string, unknown>> = [];
+  for (const param of ctx.facts.params) {
+    if (param.type !== "integer" && param.type !== "number") continue;
+    const range = new RegExp(
+      `\\b${escapeRegExp(param.name)}\`?\\s*\\(\\s*${NUMBER}\\s*(?:-|–|to)\\s*${NUMBER}\\s*\\)`,
+    ).exec(text);
+    if (!range?.[1] || !range[2]) continue;
+    const documented = ctx.facts.errors.find(
+      (e) => e.kind !== "not-found" && !ctx.usedErrors.has(e.code) && /\brange\b/.test(e.text),
+    );
+    const error = documented
+      ? use(ctx, documented)
+      : addError(ctx, {
+          code: `${param.name.toUpperCase()}_OUT_OF_RANGE`,
+          status: 400,
+          message: `${param.name} must be between ${range[1]} and ${range[2]}.`,
+          when: `The ${param.name} given is outside ${range[1]}-${range[2]} (inferred from the tool's description).`,
+        });
+    const arg = `$args.${identifier(param.name)}`;
+    out.push({ expr: `$not($exists(${arg})) or (${arg} >= ${range[1]} and ${arg} <= ${range[2]})`, error });
+    ctx.notes.push(`checks ${param.name} is within ${range[1]}-${range[2]} (${error})`);
+  }
+  return out;
 }
 
 /** The argument the condition is about: the one named before its verb. */

@@ -233,10 +233,12 @@ function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<stri
         .map(escapeRegExp)
         .join("[ _]");
       const said = new RegExp(
-        `\\b${words}\\s+(?:is|are)\\s+(?:still\\s+)?(on|off|enabled|disabled|set|active|engaged)\\b`,
-      ).exec(error.text)?.[1];
-      if (!said) continue;
-      const held = /^(on|enabled|set|active|engaged)$/.test(said);
+        `\\b${words}\\s+(?:is|are)\\s+(not\\s+)?(?:still\\s+)?(on|off|enabled|disabled|set|active|engaged)\\b`,
+      ).exec(error.text);
+      const word = said?.[2];
+      if (!said || !word) continue;
+      // "is not off" is on
+      const held = /^(on|enabled|set|active|engaged)$/.test(word) !== (said[1] !== undefined);
       const at = `$subject.${identifier(field.path)}`;
       guards.push({ expr: held ? `${at} != true` : `${at} = true`, error: error.code });
       ctx.usedErrors.add(error.code);

@@ -73,7 +73,19 @@ function proseErrors(sentence: string): ToolError[] {
     )
     .map((part) => part.replace(/^(?:when|if|while)\s+/i, ""));
   const subject = /^(?:the|a|an)\s+([a-z]+)/i.exec(parts[0] ?? "")?.[1];
-  return parts.map((part) => errorOf(proseCode(part, subject), part.trim()));
+  // "Fails unless the door is closed, …": each condition must hold, so each error is its negation
+  const unless = told !== null && /\bunless\s/i.test(told[0].slice(0, told[0].length - conditions.length));
+  const pieces = unless ? parts.flatMap((part) => part.split(/\s+and\s+(?=(?:the|a|an|at|its)\s)/i)) : parts;
+  return pieces.map((part) => {
+    const condition = unless ? negation(part.trim()) : part.trim();
+    return errorOf(proseCode(condition, subject), condition);
+  });
+}
+
+/** "the door is closed" → "the door is not closed"; "the lock is off" → "the lock is not off". */
+function negation(condition: string): string {
+  const negated = condition.replace(/\b(is|are|has|have)\b(?!\s+not\b)/i, "$1 not");
+  return negated === condition ? `not ${condition}` : negated;
 }
 
 /**
@@ -87,9 +99,7 @@ function onlyWhen(sentence: string): string | undefined {
       sentence,
     )?.[1];
   if (!condition) return undefined;
-  const plain = condition.replace(/["'`]/g, "").trim();
-  const negated = plain.replace(/\b(is|are|has|have)\b/i, "$1 not");
-  return negated === plain ? `not ${plain}` : negated;
+  return negation(condition.replace(/["'`]/g, "").trim());
 }
 
 const FILLER = new Set([

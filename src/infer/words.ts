@@ -627,9 +627,12 @@ export function describedVerb(
   const first = words[0];
   const opening = /^\s*([A-Za-z]+)/.exec(description)?.[1]?.toLowerCase();
   if (!first || !opening || words.length < 3) return undefined;
-  const forms = [first, `${first}s`, `${first}es`, first.replace(/y$/, "ies")];
-  if (!forms.includes(opening) || verbOf(first) !== undefined) return undefined;
-  return verbOf(words.slice(1).join("_"))?.verb === words[1] ? { verb: first, action: undefined } : undefined;
+  if (verbOf(first) !== undefined) return undefined;
+  // "Holds …", "Begins …": a verb's third person opens the docs of an action
+  const conjugated = [`${first}s`, `${first}es`, first.replace(/y$/, "ies")].includes(opening);
+  // "Hold a job": the bare word, where a known verb right after it would be taken instead
+  const bare = opening === first && verbOf(words.slice(1).join("_"))?.verb === words[1];
+  return conjugated || bare ? { verb: first, action: undefined } : undefined;
 }
 
 /** Whether a tool reads, creates, updates or deletes, from its read-only hint and its verb. */
