@@ -92,7 +92,7 @@ export function recordFieldFor(ctx: Context, param: Pick<Param, "name" | "words"
 const CONTENT_VERBS: ReadonlySet<string> = new Set(["write", "put", "save", "store", "upload"]);
 
 /** The field that holds an entity's status: `status` or `state` (or `…_status`) with a handful of string values. */
-export function statusField(collection: CollectionShape): FieldShape | undefined {
+export function statusField(collection: { fields: Map<string, FieldShape> }): FieldShape | undefined {
   const candidates = [...collection.fields.values()].filter(
     (f) => !f.path.includes(".") && !f.open && f.types.has("string") && f.values.size > 0,
   );
@@ -589,16 +589,16 @@ export function nowFields(
  */
 export function statedValues(
   ctx: Context,
-  collection: CollectionShape,
+  holder: { fields: Map<string, FieldShape> },
   set: Readonly<Record<string, unknown>>,
+  text = ctx.facts.tool.description,
 ): Record<string, unknown> {
-  const text = ctx.facts.tool.description;
   const out: Record<string, unknown> = {};
-  for (const field of fieldsNamedIn(text, collection, set)) {
+  for (const field of fieldsNamedIn(text, holder, set)) {
     const name = escapeRegExp(field.path);
     const said =
       new RegExp(
-        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|=)\\s+${LITERAL}`,
+        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|is cleared to|=)\\s+${LITERAL}`,
         "i",
       ).exec(text) ??
       // "sets its state to \"closed\"", "resets count to 0"
@@ -612,10 +612,10 @@ export function statedValues(
 /** The record's own fields a description names by their own names, and no change sets yet. */
 function fieldsNamedIn(
   text: string,
-  collection: CollectionShape,
+  holder: { fields: Map<string, FieldShape> },
   set: Readonly<Record<string, unknown>>,
 ): FieldShape[] {
-  return [...collection.fields.values()].filter(
+  return [...holder.fields.values()].filter(
     (field) => !field.path.includes(".") && set[field.path] === undefined && text.includes(field.path),
   );
 }

@@ -527,7 +527,7 @@ export function referenceGuards(
     );
     require.push({ field: statusPath, in: values, error });
   }
-  // "SAILING_CANCELLED – the sailing's status is "cancelled"": the statuses of the named record its errors refuse
+  // "EVENT_CANCELLED – the event's status is "cancelled"": the statuses of the named record its errors refuse
   if (status) require.push(...erroredStatuses(ctx, held, status));
   const numbers = ctx.facts.params.filter(
     (p) => (p.type === "number" || p.type === "integer") && !p.identifier,

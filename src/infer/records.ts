@@ -3,7 +3,7 @@ import { preconditions, speaksOfArgument, statedStatus } from "./conditions.js";
 import { addError, addGap, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
-import { LITERAL, literalValue } from "./fields.js";
+import { statedValues, statusField } from "./fields.js";
 import { principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
@@ -812,22 +812,8 @@ export function describedRecordChange(ctx: Context): Draft[] | undefined {
 
 /** The values a description gives the record's fields, its status, and the arguments named like them. */
 function statedOn(ctx: Context, record: RecordShape, text: string): Record<string, unknown> {
-  const set: Record<string, unknown> = {};
-  for (const field of record.fields.values()) {
-    if (field.path.includes(".") || !text.includes(field.path)) continue;
-    const name = escapeRegExp(field.path);
-    const said =
-      new RegExp(
-        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|is cleared to|goes to|=)\\s+${LITERAL}`,
-        "i",
-      ).exec(text) ??
-      new RegExp(`\\b(?:re)?sets?\\s+(?:its\\s+)?${name}\\s+to\\s+${LITERAL}`, "i").exec(text);
-    const value = literalValue(said?.[1]);
-    if (value) set[field.path] = value.value;
-  }
-  const status = [...record.fields.values()].find(
-    (f) => !f.path.includes(".") && f.types.has("string") && /^(?:status|state)$|_status$/.test(f.path),
-  );
+  const set: Record<string, unknown> = statedValues(ctx, record, {}, text);
+  const status = statusField(record);
   const stated = status && set[status.path] === undefined ? statedStatus(text) : undefined;
   if (status && stated) set[status.path] = stated;
   if (Object.keys(set).length === 0) return set;

@@ -172,7 +172,7 @@ function listedUnderErrors(text: string): string {
         under = true;
         return "";
       }
-      // "- `NOT_FOUND` – …", or a code opening an indented line ("  SAILING_FULL - no seats left")
+      // "- `NOT_FOUND` – …", or a code opening an indented line ("  EVENT_FULL - no seats left")
       const item =
         /^\s*[-*•]\s+(.*)$/.exec(line) ?? /^\s*(`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s*[-–—:].*)$/.exec(line);
       if (under && item) return `Errors: ${item[1]}`;
