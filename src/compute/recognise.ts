@@ -218,6 +218,8 @@ function ignorableInConversion(p: ParameterShape): boolean {
 // ── named operations ────────────────────────────────────────────────────────
 
 function operation(shape: ToolShape): Core | undefined {
+  // most tools of a catalog have a parameter no operation could take (an id, a name): they are passed over at once
+  if (!shape.parameters.every(takenBySomeRole)) return undefined;
   const matches = OPERATIONS.map((op) => matchOf(op, shape)).filter((m): m is Match => m !== undefined);
   if (matches.length === 0) return undefined;
   const byName = matches.filter((m) => m.inName);
@@ -225,6 +227,27 @@ function operation(shape: ToolShape): Core | undefined {
   const functions = new Set(candidates.map((m) => m.core.function));
   if (functions.size !== 1) return undefined;
   return candidates[0]?.core;
+}
+
+const ROLES: readonly Role[] = OPERATIONS.flatMap((op) => Object.values(op.roles));
+
+/**
+ * Whether some role of some operation could take the parameter, or an operation could leave
+ * it aside: `matchOf` refuses a tool with a parameter left over, so a tool with one that none
+ * could take matches no operation.
+ */
+function takenBySomeRole(p: ParameterShape): boolean {
+  if (isUnitLabel(p) || (!p.required && /^(method|algorithm)$/.test(p.words))) return true;
+  return ROLES.some((role) => {
+    if (!role.kinds.includes(p.kind) && !(role.frequency && p.kind === "string")) return false;
+    if (p.kind !== "string") return true;
+    return role.alternatives.some(
+      (a) =>
+        a.sole === true ||
+        (!(a.not?.test(p.words) ?? false) &&
+          ((a.name?.test(p.words) ?? false) || (a.description?.test(p.description) ?? false))),
+    );
+  });
 }
 
 interface Match {
