@@ -165,9 +165,10 @@ describe("what is no merge", () => {
       ticket_id: "T2",
       merged_into_id: "T1",
     });
-    // not refused as a ticket merged into itself, and nothing deleted
+    // not refused as a ticket merged into itself, and nothing deleted: the ticket marked (the
+    // known verb its docs open with) keeps which one it went into
     expect(outcome.status).toBe("applied");
-    expect(after.tickets).toEqual(desk.tickets);
+    expect(after.tickets).toEqual({ ...desk.tickets, T2: { ...desk.tickets.T2, merged_into_id: "T1" } });
   });
 
   it("records with no field that tells them apart: nothing is inferred, not even a part", () => {

@@ -647,6 +647,10 @@ function givenKey(ctx: Context, collection: CollectionShape): Param | undefined 
       ).test(ctx.facts.tool.description),
   );
   if (told) return told;
+  const keyed = ctx.facts.params.find(
+    (p) => p.required && (p.type === "string" || p.type === "integer") && statedAsKey(ctx, collection, p),
+  );
+  if (keyed) return keyed;
   return ctx.facts.params.find(
     (p) =>
       p.required &&
@@ -656,6 +660,24 @@ function givenKey(ctx: Context, collection: CollectionShape): Param | undefined 
         /^(sku|code|slug|handle|username|symbol|ticker|key|name)$/.test(p.words.at(-1) ?? "")) &&
       (sameName(p.name, collection.keyField) || keysLookLike(collection, p)),
   );
+}
+
+/**
+ * "Adds `routes[code]`", "`code` — the route code (key in `routes`)", an argument described as
+ * "a key of routes": the docs file the new record under the argument, as JSON Patch paths and
+ * REST docs write a map entry (`PUT /kv/{key}` of Consul, `PUT /buckets/{name}` of S3, Firebase's
+ * `set(ref(db, 'users/' + id))`).
+ */
+function statedAsKey(ctx: Context, collection: CollectionShape, p: Param): boolean {
+  const name = escapeRegExp(collection.name);
+  const param = escapeRegExp(p.name);
+  const text = ctx.facts.tool.description;
+  if (new RegExp(`\\b${name}\\s*\\[\\s*['"\`]?${param}['"\`]?\\s*\\]`, "i").test(text)) return true;
+  const keyOf = new RegExp(`\\bkeys?\\s+(?:in|of)\\s+(?:the\\s+)?\`?${name}\\b`, "i");
+  if (keyOf.test(p.description)) return true;
+  return text
+    .split("\n")
+    .some((line) => new RegExp(`^\\W*\`?${param}\`?\\s*[-–—:]`).test(line) && keyOf.test(line));
 }
 
 /**
@@ -803,8 +825,15 @@ function startingValues(
  * value a field a description names by its own name starts with, as reference docs give a new
  * resource's defaults (Stripe's "defaults to", GitHub's "Default: false").
  */
-function statedStart(text: string, path: string): { value: unknown } | undefined {
-  if (!text.includes(path)) return undefined;
+function statedStart(written: string, path: string): { value: unknown } | undefined {
+  if (!written.includes(path)) return undefined;
+  // Markdown's code spans and emphasis ("`ascents` = 0") mark names, they are not part of
+  // them; a word in a code span after "=" ("`status` = `held`") is a text value
+  const text = written
+    .replace(/=\s*`([^`\s]+)`/g, (said, value: string) =>
+      /^(?:-?\d+(?:\.\d+)?|true|false|null)$/.test(value) ? `= ${value}` : `= "${value}"`,
+    )
+    .replace(/[`*]/g, "");
   const name = escapeRegExp(path);
   const said =
     // "Its status is "pending", unless …": what the new record's own field holds first

@@ -109,9 +109,10 @@ function bulletFields(lines: readonly string[], start: number): Field[] | undefi
       for (const name of line.matchAll(/`([A-Za-z_]\w*)`/g)) fields.push({ key: name[1] as string });
       continue;
     }
-    const item = /^\s*[-*]\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*(?:\(([^)]*)\))?\s*(?:[–—:-]\s*(.*))?$/.exec(
-      line,
-    );
+    const item =
+      /^\s*[-*]\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*(?:\(([^)]*)\))?\s*(?:[–—:-]\s*(.*))?$/.exec(line) ??
+      // "  hive_id - the hive.": an indented name and its words, without a bullet
+      /^\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*(?:\(([^)]*)\))?\s+[–—-]\s+(.*)$/.exec(line);
     if (!item?.[1]) break;
     indent ??= depth;
     fields.push({ key: item[1], value: item[2] ? `<${item[2]}>` : undefined, type: item[2], note: item[3] });

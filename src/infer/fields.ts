@@ -609,6 +609,49 @@ export function statedValues(
   return out;
 }
 
+/**
+ * "The decision … becomes the application's new status", "the reviewer's name is written into
+ * the application's reviewer field", "sets the artwork's location to the given location": an
+ * argument a description says a field of the record takes, as PATCH docs say which body field
+ * lands where (GitHub's `state_reason` of an issue, Jira's transition `resolution`, Zendesk's
+ * `assignee_id`).
+ */
+export function statedArguments(
+  ctx: Context,
+  holder: { fields: Map<string, FieldShape> },
+  set: Readonly<Record<string, unknown>>,
+  keys: ReadonlySet<string>,
+): Record<string, string> {
+  const text = ctx.facts.tool.description.replace(/[`*]/g, "").toLowerCase();
+  const out: Record<string, string> = {};
+  for (const field of fieldsNamedIn(text, holder, set)) {
+    const fieldWords = nameWords(field.path).map(escapeRegExp).join("[ _]");
+    const own = String.raw`(?:the\s+|its\s+)?(?:[a-z]+(?:'s|’s)\s+)?(?:new\s+)?${fieldWords}\b`;
+    const param = ctx.facts.params.find((p) => {
+      if (keys.has(p.name) || p.type === "object" || p.type === "array") return false;
+      const name = [escapeRegExp(p.name.toLowerCase()), p.words.map(escapeRegExp).join("[ _]")].join("|");
+      return (
+        new RegExp(
+          String.raw`\b(?:${name})\b[^.;,]*?\b(?:becomes|is\s+(?:written|stored|saved|recorded|copied|put)\s+(?:in|into|as))\s+${own}`,
+        ).test(text) ||
+        new RegExp(String.raw`\bsets?\s+${own}\s+to\s+(?:the\s+)?(?:given\s+)?(?:${name})\b`).test(text) ||
+        (p.name === field.path &&
+          new RegExp(String.raw`\bsets?\s+${own}\s+to\s+the\s+given\s+(?:string|value|text|name|one)\b`).test(
+            text,
+          ))
+      );
+    });
+    if (param) out[field.path] = `{${param.name}}`;
+  }
+  if (Object.keys(out).length > 0)
+    ctx.notes.push(
+      `sets ${Object.entries(out)
+        .map(([field, value]) => `${field} to ${value.slice(1, -1)}`)
+        .join(", ")} as the description says`,
+    );
+  return out;
+}
+
 /** The record's own fields a description names by their own names, and no change sets yet. */
 function fieldsNamedIn(
   text: string,

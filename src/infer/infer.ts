@@ -28,6 +28,7 @@ import {
   nowFields,
   participleStatus,
   recordFlagSwitched,
+  statedArguments,
   statedValues,
   statusField,
   valueNamedByVerb,
@@ -42,6 +43,7 @@ import {
 } from "./folders.js";
 import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import { statusGuards } from "./guards.js";
+import { lifecycleChange, lifecycleTable } from "./lifecycle.js";
 import {
   clearRule,
   joinAsSignedIn,
@@ -57,6 +59,7 @@ import {
 import { mergeRule, swapRule } from "./merges.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
+import { previousValues } from "./previous.js";
 import { ownRecordRule } from "./principal.js";
 import { freeDuring, orderChecks } from "./ranges.js";
 import {
@@ -113,6 +116,7 @@ import {
   LEAVE_VERBS,
   LOGIN_VERBS,
   nameWords,
+  openingVerb,
   partNoun,
   READ_NOUNS,
   STATUS_VERBS,
@@ -281,7 +285,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...linkedFlagGuards(ctx),
         ...orderChecks(ctx),
         ...knownValueChecks(ctx, outcome.drafts),
-        ...statedEmptied(ctx, outcome.drafts),
+        ...previousValues(ctx, statedEmptied(ctx, outcome.drafts)),
         ...successFlags(ctx.facts, outcome.drafts),
         ...counted,
         ...aggregateAnswers(ctx, [...outcome.drafts, ...counted]),
@@ -599,7 +603,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
         switches ||
         fillsItsFields(ctx, subject) ||
         statusOfVerb(ctx, subject) ||
-        countsItMoves(ctx, subject) ||
+        countsItMoves(ctx, subject, named) ||
         leavesWithout(ctx, subject)
       ? "update"
       : actionFor(facts, subject);
@@ -731,6 +735,19 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     if (unkept) return { drafts: unkept };
   }
   if (action === "unknown") {
+    // where no rule reads the unknown verb, the known one its docs open with says what it does
+    const opened =
+      facts.verbAction === undefined ? openingVerb(facts.tool.name, facts.tool.description) : undefined;
+    if (opened) {
+      const verbed = {
+        ...facts,
+        verb: opened.verb,
+        verbAction: opened.action,
+        nouns: facts.nouns.filter((n) => n !== opened.verb),
+      };
+      const retried = inferByShape({ ...ctx, facts: verbed }, options);
+      if ("drafts" in retried) return retried;
+    }
     const stated = subject ? statedChanges(ctx, subject) : undefined;
     if (stated) return { drafts: stated };
     const checked = subject ? existenceCheck(ctx, subject) : undefined;
@@ -1369,8 +1386,14 @@ function statedChanges(ctx: Context, subject: Reference): Draft[] | undefined {
   const target = referenceTarget(ctx, subject);
   if (!target || !subject.param.required) return undefined;
   const set: Record<string, unknown> = { ...statedValues(ctx, collection, {}) };
-  Object.assign(set, nowFields(ctx, collection, set));
   const status = statusField(collection);
+  const lifecycle = status
+    ? lifecycleTable(ctx, knownValues(ctx, status.path, status.values.keys()))
+    : undefined;
+  const moved = status && lifecycle ? lifecycleChange(ctx, lifecycle, status.path) : undefined;
+  Object.assign(set, moved?.set ?? {});
+  Object.assign(set, statedArguments(ctx, collection, set, new Set([subject.param.name])));
+  Object.assign(set, nowFields(ctx, collection, set));
   const said = status && set[status.path] === undefined ? statedStatus(ctx.facts.text) : undefined;
   if (status && said && knownValues(ctx, status.path, status.values.keys()).includes(said))
     set[status.path] = said;
@@ -1390,17 +1413,21 @@ function statedChanges(ctx: Context, subject: Reference): Draft[] | undefined {
       kind: "update",
       target,
       ...(missing ? { missing } : {}),
-      require: statusGuards(
-        ctx,
-        collection,
-        typeof set[status?.path ?? ""] === "string" ? String(set[status?.path ?? ""]) : undefined,
-      ),
+      require: [
+        ...(moved?.require ?? []),
+        ...statusGuards(ctx, collection, settled(set[status?.path ?? ""])),
+      ],
       set,
       ...(Object.keys(listed.append).length > 0 ? { append: listed.append } : {}),
       as: bindingName(collection),
       output: "",
     },
   ];
+}
+
+/** The status a change sets, when it is one value rather than an argument's (`{decision}`). */
+function settled(value: unknown): string | undefined {
+  return typeof value === "string" && !/^\{[^{}]+\}$/.test(value) ? value : undefined;
 }
 
 /**
@@ -1648,6 +1675,7 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
     ).test(facts.tool.description)
   )
     return "create";
+  if ((verb === "update" || verb === undefined) && deletesOutright(facts, subject)) return "delete";
   if (verb && !(verb === "read" && facts.readOnly === false)) return verb;
   if (facts.destructive === true) return "delete";
   if (facts.readOnly === false) return subject ? "update" : "create";
@@ -1655,6 +1683,28 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
   // `account_balance`) is a query, as Slack's `conversations.history` and `users.info` are
   if (!facts.verb && facts.words.length > 1 && READ_NOUNS.has(facts.words.at(-1) as string)) return "read";
   return "unknown";
+}
+
+/**
+ * "Withdrawal deletes the record outright", "the booking is removed from bookings": a verb
+ * that ends a record's life (`withdraw`, `retire`, `archive` where the docs say so) deletes it
+ * when its description says the record goes, as DELETE endpoints behind domain verbs do
+ * (GitHub's "withdraw" of an invitation, Stripe's deleted draft invoices, npm's `unpublish`).
+ */
+function deletesOutright(facts: ToolFacts, subject: Reference | undefined): boolean {
+  if (!subject || subject.collection.parent) return false;
+  const text = facts.tool.description.replace(/[`*]/g, "").toLowerCase();
+  const noun = escapeRegExp(nameWords(singular(subject.collection.name)).at(-1) ?? "");
+  const name = escapeRegExp(subject.collection.name.toLowerCase());
+  const object = String.raw`(?:(?:the|this|that|its)\s+)?(?:record|entry|row|${noun})`;
+  // "from the shift's volunteers" takes from a list the record keeps: only the record's own collection counts
+  const whence = String.raw`(?:outright|permanently|entirely|for good|from\s+(?:the\s+)?(?:${name}|${noun}s)\b(?!['’]))`;
+  return (
+    new RegExp(
+      String.raw`\b(?:deletes?|deleting|removes?|removing|erases?|purges?)\s+${object}\b(?:\s+\w+)?\s+${whence}`,
+    ).test(text) ||
+    new RegExp(String.raw`\b(?:is|are|gets?)\s+(?:deleted|removed|erased|purged)\s+${whence}`).test(text)
+  );
 }
 
 /**
@@ -1737,10 +1787,17 @@ function leavesWithout(ctx: Context, subject: Reference | undefined): boolean {
 }
 
 /** A verb toolsim does not know whose description says which count of the record it moves. */
-function countsItMoves(ctx: Context, subject: Reference | undefined): boolean {
+function countsItMoves(
+  ctx: Context,
+  subject: Reference | undefined,
+  named: CollectionShape | undefined,
+): boolean {
+  // "log one send of a route: increments its ascents": a making verb whose thing is kept
+  // nowhere but in the count is told by the count it moves
+  const makesNothingKept = ctx.facts.verbAction === "create" && named === undefined;
   return (
     subject !== undefined &&
-    ctx.facts.verbAction === undefined &&
+    (ctx.facts.verbAction === undefined || makesNothingKept) &&
     Object.keys(statedCounts({ ...ctx, notes: [] }, subject.collection)).length > 0
   );
 }

@@ -731,11 +731,13 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
       p.items.length > 0 &&
       (singular(p.name) === own ||
         nameWords(p.name).map(singular).join("_").startsWith(`${own}_`) ||
-        // `zone` of `mower_garden_zones`: the list's head noun, where the docs speak of its words
+        // `zone` of `mower_garden_zones`: the list's head noun, where the docs speak of its
+        // words or name the list itself
         (singular(nameWords(p.name).at(-1) ?? "") === own &&
-          nameWords(p.name)
-            .slice(0, -1)
-            .some((w) => new RegExp(`\\b${w}\\b`, "i").test(ctx.facts.text)))),
+          (ctx.facts.text.includes(p.name) ||
+            nameWords(p.name)
+              .slice(0, -1)
+              .some((w) => new RegExp(`\\b${w}\\b`, "i").test(ctx.facts.text))))),
   );
   const [list] = lists;
   if (lists.length !== 1 || !list) return [];

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import type { Param, ToolFacts } from "./facts.js";
 import { type CollectionShape, type ListShape, outline, type Part, type StateShape } from "./shape.js";
 import {
@@ -78,6 +79,8 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
   // `agent` names a record of `agents` by its natural key (`login`), when the records have one
   const natural = naturalKeyCollection(param, facts, shape);
   if (natural) return { param, collection: natural, many, strength: "weak" };
+  const stated = statedKeyCollection(param, facts, shape);
+  if (stated) return { param, collection: stated, many, strength: "strong" };
   if (!param.identifier && !/^(id|ids|key|uuid)$/.test(param.name)) return undefined;
   const described = describedCollection(param, shape);
   if (described) return { param, collection: described, many, strength: "weak" };
@@ -93,6 +96,40 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
       return { param, collection: pick(named) as CollectionShape, many, strength: "weak" };
   }
   return undefined;
+}
+
+/**
+ * An argument named for neither a collection nor a key field (`code`, `slug`, `handle`) whose
+ * docs say what it keys: its description calls it a key of a collection by the collection's
+ * own name ("a key of `routes`", "an id in `walls`"), or a documented not-found error speaks of
+ * one collection's record and this argument ("no route with this code"); a field the records
+ * keep under the argument's name makes it a lookup instead ("no user has that email"). REST docs write
+ * `{code}` path parameters (GitHub's `/gitignore/templates/{name}`, Stripe's
+ * `/v1/promotion_codes?code=`, Cloudflare's zones by `name`).
+ */
+function statedKeyCollection(param: Param, facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
+  const description = param.description.toLowerCase();
+  if (/\b(keys?|ids?|identifiers?)\b/.test(description)) {
+    const named = [...shape.collections.values()].filter(
+      (c) =>
+        !c.fields.has(param.name) &&
+        new RegExp(`(?<![\\w./])${escapeRegExp(c.name.toLowerCase())}(?!\\w)`).test(description),
+    );
+    if (named.length === 1) return named[0];
+  }
+  const words = nameWords(param.name).join(" ");
+  const told = facts.errors.filter(
+    (e) =>
+      e.kind === "not-found" &&
+      e.noun !== undefined &&
+      new RegExp(
+        `\\b(?:with|of|for|by|has|having) (?:this|that|the|the given|such an?|an?) ${escapeRegExp(words)}\\b`,
+      ).test(e.text),
+  );
+  const found = new Set(
+    told.flatMap((e) => nounMatches(shape, e.noun as string)).filter((c) => !c.fields.has(param.name)),
+  );
+  return found.size === 1 ? [...found][0] : undefined;
 }
 
 function namesOtherArgument(param: Param, facts: ToolFacts, collection: CollectionShape): boolean {

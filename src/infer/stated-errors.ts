@@ -16,10 +16,10 @@ export function statedErrors(
   own = "",
 ): ToolError[] {
   const out: ToolError[] = [];
-  if (!ERROR_WORDS.test(description)) return out;
+  if (!speaksOfFailing(description)) return out;
   const taken = new Set(known.map((e) => e.code));
   for (const sentence of sentencesOf(description)) {
-    if (!ERROR_WORDS.test(sentence)) continue;
+    if (!speaksOfFailing(sentence)) continue;
     // "while frozen, post_comment fails with FROZEN": another tool's error, told where it is caused
     if (names.some((name) => name !== own && sentence.includes(name))) continue;
     const codes = [...sentence.matchAll(CODE)].filter((m) => isCode(m[0], sentence.slice(0, m.index)));
@@ -142,6 +142,13 @@ function proseCode(condition: string, subject: string | undefined): string {
 /** A sentence that speaks of failing. */
 const ERROR_WORDS = /\b(fail(s|ed)?|errors?|rejects?|refuses?|raises?|throws?|denie[sd])\b/i;
 
+/** "APPLICATION_NOT_FOUND when the identifier is unknown": a code with its condition says it fails. */
+const CONDITIONED_CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:when|if|unless)\b/;
+
+function speaksOfFailing(text: string): boolean {
+  return ERROR_WORDS.test(text) || CONDITIONED_CODE.test(text);
+}
+
 /** `ORDER_NOT_FOUND`, `E_LIMIT`, and a one-word code right after "fails with" or "error". */
 const CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g;
 
@@ -158,7 +165,8 @@ function sentencesOf(text: string): string[] {
 
 /**
  * "Errors:\n- `BOARD_NOT_FOUND`\n- `BOARD_EXISTS` – the team already has …": each item of a
- * list under an "Errors" heading is read as a sentence of its own that speaks of failing.
+ * list under an "Errors" heading (a remark in brackets after it allowed: "**Errors** (nothing
+ * changes on error):") is read as a sentence of its own that speaks of failing.
  */
 function listedUnderErrors(text: string): string {
   if (!text.includes("\n")) return text;
@@ -167,7 +175,9 @@ function listedUnderErrors(text: string): string {
   return lines
     .map((line) => {
       if (
-        /^\s*(?:#+\s*)?(?:\*\*|__)?(?:errors?|error codes|fails?)\s*:?\s*(?:\*\*|__)?\s*:?\s*$/i.test(line)
+        /^\s*(?:#+\s*)?(?:\*\*|__)?(?:errors?|error codes|fails?)\s*:?\s*(?:\*\*|__)?\s*(?:\([^()]*\))?\s*:?\s*$/i.test(
+          line,
+        )
       ) {
         under = true;
         return "";

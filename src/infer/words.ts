@@ -635,6 +635,26 @@ export function describedVerb(
   return conjugated || bare ? { verb: first, action: undefined } : undefined;
 }
 
+/**
+ * "Register a parcel at the depot" for `receive_parcel`: a name whose verb toolsim does not
+ * know takes the action of the known verb its description opens with, where that verb's
+ * object is what the name is about. Docs explain a domain's verb in the common one
+ * (Shopify's "fulfill" creates a fulfillment, Twilio's "Provision a number" buys one).
+ */
+export function openingVerb(name: string, description: string): { verb: string; action: Action } | undefined {
+  const words = verbWords(name);
+  const first = words[0];
+  const opening = /^\s*([A-Za-z]+)\s+(?:(?:a|an|the|one|new)\s+)*([A-Za-z]+)/.exec(description);
+  if (!first || !opening?.[1] || !opening[2] || words.length < 2) return undefined;
+  const said = opening[1].toLowerCase();
+  const known = [said, said.replace(/ies$/, "y"), said.replace(/es$/, ""), said.replace(/s$/, "")]
+    .map((w) => verbOf(w))
+    .find((v) => v !== undefined && v.verb !== first);
+  const object = singular(opening[2].toLowerCase());
+  if (!known || !words.slice(1).some((w) => singular(w) === object)) return undefined;
+  return { verb: first, action: known.action };
+}
+
 /** Whether a tool reads, creates, updates or deletes, from its read-only hint and its verb. */
 export function actionOf(tool: {
   name: string;

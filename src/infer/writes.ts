@@ -144,14 +144,19 @@ const STEP_WORDS: Readonly<Record<string, number>> = { one: 1, "1": 1, two: 2, "
  * workflow run re-run.
  */
 export function statedCounts(ctx: Context, collection: CollectionShape): Record<string, number> {
-  const text = ctx.facts.text.toLowerCase();
+  const text = ctx.facts.text.toLowerCase().replace(/[`*]/g, "");
   const moved: Record<string, number> = {};
   for (const field of collection.fields.values()) {
     if (field.path.includes(".") || !(field.types.has("integer") || field.types.has("number"))) continue;
     const words = nameWords(field.path).map(escapeRegExp).join("[ _]");
-    const said = new RegExp(
-      `\\b${words}\\s+(?:goes|go|is|are)?\\s*(up|down|increases|decreases|incremented|decremented|rises|drops|falls)(?:\\s+by\\s+(one|two|1|2))?\\b`,
-    ).exec(text);
+    const said =
+      new RegExp(
+        `\\b${words}\\s+(?:goes|go|is|are)?\\s*(up|down|increases|decreases|incremented|decremented|rises|drops|falls)(?:\\s+by\\s+(one|two|1|2))?\\b`,
+      ).exec(text) ??
+      // "increments its ascents by 1", "decrements the record's seats_left by one"
+      new RegExp(
+        `\\b(increments?|decrements?|increases?|decreases?)\\s+(?:(?:its|their|the|this)\\s+)?(?:[a-z]+'s\\s+)?${words}(?:\\s+by\\s+(one|two|1|2))?\\b`,
+      ).exec(text);
     // "counting one click", "records a download": one more of what the field counts
     const noun = nameWords(field.path).map(singular).join(" ");
     const once = new RegExp(
@@ -164,7 +169,7 @@ export function statedCounts(ctx: Context, collection: CollectionShape): Record<
     }
     if (!said) continue;
     const step = STEP_WORDS[said[2] ?? "one"] ?? 1;
-    const down = /^(down|decreases|decremented|drops|falls)$/.test(said[1] ?? "");
+    const down = /^(down|decreases?|decrement(ed|s)?|drops|falls)$/.test(said[1] ?? "");
     moved[field.path] = down ? -step : step;
     ctx.notes.push(`moves ${field.path} by ${moved[field.path]} (the description says so)`);
   }
