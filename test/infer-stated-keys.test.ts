@@ -213,3 +213,74 @@ describe("a verb toolsim does not know, explained by the known one its docs open
     expect(failure(taken.outcome)).toBe("DOG_EXISTS");
   });
 });
+
+describe("a number moved by an argument, within stated bounds", () => {
+  const farm = () => ({
+    farm_pens: [
+      { pen_id: "P1", animal: "goats", heads: 3, status: "open" },
+      { pen_id: "P2", animal: "sheep", heads: 6, status: "open" },
+    ],
+  });
+  const adjust = tool(
+    "adjust_pen_heads",
+    "Move animals in or out of a pen: heads becomes heads + change.\n\nReturns:\n  pen_id - the pen.\n  previous_heads - count before the call.\n  heads - count after the call.\n\nErrors:\n  PEN_NOT_FOUND - no pen with that pen_id.\n  PEN_LIMIT - heads + change would be below 0 or above 8.\n  NO_CHANGE - change is 0.",
+    { pen_id: text, change: integer },
+  );
+
+  it("adds the argument, answers the count before it, and refuses a move past the bounds or by nothing", async () => {
+    const moved = await call(world(farm(), [adjust]), "adjust_pen_heads", { pen_id: "P1", change: 4 });
+    expect((moved.after.farm_pens as Array<{ heads: number }>)[0]?.heads).toBe(7);
+    expect(moved.answer).toMatchObject({ previous_heads: 3, heads: 7 });
+    const over = await call(world(farm(), [adjust]), "adjust_pen_heads", { pen_id: "P2", change: 3 });
+    expect(failure(over.outcome)).toBe("PEN_LIMIT");
+    const under = await call(world(farm(), [adjust]), "adjust_pen_heads", { pen_id: "P1", change: -4 });
+    expect(failure(under.outcome)).toBe("PEN_LIMIT");
+    const none = await call(world(farm(), [adjust]), "adjust_pen_heads", { pen_id: "P1", change: 0 });
+    expect(failure(none.outcome)).toBe("NO_CHANGE");
+  });
+
+  const relabel = tool(
+    "set_pen_status",
+    "Sets the pen's status to the given status.\n\nErrors:\n  PEN_NOT_FOUND - no pen with that pen_id.\n  SAME_STATUS - the requested status equals the current one.",
+    { pen_id: text, status: { type: "string", enum: ["open", "closed"] } },
+  );
+
+  it("refuses setting a field to the value it already holds", async () => {
+    const same = await call(world(farm(), [relabel]), "set_pen_status", { pen_id: "P1", status: "open" });
+    expect(failure(same.outcome)).toBe("SAME_STATUS");
+    const closed = await call(world(farm(), [relabel]), "set_pen_status", { pen_id: "P1", status: "closed" });
+    expect((closed.after.farm_pens as Array<{ status: string }>)[0]?.status).toBe("closed");
+  });
+});
+
+describe("an error told by the value of a flag", () => {
+  const boats = () => ({
+    marina_boats: {
+      B1: { name: "Tern", berth: "A1", at_sea: true },
+      B2: { name: "Skua", berth: "A2", at_sea: false },
+    },
+  });
+  const moveBoat = tool(
+    "change_berth",
+    "Sets the boat's berth to the given berth.\n\nErrors:\n- `BOAT_NOT_FOUND` — unknown boat_id.\n- `BOAT_AT_SEA` — the boat's `at_sea` is `true`; it cannot be moved while out.",
+    { boat_id: text, berth: text },
+  );
+  const radio = () => ({ radio_console: { on_air: false, volume: 60 } });
+  const start = tool(
+    "start_show",
+    "Sets console on_air = true; returns the console; error ALREADY_ON_AIR if on_air is already true.",
+  );
+
+  it("refuses a record holding that value, and a device already in it", async () => {
+    const out = await call(world(boats(), [moveBoat]), "change_berth", { boat_id: "B1", berth: "C3" });
+    expect(failure(out.outcome)).toBe("BOAT_AT_SEA");
+    const moved = await call(world(boats(), [moveBoat]), "change_berth", { boat_id: "B2", berth: "C3" });
+    expect((moved.after.marina_boats as Record<string, { berth: string }>).B2?.berth).toBe("C3");
+    const live = { radio_console: { on_air: true, volume: 60 } };
+    expect(failure((await call(world(radio(), [start]), "start_show", {}, live)).outcome)).toBe(
+      "ALREADY_ON_AIR",
+    );
+    const started = await call(world(radio(), [start]), "start_show", {});
+    expect((started.after.radio_console as { on_air: boolean }).on_air).toBe(true);
+  });
+});

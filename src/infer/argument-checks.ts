@@ -91,6 +91,8 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
     )
       return (arg) => `${arg} > 0`;
     if (/\bis negative\b/.test(text)) return (arg) => `${arg} >= 0`;
+    // "delta is 0": a move by nothing is refused
+    if (/\bis (?:0|zero)\s*(?:[.,;)]|$)/.test(text)) return (arg) => `${arg} != 0`;
     const below = new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text);
     if (below?.[1]) return (arg) => `${arg} >= ${below[1]}`;
     const above = new RegExp(`\\b(?:greater than|more than|above|over|exceeds)\\s+${NUMBER}`).exec(text);

@@ -1,5 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
-import type { Context } from "./context.js";
+import { type Context, use } from "./context.js";
 import type { ToolFacts } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { FieldShape, RecordShape } from "./shape.js";
@@ -224,6 +224,13 @@ function thresholds(ctx: Context, record: RecordShape): Array<Record<string, unk
  */
 function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<string, unknown>> {
   const guards: Array<Record<string, unknown>> = [];
+  for (const field of record.fields.values()) {
+    if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
+    const valued = flagValueError(ctx, nameWords(field.path).map(escapeRegExp).join("[ _]"));
+    if (!valued) continue;
+    guards.push({ expr: `$subject.${identifier(field.path)} != ${valued.value}`, error: valued.error });
+    ctx.notes.push(`refuses while ${field.path} is ${valued.value} (${valued.error})`);
+  }
   for (const error of ctx.facts.errors) {
     if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
     for (const field of record.fields.values()) {
@@ -247,6 +254,24 @@ function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<stri
     }
   }
   return guards;
+}
+
+/**
+ * "ARTWORK_ON_LOAN — the artwork's `on_loan` is `true`", "ALREADY_LIVE if live is already
+ * true": an error told by the value of a flag of the record refuses a record holding it. A
+ * condition that also speaks of an argument ("if enable is true while …") is the argument's.
+ */
+export function flagValueError(ctx: Context, flag: string): { error: string; value: boolean } | undefined {
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found") continue;
+    const text = error.text.replace(/[`*]/g, "");
+    const said = new RegExp(
+      String.raw`(?:^|[^\w.])${flag}\s+(?:is|are)\s+(?:already\s+|still\s+|currently\s+)?(true|false)\b`,
+    ).exec(text);
+    if (!said?.[1] || speaksOfArgument(ctx, text.replace(said[0], " "))) continue;
+    return { error: use(ctx, error), value: said[1] === "true" };
+  }
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
-import { knownValues } from "./conditions.js";
+import { flagValueError, knownValues } from "./conditions.js";
 import { addError, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -318,6 +318,11 @@ function flagGuards(ctx: Context, collection: CollectionShape): Array<Record<str
     if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) return [];
     const words = nameWords(field.path).filter((w) => w !== "is");
     const flag = words.map(escapeRegExp).join("[ _]");
+    const valued = flagValueError(ctx, flag);
+    if (valued) {
+      ctx.notes.push(`refuses a ${noun} whose ${field.path} is ${valued.value} (${valued.error})`);
+      return [{ field: field.path, notIn: [valued.value], error: valued.error }];
+    }
     // "protected branches cannot be deleted", "disabled links do not resolve"
     const refused = new RegExp(`\\b${flag}\\s+${nouns}\\s+${REFUSING}`);
     // "sensors that are not online cannot be configured": the flag must be set

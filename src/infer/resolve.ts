@@ -108,15 +108,16 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
  * `/v1/promotion_codes?code=`, Cloudflare's zones by `name`).
  */
 function statedKeyCollection(param: Param, facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
-  const description = param.description.toLowerCase();
-  if (/\b(keys?|ids?|identifiers?)\b/.test(description)) {
-    const named = [...shape.collections.values()].filter(
-      (c) =>
-        !c.fields.has(param.name) &&
-        new RegExp(`(?<![\\w./])${escapeRegExp(c.name.toLowerCase())}(?!\\w)`).test(description),
-    );
-    if (named.length === 1) return named[0];
-  }
+  const description = param.description.toLowerCase().replace(/[`*]/g, "");
+  // "a key of routes", "an id in walls", "routes key": the collection is what the key is of
+  const named = [...shape.collections.values()].filter((c) => {
+    if (c.fields.has(param.name)) return false;
+    const name = escapeRegExp(c.name.toLowerCase());
+    return new RegExp(
+      String.raw`\b(?:keys?|ids?|identifiers?)\s+(?:of|in|from|into)\s+(?:the\s+)?${name}(?!\w)|(?<![\w./])${name}(?:'s)?\s+(?:keys?|ids?|identifiers?)\b`,
+    ).test(description);
+  });
+  if (named.length === 1) return named[0];
   const words = nameWords(param.name).join(" ");
   const told = facts.errors.filter(
     (e) =>

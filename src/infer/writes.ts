@@ -51,6 +51,8 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const own = ownGuard(ctx, collection);
   const vacant = vacantGuards(ctx, collection, set);
   const require = [
+    ...resultBounds(ctx, inc),
+    ...unchangedRefused(ctx, set),
     ...vacant,
     ...(status ? flagAlreadySet(ctx, collection, status.field, set[status.field]) : []),
     ...statusGuards(ctx, collection, status?.value),
@@ -143,12 +145,18 @@ const STEP_WORDS: Readonly<Record<string, number>> = { one: 1, "1": 1, two: 2, "
  * container, Stripe's `attempt_count` of an invoice paid again, GitHub's `run_attempt` of a
  * workflow run re-run.
  */
-export function statedCounts(ctx: Context, collection: CollectionShape): Record<string, number> {
+export function statedCounts(ctx: Context, collection: CollectionShape): Record<string, number | string> {
   const text = ctx.facts.text.toLowerCase().replace(/[`*]/g, "");
-  const moved: Record<string, number> = {};
+  const moved: Record<string, number | string> = {};
   for (const field of collection.fields.values()) {
     if (field.path.includes(".") || !(field.types.has("integer") || field.types.has("number"))) continue;
     const words = nameWords(field.path).map(escapeRegExp).join("[ _]");
+    const byArgument = movedByArgument(ctx, text, words);
+    if (byArgument) {
+      moved[field.path] = byArgument;
+      ctx.notes.push(`moves ${field.path} by ${byArgument.replace(/[{}]/g, "")} (the description says so)`);
+      continue;
+    }
     const said =
       new RegExp(
         `\\b${words}\\s+(?:goes|go|is|are)?\\s*(up|down|increases|decreases|incremented|decremented|rises|drops|falls)(?:\\s+by\\s+(one|two|1|2))?\\b`,
@@ -174,6 +182,92 @@ export function statedCounts(ctx: Context, collection: CollectionShape): Record<
     ctx.notes.push(`moves ${field.path} by ${moved[field.path]} (the description says so)`);
   }
   return moved;
+}
+
+/**
+ * "boxes becomes boxes + delta", "seats = seats - count", "increases its stock by quantity":
+ * a number moved by an argument, as a template for `inc` (`"-{count}"` takes away).
+ */
+function movedByArgument(ctx: Context, text: string, field: string): string | undefined {
+  for (const param of ctx.facts.params) {
+    if (param.type !== "integer" && param.type !== "number") continue;
+    const name = [escapeRegExp(param.name.toLowerCase()), param.words.map(escapeRegExp).join("[ _]")].join(
+      "|",
+    );
+    const sum = new RegExp(
+      String.raw`\b${field}\s+(?:becomes|=|is set to|changes to)\s+(?:its\s+)?${field}\s*([+-]|plus|minus)\s*(?:the\s+)?(?:${name})\b`,
+    ).exec(text);
+    const verb = new RegExp(
+      String.raw`\b(increases?|increments?|raises?|decreases?|decrements?|reduces?|lowers?)\s+(?:its\s+|the\s+)?(?:[a-z]+'s\s+)?${field}\s+by\s+(?:the\s+)?(?:given\s+)?(?:${name})\b`,
+    ).exec(text);
+    const sign = sum?.[1] ?? verb?.[1];
+    if (sign === undefined) continue;
+    const down = /^(-|minus|decrease|decrement|reduce|lower)/.test(sign);
+    return `${down ? "-" : ""}{${param.name}}`;
+  }
+  return undefined;
+}
+
+/**
+ * "STATUS_UNCHANGED - the requested status equals the current one": the documented error for
+ * a change to the value a field already holds, as APIs refuse a no-op transition (GitHub's 422
+ * for a state already set, Jira's transition to the current status, Stripe's update to the
+ * plan a subscription is on).
+ */
+function unchangedRefused(
+  ctx: Context,
+  set: Readonly<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const [field, value] of Object.entries(set)) {
+    const param = typeof value === "string" ? /^\{([^{}$]+)\}$/.exec(value)?.[1] : undefined;
+    if (!param) continue;
+    const words = [field, param].map((w) => nameWords(w).map(escapeRegExp).join("[ _]")).join("|");
+    const error = ctx.facts.errors.find((e) =>
+      new RegExp(
+        String.raw`\b(?:${words})\b[^.;]*?\b(?:equals|is the same as|matches|is already)\s+(?:the\s+)?(?:current|existing|present)\b`,
+      ).test(e.text.replace(/[`*]/g, "")),
+    );
+    if (!error) continue;
+    out.push({ expr: `$subject.${identifier(field)} != $args.${identifier(param)}`, error: use(ctx, error) });
+    ctx.notes.push(`refuses setting ${field} to the value it holds (${error.code})`);
+  }
+  return out;
+}
+
+/**
+ * "BOX_LIMIT - boxes + delta would be below 1 or above 5": the documented error for a number
+ * moved by an argument past its bounds, checked on the value the move would leave, as quota
+ * APIs refuse a change that would leave a count out of range (AWS Auto Scaling's min and max
+ * size, Kubernetes' replicas, a cart line's quantity).
+ */
+function resultBounds(
+  ctx: Context,
+  inc: Readonly<Record<string, number | string>>,
+): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const [field, moved] of Object.entries(inc)) {
+    if (typeof moved !== "string") continue;
+    const param = /\{([^{}]+)\}/.exec(moved)?.[1];
+    if (!param) continue;
+    const words = nameWords(field).map(escapeRegExp).join("[ _]");
+    const name = escapeRegExp(param.toLowerCase());
+    for (const error of ctx.facts.errors) {
+      const text = error.text.replace(/[`*]/g, "");
+      const said = new RegExp(
+        String.raw`\b${words}\s*[+-]\s*${name}\b[^.;]*?\b(?:below|less than|under|lower than)\s+(-?\d+(?:\.\d+)?)(?:\s+or\s+(?:above|more than|over|greater than|higher than)\s+(-?\d+(?:\.\d+)?))?`,
+      ).exec(text);
+      if (!said) continue;
+      const after = `($subject.${identifier(field)} + ${moved.startsWith("-") ? "-" : ""}$args.${identifier(param)})`;
+      const bounds = [`${after} >= ${said[1]}`, ...(said[2] ? [`${after} <= ${said[2]}`] : [])];
+      out.push({ expr: bounds.join(" and "), error: use(ctx, error) });
+      ctx.notes.push(
+        `refuses a ${field} outside ${said[1]}${said[2] ? `..${said[2]}` : " or more"} after the move (${error.code})`,
+      );
+      break;
+    }
+  }
+  return out;
 }
 
 /**
