@@ -110,8 +110,9 @@ export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): 
 function statedKeyCollection(param: Param, facts: ToolFacts, shape: StateShape): CollectionShape | undefined {
   const description = param.description.toLowerCase().replace(/[`*]/g, "");
   // "a key of routes", "an id in walls", "routes key": the collection is what the key is of
+  const keyWords = /\b(?:keys?|ids?|identifiers?)\b/.test(description);
   const named = [...shape.collections.values()].filter((c) => {
-    if (c.fields.has(param.name)) return false;
+    if (!keyWords || !description.includes(c.name.toLowerCase()) || c.fields.has(param.name)) return false;
     const name = escapeRegExp(c.name.toLowerCase());
     return new RegExp(
       String.raw`\b(?:keys?|ids?|identifiers?)\s+(?:of|in|from|into)\s+(?:the\s+)?${name}(?!\w)|(?<![\w./])${name}(?:'s)?\s+(?:keys?|ids?|identifiers?)\b`,
@@ -119,13 +120,12 @@ function statedKeyCollection(param: Param, facts: ToolFacts, shape: StateShape):
   });
   if (named.length === 1) return named[0];
   const words = nameWords(param.name).join(" ");
+  const withArgument = new RegExp(
+    `\\b(?:with|of|for|by|has|having) (?:this|that|the|the given|such an?|an?) ${escapeRegExp(words)}\\b`,
+  );
   const told = facts.errors.filter(
     (e) =>
-      e.kind === "not-found" &&
-      e.noun !== undefined &&
-      new RegExp(
-        `\\b(?:with|of|for|by|has|having) (?:this|that|the|the given|such an?|an?) ${escapeRegExp(words)}\\b`,
-      ).test(e.text),
+      e.kind === "not-found" && e.noun !== undefined && e.text.includes(words) && withArgument.test(e.text),
   );
   const found = new Set(
     told.flatMap((e) => nounMatches(shape, e.noun as string)).filter((c) => !c.fields.has(param.name)),
