@@ -284,3 +284,71 @@ describe("an error told by the value of a flag", () => {
     expect((started.after.radio_console as { on_air: boolean }).on_air).toBe(true);
   });
 });
+
+describe("lists kept per name in a map, and lists of what is refused", () => {
+  const club = () => ({
+    club_reading_lists: { autumn: ["Dune", "Emma"], winter: ["Ulysses", "Beloved"] },
+    club_page_counts: { Dune: 412, Emma: 474, Ulysses: 730, Beloved: 324, Solaris: 204, Carrie: 199 },
+    club_banned_books: ["Carrie"],
+  });
+  const add = tool(
+    "club_add_book",
+    "Appends book to the end of club_reading_lists[list]; returns {list, books} with the full list after the change; errors: LIST_NOT_FOUND, BOOK_UNKNOWN (not a key of club_page_counts), BOOK_BANNED (listed in club_banned_books), BOOK_ALREADY_LISTED.",
+    { list: text, book: text },
+    ["list", "book"],
+    [],
+    { outputSchema: { type: "object", properties: { list: text, books: { type: "array", items: text } } } },
+  );
+  const remove = tool(
+    "club_remove_book",
+    "Removes book from club_reading_lists[list], keeping the order of the rest; returns {list, books}; errors LIST_NOT_FOUND, BOOK_NOT_IN_LIST.",
+    { list: text, book: text },
+  );
+
+  it("appends to the named list once, refusing unknown and refused values, and removes keeping the order", async () => {
+    const added = await call(world(club(), [add]), "club_add_book", { list: "autumn", book: "Solaris" });
+    expect((added.after.club_reading_lists as Record<string, string[]>).autumn).toEqual([
+      "Dune",
+      "Emma",
+      "Solaris",
+    ]);
+    expect(added.answer).toMatchObject({ books: ["Dune", "Emma", "Solaris"] });
+    const twice = await call(world(club(), [add]), "club_add_book", { list: "autumn", book: "Emma" });
+    expect(failure(twice.outcome)).toBe("BOOK_ALREADY_LISTED");
+    const banned = await call(world(club(), [add]), "club_add_book", { list: "autumn", book: "Carrie" });
+    expect(failure(banned.outcome)).toBe("BOOK_BANNED");
+    const unknown = await call(world(club(), [add]), "club_add_book", { list: "autumn", book: "Nope" });
+    expect(failure(unknown.outcome)).toBe("BOOK_UNKNOWN");
+    const noList = await call(world(club(), [add]), "club_add_book", { list: "spring", book: "Dune" });
+    expect(failure(noList.outcome)).toBe("LIST_NOT_FOUND");
+    const removed = await call(world(club(), [remove]), "club_remove_book", {
+      list: "winter",
+      book: "Ulysses",
+    });
+    expect((removed.after.club_reading_lists as Record<string, string[]>).winter).toEqual(["Beloved"]);
+    const absent = await call(world(club(), [remove]), "club_remove_book", { list: "winter", book: "Dune" });
+    expect(failure(absent.outcome)).toBe("BOOK_NOT_IN_LIST");
+  });
+});
+
+describe("an error for every status but one", () => {
+  const drafts = () => ({
+    grant_proposals: [
+      { proposal_id: "G1", title: "Wells", budget: 900, status: "draft" },
+      { proposal_id: "G2", title: "Roads", budget: 400, status: "submitted" },
+      { proposal_id: "G3", title: "Solar", budget: 700, status: "funded" },
+    ],
+  });
+  const edit = tool(
+    "update_proposal",
+    "Updates a proposal's budget. Fails with PROPOSAL_NOT_FOUND when the id is unknown, and with PROPOSAL_LOCKED when the proposal's status is anything other than draft (submitted and funded proposals are frozen).",
+    { proposal_id: text, budget: integer },
+  );
+
+  it("allows that one status and refuses the others", async () => {
+    const edited = await call(world(drafts(), [edit]), "update_proposal", { proposal_id: "G1", budget: 950 });
+    expect((edited.after.grant_proposals as Array<{ budget: number }>)[0]?.budget).toBe(950);
+    const locked = await call(world(drafts(), [edit]), "update_proposal", { proposal_id: "G3", budget: 1 });
+    expect(failure(locked.outcome)).toBe("PROPOSAL_LOCKED");
+  });
+});

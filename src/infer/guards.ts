@@ -406,7 +406,7 @@ function erroredStatuses(
     if (named.length === 0) continue;
     const negated = named.filter((s) =>
       new RegExp(
-        `\\b(?:not|isn't|aren't)\\s+(?:yet\\s+|in\\s+)?${escapeRegExp(nameWords(s).join(" "))}\\b`,
+        `\\b(?:not|isn't|aren't|other than|except|anything but)\\s+(?:yet\\s+|in\\s+|the\\s+)?${escapeRegExp(nameWords(s).join(" "))}\\b`,
       ).test(said),
     );
     const guard =

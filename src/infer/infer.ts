@@ -47,6 +47,7 @@ import { lifecycleChange, lifecycleTable } from "./lifecycle.js";
 import {
   clearRule,
   joinAsSignedIn,
+  keyedListRule,
   keyedValuesRule,
   knownValueChecks,
   listRule as listMembersRule,
@@ -556,6 +557,13 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (cleared) return { drafts: cleared };
   const merged = mergeRule(ctx) ?? swapRule(ctx);
   if (merged) return { drafts: merged };
+  // `playlists[playlist]`: the docs address a list kept under a key, whatever else the name names
+  const addressed = bracketedValues(ctx);
+  if (addressed) {
+    const intent = valuesIntent(ctx, addressed);
+    const kept = intent === "put" || intent === "remove" ? keyedListRule(ctx, addressed, intent) : [];
+    if (kept.length > 0) return { drafts: kept };
+  }
   if (head?.kind === "list") {
     const intent = memberIntent(ctx);
     if (intent)
@@ -581,6 +589,8 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   const byParam = head ? undefined : valuesNamedByParam(ctx);
   if (byParam) {
     const intent = valuesIntent(ctx, byParam);
+    const kept = intent === "put" || intent === "remove" ? keyedListRule(ctx, byParam, intent) : [];
+    if (kept.length > 0) return { drafts: kept };
     const drafts = intent === "put" || intent === "remove" ? valuesRule(ctx, byParam, intent) : [];
     if (drafts.length > 0) return { drafts };
   }
@@ -1298,6 +1308,39 @@ function valuesNamedByParam(ctx: Context): ValuesShape | undefined {
     // a map named for what it keeps (`member_map`) or for the ids it holds (`member_ids`)
     const found = maps.find((m) => [words.join("_"), `${words.join("_")}_id`].includes(partNoun(m.name)));
     if (found) return found;
+    // `playlist` of `studio_playlists`: the head noun of the one map whose name the docs give
+    const headed = maps.filter(
+      (m) => singular(nameWords(m.name).at(-1) ?? "") === words.join("_") && ctx.facts.text.includes(m.name),
+    );
+    if (headed.length === 1) return headed[0];
+  }
+  return undefined;
+}
+
+/**
+ * A map of lists the description addresses by an argument (`club_lists[list]`), also one whose
+ * keys read as words (`{autumn: […], winter: […]}`): the docs say its keys are data.
+ */
+function bracketedValues(ctx: Context): ValuesShape | undefined {
+  const text = ctx.facts.tool.description;
+  if (!text.includes("[")) return undefined;
+  const addressed = (name: string) =>
+    ctx.facts.params.some((param) => text.includes(`${name}[${param.name}]`));
+  for (const part of ctx.shape.parts) {
+    if (part.kind === "values" && part.valueType === "array" && addressed(part.name)) return part;
+    const lists =
+      part.kind === "record" && part.path.length > 0 && part.fields.size > 0
+        ? [...part.fields.values()].every((f) => f.types.size === 1 && f.types.has("array"))
+        : false;
+    if (part.kind === "record" && lists && addressed(part.name))
+      return {
+        kind: "values",
+        path: part.path,
+        name: part.name,
+        keys: [...part.fields.keys()],
+        valueType: "array",
+        values: [],
+      };
   }
   return undefined;
 }

@@ -513,6 +513,60 @@ export function valuesRule(ctx: Context, values: ValuesShape, intent: ValuesInte
 }
 
 /**
+ * A map whose values are lists (`playlists: {"morning-mix": ["Sunrise", …]}`), a key argument
+ * and an item argument: adding appends the item to the key's list, once, and removing takes it
+ * out, the others keeping their order; an unknown key is not found. The answer's list field is
+ * the list after the change. Lists kept per name are how Redis keeps `RPUSH`/`LREM` lists,
+ * Spotify playlists their tracks and Mastodon lists their accounts.
+ */
+export function keyedListRule(ctx: Context, values: ValuesShape, intent: "put" | "remove"): Draft[] {
+  if (values.valueType !== "array" || values.path.includes("*")) return [];
+  const key = keyParam(ctx, values) ?? ctx.facts.params.find((p) => p.required && p.type === "string");
+  const item = ctx.facts.params.find(
+    (p) => p !== key && p.required && (p.type === "string" || p.type === "integer" || p.type === "number"),
+  );
+  if (!key || !item) return [];
+  const target = values.path.join("/");
+  const field = values.path.at(-1) as string;
+  const at = `$lookup($subject.${identifier(field)}, $args.${identifier(key.name)})`;
+  const value = `$args.${identifier(item.name)}`;
+  const missing = notFoundFor(ctx, humanNoun(values.name), key);
+  const words = nameWords(item.name).join(" ");
+  const refusal = ctx.facts.errors.find(
+    (e) =>
+      e.kind !== "not-found" &&
+      (intent === "put"
+        ? /\b(already|exists|duplicate)\b/.test(e.text)
+        : /\bnot\s+(?:in|on|found|listed|present)\b/.test(e.text) || nameWords(e.code).includes("not")) &&
+      (e.text.includes(words) || nameWords(e.code).includes(nameWords(item.name)[0] ?? "")),
+  );
+  const held = `${value} in ${at}`;
+  const guard = refusal
+    ? [{ expr: intent === "put" ? `$not(${held})` : held, error: use(ctx, refusal) }]
+    : [];
+  const changed = intent === "put" ? `$append(${at}, ${value})` : `[${at}[$ != ${value}]]`;
+  const list = singleArrayOutput(ctx.facts.outputs);
+  ctx.notes.push(
+    `${intent === "put" ? "appends" : "removes"} ${item.name} ${intent === "put" ? "to" : "from"} the list of ${target} under ${key.name}${refusal ? ` (${refusal.code})` : ""}`,
+  );
+  return [
+    { kind: "read", target: `${target}/{${key.name}}`, missing },
+    {
+      kind: "update",
+      target: parentOf(target),
+      require: guard,
+      set: {
+        [field]: {
+          $expr: `$merge([$subject.${identifier(field)}, {$args.${identifier(key.name)}: ${changed}}])`,
+        },
+      },
+    },
+    { kind: "read", target: `${target}/{${key.name}}`, as: "list_after" },
+    ...(list ? [{ kind: "respond", output: list.name, value: { $expr: "[$list_after]" } }] : []),
+  ];
+}
+
+/**
  * A new key: given a value argument, it maps to it; given only the key, the value is a new
  * id in the format the map's values have, from the counter beside the map when there is one.
  */
@@ -707,7 +761,7 @@ export function knownValueChecks(ctx: Context, drafts: readonly Draft[]): Draft[
   return ctx.facts.params.flatMap((param) => {
     if (ctx.references.some((r) => r.param === param)) return [];
     const map = mapOfIds(ctx, param);
-    if (!map) return listedValueCheck(ctx, param, changes);
+    if (!map) return [...listedValueCheck(ctx, param, changes), ...keyOfCheck(ctx, param)];
     if (changes.some((d) => changesMap(d, map))) return [];
     return knownValueCheck(ctx, param);
   });
@@ -739,8 +793,66 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
               .slice(0, -1)
               .some((w) => new RegExp(`\\b${w}\\b`, "i").test(ctx.facts.text))))),
   );
-  const [list] = lists;
-  if (lists.length !== 1 || !list) return [];
+  // a list of what is refused (`banned_tracks`, `blocked_users`) refuses its members instead
+  const allowing = lists.filter((l) => !REFUSED_LIST.test(l.name));
+  const refusing = lists.filter((l) => REFUSED_LIST.test(l.name));
+  return [
+    ...(allowing.length === 1 ? listCheck(ctx, param, changes, allowing[0] as ListShape, true) : []),
+    ...(refusing.length === 1 ? listCheck(ctx, param, changes, refusing[0] as ListShape, false) : []),
+  ];
+}
+
+/**
+ * "TRACK_UNKNOWN (not a key of track_lengths)": an argument an error says must be a key of a
+ * map or collection of the state is checked against its keys, as an API refuses a reference
+ * to what it does not keep (Stripe's `resource_missing` for an unknown price, Spotify's 404
+ * for an unknown track id, a package registry's unknown dependency).
+ */
+function keyOfCheck(ctx: Context, param: Param): Draft[] {
+  if (param.type !== "string" && param.type !== "integer") return [];
+  const words = nameWords(param.name);
+  for (const error of ctx.facts.errors) {
+    if (ctx.usedErrors.has(error.code)) continue;
+    const text = error.text.replace(/[`*]/g, "");
+    const said =
+      /\bnot\s+(?:a\s+key\s+(?:of|in)|among\s+the\s+keys\s+of|one\s+of\s+the\s+keys\s+of)\s+(?:the\s+)?([a-z][a-z0-9_]*)/.exec(
+        text,
+      );
+    const part = said?.[1]
+      ? ctx.shape.parts.find((p) => p.name === said[1] && !p.path.includes("*"))
+      : undefined;
+    if (!part || (part.kind !== "values" && part.kind !== "collection")) continue;
+    const speaks = words.some((w) => nameWords(error.code).includes(w)) || text.includes(words.join(" "));
+    if (!speaks) continue;
+    const at = part.path.map((seg) => JSON.stringify(seg)).join(", ");
+    const arg = `$args.${identifier(param.name)}`;
+    ctx.notes.push(`checks ${param.name} is a key of ${part.path.join("/")} (${error.code})`);
+    return [
+      {
+        kind: "check",
+        require: [
+          {
+            expr: `${param.required ? "" : `$not($exists(${arg})) or `}$string(${arg}) in $keys($entity(${at}))`,
+            error: use(ctx, error),
+          },
+        ],
+      },
+    ];
+  }
+  return [];
+}
+
+/** Words that name a list of what is refused: a blocklist, as GitHub's blocked users and Spotify's hidden artists. */
+const REFUSED_LIST =
+  /(^|_)(banned|blocked|blocklist|blacklist|blacklisted|denied|denylist|deny|excluded|forbidden|disallowed|suspended|muted)(_|$)/;
+
+function listCheck(
+  ctx: Context,
+  param: Param,
+  changes: readonly Draft[],
+  list: ListShape,
+  allowed: boolean,
+): Draft[] {
   const path = list.path.join("/");
   // the list the change itself adds to or takes from is no list of allowed values
   const touches = (d: Draft) =>
@@ -748,7 +860,17 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
     [d.set, d.inc, d.append].some((v) => isPlainObject(v) && Object.hasOwn(v, list.name));
   if (changes.some(touches)) return [];
   const words = nameWords(param.name).join(" ");
-  const documented = ctx.facts.errors.find((e) => e.kind !== "not-found" && e.text.includes(words));
+  // an allowed value's error may be shared; a refused one's must be its own
+  const unused = ctx.facts.errors.filter(
+    (e) => e.kind !== "not-found" && (allowed || !ctx.usedErrors.has(e.code)),
+  );
+  // the error that names the list itself speaks of it, before one that only names the argument
+  const documented =
+    unused.find((e) => e.text.includes(list.name)) ??
+    (allowed
+      ? unused.find((e) => e.text.includes(words))
+      : unused.find((e) => REFUSED_LIST.test(nameWords(e.code).join("_"))));
+  if (!allowed && !documented) return [];
   const error = documented
     ? use(ctx, documented)
     : addError(ctx, {
@@ -757,14 +879,15 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
         message: `That ${words} is not one of the ${nameWords(list.name).join(" ")}.`,
         when: `The ${param.name} given is not among the state's ${list.name}.`,
       });
-  ctx.notes.push(`checks ${param.name} is one of ${path} (${error})`);
+  ctx.notes.push(`checks ${param.name} is ${allowed ? "one" : "none"} of ${path} (${error})`);
   const at = list.path.map((s) => JSON.stringify(s)).join(", ");
+  const held = `$args.${identifier(param.name)} in $entity(${at})`;
   return [
     {
       kind: "check",
       require: [
         {
-          expr: `${param.required ? "" : `$not($exists($args.${identifier(param.name)})) or `}$args.${identifier(param.name)} in $entity(${at})`,
+          expr: `${param.required ? "" : `$not($exists($args.${identifier(param.name)})) or `}${allowed ? held : `$not(${held})`}`,
           error,
         },
       ],
