@@ -352,3 +352,39 @@ describe("an error for every status but one", () => {
     expect(failure(locked.outcome)).toBe("PROPOSAL_LOCKED");
   });
 });
+
+describe("a delete refused while other records point to it, and a move's old place", () => {
+  const storage = () => ({
+    store_rooms: {
+      attic: { name: "Attic", parent: null },
+      shelf1: { name: "Shelf 1", parent: "attic" },
+      shelf2: { name: "Shelf 2", parent: "attic" },
+      box9: { name: "Box 9", parent: "shelf2" },
+    },
+    store_things: [
+      { thing_id: "T1", name: "Lamp", room: "shelf1" },
+      { thing_id: "T2", name: "Kite", room: "attic" },
+    ],
+  });
+  const drop = tool(
+    "delete_room",
+    "Removes `store_rooms[code]`; only an empty leaf. Error codes: `ROOM_NOT_FOUND`; `ROOM_NOT_EMPTY` if any room has it as `parent` or any thing has it as `room`.",
+    { code: { type: "string", description: "A key of store_rooms." } },
+  );
+  const move = tool(
+    "move_thing",
+    "Sets the thing's room to the given room.\n\nReturns:\n  thing_id - the thing.\n  from_room - where it was.\n  room - where it is now.",
+    { thing_id: text, room: text },
+  );
+
+  it("deletes a room nothing points to, refuses one a room or a thing points to, and answers where a thing was", async () => {
+    const gone = await call(world(storage(), [drop]), "delete_room", { code: "box9" });
+    expect(Object.keys(gone.after.store_rooms as object)).not.toContain("box9");
+    const parent = await call(world(storage(), [drop]), "delete_room", { code: "shelf2" });
+    expect(failure(parent.outcome)).toBe("ROOM_NOT_EMPTY");
+    const holding = await call(world(storage(), [drop]), "delete_room", { code: "shelf1" });
+    expect(failure(holding.outcome)).toBe("ROOM_NOT_EMPTY");
+    const moved = await call(world(storage(), [move]), "move_thing", { thing_id: "T1", room: "box9" });
+    expect(moved.answer).toMatchObject({ from_room: "shelf1", room: "box9" });
+  });
+});

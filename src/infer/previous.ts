@@ -43,10 +43,10 @@ export function previousValues(ctx: Context, drafts: readonly Draft[]): readonly
   return [...out, ...answers];
 }
 
-/** `previous_status`, `old_status`, `prev_status`, `status_before` → `status`. */
+/** `previous_status`, `old_status`, `from_location`, `status_before` → `status`. */
 function fieldBefore(name: string): string | undefined {
   return (
-    /^(?:previous|old|prev|former)_(.+)$/.exec(name)?.[1] ??
+    /^(?:previous|old|prev|former|from)_(.+)$/.exec(name)?.[1] ??
     /^(.+)_(?:before|was|previously)$/.exec(name)?.[1] ??
     /^(?:previous|old|prev|former)([A-Z].*)$/.exec(name)?.[1]?.replace(/^./, (c) => c.toLowerCase())
   );

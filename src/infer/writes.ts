@@ -425,13 +425,63 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
       kind: "delete",
       target,
       ...(missing ? { missing } : {}),
-      require: [...statusGuards(ctx, subject.collection), ...(own ? [own.guard] : [])],
+      require: [
+        ...inUseGuards(ctx, subject),
+        ...statusGuards(ctx, subject.collection),
+        ...(own ? [own.guard] : []),
+      ],
       as: bindingName(subject.collection),
       output: wrapperOutput(ctx, subject.collection) ?? "",
     },
     ...referenceChecks(ctx, subject, []),
     ...stockReturned(ctx, subject.collection),
   ];
+}
+
+/**
+ * "LOCATION_NOT_EMPTY if any location has it as `parent` or any item has it as `location`":
+ * a delete refused while records of the state point to the one it removes, with the documented
+ * error, as AWS answers `DependencyViolation` for a VPC with subnets, Stripe refuses deleting a
+ * product with prices, and a Kubernetes namespace waits on what is in it.
+ */
+function inUseGuards(ctx: Context, subject: Reference): Array<Record<string, unknown>> {
+  const key = `$args.${identifier(subject.param.name)}`;
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const text = error.text.replace(/[`*]/g, "");
+    const clauses = [
+      ...text.matchAll(
+        /\bany\s+([a-z][a-z_ ]*?)\s+(?:has|have|holds?|keeps?)\s+it\s+as\s+(?:its\s+)?([a-z][a-z0-9_]*)/g,
+      ),
+    ];
+    const pointing = clauses.flatMap((clause) => {
+      const noun = (clause[1] ?? "").trim().replace(/ /g, "_");
+      const field = clause[2] ?? "";
+      const collection = [...ctx.shape.collections.values()].find(
+        (c) =>
+          !c.parent &&
+          c.fields.has(field) &&
+          (sameNoun(noun, c.name) || singular(nameWords(c.name).at(-1) ?? "") === singular(noun)),
+      );
+      return collection ? [{ collection, field }] : [];
+    });
+    if (pointing.length === 0 || pointing.length !== clauses.length) continue;
+    // the message and the condition may say it twice
+    const distinct = pointing.filter(
+      (p, i) => pointing.findIndex((o) => o.collection === p.collection && o.field === p.field) === i,
+    );
+    const counts = distinct.map(({ collection, field }) => {
+      const at = JSON.stringify(collection.path.join("/"));
+      const records =
+        collection.container === "map" ? `$each($entity(${at}), function($v) { $v })` : `$entity(${at})`;
+      return `$count(${records}[${identifier(field)} = ${key}]) = 0`;
+    });
+    ctx.notes.push(
+      `refuses while ${distinct.map(({ collection, field }) => `${collection.name}.${field}`).join(" or ")} point to it (${error.code})`,
+    );
+    return [{ expr: counts.join(" and "), error: use(ctx, error) }];
+  }
+  return [];
 }
 
 /**
