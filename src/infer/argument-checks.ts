@@ -4,6 +4,7 @@ import { addError, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
+import { nameWords } from "./words.js";
 
 /**
  * Documented errors whose condition is about what an argument holds: "INVALID_VOLUME if volume
@@ -26,7 +27,7 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
     require.push({ expr: `$not($exists(${arg})) or (${test(arg)})`, error: use(ctx, error) });
     ctx.notes.push(`checks ${param.name} as ${error.code} says`);
   }
-  require.push(...bracketedRanges(ctx));
+  require.push(...bracketedRanges(ctx), ...statedBounds(ctx), ...statedFormats(ctx));
   return require.length > 0 ? [{ kind: "check", require }] : [];
 }
 
@@ -62,6 +63,127 @@ function bracketedRanges(ctx: Context): Array<Record<string, unknown>> {
     ctx.notes.push(`checks ${param.name} is within ${range[1]}-${range[2]} (${error})`);
   }
   return out;
+}
+
+/**
+ * "Allowed: 10.0–30.0 inclusive, in 0.5 steps. Errors: OUT_OF_RANGE, INVALID_STEP": a range or a
+ * step the description gives a number argument, where a documented error is named for it (its
+ * code or its words speak of a range, a step, a multiple or an increment), checks the argument
+ * before anything is read or changed. Nest's and ecobee's setpoints come in half degrees within
+ * limits, Compute Engine's custom memory must be a multiple of 256 MB, and AWS's provisioned
+ * throughput and Lambda's memory sizes have a range and an increment.
+ */
+function statedBounds(ctx: Context): Array<Record<string, unknown>> {
+  const numbers = ctx.facts.params.filter((p) => p.type === "integer" || p.type === "number");
+  if (numbers.length === 0) return [];
+  const out: Array<Record<string, unknown>> = [];
+  const open = (test: (e: ErrorFact) => boolean) =>
+    ctx.facts.errors.find((e) => e.kind !== "not-found" && !ctx.usedErrors.has(e.code) && test(e));
+  const ranged = open(
+    (e) => /RANGE|BOUNDS/.test(e.code) || /\b(?:out of|outside)\b[^.]*\brange\b/.test(e.text),
+  );
+  const stepped = open(
+    (e) => /STEP|INCREMENT|MULTIPLE/.test(e.code) || /\bmultiple of\b|\bincrements?\b/.test(e.text),
+  );
+  for (const param of numbers) {
+    const said = clausesOf(ctx, param, numbers.length === 1);
+    const arg = `$args.${identifier(param.name)}`;
+    const range = ranged ? said.map(boundsIn).find((r) => r !== undefined) : undefined;
+    if (ranged && range) {
+      out.push({
+        expr: `$not($exists(${arg})) or (${arg} >= ${range[0]} and ${arg} <= ${range[1]})`,
+        error: ranged.code,
+      });
+      ctx.notes.push(`checks ${param.name} is within ${range[0]}-${range[1]} (${ranged.code})`);
+    }
+    const step = stepped ? [stepped.text, ...said].map(stepIn).find((n) => n !== undefined) : undefined;
+    if (stepped && step) {
+      // a tolerance, as 0.1 is not a binary fraction: 0.3 is a multiple of 0.1 here
+      out.push({
+        expr: `$not($exists(${arg})) or $abs($round(${arg} / ${step}) * ${step} - ${arg}) < 0.000001`,
+        error: stepped.code,
+      });
+      ctx.notes.push(`checks ${param.name} is a multiple of ${step} (${stepped.code})`);
+    }
+  }
+  for (const error of [ranged, stepped])
+    if (error && out.some((r) => r.error === error.code)) use(ctx, error);
+  return out;
+}
+
+/** Formats written the way docs spell them, and the pattern a value in them matches. */
+const FORMATS: ReadonlyArray<{ said: RegExp; pattern: string }> = [
+  { said: /\bhh:mm\b(?!:)/i, pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$" },
+  { said: /\byyyy-mm-dd\b(?!t)/i, pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$" },
+];
+
+/**
+ * "time: 24-hour HH:MM … Errors: INVALID_TIME": a text argument whose format the description
+ * spells, where a documented error is named for that argument and says it is invalid (or
+ * malformed), checks the format before anything changes, as Google Calendar's and Cal.com's
+ * APIs refuse a malformed time of day and Stripe and GitHub a malformed date.
+ */
+function statedFormats(ctx: Context): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const param of ctx.facts.params) {
+    if (param.type !== "string" || param.schema.enum !== undefined) continue;
+    const said = clausesOf(ctx, param, false).join(" ");
+    const format = FORMATS.find((f) => f.said.test(said));
+    if (!format) continue;
+    const word = nameWords(param.name).at(-1)?.toUpperCase() ?? "";
+    const error = ctx.facts.errors.find(
+      (e) =>
+        e.kind !== "not-found" &&
+        !ctx.usedErrors.has(e.code) &&
+        /INVALID|MALFORMED|BAD|FORMAT/.test(e.code) &&
+        e.code.split("_").includes(word) &&
+        // an error about two arguments' order (`INVALID_DATE_RANGE` when start > end) is not about a format
+        !/RANGE|ORDER/.test(e.code) &&
+        !/[<>]|\b(?:after|before|greater|less|exceeds?|earlier|later)\b/.test(e.text),
+    );
+    if (!error) continue;
+    const arg = `$args.${identifier(param.name)}`;
+    out.push({
+      expr: `$not($exists(${arg})) or $contains(${arg}, /${format.pattern}/)`,
+      error: use(ctx, error),
+    });
+    ctx.notes.push(
+      `checks ${param.name} is written ${format.said.source.replace(/\\b|\(.*$/g, "")} (${error.code})`,
+    );
+  }
+  return out;
+}
+
+/** The clauses of the description that speak of an argument: those naming it, or every one where it is the only number. */
+function clausesOf(ctx: Context, param: Param, only: boolean): string[] {
+  const text = `${ctx.facts.tool.description}\n${param.description}`.replace(/[`*]/g, "");
+  // a clause ends at a full stop that is not a decimal point, a semicolon or a line's end
+  const clauses = text.split(/(?<!\d)\.(?!\d)|;|\n/);
+  const name = new RegExp(`(?:^|[^a-z_])${escapeRegExp(param.name.toLowerCase())}(?:[^a-z_]|$)`);
+  const naming = clauses.filter((c) => name.test(c.toLowerCase()));
+  return only ? [...naming, ...clauses.filter((c) => !naming.includes(c))] : naming;
+}
+
+/** "10.0–30.0 inclusive", "between 1 and 10", "from 5 to 50", "allowed: 1-254". */
+function boundsIn(clause: string): [string, string] | undefined {
+  const lower = clause.toLowerCase();
+  const range =
+    new RegExp(`\\bbetween\\s+${NUMBER}\\s+and\\s+${NUMBER}`).exec(lower) ??
+    new RegExp(`(?:^|[\\s:(])${NUMBER}\\s*(?:–|—|-|\\.\\.|to)\\s*${NUMBER}(?=\\s|[),.;]|$)`).exec(lower);
+  if (!range?.[1] || !range[2] || Number(range[1]) >= Number(range[2])) return undefined;
+  // a date (2024-05-01) or a time (08-10 o'clock) is not a range of values
+  if (/\d{4}-\d{2}|\d:\d/.test(range[0])) return undefined;
+  return [range[1], range[2]];
+}
+
+/** "in 0.5 steps", "in steps of 5", "in increments of 64", "a multiple of 256". */
+function stepIn(clause: string): string | undefined {
+  const lower = clause.toLowerCase();
+  const step =
+    new RegExp(`\\bin\\s+${NUMBER}\\s*(?:[a-z°%]+\\s+)?(?:steps|increments)\\b`).exec(lower)?.[1] ??
+    new RegExp(`\\b(?:steps|increments) of\\s+${NUMBER}`).exec(lower)?.[1] ??
+    new RegExp(`\\bmultiple of\\s+${NUMBER}`).exec(lower)?.[1];
+  return step !== undefined && Number(step) > 0 ? step : undefined;
 }
 
 /** The argument the condition is about: the one named before its verb. */
