@@ -285,3 +285,37 @@ export function speaksOfArgument(ctx: Context, text: string): boolean {
     ).test(text.toLowerCase().replace(/`/g, "")),
   );
 }
+
+/**
+ * "STATUS_UNCHANGED - the requested status equals the current one": the documented error for
+ * a change to the value a field already holds, as APIs refuse a no-op transition (GitHub's 422
+ * for a state already set, Jira's transition to the current status, Stripe's update to the
+ * plan a subscription is on).
+ */
+export function unchangedRefused(
+  ctx: Context,
+  set: Readonly<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const [field, value] of Object.entries(set)) {
+    const param = typeof value === "string" ? /^\{([^{}$]+)\}$/.exec(value)?.[1] : undefined;
+    if (!param) continue;
+    const words = [field, param].map((w) => nameWords(w).map(escapeRegExp).join("[ _]")).join("|");
+    const error = ctx.facts.errors.find((e) => {
+      const text = e.text.replace(/[`*]/g, "");
+      return (
+        new RegExp(
+          String.raw`\b(?:${words})\b[^.;]*?\b(?:equals|is the same as|matches|is already)\s+(?:the\s+)?(?:current|existing|present)\b`,
+        ).test(text) ||
+        // "if the device is already in that mode", "already set to the requested level"
+        new RegExp(
+          String.raw`\balready\s+(?:in|at|on|set to|has|uses|using)\s+(?:that|the same|this|the requested|the given)\s+(?:${words})\b`,
+        ).test(text)
+      );
+    });
+    if (!error) continue;
+    out.push({ expr: `$subject.${identifier(field)} != $args.${identifier(param)}`, error: use(ctx, error) });
+    ctx.notes.push(`refuses setting ${field} to the value it holds (${error.code})`);
+  }
+  return out;
+}

@@ -22,7 +22,7 @@ import {
   principalOf,
   signedInMaker,
 } from "./principal.js";
-import { overlapCheck } from "./ranges.js";
+import { overlapCheck, sameFieldsCheck } from "./ranges.js";
 import { bindingName, identifier, keyFieldFor, keyNameOf, wrapperOutput } from "./reads.js";
 import type { Reference } from "./resolve.js";
 import {
@@ -257,7 +257,8 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
   }
   const account = !charged && linked.price ? chargeAccount(ctx, linked.price) : undefined;
   if (account) drafts.unshift(account);
-  if (collection) drafts.unshift(...selfLinks(ctx, collection, set));
+  if (collection)
+    drafts.unshift(...selfLinks(ctx, collection, set), ...sameFieldsCheck(ctx, collection, set));
   drafts.unshift(...linked.reads);
   return drafts;
 }
@@ -830,7 +831,7 @@ function statedStart(written: string, path: string): { value: unknown } | undefi
   // Markdown's code spans and emphasis ("`ascents` = 0") mark names, they are not part of
   // them; a word in a code span after "=" ("`status` = `held`") is a text value
   const text = written
-    .replace(/=\s*`([^`\s]+)`/g, (said, value: string) =>
+    .replace(/=\s*`([^`\s]+)`/g, (_said, value: string) =>
       /^(?:-?\d+(?:\.\d+)?|true|false|null)$/.test(value) ? `= ${value}` : `= "${value}"`,
     )
     .replace(/[`*]/g, "");

@@ -28,7 +28,8 @@ const PAIRS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** An error that speaks of order: after, before, earlier, later, greater, less, exceeds. */
-const ORDER_WORDS = /\b(after|before|earlier|later|greater|less|exceeds?|precede|follows?)\b/;
+const ORDER_WORDS =
+  /\b(after|before|earlier|later|greater|less|exceeds?|precede|follows?)\b|\w\s*[<>]=?\s*\w/;
 
 export function orderChecks(ctx: Context): Draft[] {
   const error = ctx.facts.errors.find((e) => e.kind !== "not-found" && ORDER_WORDS.test(e.text));
@@ -200,6 +201,45 @@ function slotCheck(ctx: Context, collection: CollectionShape, holder: Reference,
   const same = named.map((p) => `$b.${identifier(p.name)} = $args.${identifier(p.name)}`).join(" and ");
   const taken = `$filter(${recordsOf(collection)}, function($b) { $b.${identifier(link)} = $args.${identifier(holder.param.name)} and ${same} and ${calledOffNot(collection)} })`;
   return [{ kind: "check", require: [{ expr: `$count(${taken}) = 0`, error }] }];
+}
+
+/**
+ * "DUPLICATE_SLOT (an entry already exists for the same day and time)": a documented error that
+ * says a record with the same values of fields the call sets already exists refuses a new one
+ * whose values match, as a unique constraint over several columns does: GitHub refuses a second
+ * label of the same name in a repository, Google Calendar a second event of the same iCalUID,
+ * and Stripe a second price with the same lookup key.
+ */
+export function sameFieldsCheck(
+  ctx: Context,
+  collection: CollectionShape,
+  set: Readonly<Record<string, unknown>>,
+): Draft[] {
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const text = error.text.replace(/[`*]/g, "");
+    if (!/\b(?:already|duplicate|exists|taken|in use)\b/.test(text)) continue;
+    const named = /\b(?:same|identical)\s+((?:[a-z_]+(?:\s*,\s*|\s+(?:and|&)\s+)?){1,4})/.exec(text)?.[1];
+    const words = named?.split(/\s*,\s*|\s+(?:and|&)\s+/).filter((w) => w.length > 0) ?? [];
+    const fields = words.map((w) =>
+      [...collection.fields.keys()].find((f) => f === w || f === w.replace(/ /g, "_")),
+    );
+    if (fields.length === 0 || fields.some((f) => f === undefined || set[f] === undefined)) continue;
+    const given = fields as string[];
+    const same = given
+      .map(
+        (f) =>
+          `$b.${identifier(f)} = ${JSON.stringify(set[f]).replace(/^"\{([^{}$]+)\}"$/, (_, a: string) => `$args.${identifier(a)}`)}`,
+      )
+      .join(" and ");
+    if (/"\{/.test(same)) continue;
+    ctx.notes.push(
+      `refuses a second ${humanNoun(singular(collection.name))} with the same ${given.join(" and ")} (${error.code})`,
+    );
+    const taken = `$filter(${recordsOf(collection)}, function($b) { ${same} })`;
+    return [{ kind: "check", require: [{ expr: `$count(${taken}) = 0`, error: use(ctx, error) }] }];
+  }
+  return [];
 }
 
 /** The documented error that says a holder is taken, else an added `<HOLDER>_NOT_AVAILABLE`, 409. */

@@ -1,5 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
-import { preconditions, speaksOfArgument, statedStatus } from "./conditions.js";
+import { preconditions, speaksOfArgument, statedStatus, unchangedRefused } from "./conditions.js";
 import { addError, addGap, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
@@ -375,7 +375,13 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
     ctx.notes.push(`sets ${Object.keys(told).join(", ")} as the description says`);
   return [
     ...named,
-    { kind: "update", target, require: recordGuards(ctx, record), set: { ...set, ...told }, as: "record" },
+    {
+      kind: "update",
+      target,
+      require: [...recordGuards(ctx, record), ...unchangedRefused(ctx, set)],
+      set: { ...set, ...told },
+      as: "record",
+    },
     ...answersFrom(ctx, record, "record"),
   ];
 }

@@ -1,4 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
+import { unchangedRefused } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -209,33 +210,6 @@ function movedByArgument(ctx: Context, text: string, field: string): string | un
 }
 
 /**
- * "STATUS_UNCHANGED - the requested status equals the current one": the documented error for
- * a change to the value a field already holds, as APIs refuse a no-op transition (GitHub's 422
- * for a state already set, Jira's transition to the current status, Stripe's update to the
- * plan a subscription is on).
- */
-function unchangedRefused(
-  ctx: Context,
-  set: Readonly<Record<string, unknown>>,
-): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
-  for (const [field, value] of Object.entries(set)) {
-    const param = typeof value === "string" ? /^\{([^{}$]+)\}$/.exec(value)?.[1] : undefined;
-    if (!param) continue;
-    const words = [field, param].map((w) => nameWords(w).map(escapeRegExp).join("[ _]")).join("|");
-    const error = ctx.facts.errors.find((e) =>
-      new RegExp(
-        String.raw`\b(?:${words})\b[^.;]*?\b(?:equals|is the same as|matches|is already)\s+(?:the\s+)?(?:current|existing|present)\b`,
-      ).test(e.text.replace(/[`*]/g, "")),
-    );
-    if (!error) continue;
-    out.push({ expr: `$subject.${identifier(field)} != $args.${identifier(param)}`, error: use(ctx, error) });
-    ctx.notes.push(`refuses setting ${field} to the value it holds (${error.code})`);
-  }
-  return out;
-}
-
-/**
  * "BOX_LIMIT - boxes + delta would be below 1 or above 5": the documented error for a number
  * moved by an argument past its bounds, checked on the value the move would leave, as quota
  * APIs refuse a change that would leave a count out of range (AWS Auto Scaling's min and max
@@ -435,7 +409,41 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
     },
     ...referenceChecks(ctx, subject, []),
     ...stockReturned(ctx, subject.collection),
+    ...removalAnswers(ctx, subject),
   ];
+}
+
+/**
+ * `{deleted_id, remaining_count}`: a delete answers the key it removed under the participle
+ * (`deleted_id`, `removed_key`), and the number of records left after it, as Stripe's deletes
+ * answer `{id, deleted: true}`, Pinecone's and Qdrant's deletes the ids removed, and batch
+ * deletes of Firebase and S3 what was removed and what is left.
+ */
+function removalAnswers(ctx: Context, subject: Reference): Draft[] {
+  const drafts: Draft[] = [];
+  const param = subject.param.name;
+  for (const output of ctx.facts.outputs) {
+    if (subject.collection.fields.has(output.name)) continue;
+    const words = nameWords(output.name);
+    const [first, ...rest] = words;
+    if (/^(deleted|removed|erased|purged)$/.test(first ?? "") && rest.length > 0) {
+      const named = rest.join("_");
+      if (named !== param && !/^(id|key|slug|code|name)$/.test(named) && !nameWords(param).includes(named))
+        continue;
+      if (output.type !== undefined && output.type !== subject.param.type) continue;
+      drafts.push({ kind: "respond", output: output.name, value: `{${param}}` });
+      ctx.notes.push(`answers ${output.name} as the ${param} given`);
+    } else if (
+      words.some((w) => /^(remaining|left)$/.test(w)) &&
+      (words.includes("count") || output.type === "integer")
+    ) {
+      const at = JSON.stringify(subject.collection.path.join("/"));
+      const records = subject.collection.container === "map" ? `$keys($entity(${at}))` : `$entity(${at})`;
+      drafts.push({ kind: "respond", output: output.name, value: { $expr: `$count(${records})` } });
+      ctx.notes.push(`answers ${output.name} as the ${humanNoun(subject.collection.name)} left after it`);
+    }
+  }
+  return drafts;
 }
 
 /**
