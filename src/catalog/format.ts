@@ -376,6 +376,21 @@ export const TreeEffect = z
       .describe(
         'list: each name after the tag of its kind ("[FILE] a.txt", "[DIR] notes"), as the docs show them.',
       ),
+    entries: z
+      .object({
+        name: z.string().max(100),
+        kind: z
+          .object({ field: z.string().max(100), folder: z.string().max(40), file: z.string().max(40) })
+          .strict()
+          .optional(),
+        fields: z.array(z.string().max(100)).max(50).optional(),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'list: each child as a record, its name under `name`, what it is under `kind` ({"field": "type", "folder": "folder", "file": "file"}), and the node\'s own `fields` repeated.',
+      ),
+    sorted: z.boolean().default(false).describe("list: in order of name, not the order the folder keeps."),
     refuseExisting: z.boolean().default(false).describe("touch: a name already taken is an error."),
     errors: z
       .partialRecord(z.enum(TREE_ERROR_KINDS), errorCode)

@@ -43,6 +43,8 @@ export interface OutputFact {
   words: readonly string[];
   type?: string;
   itemType?: string;
+  /** The properties of a list's items, by name, when they are records. */
+  itemProperties?: Readonly<Record<string, JsonSchema>>;
   description: string;
 }
 
@@ -154,6 +156,9 @@ function outputsOf(schema: JsonSchema | undefined): OutputFact[] {
       words: nameWords(name),
       type: typeName(property),
       itemType: items ? typeName(items) : undefined,
+      ...(items && isPlainObject(items.properties)
+        ? { itemProperties: items.properties as Record<string, JsonSchema> }
+        : {}),
       description: typeof property.description === "string" ? property.description : "",
     };
   });

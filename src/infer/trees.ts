@@ -1,6 +1,7 @@
+import type { JsonSchema } from "../catalog/index.js";
 import { addError, addGap, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
-import type { OutputFact, Param } from "./facts.js";
+import type { ErrorFact, OutputFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
 import type { TreeShape } from "./shape.js";
@@ -153,24 +154,30 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
       const all = ctx.facts.params.find(
         (p) => p.type === "boolean" && /^(a|all|show_hidden|hidden|include_hidden)$/.test(p.name),
       );
-      return answer(
-        ctx,
-        op,
-        [
-          {
-            ...base,
-            op: "list",
-            ...(primary ? { path: value(primary) } : {}),
-            ...(all ? { all: `{${all.name}}` } : {}),
-            // a tool that documents "not a directory" lists folders only (listdir), not a file as itself (ls)
-            ...(documents(ctx, "not-folder") ? { foldersOnly: true } : {}),
-            ...listingTags(ctx.facts.tool.description),
-            errors: errorsFor(ctx, documents(ctx, "not-folder") ? ["missing", "not-folder"] : ["missing"]),
-            as: "value",
-          },
-        ],
-        "array",
-      );
+      const records = listingEntries(ctx, tree);
+      const sorted =
+        /\b(?:sorted|ordered)\s+(?:alphabetically|by\s+(?:its\s+|their\s+)?(?:file\s*)?name)|\balphabetical/i.test(
+          ctx.facts.tool.description,
+        );
+      const listing = {
+        ...base,
+        op: "list",
+        ...(primary ? { path: value(primary) } : {}),
+        ...(all ? { all: `{${all.name}}` } : {}),
+        // a tool that documents "not a directory" lists folders only (listdir), not a file as itself (ls)
+        ...(documents(ctx, "not-folder") ? { foldersOnly: true } : {}),
+        ...(sorted ? { sorted: true } : {}),
+        errors: errorsFor(ctx, documents(ctx, "not-folder") ? ["missing", "not-folder"] : ["missing"]),
+        as: "value",
+      };
+      if (records) {
+        ctx.notes.push(`lists the folder as records, answered under ${records.output}`);
+        return [
+          { ...listing, entries: records.entries },
+          { kind: "respond", output: records.output, value: { $expr: "$value" } },
+        ];
+      }
+      return answer(ctx, op, [{ ...listing, ...listingTags(ctx.facts.tool.description) }], "array");
     }
     case "read":
       if (!primary) return readEachRule(ctx, base);
@@ -244,7 +251,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
       const always =
         ctx.facts.words.some((w) => w === "makedirs" || w === "mkdirs") ||
         /\bmkdir -p\b|missing parent/i.test(ctx.facts.text);
-      return changed(ctx, op, [
+      return changed(ctx, op, primary, [
         {
           ...base,
           op: "mkdir",
@@ -259,7 +266,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
     case "touch": {
       if (!primary) return undefined;
       const refuses = ctx.facts.errors.some((e) => /exist/.test(e.text));
-      return changed(ctx, op, [
+      return changed(ctx, op, primary, [
         {
           ...base,
           op: "touch",
@@ -277,7 +284,7 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
     case "move":
     case "copy":
       if (!primary || !to) return undefined;
-      return changed(ctx, op, [
+      return changed(ctx, op, primary, [
         {
           ...base,
           op,
@@ -298,13 +305,14 @@ export function treeRule(ctx: Context, tree: TreeShape): Draft[] | undefined {
         (words.some((w) => FOLDER_NOUNS.test(w)) && !words.some((w) => FILE_NOUNS.test(w)));
       const fileOnly = words.includes("unlink") || (words.some((w) => /^files?$/.test(w)) && !folderOnly);
       const kinds = folderOnly ? "folder" : fileOnly ? "file" : "any";
-      return changed(ctx, op, [
+      return changed(ctx, op, primary, [
         {
           ...base,
           op: "remove",
           path: value(primary),
           kinds,
-          emptyOnly: folderOnly && !tree,
+          // a documented "folder not empty" error says a folder goes only once it is empty
+          emptyOnly: !tree && (folderOnly || documents(ctx, "not-empty")),
           errors: errorsFor(ctx, ["missing", "not-empty", "not-folder", "is-folder"]),
           as: "value",
         },
@@ -454,7 +462,7 @@ function writeRule(
     `${append === true ? "appends" : flag ? `writes (appends when ${flag.name})` : "writes"} ${content.name} to ${file.name}`,
   );
   // a write answers the path it wrote, as a change does, where an output holds one
-  return changed(ctx, "write", drafts);
+  return changed(ctx, "write", undefined, drafts);
 }
 
 /**
@@ -547,6 +555,47 @@ function listingTags(
   const file = /\[(?:file|f)\]/i.exec(description)?.[0];
   const folder = /\[(?:dir|directory|folder|d)\]/i.exec(description)?.[0];
   return file && folder ? { tags: { file, folder } } : {};
+}
+
+/**
+ * "entries: array of {name, type}": a listing answered as records, each child's name under
+ * the item's name field and what it is under its kind field (in the words the state or the
+ * item's enum uses), and the node's own fields the item also has, as Google Drive's
+ * `files.list`, Dropbox's `list_folder` and GitHub's contents API answer a folder.
+ */
+function listingEntries(ctx: Context, tree: TreeShape): { entries: Entries; output: string } | undefined {
+  const lists = ctx.facts.outputs.filter((o) => o.type === "array" && o.itemProperties !== undefined);
+  const output = lists.length === 1 ? lists[0] : undefined;
+  const items = output?.itemProperties;
+  if (!output || !items) return undefined;
+  const name = ["name", "filename", "file_name", "basename", "title"].find((n) => n in items);
+  if (!name) return undefined;
+  const kindField = [tree.nodes.kind?.field, "type", "kind", "entry_type"].find(
+    (k) => k !== undefined && k !== name && k in items,
+  );
+  const kind = kindField ? { field: kindField, ...kindWords(tree, items[kindField]) } : undefined;
+  const fields = Object.keys(items).filter((f) => f !== name && f !== kindField);
+  return {
+    output: output.name,
+    entries: { name, ...(kind ? { kind } : {}), ...(fields.length > 0 ? { fields } : {}) },
+  };
+}
+
+/** How a listing's record names its child, says what it is, and repeats the node's fields (the tree effect's `entries`). */
+interface Entries {
+  name: string;
+  kind?: { field: string; folder: string; file: string };
+  fields?: string[];
+}
+
+/** The words an entry says it is a folder or a file in: the item's enum's, else the state's, else plain ones. */
+function kindWords(tree: TreeShape, schema: JsonSchema | undefined): { folder: string; file: string } {
+  const words = Array.isArray(schema?.enum)
+    ? schema.enum.filter((w): w is string => typeof w === "string")
+    : [];
+  const folder = words.find((w) => /dir|folder/i.test(w)) ?? tree.nodes.kind?.folder ?? "folder";
+  const file = words.find((w) => /file/i.test(w)) ?? tree.nodes.kind?.file ?? "file";
+  return { folder, file };
 }
 
 /** The replacements an editing tool takes: a list of {old, new} pairs, or one pair of arguments. */
@@ -721,11 +770,26 @@ function answer(ctx: Context, op: TreeOp, drafts: Draft[], type: string): Draft[
   ];
 }
 
-/** A change answers nothing of its own (a real tool says what it did in its own words), unless an output holds a path. */
-function changed(ctx: Context, op: TreeOp, drafts: Draft[]): Draft[] {
-  const path = ctx.facts.outputs.find((o) => o.type === "string" && /path|location|destination/.test(o.name));
+/**
+ * A change answers nothing of its own (a real tool says what it did in its own words), unless
+ * an output holds a path: the path it reached, and the path it was given where one output says
+ * it is the old one (`old_path` beside `new_path`, as Dropbox's move answers `from_path` and
+ * the metadata at its new place).
+ */
+function changed(ctx: Context, op: TreeOp, given: Param | undefined, drafts: Draft[]): Draft[] {
+  const paths = ctx.facts.outputs.filter(
+    (o) => o.type === "string" && /path|location|destination/.test(o.name),
+  );
+  const old = paths.find((o) => /^(old|from|source|src|previous|original)/.test(o.name));
+  const reached = paths.find((o) => o !== old);
   ctx.notes.push(`${op} in the tree`);
-  return path ? [...drafts, { kind: "respond", output: path.name, value: { $expr: "$value" } }] : drafts;
+  return [
+    ...drafts,
+    ...(reached ? [{ kind: "respond", output: reached.name, value: { $expr: "$value" } }] : []),
+    ...(old && given && reached
+      ? [{ kind: "respond", output: old.name, value: { $expr: `$args.${identifier(given.name)}` } }]
+      : []),
+  ];
 }
 
 function outputFor(outputs: readonly OutputFact[], type: string): OutputFact | undefined {
@@ -771,7 +835,7 @@ const SHELL: Record<
     message: "Is a directory.",
   },
   "not-empty": {
-    pattern: /not empty/,
+    pattern: /not empty|still (?:has|holds|contains) (?:children|files|items|entries|contents)/,
     errno: "ENOTEMPTY",
     code: "DIRECTORY_NOT_EMPTY",
     status: 409,
@@ -781,16 +845,20 @@ const SHELL: Record<
 
 /** Whether the tool documents an error of this kind. */
 function documents(ctx: Context, kind: Failure): boolean {
-  return ctx.facts.errors.some((e) => SHELL[kind].pattern.test(e.text) || e.code === SHELL[kind].errno);
+  return ctx.facts.errors.some((e) => isFailure(e, kind));
+}
+
+/** Whether a documented error is of this kind: by its errno, its words, or the words of its code (`FOLDER_NOT_EMPTY`). */
+function isFailure(error: ErrorFact, kind: Failure): boolean {
+  const { pattern, errno } = SHELL[kind];
+  return error.code === errno || pattern.test(error.text) || pattern.test(nameWords(error.code).join(" "));
 }
 
 /** The documented error for each kind of failure, or a shell's, added to the tool's errors. */
 function errorsFor(ctx: Context, kinds: readonly Failure[]): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const kind of kinds) {
-    const documented = ctx.facts.errors.find(
-      (e) => e.code === SHELL[kind].errno || SHELL[kind].pattern.test(e.text),
-    );
+    const documented = ctx.facts.errors.find((e) => isFailure(e, kind));
     const shell = SHELL[kind];
     errors[kind] = documented
       ? use(ctx, documented)

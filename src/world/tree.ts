@@ -64,6 +64,28 @@ export function pwd(tree: Tree): TreeOutcome<string> {
   return done(tree.top, tree.cwd);
 }
 
+/** A listing's entries as records: the child's name and kind under the fields an API answers them by. */
+export interface EntryFields {
+  name: string;
+  /** The field that says what the entry is, in the words given for folders and files. */
+  kind?: { field: string; folder: string; file: string };
+  /** Fields of the node itself an entry repeats (`size_bytes`, `owner`). */
+  fields?: readonly string[];
+}
+
+export interface ListOptions {
+  /** Names starting with "." too. */
+  all?: boolean;
+  /** A file is not a folder to list (`listdir`: not a directory), rather than listed as itself. */
+  foldersOnly?: boolean;
+  /** Each name after the tag of its kind ("[DIR] notes"). */
+  tags?: { file: string; folder: string };
+  /** Each child as a record rather than a name. */
+  entries?: EntryFields;
+  /** In order of name rather than in the order the folder keeps. */
+  sorted?: boolean;
+}
+
 /**
  * The names in a folder; names starting with "." only when `all`. A file lists itself, as
  * `ls` does, unless the listing takes folders only (`listdir`: not a directory).
@@ -71,24 +93,34 @@ export function pwd(tree: Tree): TreeOutcome<string> {
 export function list(
   tree: Tree,
   path: string | undefined,
-  all = false,
-  foldersOnly = false,
-  tags?: { file: string; folder: string },
-): TreeOutcome<string[]> {
+  options: ListOptions = {},
+): TreeOutcome<unknown[]> {
   const at = locate(tree, path ?? ".");
   if ("failure" in at) return at;
-  const tagged = (name: string, node: Node) =>
-    tags ? `${isFolder(node, tree.nodes) ? tags.folder : tags.file} ${name}` : name;
+  const shown = (name: string, node: Node): unknown => {
+    const folder = isFolder(node, tree.nodes);
+    if (options.entries) return entryOf(name, node, folder, options.entries);
+    return options.tags ? `${folder ? options.tags.folder : options.tags.file} ${name}` : name;
+  };
   if (!isFolder(at.node, tree.nodes))
-    return foldersOnly
+    return options.foldersOnly
       ? failed("not-folder", at.segments)
-      : done(tree.top, [tagged(baseName(at.segments), at.node)]);
+      : done(tree.top, [shown(baseName(at.segments), at.node)]);
   const children = Object.entries(childrenOf(at.node, tree.nodes));
-  const shown = all ? children : children.filter(([name]) => !name.startsWith("."));
+  const visible = options.all ? children : children.filter(([name]) => !name.startsWith("."));
+  const ordered = options.sorted ? [...visible].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : visible;
   return done(
     tree.top,
-    shown.map(([name, node]) => tagged(name, node)),
+    ordered.map(([name, node]) => shown(name, node)),
   );
+}
+
+function entryOf(name: string, node: Node, folder: boolean, entries: EntryFields): Record<string, unknown> {
+  const entry: Record<string, unknown> = { [entries.name]: name };
+  if (entries.kind) entry[entries.kind.field] = folder ? entries.kind.folder : entries.kind.file;
+  for (const field of entries.fields ?? [])
+    if (isPlainObject(node) && node[field] !== undefined) entry[field] = node[field];
+  return entry;
 }
 
 /** A node of a nested listing: a folder's entry has its children, a file's none. */

@@ -67,7 +67,13 @@ async function operate(run: Run, effect: TreeEffect, tree: world.Tree): Promise<
       return world.pwd(tree);
     case "list":
       if (effect.nested) return world.nested(tree, path, effect.nested);
-      return world.list(tree, path, await flag(run, effect.all, "all"), effect.foldersOnly, effect.tags);
+      return world.list(tree, path, {
+        all: await flag(run, effect.all, "all"),
+        foldersOnly: effect.foldersOnly,
+        ...(effect.tags ? { tags: effect.tags } : {}),
+        ...(effect.entries ? { entries: effect.entries } : {}),
+        sorted: effect.sorted,
+      });
     case "cd":
       return world.cd(tree, given("path", path));
     case "read":
