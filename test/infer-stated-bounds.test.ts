@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { call, failure, integer, number, outputs, text, tool, world } from "./support/infer-world.js";
+
+/** Bounds, steps, formats, no-op settings and unique pairs the docs state, and what removals answer. */
+describe("a number the docs give a range and a step", () => {
+  const cooker = () => ({ cooker: { temp_c: 56.5, running: false, model: "SV-2" } });
+  const setTemp = tool(
+    "cooker_set_temperature",
+    "Set the water bath's target. Allowed: 40.0–95.0 inclusive, in 0.5 steps. Errors: OUT_OF_RANGE if temp_c is outside the allowed range; INVALID_STEP if temp_c is not a multiple of 0.5.",
+    { temp_c: number },
+  );
+
+  it("refuses a value outside the range or off the step, and takes one on it", async () => {
+    const set = await call(world(cooker(), [setTemp]), "cooker_set_temperature", { temp_c: 63.5 });
+    expect((set.after.cooker as { temp_c: number }).temp_c).toBe(63.5);
+    const high = await call(world(cooker(), [setTemp]), "cooker_set_temperature", { temp_c: 96 });
+    expect(failure(high.outcome)).toBe("OUT_OF_RANGE");
+    const off = await call(world(cooker(), [setTemp]), "cooker_set_temperature", { temp_c: 60.3 });
+    expect(failure(off.outcome)).toBe("INVALID_STEP");
+  });
+
+  const fan = () => ({ fan: { speed: 3, mode: "breeze" } });
+  const setMode = tool(
+    "fan_set_mode",
+    "Switch the fan's mode. Returns {mode}. Errors: MODE_UNCHANGED if the fan is already in that mode.",
+    { mode: { type: "string", enum: ["breeze", "sleep", "turbo"] } },
+  );
+
+  it("refuses setting a field to the value it holds, where an error says the device is already in that mode", async () => {
+    const same = await call(world(fan(), [setMode]), "fan_set_mode", { mode: "breeze" });
+    expect(failure(same.outcome)).toBe("MODE_UNCHANGED");
+    const moved = await call(world(fan(), [setMode]), "fan_set_mode", { mode: "sleep" });
+    expect((moved.after.fan as { mode: string }).mode).toBe("sleep");
+  });
+});
+
+describe("a text the docs give a format, and records unique over several fields", () => {
+  const feeder = () => ({
+    feedings: [
+      { id: 1, day: "mon", time: "07:30", grams: 40 },
+      { id: 2, day: "mon", time: "18:00", grams: 40 },
+    ],
+    next_feeding_id: 3,
+  });
+  const add = tool(
+    "add_feeding",
+    "Add a feeding to the weekly plan. time: 24-hour HH:MM. Errors: INVALID_TIME if time is not HH:MM; DUPLICATE_FEEDING if a feeding already exists for the same day and time.",
+    { day: { type: "string", enum: ["mon", "tue", "wed"] }, time: text, grams: integer },
+  );
+
+  it("refuses a malformed time and a second feeding at the same day and time", async () => {
+    const bad = await call(world(feeder(), [add]), "add_feeding", { day: "tue", time: "7.30", grams: 30 });
+    expect(failure(bad.outcome)).toBe("INVALID_TIME");
+    const twice = await call(world(feeder(), [add]), "add_feeding", { day: "mon", time: "07:30", grams: 30 });
+    expect(failure(twice.outcome)).toBe("DUPLICATE_FEEDING");
+    const made = await call(world(feeder(), [add]), "add_feeding", { day: "tue", time: "07:30", grams: 30 });
+    expect(made.outcome.status).toBe("applied");
+    expect(made.after.feedings).toHaveLength(3);
+  });
+
+  const trips = () => ({ trips: [{ id: "T1", start_date: "2026-05-01", end_date: "2026-05-04" }] });
+  const plan = tool("add_trip", "Add a trip. Errors: INVALID_DATES if start_date > end_date.", {
+    start_date: text,
+    end_date: text,
+  });
+
+  it("reads an order error written with a comparison sign", async () => {
+    const backwards = await call(world(trips(), [plan]), "add_trip", {
+      start_date: "2026-06-09",
+      end_date: "2026-06-02",
+    });
+    expect(failure(backwards.outcome)).toBe("INVALID_DATES");
+  });
+});
+
+describe("what a delete answers", () => {
+  const reminders = () => ({
+    reminders: [
+      { id: "R1", text: "Water plants" },
+      { id: "R2", text: "Call the vet" },
+      { id: "R3", text: "Renew passport" },
+    ],
+  });
+  const remove = tool(
+    "delete_reminder",
+    "Delete a reminder. Errors: REMINDER_NOT_FOUND if no reminder has that id.",
+    { reminder_id: text },
+    ["reminder_id"],
+    [],
+    outputs({ deleted_id: text, remaining_count: integer }),
+  );
+
+  it("answers the id it removed and how many are left", async () => {
+    const done = await call(world(reminders(), [remove]), "delete_reminder", { reminder_id: "R2" });
+    expect(done.answer).toMatchObject({ deleted_id: "R2", remaining_count: 2 });
+    expect(done.after.reminders).toHaveLength(2);
+  });
+});
+
+describe("a folder listed as records, and moves and deletes in a tree", () => {
+  const library = () => ({
+    media_root: {
+      type: "folder",
+      children: {
+        shows: {
+          type: "folder",
+          children: {
+            pilot: { type: "file", size_bytes: 900 },
+            finale: { type: "file", size_bytes: 1200 },
+            extras: { type: "folder", children: {} },
+          },
+        },
+        films: { type: "folder", children: {} },
+      },
+    },
+  });
+  const listing = tool(
+    "media_list_folder",
+    "Lists the direct children of a folder, sorted by name. Errors: PATH_NOT_FOUND if nothing is at path; NOT_A_FOLDER if path is a file.",
+    { path: text },
+    ["path"],
+    [],
+    {
+      outputSchema: {
+        type: "object",
+        properties: {
+          entries: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                name: text,
+                kind: { type: "string", enum: ["file", "directory"] },
+                size_bytes: integer,
+              },
+            },
+          },
+        },
+      },
+    },
+  );
+
+  it("answers each child as a record of its name, its kind in the item's words, and its own fields", async () => {
+    const listed = await call(world(library(), [listing]), "media_list_folder", { path: "/shows" });
+    expect(listed.answer).toEqual({
+      entries: [
+        { name: "extras", kind: "directory" },
+        { name: "finale", kind: "file", size_bytes: 1200 },
+        { name: "pilot", kind: "file", size_bytes: 900 },
+      ],
+    });
+  });
+
+  const move = tool(
+    "media_move",
+    "Moves a file or folder into another folder, keeping its name. Errors: PATH_NOT_FOUND if the source does not exist.",
+    { source_path: text, destination_folder: text },
+    ["source_path", "destination_folder"],
+    [],
+    outputs({ old_path: text, new_path: text }),
+  );
+
+  it("answers a move with the path it was given and the path it reached", async () => {
+    const moved = await call(world(library(), [move]), "media_move", {
+      source_path: "/shows/pilot",
+      destination_folder: "/films",
+    });
+    expect(moved.answer).toMatchObject({ old_path: "/shows/pilot", new_path: "/films/pilot" });
+  });
+
+  const remove = tool(
+    "media_delete",
+    "Deletes a file or a folder. Errors: PATH_NOT_FOUND; FOLDER_NOT_EMPTY if the folder still has children.",
+    { path: text },
+  );
+
+  it("refuses a folder with children where an error says a folder must be empty", async () => {
+    const full = await call(world(library(), [remove]), "media_delete", { path: "/shows" });
+    expect(failure(full.outcome)).toBe("FOLDER_NOT_EMPTY");
+    const empty = await call(world(library(), [remove]), "media_delete", { path: "/shows/extras" });
+    expect(empty.outcome.status).toBe("applied");
+  });
+});
