@@ -670,9 +670,48 @@ function listAnswer(ctx: Context, collection: CollectionShape, binding: string, 
         o.name.toLowerCase(),
       ),
   );
-  if (!count || answer.output === undefined) return [answer];
+  const perValue = valueCounts(ctx, collection, all);
+  // counts by status alone (`{open, closed, total}`) answer no list beside them
+  const listed = perValue.length > 0 && !ctx.facts.outputs.some((o) => o.type === "array") ? [] : [answer];
+  if (!count || answer.output === undefined) return [...listed, ...perValue];
   ctx.notes.push(`answers how many matched under ${count.name}`);
-  return [answer, { kind: "respond", output: count.name, value: { $expr: `$count($${all})` } }];
+  return [
+    ...listed,
+    ...perValue,
+    { kind: "respond", output: count.name, value: { $expr: `$count($${all})` } },
+  ];
+}
+
+/**
+ * `{open, pending, solved, closed, total}`: number outputs named for the values a field of the
+ * records takes (two or more of them seen in the state; the others from an argument's enum of
+ * that field's name) count the matches holding each, as GitHub's issue counts by state, Jira's
+ * counts by status category and Zendesk's ticket counts by status answer.
+ */
+function valueCounts(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const numbers = ctx.facts.outputs.filter((o) => o.type === "integer" || o.type === "number");
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".") || !field.types.has("string") || field.open) continue;
+    const seen = numbers.filter((o) => field.values.has(o.name));
+    if (seen.length < 2) continue;
+    const enumerated = new Set(
+      [ctx.facts, ...ctx.siblings()].flatMap((t) =>
+        t.params
+          .filter((p) => p.name === field.path && Array.isArray(p.schema.enum))
+          .flatMap((p) => (p.schema.enum as unknown[]).map(String)),
+      ),
+    );
+    const counted = numbers.filter((o) => field.values.has(o.name) || enumerated.has(o.name));
+    ctx.notes.push(
+      `answers ${counted.map((o) => o.name).join(", ")} as how many matched hold each ${field.path}`,
+    );
+    return counted.map((o) => ({
+      kind: "respond",
+      output: o.name,
+      value: { $expr: `$count($${binding}[${identifier(field.path)} = ${JSON.stringify(o.name)}])` },
+    }));
+  }
+  return [];
 }
 
 function listValue(ctx: Context, collection: CollectionShape, binding: string): Draft {
