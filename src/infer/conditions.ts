@@ -319,3 +319,45 @@ export function unchangedRefused(
   }
   return out;
 }
+
+/**
+ * "UNASSIGNED (solving or closing a ticket with no assignee)": a documented error that names
+ * values an argument sets a field to and a field the record must then hold refuses those values
+ * while that field is empty, as Zendesk refuses solving a ticket without an assignee, Jira a
+ * transition whose screen requires a resolution, and GitHub a merge without the required review.
+ */
+export function valuesNeedingField(
+  ctx: Context,
+  fields: ReadonlyMap<string, FieldShape>,
+  set: Readonly<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const value of Object.values(set)) {
+    const name = typeof value === "string" ? /^\{([^{}$]+)\}$/.exec(value)?.[1] : undefined;
+    const param = ctx.facts.params.find((p) => p.name === name);
+    const choices = Array.isArray(param?.schema.enum) ? param.schema.enum.map(String) : [];
+    if (!param || choices.length === 0) continue;
+    for (const error of ctx.facts.errors) {
+      if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+      const text = error.text.replace(/[`*]/g, "");
+      const lacking =
+        /\b(?:with no|without|lacking|missing|that has no|has no)\s+(?:an?\s+|its\s+)?([a-z_]+)/.exec(
+          text,
+        )?.[1];
+      const field = lacking && [...fields.keys()].find((f) => f === lacking || f === `${lacking}_id`);
+      if (!field || field === param.name) continue;
+      // a value is named as itself or as the verb that reaches it ("solving" for solved)
+      const named = choices.filter((c) =>
+        new RegExp(`\\b(?:${escapeRegExp(c)}|${escapeRegExp(c.replace(/e?d$/, ""))}e?ing)\\b`).test(text),
+      );
+      if (named.length === 0 || named.length === choices.length) continue;
+      const held = `$subject.${identifier(field)}`;
+      out.push({
+        expr: `$not($args.${identifier(param.name)} in ${JSON.stringify(named)}) or (${held} != null and ${held} != "")`,
+        error: use(ctx, error),
+      });
+      ctx.notes.push(`refuses ${param.name} ${named.join(" or ")} while ${field} is empty (${error.code})`);
+    }
+  }
+  return out;
+}

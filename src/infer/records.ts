@@ -1,5 +1,11 @@
 import escapeRegExp from "escape-string-regexp";
-import { preconditions, speaksOfArgument, statedStatus, unchangedRefused } from "./conditions.js";
+import {
+  preconditions,
+  speaksOfArgument,
+  statedStatus,
+  unchangedRefused,
+  valuesNeedingField,
+} from "./conditions.js";
 import { addError, addGap, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
@@ -378,7 +384,11 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
     {
       kind: "update",
       target,
-      require: [...recordGuards(ctx, record), ...unchangedRefused(ctx, set)],
+      require: [
+        ...recordGuards(ctx, record),
+        ...unchangedRefused(ctx, set),
+        ...valuesNeedingField(ctx, record.fields, set),
+      ],
       set: { ...set, ...told },
       as: "record",
     },

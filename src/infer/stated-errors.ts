@@ -154,7 +154,12 @@ const CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g;
 
 function isCode(token: string, before: string): boolean {
   if (token.includes("_")) return /[A-Z]{2}/.test(token);
-  return token.length >= 4 && /\b(with|errors?:?|code)\s*$/i.test(before);
+  if (token.length < 4) return false;
+  // one word in a list of codes ("STATUS_UNCHANGED (…) · UNASSIGNED (…)") is one of them
+  return (
+    /\b(with|errors?:?|code)\s*$/i.test(before) ||
+    /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s*(?:\([^()]*\))?\s*[·,;|]\s*`?$/.test(before)
+  );
 }
 
 function sentencesOf(text: string): string[] {

@@ -1,5 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
-import { unchangedRefused } from "./conditions.js";
+import { unchangedRefused, valuesNeedingField } from "./conditions.js";
 import { addError, addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -54,6 +54,7 @@ export function updateRule(ctx: Context, subject: Reference): Draft[] {
   const require = [
     ...resultBounds(ctx, inc),
     ...unchangedRefused(ctx, set),
+    ...valuesNeedingField(ctx, collection.fields, set),
     ...vacant,
     ...(status ? flagAlreadySet(ctx, collection, status.field, set[status.field]) : []),
     ...statusGuards(ctx, collection, status?.value),
