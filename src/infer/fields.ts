@@ -52,7 +52,10 @@ export function actionFieldFor(ctx: Context, param: Param, collection: Collectio
   // a person named by an id (`agent_id`, `approver_id`), by `by`, or by an agent noun (`approver`)
   const actor =
     param.type === "string" &&
-    (words.at(-1) === "id" || words.at(-1) === "by" || /(er|or|ee)$/.test(words[0] ?? ""));
+    (words.at(-1) === "id" ||
+      words.at(-1) === "by" ||
+      /(er|or|ee)$/.test(words[0] ?? "") ||
+      PERSON.test(words[0] ?? ""));
   if (actor) {
     // who did it (`approved_by`), or to whom it was done (`assignee_id`, `assigned_to`)
     const done = participle(verb);
@@ -71,6 +74,10 @@ export function actionFieldFor(ctx: Context, param: Param, collection: Collectio
   });
   return named.length === 1 ? named[0]?.path : undefined;
 }
+
+/** Nouns for someone that do not end as agent nouns do (`agent`, `assistant`, `member`). */
+const PERSON =
+  /^(agent|assistant|attendant|specialist|technician|analyst|clerk|staff|member|person|user|nurse|doctor|rep|student|resident)$/;
 
 /**
  * Where an argument of an action that no field takes is recorded. An action (cancel, return,

@@ -146,7 +146,28 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
         : []),
     ...member,
     ...membershipFlags(ctx, list, value, `$holder.${identifier(field)}`, output),
+    ...valueAnswered(ctx, param, intent),
   ];
+}
+
+/**
+ * `{removed: "sam", agents: [...]}`: an output named for the change (`removed`, `added`,
+ * `removed_tag`) answers the value added or taken out, as Mailchimp's tag updates, GitHub's
+ * label removal and Slack's `conversations.kick` name what they changed.
+ */
+function valueAnswered(ctx: Context, param: Param, intent: MemberIntent): Draft[] {
+  const verbs = intent === "add" ? /^(added|joined|inserted)$/ : /^(removed|deleted|dropped|left)$/;
+  const output = ctx.facts.outputs.find((o) => {
+    const [first, ...rest] = o.words;
+    return (
+      verbs.test(first ?? "") &&
+      (rest.length === 0 || rest.join("_") === param.words.join("_")) &&
+      (o.type === undefined || o.type === param.type)
+    );
+  });
+  if (!output) return [];
+  ctx.notes.push(`answers ${output.name} as the ${param.name} given`);
+  return [{ kind: "respond", output: output.name, value: { $expr: `$args.${identifier(param.name)}` } }];
 }
 
 /**
@@ -861,12 +882,12 @@ function listCheck(
   if (changes.some(touches)) return [];
   const words = nameWords(param.name).join(" ");
   // an allowed value's error may be shared; a refused one's must be its own
-  const unused = ctx.facts.errors.filter(
-    (e) => e.kind !== "not-found" && (allowed || !ctx.usedErrors.has(e.code)),
-  );
-  // the error that names the list itself speaks of it, before one that only names the argument
+  const open = ctx.facts.errors.filter((e) => allowed || !ctx.usedErrors.has(e.code));
+  const unused = open.filter((e) => e.kind !== "not-found");
+  // the error that names the list itself speaks of it ("AGENT_NOT_FOUND (name not in
+  // helpdesk_agents)"), before one that only names the argument
   const documented =
-    unused.find((e) => e.text.includes(list.name)) ??
+    open.find((e) => e.text.includes(list.name)) ??
     (allowed
       ? unused.find((e) => e.text.includes(words))
       : unused.find((e) => REFUSED_LIST.test(nameWords(e.code).join("_"))));
