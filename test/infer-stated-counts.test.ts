@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { call, failure, integer, outputs, text, tool, world } from "./support/infer-world.js";
+
+/** Counts by status, assignments to a person, rosters and the fields a status needs, as the docs state them. */
+const shop = () => ({
+  repair_jobs: {
+    "J-1": { device: "kettle", status: "waiting", technician: null },
+    "J-2": { device: "toaster", status: "fixing", technician: "ana" },
+    "J-3": { device: "lamp", status: "done", technician: "ana" },
+    "J-4": { device: "radio", status: "waiting", technician: "ben" },
+  },
+  repair_technicians: ["ana", "ben", "cho"],
+});
+
+describe("counts of records by the values of a field", () => {
+  const count = tool(
+    "repair_count_jobs",
+    "Count jobs per status, optionally for one technician only.",
+    { technician: text },
+    [],
+    [],
+    outputs({ waiting: integer, fixing: integer, done: integer, returned: integer, total: integer }),
+  );
+  const setStatus = tool("repair_set_status", "Change a job's status.", {
+    job_id: text,
+    status: { type: "string", enum: ["waiting", "fixing", "done", "returned"] },
+  });
+
+  it("counts the matches holding each value an output is named for, values of another tool's enum too", async () => {
+    const all = await call(world(shop(), [count, setStatus]), "repair_count_jobs", {});
+    expect(all.answer).toEqual({ waiting: 2, fixing: 1, done: 1, returned: 0, total: 4 });
+    const ana = await call(world(shop(), [count, setStatus]), "repair_count_jobs", { technician: "ana" });
+    expect(ana.answer).toEqual({ waiting: 0, fixing: 1, done: 1, returned: 0, total: 2 });
+  });
+});
+
+describe("a job given to a person, and the statuses that need one", () => {
+  const assign = tool(
+    "repair_assign_job",
+    "Assign a job to a technician. Sets the job's technician. Errors: JOB_NOT_FOUND · TECHNICIAN_NOT_FOUND (name not in repair_technicians).",
+    { job_id: text, technician: text },
+  );
+  const setStatus = tool(
+    "repair_set_status",
+    "Change a job's status. Error codes: JOB_NOT_FOUND · STATUS_UNCHANGED (already in that status) · NO_TECHNICIAN (fixing or finishing a job with no technician).",
+    { job_id: text, status: { type: "string", enum: ["waiting", "fixing", "done", "returned"] } },
+  );
+
+  it("answers an unknown person with the not-found error that names the roster", async () => {
+    const unknown = await call(world(shop(), [assign]), "repair_assign_job", {
+      job_id: "J-1",
+      technician: "zed",
+    });
+    expect(failure(unknown.outcome)).toBe("TECHNICIAN_NOT_FOUND");
+  });
+
+  it("reads a one-word code in a list of codes, and refuses the values it names while the field is empty", async () => {
+    const none = await call(world(shop(), [setStatus]), "repair_set_status", {
+      job_id: "J-1",
+      status: "fixing",
+    });
+    expect(failure(none.outcome)).toBe("NO_TECHNICIAN");
+    const fine = await call(world(shop(), [setStatus]), "repair_set_status", {
+      job_id: "J-4",
+      status: "fixing",
+    });
+    expect((fine.after.repair_jobs as Record<string, { status: string }>)["J-4"]?.status).toBe("fixing");
+    const back = await call(world(shop(), [setStatus]), "repair_set_status", {
+      job_id: "J-1",
+      status: "returned",
+    });
+    expect(back.outcome.status).toBe("applied");
+  });
+
+  const agents = () => ({
+    desks: { D1: { topic: "billing", assignee: null }, D2: { topic: "returns", assignee: "kim" } },
+    agents: ["kim", "lou"],
+  });
+  const staff = tool("assign_desk", "Give a desk to an agent. Errors: DESK_NOT_FOUND.", {
+    desk_id: text,
+    agent: text,
+  });
+
+  it("sets the field named for the one the action is done to from a person's argument", async () => {
+    const staffed = await call(world(agents(), [staff]), "assign_desk", { desk_id: "D1", agent: "lou" });
+    expect((staffed.after.desks as Record<string, { assignee: string }>).D1?.assignee).toBe("lou");
+  });
+});
+
+describe("what a roster change answers", () => {
+  const remove = tool(
+    "repair_remove_technician",
+    "Remove a technician from the roster. Errors: TECHNICIAN_NOT_FOUND.",
+    { technician: text },
+    ["technician"],
+    [],
+    outputs({ removed: text, technicians: { type: "array", items: text } }),
+  );
+
+  it("answers the value taken out under the output named for the removal", async () => {
+    const done = await call(world(shop(), [remove]), "repair_remove_technician", { technician: "ben" });
+    expect(done.answer).toMatchObject({ removed: "ben" });
+    expect(done.after.repair_technicians).toEqual(["ana", "cho"]);
+  });
+});
