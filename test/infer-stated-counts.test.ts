@@ -103,3 +103,49 @@ describe("what a roster change answers", () => {
     expect(done.after.repair_technicians).toEqual(["ana", "cho"]);
   });
 });
+
+describe("a queue a making verb appends to, and errors named for a status", () => {
+  const depot = () => ({
+    buses: {
+      "BUS-7": { route: "12", status: "parked" },
+      "BUS-9": { route: "40", status: "servicing" },
+      "BUS-3": { route: "12", status: "running" },
+    },
+    wash_line: ["BUS-3"],
+  });
+  const enqueue = tool(
+    "enqueue_bus",
+    "Append a bus to the end of the wash line (`wash_line`). Returns {bus_id, position}: position is its 1-based place in the line. Errors: BUS_NOT_FOUND; ALREADY_QUEUED if it is already in the line.",
+    { bus_id: text },
+    ["bus_id"],
+    [],
+    outputs({ bus_id: text, position: integer }),
+  );
+
+  it("adds the value to the list the opening sentence names in code, and answers its place", async () => {
+    const queued = await call(world(depot(), [enqueue]), "enqueue_bus", { bus_id: "BUS-7" });
+    expect(queued.after.wash_line).toEqual(["BUS-3", "BUS-7"]);
+    expect(queued.after.buses).toEqual(depot().buses);
+    expect(queued.answer).toMatchObject({ position: 2 });
+    const twice = await call(world(depot(), [enqueue]), "enqueue_bus", { bus_id: "BUS-3" });
+    expect(failure(twice.outcome)).toBe("ALREADY_QUEUED");
+  });
+
+  const dispatch = tool(
+    "set_bus_route",
+    "Set the route a bus runs. Errors: BUS_NOT_FOUND · BUS_RUNNING — it is out on a route · BUS_IN_SERVICING.",
+    { bus_id: text, route: text },
+  );
+
+  it("refuses a record in the status a code of its noun names", async () => {
+    const running = await call(world(depot(), [dispatch]), "set_bus_route", { bus_id: "BUS-3", route: "7" });
+    expect(failure(running.outcome)).toBe("BUS_RUNNING");
+    const servicing = await call(world(depot(), [dispatch]), "set_bus_route", {
+      bus_id: "BUS-9",
+      route: "7",
+    });
+    expect(failure(servicing.outcome)).toBe("BUS_IN_SERVICING");
+    const sent = await call(world(depot(), [dispatch]), "set_bus_route", { bus_id: "BUS-7", route: "7" });
+    expect((sent.after.buses as Record<string, { route: string }>)["BUS-7"]?.route).toBe("7");
+  });
+});

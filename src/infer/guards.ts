@@ -396,13 +396,22 @@ function erroredStatuses(
   for (const error of ctx.facts.errors) {
     if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
     const said = ` ${error.text.replace(/[_-]/g, " ")} `;
-    if (!/\b(?:is|are|status|state|still|currently|already)\b/.test(said)) continue;
+    const spoken = (st: string) => escapeRegExp(nameWords(st).join(" "));
+    // `BERTH_OCCUPIED`, `BERTH_IN_MAINTENANCE`: a code of the record's noun and a status names it
+    const code = nameWords(error.code).join(" ");
+    const head = own.split(" ").at(-1) ?? own;
+    const coded = statuses.filter((st) =>
+      new RegExp(`^(?:${escapeRegExp(own)}|${escapeRegExp(head)}) (?:is |in )?${spoken(st)}$`).test(code),
+    );
+    const stated =
+      /\b(?:is|are|status|state|still|currently|already)\b/.test(said) ||
+      statuses.some((st) => new RegExp(`\\bin ${spoken(st)}\\b`).test(said));
+    if (!stated && coded.length === 0) continue;
     // "the event is cancelled" speaks of another record than the order the call changes
     const mentions = (noun: string) => new RegExp(`\\b${escapeRegExp(noun)}s?\\b`).test(said);
     if (others.some(mentions) && !mentions(own)) continue;
-    const named = statuses.filter((s) =>
-      new RegExp(`[^a-z]${escapeRegExp(nameWords(s).join(" "))}[^a-z]`).test(said),
-    );
+    const named =
+      coded.length > 0 ? coded : statuses.filter((st) => new RegExp(`[^a-z]${spoken(st)}[^a-z]`).test(said));
     if (named.length === 0) continue;
     const negated = named.filter((s) =>
       new RegExp(

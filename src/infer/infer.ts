@@ -75,6 +75,7 @@ import {
 } from "./reads.js";
 import { describedRecordChange, recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
 import {
+  appendedList,
   collectionOfVerb,
   FILED_JOINS,
   listOfVerb,
@@ -551,7 +552,9 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (listed && listed.length > 0) return { drafts: listed };
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head =
-    listOfVerb(facts, shape) ?? namedPart(facts, shape, ["collection", "list", "values", "record"]);
+    listOfVerb(facts, shape) ??
+    appendedList(facts, shape) ??
+    namedPart(facts, shape, ["collection", "list", "values", "record"]);
   const action = actionFor(facts, undefined);
   const cleared = clearRule(ctx);
   if (cleared) return { drafts: cleared };

@@ -147,6 +147,28 @@ export function listRule(ctx: Context, list: ListShape, intent: MemberIntent): D
     ...member,
     ...membershipFlags(ctx, list, value, `$holder.${identifier(field)}`, output),
     ...valueAnswered(ctx, param, intent),
+    ...(intent === "add" ? placeAnswered(ctx, param, `$holder.${identifier(field)}`) : []),
+  ];
+}
+
+/**
+ * `position` of a value added to a queue: its 1-based place in the list after the change, as
+ * Twilio's queue position, a print spooler's job position and Spotify's queue answer it.
+ */
+function placeAnswered(ctx: Context, param: Param, list: string): Draft[] {
+  const output = ctx.facts.outputs.find(
+    (o) =>
+      /^(?:queue_)?(?:position|place|rank)$/.test(o.name) && (o.type === "integer" || o.type === "number"),
+  );
+  if (!output) return [];
+  ctx.notes.push(`answers ${output.name} as the 1-based place of ${param.name} in the list after it`);
+  const value = `$args.${identifier(param.name)}`;
+  return [
+    {
+      kind: "respond",
+      output: output.name,
+      value: { $expr: `$map([${list}], function($v, $i) { $v = ${value} ? $i + 1 })[0]` },
+    },
   ];
 }
 

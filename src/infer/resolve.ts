@@ -362,6 +362,23 @@ export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | und
   return lists.length === 1 ? lists[0] : undefined;
 }
 
+/**
+ * "Append a registered vessel to the end of the waiting queue (`harbor_queue`)": a making verb
+ * whose opening sentence appends to a list of the state it names in code is that list's, not a
+ * new record of the noun it names, as Redis `RPUSH`, SQS `SendMessage` and a playlist's "add to
+ * queue" put a value at a list's end.
+ */
+export function appendedList(facts: ToolFacts, shape: StateShape): ListShape | undefined {
+  if (!facts.verb || !VERBS.create.includes(facts.verb)) return undefined;
+  const opening = facts.tool.description.split(/(?<=[.!?])\s|\n/)[0] ?? "";
+  if (!/\b(?:append|appends|push|pushes|enqueue|enqueues)\b/i.test(opening)) return undefined;
+  const lists = shape.parts.filter(
+    (p): p is ListShape =>
+      p.kind === "list" && !p.path.includes("*") && opening.includes(`\`${p.path.join(".")}\``),
+  );
+  return lists.length === 1 ? lists[0] : undefined;
+}
+
 const PLAIN_MEMBERSHIP = new Set([
   "add",
   "remove",
