@@ -149,3 +149,41 @@ describe("a queue a making verb appends to, and errors named for a status", () =
     expect((sent.after.buses as Record<string, { route: string }>)["BUS-7"]?.route).toBe("7");
   });
 });
+
+describe("a tool described by a Python docstring", () => {
+  const cellar = () => ({
+    cellar_bottles: { "BRL-1": { wine: "Rioja", count: 6 }, "BRL-2": { wine: "Barolo", count: 2 } },
+    cellar_prices: { "BRL-1": 1800, "BRL-2": 5400, "BRL-9": 900 },
+    cellar_wishlist: ["BRL-9"],
+  });
+  const wish = tool(
+    "cellar_add_to_wishlist",
+    "Append a bottle code to the end of the wishlist.\n\nArgs:\n    code: Bottle code with a price in cellar_prices.\n\nReturns:\n    wishlist: the full list after the change.\n\nRaises:\n    UNKNOWN_CODE: no price for code.\n    ALREADY_WISHED: code is already on the wishlist.",
+    { code: text },
+    ["code"],
+    [],
+    outputs({ wishlist: { type: "array", items: text } }),
+  );
+
+  it("reads the Raises section and the Args section, and checks a key against the map of values it names", async () => {
+    const priced = await call(world(cellar(), [wish]), "cellar_add_to_wishlist", { code: "BRL-2" });
+    expect(priced.after.cellar_wishlist).toEqual(["BRL-9", "BRL-2"]);
+    const unpriced = await call(world(cellar(), [wish]), "cellar_add_to_wishlist", { code: "BRL-5" });
+    expect(failure(unpriced.outcome)).toBe("UNKNOWN_CODE");
+    const twice = await call(world(cellar(), [wish]), "cellar_add_to_wishlist", { code: "BRL-9" });
+    expect(failure(twice.outcome)).toBe("ALREADY_WISHED");
+  });
+
+  const bottle = tool(
+    "cellar_get_bottle",
+    "Get one bottle. Read-only.\n\nArgs:\n    code: Bottle code.\n\nRaises:\n    NOT_STOCKED: the cellar has no bottle in code.",
+    { code: text },
+  );
+
+  it("takes a NOT_ code for nothing kept under the argument as the read's not-found error", async () => {
+    const none = await call(world(cellar(), [bottle]), "cellar_get_bottle", { code: "BRL-7" });
+    expect(failure(none.outcome)).toBe("NOT_STOCKED");
+    const found = await call(world(cellar(), [bottle]), "cellar_get_bottle", { code: "BRL-1" });
+    expect(found.answer).toMatchObject({ wine: "Rioja", count: 6 });
+  });
+});

@@ -109,7 +109,9 @@ function readFacts(tool: Tool): ToolFacts {
     readOnly: tool.annotations?.readOnlyHint,
     destructive: tool.annotations?.destructiveHint,
     // credentials prove who calls; they select nothing and are stored nowhere
-    params: paramsOf(tool.inputSchema).filter((p) => !isCredential(p.name)),
+    params: paramsOf(tool.inputSchema, docstringArguments(tool.description)).filter(
+      (p) => !isCredential(p.name),
+    ),
     outputs: outputsOf(tool.outputSchema),
     errors: tool.errors.map((e) => errorFact(e.code, e.message, e.when, e.status)),
     text: [tool.description, tool.usage ?? ""].join(" ").trim(),
@@ -124,13 +126,35 @@ function isCredential(name: string): boolean {
   );
 }
 
-function paramsOf(schema: JsonSchema): Param[] {
+/**
+ * "Args:\n    symbol: Ticker with a quote in portfolio_quotes.": what a docstring's arguments
+ * section says of each argument, as Google-style and NumPy-style docstrings write it and as
+ * Python MCP servers (FastMCP) pass the whole docstring on as a tool's description.
+ */
+function docstringArguments(description: string): Map<string, string> {
+  const said = new Map<string, string>();
+  const lines = description.split("\n");
+  const start = lines.findIndex((line) => /^\s*(?:args|arguments|parameters|params)\s*:?\s*$/i.test(line));
+  if (start < 0) return said;
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === "") continue;
+    const entry = /^\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*(?:\([^)]*\))?\s*[:–—-]\s+(.+)$/.exec(line);
+    if (!entry?.[1] || !entry[2]) break;
+    said.set(entry[1], entry[2].trim());
+  }
+  return said;
+}
+
+function paramsOf(schema: JsonSchema, documented: ReadonlyMap<string, string> = new Map()): Param[] {
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   return Object.entries(properties).map(([name, raw]) => {
     const property = (isPlainObject(raw) ? raw : {}) as JsonSchema;
     const items = isPlainObject(property.items) ? (property.items as JsonSchema) : undefined;
-    const description = typeof property.description === "string" ? property.description : "";
+    const description =
+      typeof property.description === "string" && property.description !== ""
+        ? property.description
+        : (documented.get(name) ?? "");
     return {
       name,
       words: nameWords(name),
@@ -207,6 +231,15 @@ function errorFact(code: string, message: string, when: string, status?: number)
       /(^|_)(not_(found|exists?)|does_not_exist|no_such|nonexistent)(_|$)/.test(codeWords.join("_")) ||
       codeWords[0] === "unknown" ||
       code === "NOT_FOUND");
+  // "NOT_HELD: the account has no position in symbol": nothing kept under what was given, of no
+  // noun the records are named by
+  if (
+    !notFound &&
+    !refusesCaller &&
+    codeWords[0] === "not" &&
+    /\b(?:has )?no \w+ (?:in|for|named|called|under)\b/.test(text)
+  )
+    return { code, kind: "not-found", text };
   if (!notFound)
     return {
       code,

@@ -78,6 +78,7 @@ import {
   appendedList,
   collectionOfVerb,
   FILED_JOINS,
+  keyOfValues,
   listOfVerb,
   namedCollection,
   namedPart,
@@ -255,6 +256,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       keyFields,
     };
     ctx.references = ctx.facts.params
+      .filter((param) => !keyOfValues(param, shape))
       .map(
         (param) =>
           referenceOf(param, ctx.facts, shape) ??

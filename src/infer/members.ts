@@ -845,6 +845,13 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
   ];
 }
 
+/** A part of the state an argument's description says it is in ("a ticker with a quote in `portfolio_quotes`"). */
+function describedPartOf(ctx: Context, param: Param): string | undefined {
+  const text = param.description.replace(/[`*]/g, "");
+  const said = /\b(?:in|of|from)\s+(?:the\s+)?([a-z][a-z0-9]*_[a-z0-9_]+)\b/.exec(text)?.[1];
+  return said && ctx.shape.parts.some((p) => p.name === said) ? said : undefined;
+}
+
 /**
  * "TRACK_UNKNOWN (not a key of track_lengths)": an argument an error says must be a key of a
  * map or collection of the state is checked against its keys, as an API refuses a reference
@@ -861,9 +868,10 @@ function keyOfCheck(ctx: Context, param: Param): Draft[] {
       /\bnot\s+(?:a\s+key\s+(?:of|in)|among\s+the\s+keys\s+of|one\s+of\s+the\s+keys\s+of)\s+(?:the\s+)?([a-z][a-z0-9_]*)/.exec(
         text,
       );
-    const part = said?.[1]
-      ? ctx.shape.parts.find((p) => p.name === said[1] && !p.path.includes("*"))
-      : undefined;
+    // …or the argument's own description names the map it is a key of ("Ticker with a quote in
+    // portfolio_quotes")
+    const named = said?.[1] ?? describedPartOf(ctx, param);
+    const part = named ? ctx.shape.parts.find((p) => p.name === named && !p.path.includes("*")) : undefined;
     if (!part || (part.kind !== "values" && part.kind !== "collection")) continue;
     const speaks = words.some((w) => nameWords(error.code).includes(w)) || text.includes(words.join(" "));
     if (!speaks) continue;

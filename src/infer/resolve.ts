@@ -38,6 +38,15 @@ export interface Reference {
 /** Words that say which way something moves, before the noun of what it names (Monzo's `source_account_id`, Wise's `targetBalanceId`). */
 export const DIRECTION_WORDS = /^(from|to|source|destination|dest|target|origin|src|dst|into)$/;
 
+/**
+ * "Ticker with a quote in portfolio_quotes": an argument whose description says it is a key of
+ * a map of plain values refers to no records, whatever records are kept under the same keys.
+ */
+export function keyOfValues(param: Param, shape: StateShape): boolean {
+  const named = /\b(?:in|of|from)\s+(?:the\s+)?`?([a-z][a-z0-9]*_[a-z0-9_]+)`?/.exec(param.description)?.[1];
+  return shape.parts.some((p) => p.kind === "values" && p.name === named && !p.path.includes("*"));
+}
+
 export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): Reference | undefined {
   const many = param.type === "array";
   const scalar = many ? param.itemType : param.type;

@@ -180,7 +180,7 @@ function listedUnderErrors(text: string): string {
   return lines
     .map((line) => {
       if (
-        /^\s*(?:#+\s*)?(?:\*\*|__)?(?:errors?|error codes|fails?)\s*:?\s*(?:\*\*|__)?\s*(?:\([^()]*\))?\s*:?\s*$/i.test(
+        /^\s*(?:#+\s*)?(?:\*\*|__)?(?:errors?|error codes|fails?|raises|throws|exceptions)\s*:?\s*(?:\*\*|__)?\s*(?:\([^()]*\))?\s*:?\s*$/i.test(
           line,
         )
       ) {
@@ -199,7 +199,8 @@ function listedUnderErrors(text: string): string {
 
 /** "if no project has that name, or" → "no project has that name"; "– the parent has one" → "the parent has one". */
 function conditionIn(segment: string): string | undefined {
-  const dashed = /^[`\s]*[–—-]\s+(.+)$/s.exec(segment)?.[1];
+  // "NOT_HELD – no position", "NOT_HELD: no position" (a docstring's Raises section)
+  const dashed = /^[`\s]*(?:[–—-]|:(?=\s+[a-z]))\s+(.+)$/s.exec(segment)?.[1];
   if (dashed) return dashed.replace(/[.;,]+\s*$/, "").trim() || undefined;
   // "RUN_NOT_CANCELLABLE (status is completed or failed)": the condition in brackets after the code
   const bracketed = /^[`\s]*\(([^()]+)\)/.exec(segment)?.[1]?.replace(/[`"']/g, "").trim();
