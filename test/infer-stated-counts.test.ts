@@ -187,3 +187,55 @@ describe("a tool described by a Python docstring", () => {
     expect(found.answer).toMatchObject({ wine: "Rioja", count: 6 });
   });
 });
+
+describe("invoices: what a new one starts with, a void, and a balance the description sums", () => {
+  const books = () => ({
+    invoices: [
+      { id: "I-1", client: "C-1", status: "sent", currency: "EUR", total_cents: 5000, lines: [{ qty: 1 }] },
+      { id: "I-2", client: "C-1", status: "paid", currency: "EUR", total_cents: 7000, lines: [{ qty: 2 }] },
+      { id: "I-3", client: "C-1", status: "sent", currency: "EUR", total_cents: 1500, lines: [{ qty: 1 }] },
+      { id: "I-4", client: "C-2", status: "draft", currency: "EUR", total_cents: 900, lines: [{ qty: 3 }] },
+    ],
+    clients: { "C-1": { name: "Ada" }, "C-2": { name: "Bo" } },
+  });
+  const create = tool(
+    "create_invoice",
+    "Creates a draft invoice for a client. It starts with no lines, total_cents 0, and currency defaults to EUR when not given. Errors: CLIENT_NOT_FOUND.",
+    { client: text, currency: text },
+    ["client"],
+  );
+  const voided = tool(
+    "void_invoice",
+    "Voids an invoice; the record is kept. Voiding a paid invoice fails with CANNOT_VOID_PAID; an unknown id fails with INVOICE_NOT_FOUND.",
+    { invoice_id: text },
+  );
+  const balance = tool(
+    "client_balance",
+    "Computes what a client owes: the sum of total_cents over that client's invoices whose status is sent. Returns client, owed_cents and open_count. Errors: CLIENT_NOT_FOUND.",
+    { client: text },
+    ["client"],
+    [],
+    outputs({ client: text, owed_cents: integer, open_count: integer }),
+  );
+
+  it("starts the number a list of starting values gives, and a default written as a bare code", async () => {
+    const made = await call(world(books(), [create]), "create_invoice", { client: "C-2" });
+    expect((made.after.invoices as unknown[])[4]).toMatchObject({
+      total_cents: 0,
+      currency: "EUR",
+      lines: [],
+    });
+  });
+
+  it("voids by marking the record void, refusing a paid one", async () => {
+    const done = await call(world(books(), [voided]), "void_invoice", { invoice_id: "I-1" });
+    expect((done.after.invoices as Array<{ status: string }>)[0]?.status).toBe("void");
+    const paid = await call(world(books(), [voided]), "void_invoice", { invoice_id: "I-2" });
+    expect(failure(paid.outcome)).toBe("CANNOT_VOID_PAID");
+  });
+
+  it("sums into the output of the same unit and counts what it sums over", async () => {
+    const owed = await call(world(books(), [balance]), "client_balance", { client: "C-1" });
+    expect(owed.answer).toMatchObject({ owed_cents: 6500, open_count: 2 });
+  });
+});

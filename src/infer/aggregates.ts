@@ -3,7 +3,7 @@ import { addGap, type Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact } from "./facts.js";
 import type { CollectionShape, FieldShape } from "./shape.js";
-import { singular } from "./words.js";
+import { nameWords, singular } from "./words.js";
 
 /**
  * Answers computed over the records, as a description spells them out: "`issue_count` –
@@ -62,7 +62,8 @@ export function aggregateAnswers(ctx: Context, drafts: readonly Draft[]): Draft[
   const formulas: Array<{ output: OutputFact; phrase: string }> = [];
   for (const output of ctx.facts.outputs) {
     if (answered.has(output.name)) continue;
-    const phrase = phraseOf(ctx.facts.tool.description, output) ?? siblingPhrase(ctx, output);
+    const phrase =
+      phraseOf(ctx.facts.tool.description, output) ?? siblingPhrase(ctx, output) ?? describedSum(ctx, output);
     if (!mayCompute(output, phrase)) continue;
     const argument = phrase && output.type !== "boolean" ? argumentNamed(ctx, phrase) : undefined;
     if (argument) {
@@ -157,6 +158,26 @@ export function phraseOf(description: string, output: OutputFact): string | unde
     if (!match) continue;
     return match.slice(1).filter(Boolean).join(" ");
   }
+  return undefined;
+}
+
+/**
+ * "Computes how much a customer still owes: the sum of total_cents over that customer's
+ * invoices whose status is issued. Returns customer_id, outstanding_cents and
+ * open_invoice_count": a sum the description gives no output name goes to the number output in
+ * the same unit (`_cents`, `_minutes`), and a count output counts what it sums over, as a
+ * billing API's balance (Stripe's `amount_due` over open invoices) and its count go together.
+ */
+function describedSum(ctx: Context, output: OutputFact): string | undefined {
+  if (!isNumeric(output)) return undefined;
+  const said = /\bthe sum of ([a-z_]+) (over|across|of|for) ([^.;\n]+)/i.exec(ctx.facts.tool.description);
+  const term = said?.[1];
+  const over = said?.[3];
+  if (!term || !over || output.name === term) return undefined;
+  const unit = nameWords(term).at(-1);
+  if (nameWords(output.name).length > 1 && nameWords(output.name).at(-1) === unit)
+    return `sum of ${term} over ${over}`;
+  if (/(?:^|_)count$/.test(output.name)) return `number of ${over}`;
   return undefined;
 }
 

@@ -844,9 +844,17 @@ function statedStart(written: string, path: string): { value: unknown } | undefi
       "i",
     ).exec(text) ??
     new RegExp(`\\bwith\\s+${name}\\s+${LITERAL}`, "i").exec(text) ??
-    // "opened_at is now, closed_at null": a field and its value in a list of the two
-    new RegExp(`(?:^|[,;(]\\s*|\\band\\s+)${name}\\s+(null|true|false)(?=\\s*(?:[.,;)]|$))`, "i").exec(text);
-  return literalValue(said?.[1]);
+    // "opened_at is now, closed_at null", "no lines, total_cents 0, and …": a field and its
+    // value in a list of what it starts with
+    new RegExp(
+      `(?:^|[,;(]\\s*|\\band\\s+)${name}\\s+(null|true|false|-?\\d+(?:\\.\\d+)?)(?=\\s*(?:[.,;)]|$))`,
+      "i",
+    ).exec(text);
+  // "currency defaults to USD": a bare code in capitals is a text value (currencies, time zones, methods)
+  const code = said
+    ? undefined
+    : new RegExp(`(?:^|[^A-Za-z_])${name}\\s+defaults\\s+to\\s+([A-Z][A-Z0-9_]{1,15})\\b`).exec(text)?.[1];
+  return code ? { value: code } : literalValue(said?.[1]);
 }
 
 /** A sum the record keeps of a list it starts with empty (see sums.ts) starts at zero. */

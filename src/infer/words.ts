@@ -140,6 +140,8 @@ export const VERBS: Readonly<Record<Action, readonly string[]>> = {
     // notes on a record: Monzo's annotate transaction, `kubectl annotate`
     "annotate",
     "cancel",
+    // an invoice or a payment voided keeps its record, marked void (Stripe, QuickBooks, Xero)
+    "void",
     "approve",
     "reject",
     "assign",
@@ -428,6 +430,7 @@ export const LOGOUT_VERBS: ReadonlySet<string> = new Set(["logout", "signout", "
 /** Verbs that put an entity into a status: the stem the state's spelling starts with, and the default. */
 export const STATUS_VERBS: Readonly<Record<string, readonly [stem: string, status: string]>> = {
   cancel: ["cancel", "cancelled"],
+  void: ["void", "void"],
   approve: ["approv", "approved"],
   reject: ["reject", "rejected"],
   close: ["close", "closed"],
