@@ -181,3 +181,25 @@ describe("a folder listed as records, and moves and deletes in a tree", () => {
     expect(empty.outcome.status).toBe("applied");
   });
 });
+
+describe("a value of an argument allowed only while a flag holds", () => {
+  const heater = () => ({ heater: { mode: "eco", child_lock: true, target_c: 19 } });
+  const setMode = tool(
+    "heater_set_mode",
+    "Change the heater's mode. Returns {mode, previous_mode}. Errors: LOCKED — `boost` can only be selected while `child_lock` is false.",
+    { mode: { type: "string", enum: ["eco", "comfort", "boost"] } },
+    ["mode"],
+    [],
+    outputs({ mode: text, previous_mode: text }),
+  );
+
+  it("refuses that value while the flag does not hold, and allows the others", async () => {
+    const boost = await call(world(heater(), [setMode]), "heater_set_mode", { mode: "boost" });
+    expect(failure(boost.outcome)).toBe("LOCKED");
+    const comfort = await call(world(heater(), [setMode]), "heater_set_mode", { mode: "comfort" });
+    expect(comfort.answer).toMatchObject({ mode: "comfort", previous_mode: "eco" });
+    const unlocked = { heater: { ...heater().heater, child_lock: false } };
+    const allowed = await call(world(unlocked, [setMode]), "heater_set_mode", { mode: "boost" });
+    expect((allowed.after.heater as { mode: string }).mode).toBe("boost");
+  });
+});

@@ -228,8 +228,14 @@ function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<stri
     if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
     const valued = flagValueError(ctx, nameWords(field.path).map(escapeRegExp).join("[ _]"));
     if (!valued) continue;
-    guards.push({ expr: `$subject.${identifier(field.path)} != ${valued.value}`, error: valued.error });
-    ctx.notes.push(`refuses while ${field.path} is ${valued.value} (${valued.error})`);
+    const unless = valued.when ? `$not(${valued.when}) or ` : "";
+    guards.push({
+      expr: `${unless}$subject.${identifier(field.path)} != ${valued.value}`,
+      error: valued.error,
+    });
+    ctx.notes.push(
+      `refuses while ${field.path} is ${valued.value}${valued.when ? ` where ${valued.when}` : ""} (${valued.error})`,
+    );
   }
   for (const error of ctx.facts.errors) {
     if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
@@ -261,7 +267,10 @@ function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<stri
  * true": an error told by the value of a flag of the record refuses a record holding it. A
  * condition that also speaks of an argument ("if enable is true while …") is the argument's.
  */
-export function flagValueError(ctx: Context, flag: string): { error: string; value: boolean } | undefined {
+export function flagValueError(
+  ctx: Context,
+  flag: string,
+): { error: string; value: boolean; when?: string } | undefined {
   for (const error of ctx.facts.errors) {
     if (error.kind === "not-found") continue;
     const text = error.text.replace(/[`*]/g, "");
@@ -269,7 +278,27 @@ export function flagValueError(ctx: Context, flag: string): { error: string; val
       String.raw`(?:^|[^\w.])${flag}\s+(?:is|are)\s+(?:already\s+|still\s+|currently\s+)?(true|false)\b`,
     ).exec(text);
     if (!said?.[1] || speaksOfArgument(ctx, text.replace(said[0], " "))) continue;
-    return { error: use(ctx, error), value: said[1] === "true" };
+    // "off_grid can only be selected while grid_export_enabled is false": a requirement, for
+    // the values of an argument it names
+    const before = text.slice(0, said.index);
+    const only = /\bonly\b/.test(before);
+    const when = namedChoices(ctx, before);
+    return {
+      error: use(ctx, error),
+      value: (said[1] === "true") !== only,
+      ...(when ? { when } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** "off_grid can only be selected": the values of an enum argument a condition names, as a test of the call. */
+function namedChoices(ctx: Context, text: string): string | undefined {
+  for (const param of ctx.facts.params) {
+    const choices = Array.isArray(param.schema.enum) ? param.schema.enum.map(String) : [];
+    const named = choices.filter((c) => new RegExp(`(?:^|[^\\w])${escapeRegExp(c)}(?:[^\\w]|$)`).test(text));
+    if (named.length > 0 && named.length < choices.length)
+      return `$args.${identifier(param.name)} in ${JSON.stringify(named)}`;
   }
   return undefined;
 }

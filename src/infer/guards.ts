@@ -320,8 +320,17 @@ function flagGuards(ctx: Context, collection: CollectionShape): Array<Record<str
     const flag = words.map(escapeRegExp).join("[ _]");
     const valued = flagValueError(ctx, flag);
     if (valued) {
-      ctx.notes.push(`refuses a ${noun} whose ${field.path} is ${valued.value} (${valued.error})`);
-      return [{ field: field.path, notIn: [valued.value], error: valued.error }];
+      ctx.notes.push(
+        `refuses a ${noun} whose ${field.path} is ${valued.value}${valued.when ? ` where ${valued.when}` : ""} (${valued.error})`,
+      );
+      return [
+        valued.when
+          ? {
+              expr: `$not(${valued.when}) or $subject.${identifier(field.path)} != ${valued.value}`,
+              error: valued.error,
+            }
+          : { field: field.path, notIn: [valued.value], error: valued.error },
+      ];
     }
     // "protected branches cannot be deleted", "disabled links do not resolve"
     const refused = new RegExp(`\\b${flag}\\s+${nouns}\\s+${REFUSING}`);
