@@ -239,3 +239,39 @@ describe("invoices: what a new one starts with, a void, and a balance the descri
     expect(owed.answer).toMatchObject({ owed_cents: 6500, open_count: 2 });
   });
 });
+
+describe("a read that sums rows over a period", () => {
+  const meter = () => ({
+    meter_log: [
+      { date: "2026-04-01", hot_litres: 40, cold_litres: 120 },
+      { date: "2026-04-02", hot_litres: 35, cold_litres: 90 },
+      { date: "2026-04-03", hot_litres: 50, cold_litres: 150 },
+    ],
+  });
+  const summary = tool(
+    "meter_usage_summary",
+    "Sum metered water over meter_log days with start_date <= date <= end_date (each bound optional). Returns {days, hot_litres, cold_litres, total_litres} where days is the number of rows counted. Errors: INVALID_RANGE if start_date > end_date.",
+    { start_date: text, end_date: text },
+    [],
+    [],
+    outputs({ days: integer, hot_litres: integer, cold_litres: integer, total_litres: integer }),
+  );
+
+  it("sums the fields named in the answer, counts the rows, totals the unit, and allows equal bounds", async () => {
+    const two = await call(world(meter(), [summary]), "meter_usage_summary", {
+      start_date: "2026-04-02",
+      end_date: "2026-04-03",
+    });
+    expect(two.answer).toEqual({ days: 2, hot_litres: 85, cold_litres: 240, total_litres: 325 });
+    const one = await call(world(meter(), [summary]), "meter_usage_summary", {
+      start_date: "2026-04-01",
+      end_date: "2026-04-01",
+    });
+    expect(one.answer).toMatchObject({ days: 1, total_litres: 160 });
+    const backwards = await call(world(meter(), [summary]), "meter_usage_summary", {
+      start_date: "2026-04-03",
+      end_date: "2026-04-01",
+    });
+    expect(failure(backwards.outcome)).toBe("INVALID_RANGE");
+  });
+});

@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { addError, type Context, humanNoun, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { Param } from "./facts.js";
@@ -50,7 +51,11 @@ export function orderChecks(ctx: Context): Draft[] {
     if (!spoken) continue;
     const a = comparable(from);
     const b = comparable(to);
-    const strict = !/^(min|minimum|low|first)$/.test(low);
+    // "INVALID_DATE_RANGE if start_date > end_date": equal bounds are allowed; ">=" refuses them
+    const sign = new RegExp(`${escapeRegExp(from.name)}\\s*(>=?)\\s*${escapeRegExp(to.name)}`).exec(
+      text,
+    )?.[1];
+    const strict = sign ? sign === ">=" : !/^(min|minimum|low|first)$/.test(low);
     ctx.notes.push(`requires ${to.name} ${strict ? "after" : "at least"} ${from.name} (${use(ctx, error)})`);
     return [
       {

@@ -546,6 +546,8 @@ export function lookupRule(
       { kind: "respond", value: { $expr: pick } },
     ];
   }
+  const summed = summedFields(ctx, collection, binding);
+  if (summed.length > 0) return [...holder.checks, list, ...summed];
   // a lookup whose answer is one record's fields (`find_user_by_email` → {user_id, display_name})
   const fields = new Set(collection.fields.keys());
   // a search answers lists, empty when nothing matches; only a lookup of one record answers its fields
@@ -600,6 +602,50 @@ function answersAnId(ctx: Context, collection: CollectionShape): boolean {
     `\\b(returns?|finds?|looks? up|gets?)\\s+(the\\s+)?(${nouns.replace(/_/g, " ")})\\s+ids?\\b`,
     "i",
   ).test(ctx.facts.text);
+}
+
+/**
+ * "Sum logged runtime over the days between start_date and end_date. Returns {days,
+ * heat_minutes, cool_minutes, total_minutes} where days is the number of rows counted": a read
+ * whose description opens by summing answers each number output named for a field of the
+ * records as that field's sum over the matches, one said to be "the number of" them as their
+ * count, and a `total_<unit>` as the sum of the others in that unit, as usage and billing
+ * reports sum over a period (Stripe's usage record summaries, AWS Cost Explorer, Toggl's
+ * summary reports).
+ */
+function summedFields(ctx: Context, collection: CollectionShape, binding: string): Draft[] {
+  const text = ctx.facts.tool.description;
+  if (!/^\s*(?:sums?|totals?|summari[sz]es?|tall(?:y|ies)|adds? up)\b/i.test(text)) return [];
+  const numbers = ctx.facts.outputs.filter((o) => o.type === "integer" || o.type === "number");
+  const summed = numbers.filter((o) => {
+    const field = collection.fields.get(o.name);
+    return field !== undefined && (field.types.has("number") || field.types.has("integer"));
+  });
+  if (summed.length === 0) return [];
+  const drafts: Draft[] = summed.map((o) => ({
+    kind: "respond",
+    output: o.name,
+    value: { $expr: `$sum($${binding}.${identifier(o.name)})` },
+  }));
+  for (const o of numbers) {
+    if (summed.includes(o)) continue;
+    const unit = nameWords(o.name).at(-1);
+    const parts = summed.filter((p) => nameWords(p.name).at(-1) === unit);
+    if (
+      new RegExp(
+        `\\b${escapeRegExp(o.name)}\\b\\s*(?:is|=|:|[-–—])\\s*(?:the\\s+)?(?:number|count) of\\b`,
+      ).test(text)
+    )
+      drafts.push({ kind: "respond", output: o.name, value: { $expr: `$count($${binding})` } });
+    else if (nameWords(o.name)[0] === "total" && parts.length > 1)
+      drafts.push({
+        kind: "respond",
+        output: o.name,
+        value: { $expr: parts.map((p) => `$sum($${binding}.${identifier(p.name)})`).join(" + ") },
+      });
+  }
+  ctx.notes.push(`answers ${summed.map((o) => o.name).join(", ")} summed over the matches`);
+  return drafts;
 }
 
 /**
