@@ -203,3 +203,24 @@ describe("a value of an argument allowed only while a flag holds", () => {
     expect((allowed.after.heater as { mode: string }).mode).toBe("boost");
   });
 });
+
+describe("a setting the docs write as an assignment to the record's field", () => {
+  const mixer = () => ({ mixer_desk: { room: "B", master_gain: 40, muted: false } });
+  const setGain = tool(
+    "mixer_set_level",
+    "Sets mixer_desk.master_gain = level; returns {master_gain, previous_gain}; error GAIN_OUT_OF_RANGE if level < 0 or > 60 (no change).",
+    { level: integer },
+    ["level"],
+    [],
+    outputs({ master_gain: integer, previous_gain: integer }),
+  );
+
+  it("sets the field the path names, answers its old value by the name's ending, and refuses past the bounds", async () => {
+    const set = await call(world(mixer(), [setGain]), "mixer_set_level", { level: 55 });
+    expect(set.answer).toEqual({ master_gain: 55, previous_gain: 40 });
+    const edge = await call(world(mixer(), [setGain]), "mixer_set_level", { level: 0 });
+    expect((edge.after.mixer_desk as { master_gain: number }).master_gain).toBe(0);
+    const loud = await call(world(mixer(), [setGain]), "mixer_set_level", { level: 61 });
+    expect(failure(loud.outcome)).toBe("GAIN_OUT_OF_RANGE");
+  });
+});

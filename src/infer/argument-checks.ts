@@ -170,6 +170,10 @@ function boundsIn(clause: string): [string, string] | undefined {
   const range =
     new RegExp(`\\bbetween\\s+${NUMBER}\\s+and\\s+${NUMBER}`).exec(lower) ??
     new RegExp(`(?:^|[\\s:(])${NUMBER}\\s*(?:–|—|-|\\.\\.|to)\\s*${NUMBER}(?=\\s|[),.;]|$)`).exec(lower);
+  // "if level < 0 or > 100": the bounds a refusal names, as a range of what is allowed
+  const refused = new RegExp(`<\\s*${NUMBER}\\s+or\\s+(?:[a-z_]+\\s*)?>\\s*${NUMBER}`).exec(lower);
+  if (!range && refused?.[1] && refused[2] && Number(refused[1]) <= Number(refused[2]))
+    return [refused[1], refused[2]];
   if (!range?.[1] || !range[2] || Number(range[1]) >= Number(range[2])) return undefined;
   // a date (2024-05-01) or a time (08-10 o'clock) is not a range of values
   if (/\d{4}-\d{2}|\d:\d/.test(range[0])) return undefined;

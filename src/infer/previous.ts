@@ -20,7 +20,16 @@ export function previousValues(ctx: Context, drafts: readonly Draft[]): readonly
   const answers: Draft[] = [];
   drafts.forEach((draft, index) => {
     const changed = draft.kind === "update" ? changedFields(draft) : new Set<string>();
-    const fields = wanted.filter((w) => changed.has(w.field) && !answers.some((a) => a.output === w.output));
+    // `previous_volume` of a changed `master_volume`: the one changed field the name ends
+    const fields = wanted
+      .map((w) => {
+        const ending = [...changed].filter((f) => f.endsWith(`_${w.field}`));
+        return {
+          ...w,
+          field: changed.has(w.field) ? w.field : ending.length === 1 ? (ending[0] as string) : "",
+        };
+      })
+      .filter((w) => w.field !== "" && !answers.some((a) => a.output === w.output));
     if (fields.length === 0 || typeof draft.target !== "string") {
       out.push(draft);
       return;

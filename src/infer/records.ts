@@ -202,7 +202,8 @@ export function recordFor(ctx: Context, intent: RecordIntent): RecordShape | und
     // the tool names one field (`toggle_child_lock`), or its one argument ends one (`minutes` of `sleep_timer_minutes`)
     const only = ctx.facts.params.length === 1 ? (ctx.facts.params[0] as Param) : undefined;
     const named =
-      namedField(ctx, record) ?? (only && intent !== "read" ? tailField(record, only) : undefined);
+      namedField(ctx, record) ??
+      (only && intent !== "read" ? (tailField(record, only) ?? assignedField(ctx, record, only)) : undefined);
     // a field holding a record of its own is that record's name, not a value the tool sets
     return byName * 2 + byNoun + (named && plainField(named) ? 2 : 0);
   };
@@ -364,7 +365,7 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
   if (Object.keys(set).length === 0 && ctx.facts.params.length === 1) {
     const param = ctx.facts.params[0] as Param;
     // the tool names the field (`setFanSpeed(speed)`), or the argument ends it (`minutes` of `timer_minutes`)
-    const field = namedField(ctx, record) ?? tailField(record, param);
+    const field = namedField(ctx, record) ?? tailField(record, param) ?? assignedField(ctx, record, param);
     if (field && plainField(field)) set[field.path] = `{${param.name}}`;
   }
   if (Object.keys(set).length === 0) return [];
@@ -394,6 +395,21 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
     },
     ...answersFrom(ctx, record, "record"),
   ];
+}
+
+/**
+ * "Sets wavelength_console.master_volume = level": the field a description assigns the
+ * argument to, written as the record's path and the field's name, as reference docs and
+ * changelogs write a setting (`config.volume = level`, Home Assistant's `media_player.volume_set`
+ * writing `volume_level`, a device twin's `properties.desired.fan_speed`).
+ */
+function assignedField(ctx: Context, record: RecordShape, param: Param): FieldShape | undefined {
+  const path = record.path.map(escapeRegExp).join("\\.");
+  if (path === "") return undefined;
+  const said = new RegExp(
+    `\\b${path}\\.([a-z_][a-z0-9_]*)\\s*(?:=|:=|becomes|is set to|to)\\s*\`?${escapeRegExp(param.name)}\\b`,
+  ).exec(ctx.facts.tool.description.replace(/\*/g, ""));
+  return said?.[1] ? record.fields.get(said[1]) : undefined;
 }
 
 /**
