@@ -162,9 +162,9 @@ export function phraseOf(description: string, output: OutputFact): string | unde
 }
 
 /**
- * "Computes how much a customer still owes: the sum of total_cents over that customer's
- * invoices whose status is issued. Returns customer_id, outstanding_cents and
- * open_invoice_count": a sum the description gives no output name goes to the number output in
+ * "Computes how much a customer still owes: the sum of total_cents over that client's
+ * invoices whose status is sent. Returns client, owed_cents and
+ * open_count": a sum the description gives no output name goes to the number output in
  * the same unit (`_cents`, `_minutes`), and a count output counts what it sums over, as a
  * billing API's balance (Stripe's `amount_due` over open invoices) and its count go together.
  */

@@ -278,7 +278,7 @@ export function flagValueError(
       String.raw`(?:^|[^\w.])${flag}\s+(?:is|are)\s+(?:already\s+|still\s+|currently\s+)?(true|false)\b`,
     ).exec(text);
     if (!said?.[1] || speaksOfArgument(ctx, text.replace(said[0], " "))) continue;
-    // "off_grid can only be selected while grid_export_enabled is false": a requirement, for
+    // "boost can only be selected while child_lock is false": a requirement, for
     // the values of an argument it names
     const before = text.slice(0, said.index);
     const only = /\bonly\b/.test(before);
@@ -292,7 +292,7 @@ export function flagValueError(
   return undefined;
 }
 
-/** "off_grid can only be selected": the values of an enum argument a condition names, as a test of the call. */
+/** "boost can only be selected": the values of an enum argument a condition names, as a test of the call. */
 function namedChoices(ctx: Context, text: string): string | undefined {
   for (const param of ctx.facts.params) {
     const choices = Array.isArray(param.schema.enum) ? param.schema.enum.map(String) : [];
@@ -350,7 +350,7 @@ export function unchangedRefused(
 }
 
 /**
- * "UNASSIGNED (solving or closing a ticket with no assignee)": a documented error that names
+ * "NO_TECHNICIAN (fixing or finishing a job with no technician)": a documented error that names
  * values an argument sets a field to and a field the record must then hold refuses those values
  * while that field is empty, as Zendesk refuses solving a ticket without an assignee, Jira a
  * transition whose screen requires a resolution, and GitHub a merge without the required review.

@@ -127,7 +127,7 @@ function isCredential(name: string): boolean {
 }
 
 /**
- * "Args:\n    symbol: Ticker with a quote in portfolio_quotes.": what a docstring's arguments
+ * "Args:\n    symbol: Bottle code with a price in cellar_prices.": what a docstring's arguments
  * section says of each argument, as Google-style and NumPy-style docstrings write it and as
  * Python MCP servers (FastMCP) pass the whole docstring on as a tool's description.
  */
@@ -231,7 +231,7 @@ function errorFact(code: string, message: string, when: string, status?: number)
       /(^|_)(not_(found|exists?)|does_not_exist|no_such|nonexistent)(_|$)/.test(codeWords.join("_")) ||
       codeWords[0] === "unknown" ||
       code === "NOT_FOUND");
-  // "NOT_HELD: the account has no position in symbol": nothing kept under what was given, of no
+  // "NOT_STOCKED: the cellar has no bottle in code": nothing kept under what was given, of no
   // noun the records are named by
   if (
     !notFound &&

@@ -406,7 +406,7 @@ function erroredStatuses(
     if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
     const said = ` ${error.text.replace(/[_-]/g, " ")} `;
     const spoken = (st: string) => escapeRegExp(nameWords(st).join(" "));
-    // `BERTH_OCCUPIED`, `BERTH_IN_MAINTENANCE`: a code of the record's noun and a status names it
+    // `BUS_RUNNING`, `BUS_IN_SERVICING`: a code of the record's noun and a status names it
     const code = nameWords(error.code).join(" ");
     const head = own.split(" ").at(-1) ?? own;
     const coded = statuses.filter((st) =>

@@ -7,7 +7,7 @@ import type { Param } from "./facts.js";
 import { existsUndocumented, referenceChecks } from "./guards.js";
 import { principalOf, signedInExpression, signedInRead } from "./principal.js";
 import { identifier, singleArrayOutput } from "./reads.js";
-import { namedPart, type Reference } from "./resolve.js";
+import { describedPart, namedPart, type Reference } from "./resolve.js";
 import {
   type CollectionShape,
   fitsStateType,
@@ -173,7 +173,7 @@ function placeAnswered(ctx: Context, param: Param, list: string): Draft[] {
 }
 
 /**
- * `{removed: "sam", agents: [...]}`: an output named for the change (`removed`, `added`,
+ * `{removed: "ben", technicians: [...]}`: an output named for the change (`removed`, `added`,
  * `removed_tag`) answers the value added or taken out, as Mailchimp's tag updates, GitHub's
  * label removal and Slack's `conversations.kick` name what they changed.
  */
@@ -845,13 +845,6 @@ function listedValueCheck(ctx: Context, param: Param, changes: readonly Draft[])
   ];
 }
 
-/** A part of the state an argument's description says it is in ("a ticker with a quote in `portfolio_quotes`"). */
-function describedPartOf(ctx: Context, param: Param): string | undefined {
-  const text = param.description.replace(/[`*]/g, "");
-  const said = /\b(?:in|of|from)\s+(?:the\s+)?([a-z][a-z0-9]*_[a-z0-9_]+)\b/.exec(text)?.[1];
-  return said && ctx.shape.parts.some((p) => p.name === said) ? said : undefined;
-}
-
 /**
  * "TRACK_UNKNOWN (not a key of track_lengths)": an argument an error says must be a key of a
  * map or collection of the state is checked against its keys, as an API refuses a reference
@@ -868,10 +861,11 @@ function keyOfCheck(ctx: Context, param: Param): Draft[] {
       /\bnot\s+(?:a\s+key\s+(?:of|in)|among\s+the\s+keys\s+of|one\s+of\s+the\s+keys\s+of)\s+(?:the\s+)?([a-z][a-z0-9_]*)/.exec(
         text,
       );
-    // …or the argument's own description names the map it is a key of ("Ticker with a quote in
-    // portfolio_quotes")
-    const named = said?.[1] ?? describedPartOf(ctx, param);
-    const part = named ? ctx.shape.parts.find((p) => p.name === named && !p.path.includes("*")) : undefined;
+    // …or the argument's own description names the map it is a key of ("Bottle code with a price in
+    // cellar_prices")
+    const part = said?.[1]
+      ? ctx.shape.parts.find((p) => p.name === said[1] && !p.path.includes("*"))
+      : describedPart(param, ctx.shape);
     if (!part || (part.kind !== "values" && part.kind !== "collection")) continue;
     const speaks = words.some((w) => nameWords(error.code).includes(w)) || text.includes(words.join(" "));
     if (!speaks) continue;
@@ -914,8 +908,8 @@ function listCheck(
   // an allowed value's error may be shared; a refused one's must be its own
   const open = ctx.facts.errors.filter((e) => allowed || !ctx.usedErrors.has(e.code));
   const unused = open.filter((e) => e.kind !== "not-found");
-  // the error that names the list itself speaks of it ("AGENT_NOT_FOUND (name not in
-  // helpdesk_agents)"), before one that only names the argument
+  // the error that names the list itself speaks of it ("TECHNICIAN_NOT_FOUND (name not in
+  // repair_technicians)"), before one that only names the argument
   const documented =
     open.find((e) => e.text.includes(list.name)) ??
     (allowed

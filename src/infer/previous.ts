@@ -20,7 +20,7 @@ export function previousValues(ctx: Context, drafts: readonly Draft[]): readonly
   const answers: Draft[] = [];
   drafts.forEach((draft, index) => {
     const changed = draft.kind === "update" ? changedFields(draft) : new Set<string>();
-    // `previous_volume` of a changed `master_volume`: the one changed field the name ends
+    // `previous_gain` of a changed `master_gain`: the one changed field the name ends
     const fields = wanted
       .map((w) => {
         const ending = [...changed].filter((f) => f.endsWith(`_${w.field}`));

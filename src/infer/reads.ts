@@ -605,8 +605,8 @@ function answersAnId(ctx: Context, collection: CollectionShape): boolean {
 }
 
 /**
- * "Sum logged runtime over the days between start_date and end_date. Returns {days,
- * heat_minutes, cool_minutes, total_minutes} where days is the number of rows counted": a read
+ * "Sum metered water over the days between start_date and end_date. Returns {days,
+ * hot_litres, cold_litres, total_litres} where days is the number of rows counted": a read
  * whose description opens by summing answers each number output named for a field of the
  * records as that field's sum over the matches, one said to be "the number of" them as their
  * count, and a `total_<unit>` as the sum of the others in that unit, as usage and billing

@@ -398,7 +398,7 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
 }
 
 /**
- * "Sets wavelength_console.master_volume = level": the field a description assigns the
+ * "Sets mixer_desk.master_gain = level": the field a description assigns the
  * argument to, written as the record's path and the field's name, as reference docs and
  * changelogs write a setting (`config.volume = level`, Home Assistant's `media_player.volume_set`
  * writing `volume_level`, a device twin's `properties.desired.fan_speed`).

@@ -38,13 +38,18 @@ export interface Reference {
 /** Words that say which way something moves, before the noun of what it names (Monzo's `source_account_id`, Wise's `targetBalanceId`). */
 export const DIRECTION_WORDS = /^(from|to|source|destination|dest|target|origin|src|dst|into)$/;
 
+/** A part of the state an argument's description says it is in ("a bottle code with a price in `cellar_prices`"). */
+export function describedPart(param: Param, shape: StateShape): Part | undefined {
+  const named = /\b(?:in|of|from)\s+(?:the\s+)?`?([a-z][a-z0-9]*_[a-z0-9_]+)`?/.exec(param.description)?.[1];
+  return named ? shape.parts.find((p) => p.name === named && !p.path.includes("*")) : undefined;
+}
+
 /**
- * "Ticker with a quote in portfolio_quotes": an argument whose description says it is a key of
- * a map of plain values refers to no records, whatever records are kept under the same keys.
+ * "Bottle code with a price in cellar_prices": an argument whose description says it is a key
+ * of a map of plain values refers to no records, whatever records are kept under the same keys.
  */
 export function keyOfValues(param: Param, shape: StateShape): boolean {
-  const named = /\b(?:in|of|from)\s+(?:the\s+)?`?([a-z][a-z0-9]*_[a-z0-9_]+)`?/.exec(param.description)?.[1];
-  return shape.parts.some((p) => p.kind === "values" && p.name === named && !p.path.includes("*"));
+  return describedPart(param, shape)?.kind === "values";
 }
 
 export function referenceOf(param: Param, facts: ToolFacts, shape: StateShape): Reference | undefined {
@@ -372,7 +377,7 @@ export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | und
 }
 
 /**
- * "Append a registered vessel to the end of the waiting queue (`harbor_queue`)": a making verb
+ * "Append a bus to the end of the wash line (`wash_line`)": a making verb
  * whose opening sentence appends to a list of the state it names in code is that list's, not a
  * new record of the noun it names, as Redis `RPUSH`, SQS `SendMessage` and a playlist's "add to
  * queue" put a value at a list's end.

@@ -155,7 +155,7 @@ const CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g;
 function isCode(token: string, before: string): boolean {
   if (token.includes("_")) return /[A-Z]{2}/.test(token);
   if (token.length < 4) return false;
-  // one word in a list of codes ("STATUS_UNCHANGED (…) · UNASSIGNED (…)") is one of them
+  // one word in a list of codes ("STATUS_UNCHANGED (…) · NO_TECHNICIAN (…)") is one of them
   return (
     /\b(with|errors?:?|code)\s*$/i.test(before) ||
     /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s*(?:\([^()]*\))?\s*[·,;|]\s*`?$/.test(before)
@@ -199,7 +199,7 @@ function listedUnderErrors(text: string): string {
 
 /** "if no project has that name, or" → "no project has that name"; "– the parent has one" → "the parent has one". */
 function conditionIn(segment: string): string | undefined {
-  // "NOT_HELD – no position", "NOT_HELD: no position" (a docstring's Raises section)
+  // "NOT_STOCKED – no bottle", "NOT_STOCKED: no bottle" (a docstring's Raises section)
   const dashed = /^[`\s]*(?:[–—-]|:(?=\s+[a-z]))\s+(.+)$/s.exec(segment)?.[1];
   if (dashed) return dashed.replace(/[.;,]+\s*$/, "").trim() || undefined;
   // "RUN_NOT_CANCELLABLE (status is completed or failed)": the condition in brackets after the code
