@@ -507,7 +507,9 @@ export function requiredStatuses(
   // (where the API documents how it refuses a record in another status, "already cancelled",
   // that error says it instead)
   const refusesItself = ctx.facts.errors.some((e) => e.kind !== "not-found" && /\balready\b/.test(e.text));
-  const fromArticle = refusesItself ? [] : listedBefore(text, statuses, `\\b(?:a|an|the)\\s+`, nouns);
+  // ("Returns the completed challenge" tells what it answers after the change, not what it needs)
+  const asked = text.replace(/\b(?:returns?|answers?|responds?\s+with|gives?\s+back)\b[^.]*/g, "");
+  const fromArticle = refusesItself ? [] : listedBefore(asked, statuses, `\\b(?:a|an|the)\\s+`, nouns);
   // "Cancelling a fulfilled or already-cancelled order returns an error", "cannot delete a
   // running workflow": the statuses a sentence says the call refuses
   const refused = [
@@ -605,7 +607,8 @@ export function statedValues(
     const name = escapeRegExp(field.path);
     const said =
       new RegExp(
-        `(?:^|[^A-Za-z_.'’])${name}\\s+(?:becomes|is set to|changes to|is reset to|is cleared to|=)\\s+${LITERAL}`,
+        // a field quoted in code (`mode` becomes …) as much as named in prose
+        `(?:^|[^A-Za-z_.'’])${name}["\`]?\\s+(?:becomes|is set to|changes to|is reset to|is cleared to|=)\\s+${LITERAL}`,
         "i",
       ).exec(text) ??
       // "sets its state to \"closed\"", "resets count to 0"
@@ -643,9 +646,13 @@ export function statedArguments(
         ).test(text) ||
         new RegExp(String.raw`\bsets?\s+${own}\s+to\s+(?:the\s+)?(?:given\s+)?(?:${name})\b`).test(text) ||
         (p.name === field.path &&
-          new RegExp(String.raw`\bsets?\s+${own}\s+to\s+the\s+given\s+(?:string|value|text|name|one)\b`).test(
+          (new RegExp(String.raw`\bsets?\s+${own}\s+to\s+the\s+given\s+(?:string|value|text|name|one)\b`).test(
             text,
-          ))
+          ) ||
+            // "status becomes completed and winner is stored": the argument kept under its own name
+            new RegExp(String.raw`(?:^|[^a-z_.])${escapeRegExp(p.name)}\s+is\s+(?:stored|recorded|saved|kept)\b`).test(
+              text,
+            )))
       );
     });
     if (param) out[field.path] = `{${param.name}}`;

@@ -73,7 +73,14 @@ import {
   lookupRule,
   readRule,
 } from "./reads.js";
-import { describedRecordChange, recordFor, recordIntent, recordRule, signedInGuard } from "./records.js";
+import {
+  describedRecordChange,
+  partsSnapshot,
+  recordFor,
+  recordIntent,
+  recordRule,
+  signedInGuard,
+} from "./records.js";
 import {
   appendedList,
   collectionOfVerb,
@@ -725,6 +732,8 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     const drafts = pairsRule(ctx, pairs);
     if (drafts && drafts.length > 0) return { drafts };
   }
+  const snapshot = acting === "read" && !named && !subject ? partsSnapshot(ctx) : undefined;
+  if (snapshot) return { drafts: snapshot };
   const switchedOn = switchRule(ctx);
   if (switchedOn && switchedOn.length > 0) return { drafts: switchedOn };
   const intent = recordIntent(ctx);

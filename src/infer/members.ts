@@ -379,26 +379,40 @@ function repeatable(ctx: Context): boolean {
  * `GET /me/tracks` saved tracks, Mastodon's `GET /api/v1/bookmarks` statuses.
  */
 function recordsOfIds(ctx: Context, list: ListShape, output: string): Draft[] | undefined {
-  if (ctx.facts.outputs.find((o) => o.name === output)?.itemType !== "object") return undefined;
+  const fact = ctx.facts.outputs.find((o) => o.name === output);
+  if (fact?.itemType !== "object") return undefined;
   const ids = list.items.map(String);
   if (ids.length === 0) return undefined;
   const named = [...ctx.shape.collections.values()].filter(
-    (c) => !c.parent && c.keyField && ids.every((id) => c.keys.includes(id)),
+    (c) => !c.parent && ids.every((id) => c.keys.includes(id)),
   );
   const collection = named.length === 1 ? named[0] : undefined;
-  const key = collection?.keyField;
-  if (!collection || !key) return undefined;
+  if (!collection) return undefined;
   const target = list.path.join("/");
-  ctx.notes.push(`answers the ${collection.name} the ids of the list ${target} name`);
+  const properties = Object.keys(fact.itemProperties ?? {});
+  // a ranking or a queue of keys (`ladder: ["kim", "lou"]`) answers each record with its key and its place
+  const place = properties.find((p) => /^(rank|position|place|order|slot|index)$/.test(p));
+  const key =
+    collection.keyField ??
+    properties.find((p) => p !== place && !collection.fields.has(p) && /(id|key|name|handle|code|symbol)$/.test(p));
+  if (!key) return undefined;
+  ctx.notes.push(`answers the ${collection.name} the ids of the list ${target} name${place ? `, with each one's ${place}` : ""}`);
+  const record = collection.keyField
+    ? "$records[$string(" + identifier(key) + ") = $string($k)]"
+    : `$merge([{${JSON.stringify(key)}: $k}, $lookup($records, $string($k))])`;
+  const placed = place ? `$merge([{${JSON.stringify(place)}: $i + 1}, ${record}])` : record;
+  // items the schema spells out carry what it spells out, not every field the record keeps
+  const shown =
+    properties.length > 0 ? `$sift(${placed}, function($v, $n) { $n in ${JSON.stringify(properties)} })` : placed;
   return [
     readList(target),
-    { kind: "list", target: collection.path.join("/"), as: "records" },
+    collection.keyField
+      ? { kind: "list", target: collection.path.join("/"), as: "records" }
+      : { kind: "read", target: collection.path.join("/"), as: "records" },
     {
       kind: "respond",
       output,
-      value: {
-        $expr: `[$map($list, function($k) { $records[$string(${identifier(key)}) = $string($k)] })]`,
-      },
+      value: { $expr: `[$map($list, function($k, $i) { ${shown} })]` },
     },
   ];
 }

@@ -5,7 +5,7 @@ import type { OutputFact, Param, ToolFacts } from "./facts.js";
 import { fieldFor } from "./fields.js";
 import { pagingOf } from "./paging.js";
 import type { Reference } from "./resolve.js";
-import type { CollectionShape, FieldShape } from "./shape.js";
+import type { CollectionShape, FieldShape, ListShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
 import { ASKING_VERBS, nameWords, nounKeys, partNoun, sameNoun, singular } from "./words.js";
 
@@ -29,8 +29,43 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
       ...(related.length > 0 ? {} : { output: placed ?? "" }),
     },
     ...related,
+    ...(related.length > 0 || placed ? [] : rankedPlace(ctx, subject)),
     ...(related.length > 0 || placed ? [] : keyEcho(ctx, subject)),
     ...(related.length > 0 || placed ? [] : prefixedFields(ctx, subject.collection, binding)),
+  ];
+}
+
+/**
+ * `rank` of a player where the state keeps the ranking as a list of their keys (`ladder:
+ * ["kim", "lou"]`): the record's 1-based place in that list, as a leaderboard's rank, a
+ * waitlist's position and a queue's place are answered (Steam's leaderboard entries, Twilio's
+ * queue members, Shopify's waitlists).
+ */
+function rankedPlace(ctx: Context, subject: Reference): Draft[] {
+  const output = ctx.facts.outputs.find(
+    (o) =>
+      /^(?:rank|position|place|queue_position)$/.test(o.name) &&
+      (o.type === "integer" || o.type === "number") &&
+      !subject.collection.fields.has(o.name),
+  );
+  if (!output) return [];
+  const keys = new Set(subject.collection.keys);
+  const lists = ctx.shape.parts.filter(
+    (p): p is ListShape => p.kind === "list" && p.items.length > 1 && p.items.every((v) => keys.has(String(v))),
+  );
+  const list = lists.length === 1 ? lists[0] : undefined;
+  if (!list) return [];
+  const target = list.path.join("/");
+  ctx.notes.push(`answers ${output.name} as the place of ${subject.param.name} in ${target}`);
+  return [
+    { kind: "read", target, as: "ranking" },
+    {
+      kind: "respond",
+      output: output.name,
+      value: {
+        $expr: `$map($ranking, function($v, $i) { $string($v) = $string($args.${identifier(subject.param.name)}) ? $i + 1 })[0]`,
+      },
+    },
   ];
 }
 

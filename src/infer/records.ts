@@ -826,7 +826,9 @@ export function describedRecordChange(ctx: Context): Draft[] | undefined {
     .filter((p): p is RecordShape => p.kind === "record" && p.fields.size > 0)
     .map((record) => ({ record, set: statedOn(ctx, record, text) }))
     .filter((c) => Object.keys(c.set).length > 0);
-  const change = changes.length === 1 ? changes[0] : undefined;
+  // fields of the same name in several records: the record the tool's name speaks of (`halt_logger`)
+  const named = changes.length > 1 ? namedPart(ctx.facts, ctx.shape, ["record"]) : undefined;
+  const change = changes.length === 1 ? changes[0] : changes.find((c) => c.record === named);
   if (!change) return undefined;
   const { record, set } = change;
   const target = record.path.join("/") || ".";
@@ -854,4 +856,29 @@ function statedOn(ctx: Context, record: RecordShape, text: string): Record<strin
     if (field && plainField(field) && set[field.path] === undefined) set[field.path] = `{${param.name}}`;
   }
   return set;
+}
+
+/**
+ * `get_status` answering `{mount, focuser, heater}` where those are the state's own top-level
+ * parts: an overview that returns several parts as they are stored, as a device's status
+ * endpoint groups its subsystems (OctoPrint's `/api/printer` answers `temperature`, `sd` and
+ * `state`; Home Assistant's `/api/config` and a router's status page do the same).
+ */
+export function partsSnapshot(ctx: Context): Draft[] | undefined {
+  const outputs = ctx.facts.outputs;
+  if (ctx.facts.params.length > 0 || outputs.length < 2) return undefined;
+  const root = ctx.shape.root;
+  const topLevel = (name: string) =>
+    root.fields.has(name) ||
+    ctx.shape.parts.some(
+      (p) => p.path.length === root.path.length + 1 && p.path.at(-1) === name && root.path.every((s, i) => p.path[i] === s),
+    );
+  if (!outputs.every((o) => topLevel(o.name))) return undefined;
+  ctx.notes.push(`answers ${outputs.map((o) => o.name).join(", ")} as the state keeps them`);
+  return [
+    { kind: "read", target: root.path.join("/") || ".", as: "whole" },
+    ...outputs.map(
+      (o): Draft => ({ kind: "respond", output: o.name, value: { $expr: `$whole.${identifier(o.name)}` } }),
+    ),
+  ];
 }

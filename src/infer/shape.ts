@@ -204,9 +204,11 @@ function walkRecord(
     if (depth < MAX_DEPTH) walkValue(values, [...path, field], field, parts, depth + 1);
   }
   const cwd = cwdField(record);
-  if (cwd)
+  if (cwd) {
     for (const part of parts.slice(first))
-      if (part.kind === "tree" && part.path.length === path.length + 1) part.cwd = [...path, cwd];
+      if (part.kind === "tree" && (part.path.length === path.length + 1 || rootNodeBeside(part, path)))
+        part.cwd = [...path, cwd];
+  }
   return record;
 }
 
@@ -450,6 +452,11 @@ function nodeConventions(
     return { children, kind: { field, folder, file: file ?? "file" }, ...(content ? { content } : {}) };
   }
   return undefined;
+}
+
+/** A tree whose root is a node of its own (`tree: {kind, children: {…}}`), one step below the record. */
+function rootNodeBeside(tree: TreeShape, path: readonly string[]): boolean {
+  return tree.path.length === path.length + 2 && tree.path.at(-1) === tree.nodes.children;
 }
 
 /** A text field that keeps the current folder beside a tree: `cwd`, `current_dir`, `working_directory`, holding absolute paths. */

@@ -21,7 +21,8 @@ export function statedErrors(
   for (const sentence of sentencesOf(description)) {
     if (!speaksOfFailing(sentence)) continue;
     // "while frozen, post_comment fails with FROZEN": another tool's error, told where it is caused
-    if (names.some((name) => name !== own && sentence.includes(name))) continue;
+    // ("resolved as in get_folder, NOT_FOUND if it does not" only points to how another tool reads it)
+    if (names.some((name) => name !== own && causedBy(name, sentence))) continue;
     const codes = [...sentence.matchAll(CODE)].filter((m) => isCode(m[0], sentence.slice(0, m.index)));
     const found: ToolError[] = codes.map((match, i) => {
       const end = (match.index ?? 0) + match[0].length;
@@ -36,6 +37,14 @@ export function statedErrors(
     }
   }
   return out;
+}
+
+/** "post_comment fails with FROZEN", "then close_ticket returns LOCKED": the other tool is the one failing. */
+function causedBy(name: string, sentence: string): boolean {
+  const at = sentence.indexOf(name);
+  if (at < 0) return false;
+  const after = sentence.slice(at + name.length, at + name.length + 40);
+  return /^\W*(?:\w+\W+){0,2}?(?:fails?|returns?|rejects?|refuses?|errors?|answers?|raises?|throws?|gives?)\b/i.test(after);
 }
 
 /**
@@ -145,8 +154,15 @@ const ERROR_WORDS = /\b(fail(s|ed)?|errors?|rejects?|refuses?|raises?|throws?|de
 /** "APPLICATION_NOT_FOUND when the identifier is unknown": a code with its condition says it fails. */
 const CONDITIONED_CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:when|if|unless)\b/;
 
+/** "Unknown handles produce UNKNOWN_PLAYER", "an unknown id returns NOT_FOUND": a code as what a call answers. */
+const ANSWERED_CODE =
+  /\b(?:produces?|returns?|yields?|gives?|answers?|results?\s+in|responds?\s+with|gets?)\s+(?:an?\s+|the\s+)?`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
+
+/** "UNKNOWN_PLAYER for a handle not on the books": a code and the case it is for. */
+const CODE_FOR_CASE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+for\s+(?:a|an|any|the|each|every)\b/;
+
 function speaksOfFailing(text: string): boolean {
-  return ERROR_WORDS.test(text) || CONDITIONED_CODE.test(text);
+  return ERROR_WORDS.test(text) || CONDITIONED_CODE.test(text) || ANSWERED_CODE.test(text) || CODE_FOR_CASE.test(text);
 }
 
 /** `ORDER_NOT_FOUND`, `E_LIMIT`, and a one-word code right after "fails with" or "error". */
@@ -210,7 +226,7 @@ function conditionIn(segment: string): string | undefined {
     .replace(/^[\s,:;)(`]+/, "")
     .replace(/\s*[,;.]?\s*(?:or|and)?\s*[,;.]?\s*$/i, "")
     .trim();
-  const match = /^(?:\([^)]*\)\s*)?(?:if|when|unless|where)\s+(.+)$/is.exec(text);
+  const match = /^(?:\([^)]*\)\s*)?(?:if|when|unless|where|for)\s+(.+)$/is.exec(text);
   return match?.[1]?.replace(/[.;,]+$/, "").trim() || undefined;
 }
 

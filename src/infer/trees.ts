@@ -797,8 +797,13 @@ function outputFor(outputs: readonly OutputFact[], type: string): OutputFact | u
   const typed = outputs.filter((o) =>
     type === "number" ? o.type === "number" || o.type === "integer" : o.type === type,
   );
-  return typed.length === 1 ? typed[0] : undefined;
+  if (typed.length === 1) return typed[0];
+  // `{cwd, kind}`: of several texts, a path is the one named for a place
+  const placed = typed.filter((o) => nameWords(o.name).some((w) => PLACE_WORDS.has(w)));
+  return type === "string" && placed.length === 1 ? placed[0] : undefined;
 }
+
+const PLACE_WORDS = new Set(["path", "cwd", "pwd", "dir", "directory", "folder", "location"]);
 
 type Failure = "missing" | "exists" | "not-folder" | "is-folder" | "not-empty";
 

@@ -1,0 +1,194 @@
+import { describe, expect, it } from "vitest";
+import { call, failure, inferred, outputs, text, tool, world } from "./support/infer-world.js";
+
+/** A device made of several parts, and a tree whose root is a record beside the current location. */
+const station = () => ({
+  station: { name: "Ridge top", altitude_m: 820 },
+  anemometer: { mode: "sampling", interval_s: 10, last_reading: 4.2 },
+  logger: { mode: "recording", files: 3 },
+});
+
+describe("a status read of the state's own parts", () => {
+  const status = tool(
+    "weather_get_status",
+    "Overview of the station. Returns `station`, `anemometer` and `logger` exactly as stored.",
+    {},
+    [],
+    [],
+    outputs({ station: { type: "object" }, anemometer: { type: "object" }, logger: { type: "object" } }),
+  );
+
+  it("answers each part as the state keeps it, grounded", async () => {
+    const read = await call(world(station(), [status]), "weather_get_status", {});
+    expect(read.answer).toEqual(station());
+    expect(read.report.verdict).toBe("inferred");
+  });
+
+  it("leaves a read whose outputs are not all parts of the state to the other rules", () => {
+    const mixed = tool(
+      "weather_get_status",
+      "Overview of the station.",
+      {},
+      [],
+      [],
+      outputs({ station: { type: "object" }, uptime_s: { type: "integer" } }),
+    );
+    const { report } = inferred(world(station(), [mixed]), "weather_get_status");
+    expect(report.notes.join(" ")).not.toMatch(/as the state keeps them/);
+  });
+});
+
+describe("a command whose description sets fields named in code", () => {
+  const stop = tool(
+    "weather_halt_logger",
+    "Halts the logger. `mode` becomes `stopped` and `files` is reset to 0. Returns the logger.",
+    {},
+    [],
+    [],
+    outputs({ mode: text, files: { type: "integer" } }),
+  );
+
+  it("makes every change the description states, quoted or not", async () => {
+    const halted = await call(world(station(), [stop]), "weather_halt_logger", {});
+    expect(halted.after.logger).toEqual({ mode: "stopped", files: 0 });
+    expect(halted.answer).toEqual({ mode: "stopped", files: 0 });
+  });
+});
+
+const vault = () => ({
+  vault: "North seed bank",
+  cwd: "/freezer-1",
+  tree: {
+    kind: "room",
+    children: {
+      "freezer-1": {
+        kind: "shelf",
+        children: {
+          "rack-a": { kind: "shelf", children: {} },
+          "lot-7": { kind: "packet", note: "runner beans" },
+        },
+      },
+      "freezer-2": { kind: "shelf", children: { "lot-9": { kind: "packet", note: "kale" } } },
+    },
+  },
+});
+
+describe("a tree whose root node is a record, beside the current location", () => {
+  const pwd = tool(
+    "seeds_pwd",
+    "Where you are: the current location as an absolute path, and the `kind` of node there.",
+    {},
+    [],
+    [],
+    outputs({ cwd: text, kind: text }),
+  );
+  const cd = tool(
+    "seeds_cd",
+    "Changes the current location; `..` is the parent. Fails with NOT_FOUND when a segment names no child.",
+    { path: text },
+  );
+  const ls = tool(
+    "seeds_ls",
+    "Lists a location (`path` resolves as in seeds_cd, NOT_FOUND if it does not).",
+    { path: text },
+    [],
+    [],
+    outputs({ entries: { type: "array", items: { type: "object" } } }),
+  );
+
+  it("starts from the location the state keeps, and answers it under the output named for a place", async () => {
+    const here = await call(world(vault(), [pwd, cd]), "seeds_pwd", {});
+    expect((here.answer as { cwd: string }).cwd).toBe("/freezer-1");
+    // the node's kind is not what the tree knows of it: said as guessed, not as inferred
+    expect(here.report.verdict).toBe("partly");
+    const moved = await call(world(vault(), [pwd, cd]), "seeds_cd", { path: "rack-a" });
+    expect(moved.after.cwd).toBe("/freezer-1/rack-a");
+  });
+
+  it("keeps the error code a description gives while it points to another tool's way of reading paths", async () => {
+    const missing = await call(world(vault(), [cd, ls]), "seeds_ls", { path: "/freezer-9" });
+    expect(failure(missing.outcome)).toBe("NOT_FOUND");
+  });
+});
+
+/** A ranking kept as a list of the records' keys, and matches that name a winner. */
+const league = () => ({
+  archers: {
+    ida: { name: "Ida Holm", points: 40, active: true },
+    jon: { name: "Jon Berg", points: 35, active: true },
+    kai: { name: "Kai Lund", points: 20, active: false },
+  },
+  standings: ["ida", "jon", "kai"],
+  bouts: { "1": { home: "jon", away: "kai", status: "scheduled", winner: null } },
+});
+
+describe("a ranking kept as a list of keys", () => {
+  const table = tool(
+    "archery_get_standings",
+    "Current standings, best first; each row has `rank`, `handle`, `name` and `points`.",
+    {},
+    [],
+    [],
+    outputs({
+      standings: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { rank: { type: "integer" }, handle: text, name: text, points: { type: "integer" } },
+        },
+      },
+    }),
+  );
+  const one = tool(
+    "archery_get_archer",
+    "One archer by handle, with their present rank. Unknown handles produce UNKNOWN_ARCHER.",
+    { handle: text },
+    ["handle"],
+    [],
+    outputs({ name: text, points: { type: "integer" }, rank: { type: "integer" } }),
+  );
+
+  it("answers each key's record with its key and its place, as the schema spells the rows", async () => {
+    const read = await call(world(league(), [table, one]), "archery_get_standings", {});
+    expect(read.answer).toEqual({
+      standings: [
+        { rank: 1, handle: "ida", name: "Ida Holm", points: 40 },
+        { rank: 2, handle: "jon", name: "Jon Berg", points: 35 },
+        { rank: 3, handle: "kai", name: "Kai Lund", points: 20 },
+      ],
+    });
+  });
+
+  it("answers a record's rank as its place in the list, and an unknown key with the code the docs give", async () => {
+    const jon = await call(world(league(), [table, one]), "archery_get_archer", { handle: "jon" });
+    expect(jon.answer).toMatchObject({ name: "Jon Berg", rank: 2 });
+    const nobody = await call(world(league(), [table, one]), "archery_get_archer", { handle: "zed" });
+    expect(failure(nobody.outcome)).toBe("UNKNOWN_ARCHER");
+  });
+});
+
+describe("a result recorded on a record", () => {
+  const report = tool(
+    "archery_report_bout",
+    'Records the outcome of a scheduled bout. INVALID_STATUS if it is not scheduled. Effects: status becomes "completed" and `winner` is stored. Returns the completed bout object.',
+    { bout_id: text, winner: text },
+  );
+
+  it("stores the argument the description says is stored, and needs only the status it names", async () => {
+    const done = await call(world(league(), [report]), "archery_report_bout", {
+      bout_id: "1",
+      winner: "jon",
+    });
+    expect((done.after.bouts as Record<string, unknown>)["1"]).toMatchObject({
+      status: "completed",
+      winner: "jon",
+    });
+    const again = await call(
+      world(league(), [report]),
+      "archery_report_bout",
+      { bout_id: "1", winner: "kai" },
+      done.after,
+    );
+    expect(failure(again.outcome)).toBe("INVALID_STATUS");
+  });
+});
