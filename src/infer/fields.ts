@@ -646,13 +646,13 @@ export function statedArguments(
         ).test(text) ||
         new RegExp(String.raw`\bsets?\s+${own}\s+to\s+(?:the\s+)?(?:given\s+)?(?:${name})\b`).test(text) ||
         (p.name === field.path &&
-          (new RegExp(String.raw`\bsets?\s+${own}\s+to\s+the\s+given\s+(?:string|value|text|name|one)\b`).test(
-            text,
-          ) ||
+          (new RegExp(
+            String.raw`\bsets?\s+${own}\s+to\s+the\s+given\s+(?:string|value|text|name|one)\b`,
+          ).test(text) ||
             // "status becomes completed and winner is stored": the argument kept under its own name
-            new RegExp(String.raw`(?:^|[^a-z_.])${escapeRegExp(p.name)}\s+is\s+(?:stored|recorded|saved|kept)\b`).test(
-              text,
-            )))
+            new RegExp(
+              String.raw`(?:^|[^a-z_.])${escapeRegExp(p.name)}\s+is\s+(?:stored|recorded|saved|kept)\b`,
+            ).test(text)))
       );
     });
     if (param) out[field.path] = `{${param.name}}`;

@@ -394,16 +394,22 @@ function recordsOfIds(ctx: Context, list: ListShape, output: string): Draft[] | 
   const place = properties.find((p) => /^(rank|position|place|order|slot|index)$/.test(p));
   const key =
     collection.keyField ??
-    properties.find((p) => p !== place && !collection.fields.has(p) && /(id|key|name|handle|code|symbol)$/.test(p));
+    properties.find(
+      (p) => p !== place && !collection.fields.has(p) && /(id|key|name|handle|code|symbol)$/.test(p),
+    );
   if (!key) return undefined;
-  ctx.notes.push(`answers the ${collection.name} the ids of the list ${target} name${place ? `, with each one's ${place}` : ""}`);
+  ctx.notes.push(
+    `answers the ${collection.name} the ids of the list ${target} name${place ? `, with each one's ${place}` : ""}`,
+  );
   const record = collection.keyField
-    ? "$records[$string(" + identifier(key) + ") = $string($k)]"
+    ? `$records[$string(${identifier(key)}) = $string($k)]`
     : `$merge([{${JSON.stringify(key)}: $k}, $lookup($records, $string($k))])`;
   const placed = place ? `$merge([{${JSON.stringify(place)}: $i + 1}, ${record}])` : record;
   // items the schema spells out carry what it spells out, not every field the record keeps
   const shown =
-    properties.length > 0 ? `$sift(${placed}, function($v, $n) { $n in ${JSON.stringify(properties)} })` : placed;
+    properties.length > 0
+      ? `$sift(${placed}, function($v, $n) { $n in ${JSON.stringify(properties)} })`
+      : placed;
   return [
     readList(target),
     collection.keyField

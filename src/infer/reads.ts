@@ -51,7 +51,8 @@ function rankedPlace(ctx: Context, subject: Reference): Draft[] {
   if (!output) return [];
   const keys = new Set(subject.collection.keys);
   const lists = ctx.shape.parts.filter(
-    (p): p is ListShape => p.kind === "list" && p.items.length > 1 && p.items.every((v) => keys.has(String(v))),
+    (p): p is ListShape =>
+      p.kind === "list" && p.items.length > 1 && p.items.every((v) => keys.has(String(v))),
   );
   const list = lists.length === 1 ? lists[0] : undefined;
   if (!list) return [];

@@ -871,7 +871,10 @@ export function partsSnapshot(ctx: Context): Draft[] | undefined {
   const topLevel = (name: string) =>
     root.fields.has(name) ||
     ctx.shape.parts.some(
-      (p) => p.path.length === root.path.length + 1 && p.path.at(-1) === name && root.path.every((s, i) => p.path[i] === s),
+      (p) =>
+        p.path.length === root.path.length + 1 &&
+        p.path.at(-1) === name &&
+        root.path.every((s, i) => p.path[i] === s),
     );
   if (!outputs.every((o) => topLevel(o.name))) return undefined;
   ctx.notes.push(`answers ${outputs.map((o) => o.name).join(", ")} as the state keeps them`);

@@ -44,7 +44,9 @@ function causedBy(name: string, sentence: string): boolean {
   const at = sentence.indexOf(name);
   if (at < 0) return false;
   const after = sentence.slice(at + name.length, at + name.length + 40);
-  return /^\W*(?:\w+\W+){0,2}?(?:fails?|returns?|rejects?|refuses?|errors?|answers?|raises?|throws?|gives?)\b/i.test(after);
+  return /^\W*(?:\w+\W+){0,2}?(?:fails?|returns?|rejects?|refuses?|errors?|answers?|raises?|throws?|gives?)\b/i.test(
+    after,
+  );
 }
 
 /**
@@ -162,7 +164,12 @@ const ANSWERED_CODE =
 const CODE_FOR_CASE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+for\s+(?:a|an|any|the|each|every)\b/;
 
 function speaksOfFailing(text: string): boolean {
-  return ERROR_WORDS.test(text) || CONDITIONED_CODE.test(text) || ANSWERED_CODE.test(text) || CODE_FOR_CASE.test(text);
+  return (
+    ERROR_WORDS.test(text) ||
+    CONDITIONED_CODE.test(text) ||
+    ANSWERED_CODE.test(text) ||
+    CODE_FOR_CASE.test(text)
+  );
 }
 
 /** `ORDER_NOT_FOUND`, `E_LIMIT`, and a one-word code right after "fails with" or "error". */
