@@ -192,3 +192,45 @@ describe("a result recorded on a record", () => {
     expect(failure(again.outcome)).toBe("INVALID_STATUS");
   });
 });
+
+/** A print-shop-like world of uploads: arguments checked as the docs state, and a state no argument may overwrite. */
+const bindery = () => ({
+  presses: { "p-1": { status: "binding", current_order: 4 } },
+  orders: [{ id: 4, file: "zine.pdf", pages: 24, status: "binding" }],
+  next_order_id: 5,
+});
+
+describe("checks an upload's arguments as the description states them", () => {
+  const submit = tool(
+    "bindery_submit_order",
+    'Queues a book for binding. `file` must end in ".pdf" (case-insensitive); other uploads are refused with INVALID_FILE. `pages` (4–400) and `copies` (1–50) outside their ranges give OUT_OF_RANGE. The new order takes id = next_order_id.',
+    { file: text, pages: { type: "integer" }, copies: { type: "integer" } },
+  );
+  const run = (args: Record<string, unknown>) =>
+    call(world(bindery(), [submit]), "bindery_submit_order", args);
+
+  it("takes each argument's own range, written after its name", async () => {
+    expect((await run({ file: "a.pdf", pages: 300, copies: 2 })).outcome.status).toBe("applied");
+    expect(failure((await run({ file: "a.pdf", pages: 8, copies: 60 })).outcome)).toBe("OUT_OF_RANGE");
+    expect(failure((await run({ file: "a.pdf", pages: 401, copies: 1 })).outcome)).toBe("OUT_OF_RANGE");
+  });
+
+  it("refuses a file without the ending the description requires, in any case", async () => {
+    expect(failure((await run({ file: "zine.docx", pages: 8, copies: 1 })).outcome)).toBe("INVALID_FILE");
+    expect((await run({ file: "ZINE.PDF", pages: 8, copies: 1 })).outcome.status).toBe("applied");
+  });
+});
+
+describe("a command given a name that no field of the world holds", () => {
+  const finish = tool(
+    "bindery_complete_order",
+    "Call when a press finishes. Its current order is marked done and the press returns to idle.",
+    { press: text },
+  );
+
+  it("never writes a name over a list of records or a counter", async () => {
+    const done = await call(world(bindery(), [finish]), "bindery_complete_order", { press: "p-1" });
+    expect(Array.isArray(done.after.orders)).toBe(true);
+    expect(done.after.next_order_id).toBe(5);
+  });
+});

@@ -88,7 +88,9 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
   for (const param of numbers) {
     const said = clausesOf(ctx, param, numbers.length === 1);
     const arg = `$args.${identifier(param.name)}`;
-    const range = ranged ? said.map(boundsIn).find((r) => r !== undefined) : undefined;
+    const range = ranged
+      ? said.map((clause) => ownBounds(clause, param, numbers)).find((r) => r !== undefined)
+      : undefined;
     if (ranged && range) {
       out.push({
         expr: `$not($exists(${arg})) or (${arg} >= ${range[0]} and ${arg} <= ${range[1]})`,
@@ -111,10 +113,22 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
   return out;
 }
 
+interface Format {
+  said: RegExp;
+  /** How a note names it. */
+  named: string;
+  pattern: string;
+  flags?: string;
+}
+
 /** Formats written the way docs spell them, and the pattern a value in them matches. */
-const FORMATS: ReadonlyArray<{ said: RegExp; pattern: string }> = [
-  { said: /\bhh:mm\b(?!:)/i, pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$" },
-  { said: /\byyyy-mm-dd\b(?!t)/i, pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$" },
+const FORMATS: ReadonlyArray<Format> = [
+  { said: /\bhh:mm\b(?!:)/i, named: "HH:MM", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$" },
+  {
+    said: /\byyyy-mm-dd\b(?!t)/i,
+    named: "YYYY-MM-DD",
+    pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
+  },
 ];
 
 /**
@@ -128,7 +142,7 @@ function statedFormats(ctx: Context): Array<Record<string, unknown>> {
   for (const param of ctx.facts.params) {
     if (param.type !== "string" || param.schema.enum !== undefined) continue;
     const said = clausesOf(ctx, param, false).join(" ");
-    const format = FORMATS.find((f) => f.said.test(said));
+    const format = FORMATS.find((f) => f.said.test(said)) ?? endsStated(said);
     if (!format) continue;
     const word = nameWords(param.name).at(-1)?.toUpperCase() ?? "";
     const error = ctx.facts.errors.find(
@@ -144,24 +158,65 @@ function statedFormats(ctx: Context): Array<Record<string, unknown>> {
     if (!error) continue;
     const arg = `$args.${identifier(param.name)}`;
     out.push({
-      expr: `$not($exists(${arg})) or $contains(${arg}, /${format.pattern}/)`,
+      expr: `$not($exists(${arg})) or $contains(${arg}, /${format.pattern}/${format.flags ?? ""})`,
       error: use(ctx, error),
     });
-    ctx.notes.push(
-      `checks ${param.name} is written ${format.said.source.replace(/\\b|\(.*$/g, "")} (${error.code})`,
-    );
+    ctx.notes.push(`checks ${param.name} is written ${format.named} (${error.code})`);
   }
   return out;
+}
+
+/**
+ * "`file` must end in \".gcode\" (case-insensitive)", "must start with \"sk-\"": a text an
+ * argument must end or start with, as upload APIs take only some file extensions (Slack's
+ * `files.upload` filetypes, Shopify's image uploads, GitHub's release assets by extension).
+ */
+function endsStated(said: string): Format | undefined {
+  const found = /\bmust\s+(end|start|begin)\s+(?:in|with)\s+["'“]([^"'”\s]{1,16})["'”]/i.exec(said);
+  if (!found?.[1] || !found[2]) return undefined;
+  const text = escapeRegExp(found[2]).replace(/\//g, "\\/");
+  const pattern = found[1].toLowerCase() === "end" ? `${text}$` : `^${text}`;
+  return {
+    said: /must\s+(?:end|start|begin)/,
+    named: `${found[1].toLowerCase() === "end" ? "ending" : "starting"} with ${found[2]}`,
+    pattern,
+    ...(/case[- ]insensitive/i.test(said) ? { flags: "i" } : {}),
+  };
 }
 
 /** The clauses of the description that speak of an argument: those naming it, or every one where it is the only number. */
 function clausesOf(ctx: Context, param: Param, only: boolean): string[] {
   const text = `${ctx.facts.tool.description}\n${param.description}`.replace(/[`*]/g, "");
-  // a clause ends at a full stop that is not a decimal point, a semicolon or a line's end
-  const clauses = text.split(/(?<!\d)\.(?!\d)|;|\n/);
+  // a clause ends at a full stop before a space (not a decimal point, nor the dot of ".gcode"),
+  // a semicolon or a line's end
+  const clauses = text.split(/\.(?=\s|$)|;|\n/);
   const name = new RegExp(`(?:^|[^a-z_])${escapeRegExp(param.name.toLowerCase())}(?:[^a-z_]|$)`);
   const naming = clauses.filter((c) => name.test(c.toLowerCase()));
   return only ? [...naming, ...clauses.filter((c) => !naming.includes(c))] : naming;
+}
+
+/**
+ * "`grams` (1–1000) and `minutes` (1–2880)": each argument takes the range written after its
+ * name; a range written before the names is theirs only where the clause names no other number.
+ */
+function ownBounds(clause: string, param: Param, numbers: readonly Param[]): [string, string] | undefined {
+  const lower = clause.toLowerCase();
+  const named = (p: Param) => new RegExp(`(?:^|[^a-z_])${escapeRegExp(p.name.toLowerCase())}(?:[^a-z_]|$)`);
+  const at = lower.search(named(param));
+  if (at < 0) return boundsIn(clause);
+  // up to the next number argument the clause names
+  const rest = lower.slice(at + param.name.length + 1);
+  const next = Math.min(
+    ...numbers
+      .filter((p) => p !== param)
+      .map((p) => rest.search(named(p)))
+      .filter((i) => i >= 0),
+    rest.length,
+  );
+  const after = boundsIn(rest.slice(0, next));
+  if (after) return after;
+  const others = numbers.some((p) => p !== param && named(p).test(lower));
+  return others ? undefined : boundsIn(clause);
 }
 
 /** "10.0–30.0 inclusive", "between 1 and 10", "from 5 to 50", "allowed: 1-254". */

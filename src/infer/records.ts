@@ -13,7 +13,7 @@ import { statedValues, statusField } from "./fields.js";
 import { principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
-import type { FieldShape, RecordShape, StateShape } from "./shape.js";
+import { type FieldShape, fitsStateType, type RecordShape, type StateShape } from "./shape.js";
 import { recordTarget } from "./targets.js";
 import {
   DECREASE_VERBS,
@@ -115,6 +115,16 @@ function flatName(name: string): string {
 /** Scalar-ish fields only: nested records, collections and trees are parts of their own. */
 function plainField(field: FieldShape): boolean {
   return !field.types.has("object") || field.types.size > 1;
+}
+
+/**
+ * A field only takes an argument of a kind it holds: a name never overwrites a list of records
+ * (`complete_job(printer)` does not set `jobs`), nor a text a counter.
+ */
+function holdsArgument(field: FieldShape, param: Param): boolean {
+  const kinds = [...field.types].filter((t) => t !== "null");
+  if (kinds.length === 0 || param.type === undefined) return true;
+  return kinds.some((kind) => fitsStateType(param.type, kind));
 }
 
 export type RecordIntent = "read" | "set" | "toggle" | "reset" | "increase" | "decrease" | "login" | "logout";
@@ -366,7 +376,7 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
     const param = ctx.facts.params[0] as Param;
     // the tool names the field (`setFanSpeed(speed)`), or the argument ends it (`minutes` of `timer_minutes`)
     const field = namedField(ctx, record) ?? tailField(record, param) ?? assignedField(ctx, record, param);
-    if (field && plainField(field)) set[field.path] = `{${param.name}}`;
+    if (field && plainField(field) && holdsArgument(field, param)) set[field.path] = `{${param.name}}`;
   }
   if (Object.keys(set).length === 0) return [];
   const named = namedRecordChecks(ctx);
