@@ -234,3 +234,37 @@ describe("a command given a name that no field of the world holds", () => {
     expect(done.after.next_order_id).toBe(5);
   });
 });
+
+describe("a status change written as an arrow, and what the docs say it also changes", () => {
+  const desk = () => ({
+    tables: { t1: { seats: 4, status: "free", booking: 7 } },
+    bookings: [
+      { id: 7, guests: 4, status: "booked" },
+      { id: 8, guests: 2, status: "seated" },
+    ],
+    waitlist: [8],
+  });
+  const arrive = tool(
+    "diner_seat_booking",
+    "Marks the party as arrived: status booked → seated. Any other starting status gives INVALID_STATUS; NOT_FOUND for unknown ids.",
+    { id: { type: "integer" } },
+  );
+  const drop = tool(
+    "diner_cancel_booking",
+    'Cancels a booking. A waiting booking is pulled from the waitlist; the status becomes "cancelled". Seated bookings give INVALID_STATUS.',
+    { id: { type: "integer" } },
+  );
+
+  it("moves the status the arrow names, only from the status it leaves, with the API's status error", async () => {
+    const seated = await call(world(desk(), [arrive]), "diner_seat_booking", { id: 7 });
+    expect((seated.after.bookings as Array<{ status: string }>)[0]?.status).toBe("seated");
+    const again = await call(world(desk(), [arrive]), "diner_seat_booking", { id: 8 });
+    expect(failure(again.outcome)).toBe("INVALID_STATUS");
+  });
+
+  it("says a change is partly inferred when its docs change another part no effect touches", () => {
+    const { report } = inferred(world(desk(), [drop]), "diner_cancel_booking");
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toMatch(/also changes waitlist/);
+  });
+});

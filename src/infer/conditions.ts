@@ -51,6 +51,8 @@ export function statedStatus(text: string): string | undefined {
     /(?<![\w.])status\s+becomes\s+['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;)]|\s+and\b|$)/i,
     // "(status open becomes resolved)": the value it leaves, then the one it takes
     /(?<![\w.])status\s+['"`]?[a-z_-]{1,40}['"`]?\s+becomes\s+['"`]?([a-z_-]{1,40})['"`]?(?:[.,;)\s]|$)/i,
+    // "status confirmed → checked_in", as state diagrams and changelogs write a transition
+    /(?<![\w.])status\s*:?\s+['"`]?[a-z_-]{1,40}['"`]?\s*(?:→|->|=>)\s*['"`]?([a-z_-]{1,40})['"`]?/i,
     /marks?\s+(?:it|them|the\s+[a-z_ ]+?)\s+as\s+['"`]([^'"`]{1,40})['"`]/i,
     /\bstarts?\s+(?:out\s+)?(?:in\s+|as\s+)?(?:status\s+|state\s+)?['"`]([^'"`]{1,40})['"`]/i,
     /\b(?:is|are)\s+created\s+(?:in\s+|with\s+)?(?:status\s+|state\s+)['"`]?([a-z_ -]{1,40}?)['"`]?(?:[.,;]|$)/i,

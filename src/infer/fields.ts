@@ -488,6 +488,12 @@ export function requiredStatuses(
       return new RegExp(`\\b(?:is\\s+)?not\\s+${escapeRegExp(s.toLowerCase())}\\b`).test(said);
     }),
   );
+  // "status confirmed → checked_in", "(status open becomes resolved)": the status it leaves
+  const fromArrow = statuses.filter((s) =>
+    new RegExp(
+      `(?<![\\w.])status\\s*:?\\s+['"\`]?${escapeRegExp(s.toLowerCase())}['"\`]?\\s*(?:→|->|=>|\\s+becomes\\b)`,
+    ).test(text),
+  );
   const documented = [text, ...ctx.facts.errors.map((e) => e.text)];
   const notIn = statuses.filter(
     (s) =>
@@ -526,9 +532,9 @@ export function requiredStatuses(
       nouns,
     ),
   ];
-  const values = [...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot, ...fromArticle])].filter(
-    (s) => !notIn.includes(s) && !refused.includes(s),
-  );
+  const values = [
+    ...new Set([...fromName, ...fromOnly, ...fromErrors, ...fromNot, ...fromArticle, ...fromArrow]),
+  ].filter((s) => !notIn.includes(s) && !refused.includes(s));
   const refusedAll = [...new Set([...notIn, ...refused])];
   return { values, notIn: values.length > 0 ? [] : refusedAll };
 }

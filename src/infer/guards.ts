@@ -475,7 +475,14 @@ function statusError(
     (s) => s.length > 2 && !statuses.includes(s),
   );
   const mentions = [...mentioning(statuses), ...mentioning(others)];
-  const chosen = mentions.find((e) => e.text.includes("non-")) ?? mentions[0];
+  // else the one error the API names for a wrong status (`INVALID_STATUS`, `WRONG_STATE`)
+  const named = ctx.facts.errors.filter(
+    (e) => e.kind !== "not-found" && !ctx.usedErrors.has(e.code) && /(?:^|_)(?:STATUS|STATE)$/.test(e.code),
+  );
+  const chosen =
+    mentions.find((e) => e.text.includes("non-")) ??
+    mentions[0] ??
+    (named.length === 1 ? named[0] : undefined);
   if (chosen) return use(ctx, chosen);
   const noun = humanNoun(collection.name);
   const status = statuses.join(" or ");

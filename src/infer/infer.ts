@@ -318,6 +318,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...unguardedCondition(ctx.facts, drafts, ctx.shape, ctx.addedErrors),
       ...unansweredMentions(ctx.facts, drafts, ctx.shape),
       ...unwrittenMentions(ctx.facts, drafts, ctx.shape),
+      ...untouchedParts(ctx.facts, drafts, ctx.shape),
       ...normalised(ctx.facts),
       ...unusedArguments(ctx.facts, drafts, [...dropped, ...(ctx.gaps ?? [])]),
       ...(ctx.gaps ?? []),
@@ -1093,6 +1094,42 @@ function unwrittenMentions(facts: ToolFacts, drafts: readonly Draft[], shape: St
     ? [`the description says the call changes ${unwritten.join(", ")}, which no effect writes`]
     : [];
 }
+
+/**
+ * "A queued job is pulled from the queue; a printing job is aborted, freeing its printer": a
+ * change whose description says it also changes another part of the state (named by its name or
+ * noun, with a verb of changing in the same sentence) that no effect touches does part of its
+ * work unseen: the tool is `partly`, with the part named.
+ */
+function untouchedParts(facts: ToolFacts, drafts: readonly Draft[], shape: StateShape): string[] {
+  if (!drafts.some((d) => CHANGES.has(d.kind))) return [];
+  const touched = new Set(
+    drafts.flatMap((d) => (typeof d.target === "string" ? d.target.split("/").slice(0, 1) : [])),
+  );
+  // a change at the world's root record touches every part
+  if (touched.has(".") || touched.has("")) return [];
+  const sentences = sentencesOf(facts.tool.description).filter(
+    (s) => (CHANGED.test(s) || ALSO_CHANGED.test(s)) && !UNCHANGED.test(s),
+  );
+  const untouched = shape.parts.filter((part) => {
+    if (part.path.length !== 1 || part.kind === "record" || touched.has(part.name)) return false;
+    const words = nameWords(part.name);
+    const noun = words.length === 1 ? singular(words[0] as string) : undefined;
+    const named = new RegExp(
+      `(^|[^a-z_])(?:${escapeRegExp(part.name)}${noun ? `|${escapeRegExp(noun)}s?` : ""})([^a-z_]|$)`,
+      "i",
+    );
+    return sentences.some((sentence) => named.test(sentence));
+  });
+  return untouched.length > 0
+    ? [
+        `the description says the call also changes ${untouched.map((p) => p.name).join(", ")}, which no effect touches`,
+      ]
+    : [];
+}
+
+const ALSO_CHANGED =
+  /\b(pulled|removed|taken off|taken out|freed|freeing|frees|released|back to|returns to|deducted|appended|added to|leaves|joins|pushed|popped|reserved|consumed)\b/i;
 
 /**
  * "Labels are trimmed and lower-cased before they are compared or stored", "matched
