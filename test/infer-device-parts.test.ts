@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { call, failure, inferred, outputs, text, tool, world } from "./support/infer-world.js";
+import { OfflineSimulator } from "../src/simulate/index.js";
+import { State as SessionState, type StateDocument } from "../src/state/index.js";
+import { call, failure, inferred, NOW, outputs, text, tool, world } from "./support/infer-world.js";
 
 /** A device made of several parts, and a tree whose root is a record beside the current location. */
 const station = () => ({
@@ -266,5 +268,34 @@ describe("a status change written as an arrow, and what the docs say it also cha
     const { report } = inferred(world(desk(), [drop]), "diner_cancel_booking");
     expect(report.verdict).toBe("partly");
     expect(report.gaps.join(" ")).toMatch(/also changes waitlist/);
+  });
+});
+
+describe("a tool nothing was inferred for, answered by the offline engine's guess", () => {
+  const tanks = () => ({
+    tanks: { "T-1": { name: "Planted", volume_l: 120, livestock: [{ species: "tetra", count: 3 }] } },
+  });
+  const args = { code: "T-1", species: "tetra", count: 2 };
+  const guessed = async (name: string) => {
+    const removal = tool(name, "Records fish rehomed or lost.", {
+      code: text,
+      species: text,
+      count: { type: "integer" },
+    });
+    const ran = await call(world(tanks(), [removal]), name, args);
+    const simulated = new OfflineSimulator().respondNow({
+      tool: ran.tool,
+      args,
+      state: SessionState.fromDocument(ran.after as StateDocument),
+      effects: ran.outcome,
+      history: [],
+      seed: "0",
+      now: NOW,
+    });
+    return { verdict: ran.report.verdict, patch: simulated.kind === "success" ? simulated.patch : undefined };
+  };
+
+  it("never deletes the record an argument names where the tool's name names something else", async () => {
+    expect(await guessed("remove_livestock")).toEqual({ verdict: "not inferred", patch: [] });
   });
 });

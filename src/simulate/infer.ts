@@ -124,7 +124,12 @@ export function inferWrite(
   if (action === "create") return inferCreate(tool, args, result, state);
   if (!target) return { patch: [] };
   const pointer = toPointer([target.collection, target.key]);
-  if (action === "delete") return { patch: [{ op: "remove", path: pointer }], entity: target.entity };
+  if (action === "delete")
+    // `remove_livestock(tank_code, …)` takes something out of the tank, not the tank itself:
+    // a guess never deletes a record the tool's name does not name
+    return namesCollection(tool, target.collection)
+      ? { patch: [{ op: "remove", path: pointer }], entity: target.entity }
+      : { patch: [] };
   let updated: Record<string, unknown> = { ...target.entity };
   for (const [argument, value] of Object.entries(args)) {
     if (argument === target.argument) continue;
@@ -134,6 +139,13 @@ export function inferWrite(
   const status = statusAfter(tool, target.entity);
   if (status !== undefined) updated.status = status;
   return { patch: [{ op: "replace", path: pointer, value: updated }], entity: updated };
+}
+
+/** `delete_tank` for `tanks`, `removeUserAccount` for `user_accounts`. */
+function namesCollection(tool: Tool, collection: string): boolean {
+  const words = wordsOf(tool.name).map(singular).join("_");
+  const noun = wordsOf(collection).map(singular).join("_");
+  return noun !== "" && `_${words}_`.includes(`_${noun}_`);
 }
 
 /** Where an argument lands: the field of its name, else the one nested field of its name (`address.zip`). */
