@@ -299,3 +299,21 @@ describe("a tool nothing was inferred for, answered by the offline engine's gues
     expect(await guessed("remove_livestock")).toEqual({ verdict: "not inferred", patch: [] });
   });
 });
+
+describe("requirements whose codes are given in brackets", () => {
+  const signUp = tool(
+    "club_register_member",
+    "Signs up a member. The handle must match ^[a-z][a-z0-9_]{2,15}$ (INVALID_HANDLE) and be unused (HANDLE_TAKEN). `rating` must be an integer from 100 to 3000 (INVALID_RATING). Stored under members[handle].",
+    { handle: text, rating: { type: "integer" } },
+  );
+  const club = () => ({ members: { ida: { rating: 1500 }, jon: { rating: 1200 } } });
+  const run = (args: Record<string, unknown>) => call(world(club(), [signUp]), "club_register_member", args);
+
+  it("refuses a taken key, a value outside the range and a name outside the pattern with their codes", async () => {
+    expect(failure((await run({ handle: "ida", rating: 1400 })).outcome)).toBe("HANDLE_TAKEN");
+    expect(failure((await run({ handle: "kim", rating: 50 })).outcome)).toBe("INVALID_RATING");
+    expect(failure((await run({ handle: "Kim!", rating: 1400 })).outcome)).toBe("INVALID_HANDLE");
+    const fine = await run({ handle: "kim", rating: 1400 });
+    expect((fine.after.members as Record<string, unknown>).kim).toMatchObject({ rating: 1400 });
+  });
+});

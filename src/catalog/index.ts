@@ -26,6 +26,7 @@ export {
 } from "./patterns.js";
 export { type CatalogProblem, formatPath, formatProblem } from "./problems.js";
 export { proseChoices, qualityProblems } from "./quality.js";
+export { backtrackingHazard } from "./regex-safety.js";
 export {
   CONTROL_TOOLS,
   controlToolNames,

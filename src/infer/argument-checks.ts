@@ -1,4 +1,5 @@
 import escapeRegExp from "escape-string-regexp";
+import { backtrackingHazard } from "../catalog/index.js";
 import { speaksOfArgument } from "./conditions.js";
 import { addError, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
@@ -85,18 +86,23 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
   const stepped = open(
     (e) => /STEP|INCREMENT|MULTIPLE/.test(e.code) || /\bmultiple of\b|\bincrements?\b/.test(e.text),
   );
+  const used: ErrorFact[] = [];
   for (const param of numbers) {
     const said = clausesOf(ctx, param, numbers.length === 1);
     const arg = `$args.${identifier(param.name)}`;
-    const range = ranged
+    // "must be an integer from 100 to 3000 (INVALID_RATING)": the error named for the argument
+    const invalid = open((e) => invalidFor(e, param));
+    const error = ranged ?? invalid;
+    const range = error
       ? said.map((clause) => ownBounds(clause, param, numbers)).find((r) => r !== undefined)
       : undefined;
-    if (ranged && range) {
+    if (error && range) {
       out.push({
         expr: `$not($exists(${arg})) or (${arg} >= ${range[0]} and ${arg} <= ${range[1]})`,
-        error: ranged.code,
+        error: error.code,
       });
-      ctx.notes.push(`checks ${param.name} is within ${range[0]}-${range[1]} (${ranged.code})`);
+      used.push(error);
+      ctx.notes.push(`checks ${param.name} is within ${range[0]}-${range[1]} (${error.code})`);
     }
     const step = stepped ? [stepped.text, ...said].map(stepIn).find((n) => n !== undefined) : undefined;
     if (stepped && step) {
@@ -108,9 +114,15 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
       ctx.notes.push(`checks ${param.name} is a multiple of ${step} (${stepped.code})`);
     }
   }
-  for (const error of [ranged, stepped])
+  for (const error of [...used, stepped])
     if (error && out.some((r) => r.error === error.code)) use(ctx, error);
   return out;
+}
+
+/** `INVALID_RATING` for `rating`, `BAD_COUNT` for `count`: an error named for an argument being wrong. */
+function invalidFor(error: ErrorFact, param: Param): boolean {
+  const word = nameWords(param.name).at(-1)?.toUpperCase() ?? "";
+  return /^(?:INVALID|BAD|ILLEGAL)_/.test(error.code) && error.code.split("_").slice(1).join("_") === word;
 }
 
 interface Format {
@@ -142,7 +154,7 @@ function statedFormats(ctx: Context): Array<Record<string, unknown>> {
   for (const param of ctx.facts.params) {
     if (param.type !== "string" || param.schema.enum !== undefined) continue;
     const said = clausesOf(ctx, param, false).join(" ");
-    const format = FORMATS.find((f) => f.said.test(said)) ?? endsStated(said);
+    const format = FORMATS.find((f) => f.said.test(said)) ?? endsStated(said) ?? patternStated(said);
     if (!format) continue;
     const word = nameWords(param.name).at(-1)?.toUpperCase() ?? "";
     const error = ctx.facts.errors.find(
@@ -182,6 +194,22 @@ function endsStated(said: string): Format | undefined {
     pattern,
     ...(/case[- ]insensitive/i.test(said) ? { flags: "i" } : {}),
   };
+}
+
+/**
+ * "The handle must match ^[a-z][a-z0-9_]{2,15}$ (INVALID_HANDLE)": a pattern the docs give,
+ * anchored at both ends and safe to run, as OpenAPI's `pattern` and GitHub's and Stripe's docs
+ * state the form of a name.
+ */
+function patternStated(said: string): Format | undefined {
+  const pattern = /\bmust\s+match\s+(\^\S+\$)/.exec(said)?.[1];
+  if (!pattern || backtrackingHazard(pattern) !== undefined) return undefined;
+  try {
+    new RegExp(pattern);
+  } catch {
+    return undefined;
+  }
+  return { said: /must\s+match/, named: `as ${pattern}`, pattern: pattern.replace(/\//g, "\\/") };
 }
 
 /** The clauses of the description that speak of an argument: those naming it, or every one where it is the only number. */

@@ -163,12 +163,17 @@ const ANSWERED_CODE =
 /** "UNKNOWN_PLAYER for a handle not on the books": a code and the case it is for. */
 const CODE_FOR_CASE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+for\s+(?:a|an|any|the|each|every)\b/;
 
+/** "The handle must match … and be unused (HANDLE_TAKEN)": a requirement with its code in brackets. */
+const REQUIRED_CODE =
+  /\b(?:must|cannot|can't|may\s+not|needs?\s+to|has\s+to|is\s+required|only)\b[^.]*\(\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s*\)/;
+
 function speaksOfFailing(text: string): boolean {
   return (
     ERROR_WORDS.test(text) ||
     CONDITIONED_CODE.test(text) ||
     ANSWERED_CODE.test(text) ||
-    CODE_FOR_CASE.test(text)
+    CODE_FOR_CASE.test(text) ||
+    REQUIRED_CODE.test(text)
   );
 }
 
