@@ -317,3 +317,20 @@ describe("requirements whose codes are given in brackets", () => {
     expect((fine.after.members as Record<string, unknown>).kim).toMatchObject({ rating: 1400 });
   });
 });
+
+describe("a new record placed at the end of the list that orders its kind", () => {
+  const join = tool(
+    "archery_register_archer",
+    "Signs up an archer. Stored under archers[handle]; newcomers are placed at the bottom of the standings.",
+    { handle: text, name: text },
+  );
+
+  it("appends the new key to the list, which a later read of the ranking shows", async () => {
+    const joined = await call(world(league(), [join]), "archery_register_archer", {
+      handle: "lou",
+      name: "Lou Ek",
+    });
+    expect(joined.after.standings).toEqual(["ida", "jon", "kai", "lou"]);
+    expect((joined.after.archers as Record<string, unknown>).lou).toMatchObject({ name: "Lou Ek" });
+  });
+});

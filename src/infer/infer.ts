@@ -97,6 +97,7 @@ import { type SchemaWorld, schemaWorld } from "./schema-world.js";
 import {
   type CollectionShape,
   fitsStateType,
+  type ListShape,
   reindexed,
   type StateShape,
   shapeOf,
@@ -302,6 +303,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...aggregateAnswers(ctx, [...outcome.drafts, ...counted]),
         ...listItemAnswers(ctx, outcome.drafts),
         ...linkedChanges(ctx, outcome.drafts),
+        ...orderJoined(ctx, outcome.drafts),
       ]),
     ];
     const { effects, dropped } = emit(drafts, level);
@@ -961,6 +963,50 @@ function linkedFlagGuards(ctx: Context): Draft[] {
  * Stripe marking an invoice paid when its payment succeeds, Jira's post-functions). Sentences
  * that say "if" are conditions, not changes, and are left alone.
  */
+/**
+ * "Newcomers are placed at the bottom of the ladder", "the job joins the back of the queue": a
+ * create whose description puts the new record at the end of a list that orders its
+ * collection's keys (`ladder: ["ida", "jon"]`, `queue: [8, 9]`) appends its key there, as a
+ * leaderboard, a print queue or a waitlist keep order beside the records (Redis `RPUSH` beside
+ * a hash, Twilio TaskRouter queues, Jira's ranked backlog).
+ */
+function orderJoined(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const made = drafts.find(
+    (d) => d.kind === "create" && typeof d.as === "string" && typeof d.target === "string",
+  );
+  if (!made || ctx.facts.params.some((p) => /^(position|index|rank|place)$/.test(p.name))) return [];
+  const [name, key] = String(made.target).split("/");
+  const collection = name ? ctx.shape.collections.get(name) : undefined;
+  if (!collection || collection.parent) return [];
+  const keys = new Set(collection.keys);
+  const text = ctx.facts.tool.description.replace(/[`*]/g, "").toLowerCase();
+  const list = ctx.shape.parts.find((p): p is ListShape => {
+    if (p.kind !== "list" || p.path.length !== 1 || p.items.length === 0) return false;
+    if (!p.items.every((v) => keys.has(String(v)))) return false;
+    const words = nameWords(p.name).map(escapeRegExp).join("[ _]");
+    return new RegExp(
+      `\\b(?:(?:bottom|end|back|tail)\\s+of\\s+(?:the\\s+)?${words}|(?:appended|added|joins?)\\s+(?:to\\s+)?(?:the\\s+)?${words})\\b`,
+    ).test(text);
+  });
+  if (!list) return [];
+  const given = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(key ?? "")?.[1];
+  const value = given
+    ? `$args.${identifier(given)}`
+    : collection.keyField
+      ? `$${String(made.as)}.${identifier(collection.keyField)}`
+      : undefined;
+  if (!value) return [];
+  const field = `$subject.${identifier(list.name)}`;
+  ctx.notes.push(`puts the new ${humanNoun(singular(collection.name))}'s key at the end of ${list.name}`);
+  return [
+    {
+      kind: "update",
+      target: ".",
+      set: { [list.name]: { $expr: `$append(${field} ? ${field} : [], ${value})` } },
+    },
+  ];
+}
+
 function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
   const changed = drafts.find(
     (d) =>
