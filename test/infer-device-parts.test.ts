@@ -321,7 +321,7 @@ describe("requirements whose codes are given in brackets", () => {
 describe("a new record placed at the end of the list that orders its kind", () => {
   const join = tool(
     "archery_register_archer",
-    "Signs up an archer. Stored under archers[handle]; newcomers are placed at the bottom of the standings.",
+    "Signs up an archer. Stored under archers[handle]; newcomers start active with 0 points and are placed at the bottom of the standings.",
     { handle: text, name: text },
   );
 
@@ -331,6 +331,10 @@ describe("a new record placed at the end of the list that orders its kind", () =
       name: "Lou Ek",
     });
     expect(joined.after.standings).toEqual(["ida", "jon", "kai", "lou"]);
-    expect((joined.after.archers as Record<string, unknown>).lou).toMatchObject({ name: "Lou Ek" });
+    expect((joined.after.archers as Record<string, unknown>).lou).toMatchObject({
+      name: "Lou Ek",
+      points: 0,
+      active: true,
+    });
   });
 });

@@ -776,7 +776,8 @@ export function holderOf(shape: StateShape, part: { path: readonly string[] }): 
 
 /**
  * What a create's description says a new record starts with: "at escalation level 0", "with a
- * balance of 100" (the number of the field those words name), "unassigned" (the field named for
+ * balance of 100", "with 0 wins and 0 losses" (the number of the field those words name), "start
+ * active" (a flag of that name), "unassigned" (the field named for
  * the assignment empty), as a new Zendesk ticket is unassigned and a new Jira issue has no
  * assignee until one is set.
  */
@@ -804,8 +805,19 @@ function startingValues(
     const number = new RegExp(
       `\\b(?:at|with)\\s+(?:an?\\s+)?${words}\\s+(?:of\\s+)?(-?\\d+(?:\\.\\d+)?)\\b`,
     ).exec(text);
-    if (number && (field.types.has("number") || field.types.has("integer"))) {
-      values[field.path] = Number(number[1]);
+    // "start with 0 wins and 0 losses": the count written before the field's name
+    const counted = new RegExp(`\\b(?:with|and)\\s+(-?\\d+(?:\\.\\d+)?)\\s+${words}\\b`).exec(text);
+    const said = number ?? counted;
+    if (said && (field.types.has("number") || field.types.has("integer"))) {
+      values[field.path] = Number(said[1]);
+      continue;
+    }
+    // "newcomers start active": a flag the new record starts in
+    if (
+      field.types.has("boolean") &&
+      new RegExp(`\\bstarts?\\s+(?:out\\s+)?(?:as\\s+)?${words}\\b`).test(text)
+    ) {
+      values[field.path] = true;
       continue;
     }
     const stated = statedStart(ctx.facts.tool.description, field.path);
