@@ -338,3 +338,44 @@ describe("a new record placed at the end of the list that orders its kind", () =
     });
   });
 });
+
+describe("a reading appended to a record that keeps limits of another kind", () => {
+  const fridge = () => ({
+    fridges: [
+      {
+        id: "F-1",
+        min_c: 2,
+        max_c: 3,
+        status: "ok",
+        readings: [
+          { seq: 1, temp_c: 2.5 },
+          { seq: 2, temp_c: 2.7 },
+          { seq: 3, temp_c: 2.9 },
+        ],
+      },
+    ],
+  });
+  const log = tool(
+    "fridge_log_reading",
+    "Ingest a reading. The reading `{temp_c}` is appended to the fridge's `readings`. The reply states `in_range` and the fridge's `status`. Errors: `NOT_FOUND`.",
+    { fridge_id: text, temp_c: { type: "number" } },
+    ["fridge_id", "temp_c"],
+    [],
+    outputs({ temp_c: { type: "number" }, in_range: { type: "boolean" }, status: text }),
+  );
+
+  it("takes a temperature limit for no capacity of the list", async () => {
+    const logged = await call(world(fridge(), [log]), "fridge_log_reading", {
+      fridge_id: "F-1",
+      temp_c: 2.8,
+    });
+    expect(logged.outcome.status).toBe("applied");
+    expect((logged.after.fridges as Array<{ readings: unknown[] }>)[0]?.readings).toHaveLength(4);
+  });
+
+  it("says the outputs the appended reading does not hold are guessed", () => {
+    const { report } = inferred(world(fridge(), [log]), "fridge_log_reading");
+    expect(report.verdict).toBe("partly");
+    expect(report.guessed).toEqual(expect.arrayContaining(["in_range", "status"]));
+  });
+});

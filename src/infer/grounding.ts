@@ -25,7 +25,12 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
     const output = typeof draft.output === "string" ? draft.output : undefined;
     if (draft.kind === "respond") {
       if (output && output !== "" && output !== ".") covered.add(output.split(".")[0] as string);
-      else whole = true;
+      else {
+        // the last reading of a shipment answers a reading's fields, not whatever the tool documents
+        const inner = innerFields(shape, drafts, draft.value);
+        if (inner) for (const field of inner) covered.add(field);
+        else whole = true;
+      }
       continue;
     }
     if (output === undefined) continue;
@@ -68,6 +73,20 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
     grounded: outputs.filter((o) => covered.has(o) || whole),
     guessed: outputs.filter((o) => !covered.has(o) && !whole),
   };
+}
+
+/**
+ * `$shipment.readings[-1]`: an answer that is one record of a list a bound record keeps holds
+ * that list's fields, known from the state's shape.
+ */
+function innerFields(shape: StateShape, drafts: readonly Draft[], value: unknown): string[] | undefined {
+  const expr = (value as { $expr?: unknown } | undefined)?.$expr;
+  const said = typeof expr === "string" ? /^\$([A-Za-z_]\w*)\.([A-Za-z_]\w*)\[-?\d+\]$/.exec(expr) : null;
+  if (!said) return undefined;
+  const bound = drafts.find((d) => d.as === said[1] && typeof d.target === "string");
+  if (!bound) return undefined;
+  const fields = fieldsAt(shape, `${String(bound.target)}/${said[2]}`);
+  return fields.length > 0 ? fields : undefined;
 }
 
 /**

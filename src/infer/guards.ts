@@ -632,11 +632,23 @@ export function capacityGuard(
   collection: CollectionShape,
   list: string,
 ): Record<string, unknown>[] {
+  const listed = new Set(nameWords(list).map(singular));
+  // `max_attendees` bounds `attendees`, `capacity` any list; `max_c` is a temperature, no count
+  const counts = (words: readonly string[]) =>
+    words.every((w) => /^(capacity|limit|max|maximum)$/.test(w)) ||
+    words.some(
+      (w) =>
+        listed.has(singular(w)) ||
+        /^(seats?|slots?|spots?|places?|items?|entries|members?|size|count|people|guests?|attendees?|players?|participants?)$/.test(
+          w,
+        ),
+    );
   const bounds = [...collection.fields.values()].filter(
     (f) =>
       !f.path.includes(".") &&
       (f.types.has("integer") || f.types.has("number")) &&
-      nameWords(f.path).some((w) => /^(capacity|limit|max|maximum)$/.test(w)),
+      nameWords(f.path).some((w) => /^(capacity|limit|max|maximum)$/.test(w)) &&
+      counts(nameWords(f.path)),
   );
   const bound = bounds.length === 1 ? bounds[0]?.path : undefined;
   if (!bound) return [];
