@@ -379,3 +379,19 @@ describe("a reading appended to a record that keeps limits of another kind", () 
     expect(report.guessed).toEqual(expect.arrayContaining(["in_range", "status"]));
   });
 });
+
+describe("a setting whose docs say which field keeps the value given", () => {
+  const gauge = () => ({
+    settings: { wind_limit_kts: 25, current_wind_kts: 14, open: true },
+  });
+  const log = tool(
+    "sailing_log_wind",
+    "Records a new reading in `settings.current_wind_kts`. Returns the settings.",
+    { kts: { type: "number" } },
+  );
+
+  it("writes that field, not another whose name ends the same", async () => {
+    const logged = await call(world(gauge(), [log]), "sailing_log_wind", { kts: 30 });
+    expect(logged.after.settings).toEqual({ wind_limit_kts: 25, current_wind_kts: 30, open: true });
+  });
+});

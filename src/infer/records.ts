@@ -368,14 +368,19 @@ function namesOf(fields: Map<string, FieldShape>): FieldNames[] {
 /** Arguments named like fields set them; one argument of a tool named after a field sets that field. */
 function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
   const set: Record<string, string> = {};
-  for (const param of ctx.facts.params) {
-    const field = recordField(record, param.name);
-    if (field && plainField(field)) set[field.path] = `{${param.name}}`;
-  }
+  // where the docs say which field keeps the one value given, that field takes it
+  const only = ctx.facts.params.length === 1 ? (ctx.facts.params[0] as Param) : undefined;
+  const assigned = only ? assignedField(ctx, record, only) : undefined;
+  if (only && assigned && plainField(assigned)) set[assigned.path] = `{${only.name}}`;
+  else
+    for (const param of ctx.facts.params) {
+      const field = recordField(record, param.name);
+      if (field && plainField(field)) set[field.path] = `{${param.name}}`;
+    }
   if (Object.keys(set).length === 0 && ctx.facts.params.length === 1) {
     const param = ctx.facts.params[0] as Param;
     // the tool names the field (`setFanSpeed(speed)`), or the argument ends it (`minutes` of `timer_minutes`)
-    const field = namedField(ctx, record) ?? tailField(record, param) ?? assignedField(ctx, record, param);
+    const field = namedField(ctx, record) ?? tailField(record, param);
     if (field && plainField(field) && holdsArgument(field, param)) set[field.path] = `{${param.name}}`;
   }
   if (Object.keys(set).length === 0) return [];
@@ -416,10 +421,19 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
 function assignedField(ctx: Context, record: RecordShape, param: Param): FieldShape | undefined {
   const path = record.path.map(escapeRegExp).join("\\.");
   if (path === "") return undefined;
-  const said = new RegExp(
-    `\\b${path}\\.([a-z_][a-z0-9_]*)\\s*(?:=|:=|becomes|is set to|to)\\s*\`?${escapeRegExp(param.name)}\\b`,
-  ).exec(ctx.facts.tool.description.replace(/\*/g, ""));
-  return said?.[1] ? record.fields.get(said[1]) : undefined;
+  const text = ctx.facts.tool.description.replace(/\*/g, "");
+  const said =
+    new RegExp(
+      `\\b${path}\\.([a-z_][a-z0-9_]*)\\s*(?:=|:=|becomes|is set to|to)\\s*\\\`?${escapeRegExp(param.name)}\\b`,
+    ).exec(text) ??
+    // "Records a new reading in `settings.current_wind_kts`": where the one value given is kept
+    (ctx.facts.params.length === 1
+      ? new RegExp(
+          `\\b(?:[Rr]ecords?|[Ss]tores?|[Ss]aves?|[Ww]rites?|[Kk]eeps?)\\b[^.;]*?\\b(?:in|into|to|as)\\s+\\\`?${path}\\.([a-z_][a-z0-9_]*)\\b`,
+        ).exec(text)
+      : null);
+  const field = said?.[1] ? record.fields.get(said[1]) : undefined;
+  return field && holdsArgument(field, param) ? field : undefined;
 }
 
 /**
