@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OfflineSimulator } from "../src/simulate/index.js";
-import { State as SessionState, type StateDocument } from "../src/state/index.js";
-import { call, failure, inferred, NOW, outputs, text, tool, world } from "./support/infer-world.js";
+import { call, failure, inferred, offlineAnswer, outputs, text, tool, world } from "./support/infer-world.js";
 
 /** A device made of several parts, and a tree whose root is a record beside the current location. */
 const station = () => ({
@@ -283,15 +281,7 @@ describe("a tool nothing was inferred for, answered by the offline engine's gues
       count: { type: "integer" },
     });
     const ran = await call(world(tanks(), [removal]), name, args);
-    const simulated = new OfflineSimulator().respondNow({
-      tool: ran.tool,
-      args,
-      state: SessionState.fromDocument(ran.after as StateDocument),
-      effects: ran.outcome,
-      history: [],
-      seed: "0",
-      now: NOW,
-    });
+    const simulated = offlineAnswer(ran, args);
     return { verdict: ran.report.verdict, patch: simulated.kind === "success" ? simulated.patch : undefined };
   };
 

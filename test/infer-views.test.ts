@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { describesOutcome } from "../src/infer/index.js";
-import { OfflineSimulator } from "../src/simulate/index.js";
-import { State as SessionState, type StateDocument } from "../src/state/index.js";
-import { call, error, failure, NOW, number, type State, text, tool, world } from "./support/infer-world.js";
+import {
+  call,
+  error,
+  failure,
+  number,
+  offlineAnswer,
+  type State,
+  text,
+  tool,
+  world,
+} from "./support/infer-world.js";
 
 /**
  * What a call answers once its effects ran, as `serve --engine offline` answers it: fields an
@@ -30,15 +38,7 @@ const garage = (): State => ({
 /** Runs a tool of a world and answers as the offline engine does: the answer, the state after, the report. */
 async function answered(tools: unknown[], name: string, args: Row, state: State = garage()) {
   const ran = await call(world(state, tools), name, args);
-  const simulated = new OfflineSimulator().respondNow({
-    tool: ran.tool,
-    args,
-    state: SessionState.fromDocument(ran.after as StateDocument),
-    effects: ran.outcome,
-    history: [],
-    seed: "0",
-    now: NOW,
-  });
+  const simulated = offlineAnswer(ran, args);
   return {
     ...ran,
     result: simulated.kind === "success" ? (simulated.result as Row) : undefined,

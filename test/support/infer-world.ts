@@ -2,6 +2,8 @@ import { type Tool, type Toolset, Toolset as ToolsetSchema } from "../../src/cat
 import { runEffects } from "../../src/engine/index.js";
 import { inferToolset, type ToolReport } from "../../src/infer/index.js";
 import { applyPatch } from "../../src/patch/index.js";
+import { OfflineSimulator } from "../../src/simulate/index.js";
+import { State as SessionState, type StateDocument } from "../../src/state/index.js";
 
 /**
  * Small worlds for the rules of inference: a toolset written in a test, inferred in this
@@ -85,3 +87,16 @@ export async function call(toolset: Toolset, name: string, args: Record<string, 
 /** The error code of a failed outcome, or what happened instead. */
 export const failure = (outcome: { status: string; failure?: { code?: string } }) =>
   outcome.status === "failed" ? outcome.failure?.code : `not failed: ${outcome.status}`;
+
+/** What the offline engine answers once a call's effects ran, as `serve --engine offline` does. */
+export function offlineAnswer(ran: Awaited<ReturnType<typeof call>>, args: Record<string, unknown>) {
+  return new OfflineSimulator().respondNow({
+    tool: ran.tool,
+    args,
+    state: SessionState.fromDocument(ran.after as StateDocument),
+    effects: ran.outcome,
+    history: [],
+    seed: "0",
+    now: NOW,
+  });
+}
