@@ -165,12 +165,25 @@ describe("a ranking kept as a list of keys", () => {
     const nobody = await call(world(league(), [table, one]), "archery_get_archer", { handle: "zed" });
     expect(failure(nobody.outcome)).toBe("UNKNOWN_ARCHER");
   });
+
+  it("reads a code given with the case it is for", async () => {
+    const points = tool(
+      "archery_get_archer_points",
+      "One archer's points. UNKNOWN_ARCHER for a handle not on the books.",
+      { handle: text },
+      ["handle"],
+      [],
+      outputs({ points: { type: "integer" } }),
+    );
+    const nobody = await call(world(league(), [points]), "archery_get_archer_points", { handle: "zed" });
+    expect(failure(nobody.outcome)).toBe("UNKNOWN_ARCHER");
+  });
 });
 
 describe("a result recorded on a record", () => {
   const report = tool(
     "archery_report_bout",
-    'Records the outcome of a scheduled bout. INVALID_STATUS if it is not scheduled. Effects: status becomes "completed" and `winner` is stored. Returns the completed bout object.',
+    'Scores a scheduled bout: its status becomes "completed" and `winner` is stored. A bout that is not scheduled gives INVALID_STATUS. Returns the completed bout.',
     { bout_id: text, winner: text },
   );
 
@@ -270,23 +283,23 @@ describe("a status change written as an arrow, and what the docs say it also cha
 });
 
 describe("a tool nothing was inferred for, answered by the offline engine's guess", () => {
-  const tanks = () => ({
-    tanks: { "T-1": { name: "Planted", volume_l: 120, livestock: [{ species: "tetra", count: 3 }] } },
+  const garden = () => ({
+    beds: { "B-1": { name: "Herbs", area_m2: 4, plantings: [{ variety: "basil", count: 3 }] } },
   });
-  const args = { code: "T-1", species: "tetra", count: 2 };
+  const args = { code: "B-1", variety: "basil", count: 2 };
   const guessed = async (name: string) => {
-    const removal = tool(name, "Records fish rehomed or lost.", {
+    const removal = tool(name, "Records seedlings given away or lost.", {
       code: text,
-      species: text,
+      variety: text,
       count: { type: "integer" },
     });
-    const ran = await call(world(tanks(), [removal]), name, args);
+    const ran = await call(world(garden(), [removal]), name, args);
     const simulated = offlineAnswer(ran, args);
     return { verdict: ran.report.verdict, patch: simulated.kind === "success" ? simulated.patch : undefined };
   };
 
   it("never deletes the record an argument names where the tool's name names something else", async () => {
-    expect(await guessed("remove_livestock")).toEqual({ verdict: "not inferred", patch: [] });
+    expect(await guessed("remove_plantings")).toEqual({ verdict: "not inferred", patch: [] });
   });
 });
 
@@ -371,17 +384,21 @@ describe("a reading appended to a record that keeps limits of another kind", () 
 });
 
 describe("a setting whose docs say which field keeps the value given", () => {
-  const gauge = () => ({
-    settings: { wind_limit_kts: 25, current_wind_kts: 14, open: true },
+  const studio = () => ({
+    settings: { light_limit_lux: 800, current_light_lux: 300, shutters_open: true },
   });
   const log = tool(
-    "sailing_log_wind",
-    "Records a new reading in `settings.current_wind_kts`. Returns the settings.",
-    { kts: { type: "number" } },
+    "studio_log_light",
+    "Records a new meter reading in `settings.current_light_lux`. Returns the settings.",
+    { lux: { type: "number" } },
   );
 
   it("writes that field, not another whose name ends the same", async () => {
-    const logged = await call(world(gauge(), [log]), "sailing_log_wind", { kts: 30 });
-    expect(logged.after.settings).toEqual({ wind_limit_kts: 25, current_wind_kts: 30, open: true });
+    const logged = await call(world(studio(), [log]), "studio_log_light", { lux: 520 });
+    expect(logged.after.settings).toEqual({
+      light_limit_lux: 800,
+      current_light_lux: 520,
+      shutters_open: true,
+    });
   });
 });

@@ -179,7 +179,7 @@ function statedFormats(ctx: Context): Array<Record<string, unknown>> {
 }
 
 /**
- * "`file` must end in \".gcode\" (case-insensitive)", "must start with \"sk-\"": a text an
+ * "`file` must end in \".pdf\" (case-insensitive)", "must start with \"sk-\"": a text an
  * argument must end or start with, as upload APIs take only some file extensions (Slack's
  * `files.upload` filetypes, Shopify's image uploads, GitHub's release assets by extension).
  */
@@ -215,35 +215,39 @@ function patternStated(said: string): Format | undefined {
 /** The clauses of the description that speak of an argument: those naming it, or every one where it is the only number. */
 function clausesOf(ctx: Context, param: Param, only: boolean): string[] {
   const text = `${ctx.facts.tool.description}\n${param.description}`.replace(/[`*]/g, "");
-  // a clause ends at a full stop before a space (not a decimal point, nor the dot of ".gcode"),
+  // a clause ends at a full stop before a space (not a decimal point, nor the dot of ".pdf"),
   // a semicolon or a line's end
   const clauses = text.split(/\.(?=\s|$)|;|\n/);
-  const name = new RegExp(`(?:^|[^a-z_])${escapeRegExp(param.name.toLowerCase())}(?:[^a-z_]|$)`);
+  const name = namePattern(param);
   const naming = clauses.filter((c) => name.test(c.toLowerCase()));
   return only ? [...naming, ...clauses.filter((c) => !naming.includes(c))] : naming;
 }
 
+/** An argument's name as a whole word of lower-cased text. */
+function namePattern(param: Param): RegExp {
+  return new RegExp(`(?:^|[^a-z_])${escapeRegExp(param.name.toLowerCase())}(?:[^a-z_]|$)`);
+}
+
 /**
- * "`grams` (1–1000) and `minutes` (1–2880)": each argument takes the range written after its
+ * "`pages` (4–400) and `copies` (1–50)": each argument takes the range written after its
  * name; a range written before the names is theirs only where the clause names no other number.
  */
 function ownBounds(clause: string, param: Param, numbers: readonly Param[]): [string, string] | undefined {
   const lower = clause.toLowerCase();
-  const named = (p: Param) => new RegExp(`(?:^|[^a-z_])${escapeRegExp(p.name.toLowerCase())}(?:[^a-z_]|$)`);
-  const at = lower.search(named(param));
+  const at = lower.search(namePattern(param));
   if (at < 0) return boundsIn(clause);
   // up to the next number argument the clause names
   const rest = lower.slice(at + param.name.length + 1);
   const next = Math.min(
     ...numbers
       .filter((p) => p !== param)
-      .map((p) => rest.search(named(p)))
+      .map((p) => rest.search(namePattern(p)))
       .filter((i) => i >= 0),
     rest.length,
   );
   const after = boundsIn(rest.slice(0, next));
   if (after) return after;
-  const others = numbers.some((p) => p !== param && named(p).test(lower));
+  const others = numbers.some((p) => p !== param && namePattern(p).test(lower));
   return others ? undefined : boundsIn(clause);
 }
 

@@ -513,7 +513,7 @@ export function requiredStatuses(
   // (where the API documents how it refuses a record in another status, "already cancelled",
   // that error says it instead)
   const refusesItself = ctx.facts.errors.some((e) => e.kind !== "not-found" && /\balready\b/.test(e.text));
-  // ("Returns the completed challenge" tells what it answers after the change, not what it needs)
+  // ("Returns the completed bout" tells what it answers after the change, not what it needs)
   const asked = text.replace(/\b(?:returns?|answers?|responds?\s+with|gives?\s+back)\b[^.]*/g, "");
   const fromArticle = refusesItself ? [] : listedBefore(asked, statuses, `\\b(?:a|an|the)\\s+`, nouns);
   // "Cancelling a fulfilled or already-cancelled order returns an error", "cannot delete a

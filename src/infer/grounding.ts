@@ -26,7 +26,7 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
     if (draft.kind === "respond") {
       if (output && output !== "" && output !== ".") covered.add(output.split(".")[0] as string);
       else {
-        // the last reading of a shipment answers a reading's fields, not whatever the tool documents
+        // the last reading of a fridge answers a reading's fields, not whatever the tool documents
         const inner = innerFields(shape, drafts, draft.value);
         if (inner) for (const field of inner) covered.add(field);
         else whole = true;
@@ -76,7 +76,7 @@ export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonl
 }
 
 /**
- * `$shipment.readings[-1]`: an answer that is one record of a list a bound record keeps holds
+ * `$fridge.readings[-1]`: an answer that is one record of a list a bound record keeps holds
  * that list's fields, known from the state's shape.
  */
 function innerFields(shape: StateShape, drafts: readonly Draft[], value: unknown): string[] | undefined {

@@ -963,50 +963,6 @@ function linkedFlagGuards(ctx: Context): Draft[] {
  * Stripe marking an invoice paid when its payment succeeds, Jira's post-functions). Sentences
  * that say "if" are conditions, not changes, and are left alone.
  */
-/**
- * "Newcomers are placed at the bottom of the ladder", "the job joins the back of the queue": a
- * create whose description puts the new record at the end of a list that orders its
- * collection's keys (`ladder: ["ida", "jon"]`, `queue: [8, 9]`) appends its key there, as a
- * leaderboard, a print queue or a waitlist keep order beside the records (Redis `RPUSH` beside
- * a hash, Twilio TaskRouter queues, Jira's ranked backlog).
- */
-function orderJoined(ctx: Context, drafts: readonly Draft[]): Draft[] {
-  const made = drafts.find(
-    (d) => d.kind === "create" && typeof d.as === "string" && typeof d.target === "string",
-  );
-  if (!made || ctx.facts.params.some((p) => /^(position|index|rank|place)$/.test(p.name))) return [];
-  const [name, key] = String(made.target).split("/");
-  const collection = name ? ctx.shape.collections.get(name) : undefined;
-  if (!collection || collection.parent) return [];
-  const keys = new Set(collection.keys);
-  const text = ctx.facts.tool.description.replace(/[`*]/g, "").toLowerCase();
-  const list = ctx.shape.parts.find((p): p is ListShape => {
-    if (p.kind !== "list" || p.path.length !== 1 || p.items.length === 0) return false;
-    if (!p.items.every((v) => keys.has(String(v)))) return false;
-    const words = nameWords(p.name).map(escapeRegExp).join("[ _]");
-    return new RegExp(
-      `\\b(?:(?:bottom|end|back|tail)\\s+of\\s+(?:the\\s+)?${words}|(?:appended|added|joins?)\\s+(?:to\\s+)?(?:the\\s+)?${words})\\b`,
-    ).test(text);
-  });
-  if (!list) return [];
-  const given = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(key ?? "")?.[1];
-  const value = given
-    ? `$args.${identifier(given)}`
-    : collection.keyField
-      ? `$${String(made.as)}.${identifier(collection.keyField)}`
-      : undefined;
-  if (!value) return [];
-  const field = `$subject.${identifier(list.name)}`;
-  ctx.notes.push(`puts the new ${humanNoun(singular(collection.name))}'s key at the end of ${list.name}`);
-  return [
-    {
-      kind: "update",
-      target: ".",
-      set: { [list.name]: { $expr: `$append(${field} ? ${field} : [], ${value})` } },
-    },
-  ];
-}
-
 function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
   const changed = drafts.find(
     (d) =>
@@ -1046,6 +1002,50 @@ function linkedChanges(ctx: Context, drafts: readonly Draft[]): Draft[] {
     out.push({ kind: "update", target, set });
   }
   return out;
+}
+
+/**
+ * "Newcomers are placed at the bottom of the standings", "an order goes to the back of the
+ * queue": a create whose description puts the new record at the end of a list that orders its
+ * collection's keys (`standings: ["ida", "jon"]`, `queue: [8, 9]`) appends its key there, as a
+ * leaderboard, a print queue or a waitlist keep order beside the records (Redis `RPUSH` beside
+ * a hash, Twilio TaskRouter queues, Jira's ranked backlog).
+ */
+function orderJoined(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const made = drafts.find(
+    (d) => d.kind === "create" && typeof d.as === "string" && typeof d.target === "string",
+  );
+  if (!made || ctx.facts.params.some((p) => /^(position|index|rank|place)$/.test(p.name))) return [];
+  const [name, key] = String(made.target).split("/");
+  const collection = name ? ctx.shape.collections.get(name) : undefined;
+  if (!collection || collection.parent) return [];
+  const keys = new Set(collection.keys);
+  const text = ctx.facts.tool.description.replace(/[`*]/g, "").toLowerCase();
+  const list = ctx.shape.parts.find((p): p is ListShape => {
+    if (p.kind !== "list" || p.path.length !== 1 || p.items.length === 0) return false;
+    if (!p.items.every((v) => keys.has(String(v)))) return false;
+    const words = nameWords(p.name).map(escapeRegExp).join("[ _]");
+    return new RegExp(
+      `\\b(?:(?:bottom|end|back|tail)\\s+of\\s+(?:the\\s+)?${words}|(?:appended|added|joins?)\\s+(?:to\\s+)?(?:the\\s+)?${words})\\b`,
+    ).test(text);
+  });
+  if (!list) return [];
+  const given = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(key ?? "")?.[1];
+  const value = given
+    ? `$args.${identifier(given)}`
+    : collection.keyField
+      ? `$${String(made.as)}.${identifier(collection.keyField)}`
+      : undefined;
+  if (!value) return [];
+  const field = `$subject.${identifier(list.name)}`;
+  ctx.notes.push(`puts the new ${humanNoun(singular(collection.name))}'s key at the end of ${list.name}`);
+  return [
+    {
+      kind: "update",
+      target: ".",
+      set: { [list.name]: { $expr: `$append(${field} ? ${field} : [], ${value})` } },
+    },
+  ];
 }
 
 /**
@@ -1142,7 +1142,7 @@ function unwrittenMentions(facts: ToolFacts, drafts: readonly Draft[], shape: St
 }
 
 /**
- * "A queued job is pulled from the queue; a printing job is aborted, freeing its printer": a
+ * "A waiting booking is pulled from the waitlist": a
  * change whose description says it also changes another part of the state (named by its name or
  * noun, with a verb of changing in the same sentence) that no effect touches does part of its
  * work unseen: the tool is `partly`, with the part named.

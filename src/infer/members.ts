@@ -390,7 +390,7 @@ function recordsOfIds(ctx: Context, list: ListShape, output: string): Draft[] | 
   if (!collection) return undefined;
   const target = list.path.join("/");
   const properties = Object.keys(fact.itemProperties ?? {});
-  // a ranking or a queue of keys (`ladder: ["kim", "lou"]`) answers each record with its key and its place
+  // a ranking or a queue of keys (`standings: ["ida", "jon"]`) answers each record with its key and its place
   const place = properties.find((p) => /^(rank|position|place|order|slot|index)$/.test(p));
   const key =
     collection.keyField ??

@@ -36,8 +36,8 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
 }
 
 /**
- * `rank` of a player where the state keeps the ranking as a list of their keys (`ladder:
- * ["kim", "lou"]`): the record's 1-based place in that list, as a leaderboard's rank, a
+ * `rank` of an archer where the state keeps the ranking as a list of their keys (`standings:
+ * ["ida", "jon"]`): the record's 1-based place in that list, as a leaderboard's rank, a
  * waitlist's position and a queue's place are answered (Steam's leaderboard entries, Twilio's
  * queue members, Shopify's waitlists).
  */

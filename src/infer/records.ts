@@ -119,7 +119,7 @@ function plainField(field: FieldShape): boolean {
 
 /**
  * A field only takes an argument of a kind it holds: a name never overwrites a list of records
- * (`complete_job(printer)` does not set `jobs`), nor a text a counter.
+ * (`complete_order(press)` does not set `orders`), nor a text a counter.
  */
 function holdsArgument(field: FieldShape, param: Param): boolean {
   const kinds = [...field.types].filter((t) => t !== "null");
@@ -426,7 +426,7 @@ function assignedField(ctx: Context, record: RecordShape, param: Param): FieldSh
     new RegExp(
       `\\b${path}\\.([a-z_][a-z0-9_]*)\\s*(?:=|:=|becomes|is set to|to)\\s*\\\`?${escapeRegExp(param.name)}\\b`,
     ).exec(text) ??
-    // "Records a new reading in `settings.current_wind_kts`": where the one value given is kept
+    // "Records a new reading in `settings.current_light_lux`": where the one value given is kept
     (ctx.facts.params.length === 1
       ? new RegExp(
           `\\b(?:[Rr]ecords?|[Ss]tores?|[Ss]aves?|[Ww]rites?|[Kk]eeps?)\\b[^.;]*?\\b(?:in|into|to|as)\\s+\\\`?${path}\\.([a-z_][a-z0-9_]*)\\b`,
@@ -883,7 +883,7 @@ function statedOn(ctx: Context, record: RecordShape, text: string): Record<strin
 }
 
 /**
- * `get_status` answering `{mount, focuser, heater}` where those are the state's own top-level
+ * `get_status` answering `{station, anemometer, logger}` where those are the state's own top-level
  * parts: an overview that returns several parts as they are stored, as a device's status
  * endpoint groups its subsystems (OctoPrint's `/api/printer` answers `temperature`, `sd` and
  * `state`; Home Assistant's `/api/config` and a router's status page do the same).

@@ -125,7 +125,7 @@ export function inferWrite(
   if (!target) return { patch: [] };
   const pointer = toPointer([target.collection, target.key]);
   if (action === "delete")
-    // `remove_livestock(tank_code, …)` takes something out of the tank, not the tank itself:
+    // `remove_plants(bed_code, …)` takes something out of the bed, not the bed itself:
     // a guess never deletes a record the tool's name does not name
     return namesCollection(tool, target.collection)
       ? { patch: [{ op: "remove", path: pointer }], entity: target.entity }
@@ -141,7 +141,7 @@ export function inferWrite(
   return { patch: [{ op: "replace", path: pointer, value: updated }], entity: updated };
 }
 
-/** `delete_tank` for `tanks`, `removeUserAccount` for `user_accounts`. */
+/** `delete_bed` for `beds`, `removeUserAccount` for `user_accounts`. */
 function namesCollection(tool: Tool, collection: string): boolean {
   const words = wordsOf(tool.name).map(singular).join("_");
   const noun = wordsOf(collection).map(singular).join("_");
