@@ -147,6 +147,10 @@ export function phraseOf(description: string, output: OutputFact): string | unde
   const name = escapeRegExp(output.name);
   const around = `(?:^|[^A-Za-z0-9_])[\`"]?(?:[A-Za-z0-9_]+/)*${name}(?:/[A-Za-z0-9_]+)*[\`"]?`;
   const forms = [
+    // "`remaining`, the number of jobs left", "`queued_jobs`: the number of entries in …"
+    new RegExp(
+      `${around}\\s*[:,]\\s*((?:the )?(?:total )?(?:number|count|sum|mean|average) of [^\\n;]+?)(?:\\.(?:\\s|$)|\\s*\\(|$)`,
+    ),
     new RegExp(`${around}\\s*:\\s*<([^>]+)>`),
     new RegExp(`${around}\\s*\\(([^)]+)\\)`),
     new RegExp(`${around}\\s*(?:[–—]|-(?=\\s))\\s*([^\\n;]+)`),
@@ -387,7 +391,7 @@ function selection(
     collection = collectionNamed(ctx, word, terms, words);
     if (collection) break;
     leading.push(word);
-    if (leading.length > 2) break;
+    if (leading.length > 3) break;
   }
   if (!collection) {
     // no noun for them: the records that keep the numbers summed, whatever the words say next
@@ -399,6 +403,9 @@ function selection(
   if (terms.some((term) => !numericField(collection, term))) return undefined;
   const rest = words.slice(at + 1).join(" ");
   const predicates: string[] = [];
+  // "entries in queue", "jobs left in queue": a plural before "in <collection>" names its members
+  if (at > 0 && /^(?:in|of|from|on)$/.test(words[at - 1] ?? ""))
+    leading.splice(0, leading.length, ...leading.filter((word) => !MEMBERS.test(word)));
   for (const word of leading) {
     const predicate = valuePredicate(collection, word);
     if (predicate) predicates.push(predicate);
@@ -546,6 +553,9 @@ function statedPredicates(
 const SUBJECT = new Set(["item", "items", "entry", "entries", "record", "records"]);
 
 /** Words that keep no records out: where they are, and that they are there. */
+/** A plural noun, or a word that says the members are the ones still there. */
+const MEMBERS = /^(?:[a-z]{3,}s|left|remaining|still|currently|in|of|from|on)$/;
+
 const IDLE = new Set([
   ...FILLER,
   "in",
@@ -626,6 +636,8 @@ function scopeOf(
     const given = (predicate: string) =>
       param.required ? predicate : `$not($exists($args.${quoted(param.name)})) or ${predicate}`;
     const own = collection.fields.get(param.name);
+    // the one record's own key keeps one record, which is no count of them
+    if (own && own.path === collection.keyField) continue;
     if (own && !own.path.includes(".") && !own.types.has("object") && !own.types.has("array"))
       return [given(`$string(${quoted(own.path)}) = $string($args.${quoted(param.name)})`)];
     const reference = ctx.references.find((r) => r.param.name === param.name && r.collection !== collection);

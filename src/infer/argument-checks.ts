@@ -98,7 +98,7 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
       : undefined;
     if (error && range) {
       out.push({
-        expr: `$not($exists(${arg})) or (${arg} >= ${range[0]} and ${arg} <= ${range[1]})`,
+        expr: `$not($exists(${arg})) or (${arg} ${range[2] ? ">" : ">="} ${range[0]} and ${arg} <= ${range[1]})`,
         error: error.code,
       });
       used.push(error);
@@ -232,7 +232,7 @@ function namePattern(param: Param): RegExp {
  * "`pages` (4–400) and `copies` (1–50)": each argument takes the range written after its
  * name; a range written before the names is theirs only where the clause names no other number.
  */
-function ownBounds(clause: string, param: Param, numbers: readonly Param[]): [string, string] | undefined {
+function ownBounds(clause: string, param: Param, numbers: readonly Param[]): Bounds | undefined {
   const lower = clause.toLowerCase();
   const at = lower.search(namePattern(param));
   if (at < 0) return boundsIn(clause);
@@ -251,9 +251,17 @@ function ownBounds(clause: string, param: Param, numbers: readonly Param[]): [st
   return others ? undefined : boundsIn(clause);
 }
 
-/** "10.0–30.0 inclusive", "between 1 and 10", "from 5 to 50", "allowed: 1-254". */
-function boundsIn(clause: string): [string, string] | undefined {
+/** The least and the most a number may be; the least itself refused where the docs say "greater than". */
+type Bounds = [low: string, high: string, aboveLow?: boolean];
+
+/** "10.0–30.0 inclusive", "between 1 and 10", "from 5 to 50", "allowed: 1-254", "greater than 0 and no more than 500". */
+function boundsIn(clause: string): Bounds | undefined {
   const lower = clause.toLowerCase();
+  const between = new RegExp(
+    `\\b(greater than|more than|above|at least|no less than)\\s+${NUMBER}\\s+(?:and|but)\\s+(?:no more than|not more than|at most|up to|not above|not exceeding)\\s+${NUMBER}`,
+  ).exec(lower);
+  if (between?.[2] && between[3] && Number(between[2]) < Number(between[3]))
+    return [between[2], between[3], !/least|no less/.test(between[1] ?? "")];
   const range =
     new RegExp(`\\bbetween\\s+${NUMBER}\\s+and\\s+${NUMBER}`).exec(lower) ??
     new RegExp(`(?:^|[\\s:(])${NUMBER}\\s*(?:–|—|-|\\.\\.|to)\\s*${NUMBER}(?=\\s|[),.;]|$)`).exec(lower);
@@ -307,8 +315,10 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
     // "delta is 0": a move by nothing is refused
     if (/\bis (?:0|zero)\s*(?:[.,;)]|$)/.test(text)) return (arg) => `${arg} != 0`;
     const below = new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text);
-    if (below?.[1]) return (arg) => `${arg} >= ${below[1]}`;
     const above = new RegExp(`\\b(?:greater than|more than|above|over|exceeds)\\s+${NUMBER}`).exec(text);
+    // "below -80 or above 60": both ends refused
+    if (below?.[1] && above?.[1]) return (arg) => `${arg} >= ${below[1]} and ${arg} <= ${above[1]}`;
+    if (below?.[1]) return (arg) => `${arg} >= ${below[1]}`;
     if (above?.[1]) return (arg) => `${arg} <= ${above[1]}`;
     return undefined;
   }

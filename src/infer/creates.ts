@@ -841,10 +841,11 @@ function startingValues(
 function statedStart(written: string, path: string): { value: unknown } | undefined {
   if (!written.includes(path)) return undefined;
   // Markdown's code spans and emphasis ("`ascents` = 0") mark names, they are not part of
-  // them; a word in a code span after "=" ("`status` = `held`") is a text value
+  // them; a word in a code span after "=" or after "with" and the name ("`status` = `held`", "with state
+  // `waiting`") is a text value
   const text = written
-    .replace(/=\s*`([^`\s]+)`/g, (_said, value: string) =>
-      /^(?:-?\d+(?:\.\d+)?|true|false|null)$/.test(value) ? `= ${value}` : `= "${value}"`,
+    .replace(/(=|\bwith\s+`?[A-Za-z_]+`?)\s*`([^`\s]+)`/g, (_said, before: string, value: string) =>
+      /^(?:-?\d+(?:\.\d+)?|true|false|null)$/.test(value) ? `${before} ${value}` : `${before} "${value}"`,
     )
     .replace(/[`*]/g, "");
   const name = escapeRegExp(path);

@@ -287,7 +287,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return source;
     }
-    const counted = listCounts(ctx, outcome.drafts);
+    const counted = [
+      ...listCounts(ctx, outcome.drafts),
+      ...listStatistics(ctx, outcome.drafts),
+      ...statedConstants(ctx, outcome.drafts),
+    ];
     const drafts = [
       // a bad token is refused before anything is looked at, as a 401 comes before a 404
       ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
@@ -728,6 +732,8 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
       ? ownRecordRule(ctx, acting, { increase: INCREASE_VERBS, decrease: DECREASE_VERBS })
       : undefined;
   if (own) return { drafts: own };
+  const placed = !named && !subject && acting === "create" ? describedPlace(ctx) : undefined;
+  if (placed) return found(createRule(ctx, placed, singular(placed.name)), "nothing to create");
   const folder = !named && acting === "create" ? folderForCreate(ctx) : undefined;
   if (folder) return found(createRule(ctx, folder, singular(folder.name)), "nothing to create");
   const pairs = !named ? pairsList(ctx) : undefined;
@@ -1108,6 +1114,120 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
     }
   }
   return out;
+}
+
+/**
+ * "The response echoes the code, `retired: true` and …": an output the docs give a constant
+ * in code (a flag, a number or null) answers that constant, as Stripe's deletes answer
+ * `deleted: true` and Slack's methods `ok: true`, and GitHub's `merged: true` after a merge.
+ */
+function statedConstants(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const answered = new Set(
+    drafts.flatMap((d) => (typeof d.output === "string" ? [d.output.split(".")[0]] : [])),
+  );
+  const out: Draft[] = [];
+  for (const output of ctx.facts.outputs) {
+    if (answered.has(output.name)) continue;
+    const name = escapeRegExp(output.name);
+    const said = new RegExp(`\`${name}\`?\\s*[:=]\\s*\`?(true|false|null|-?\\d+(?:\\.\\d+)?)\``).exec(
+      ctx.facts.tool.description,
+    )?.[1];
+    if (said === undefined) continue;
+    const value: unknown = JSON.parse(said);
+    if (
+      value !== null &&
+      output.type !== undefined &&
+      typeof value !== (output.type === "integer" ? "number" : output.type)
+    )
+      continue;
+    out.push({ kind: "respond", output: output.name, value: { $expr: said } });
+    ctx.notes.push(`answers ${output.name} ${said}, as the docs give it`);
+  }
+  return out;
+}
+
+/** The statistic a word at the head of an output's name asks for, as a JSONata function of the numbers. */
+const STATISTICS: Record<string, (values: string) => string> = {
+  min: (v) => `$min(${v})`,
+  minimum: (v) => `$min(${v})`,
+  lowest: (v) => `$min(${v})`,
+  max: (v) => `$max(${v})`,
+  maximum: (v) => `$max(${v})`,
+  highest: (v) => `$max(${v})`,
+  peak: (v) => `$max(${v})`,
+  avg: (v) => `$average(${v})`,
+  average: (v) => `$average(${v})`,
+  mean: (v) => `$average(${v})`,
+  last: (v) => `${v}[-1]`,
+  latest: (v) => `${v}[-1]`,
+  first: (v) => `${v}[0]`,
+  earliest: (v) => `${v}[0]`,
+};
+
+/**
+ * `min_seen_c`, `avg_temp_c`, `last_temp_c` of a shipment whose `readings` keep `temp_c`: an
+ * answer named for a statistic and a number its list's items keep (by name, or by the unit the
+ * name ends in) is that statistic over the list, null where the list is empty, as CloudWatch's
+ * Minimum/Maximum/Average, Strava's `max_speed`/`average_speed` and a data logger's summary give.
+ */
+function listStatistics(ctx: Context, drafts: readonly Draft[]): Draft[] {
+  const bound = drafts.filter(
+    (d) =>
+      typeof d.as === "string" && typeof d.target === "string" && d.kind !== "list" && d.kind !== "check",
+  );
+  const out: Draft[] = [];
+  const rounded = /\brounded to (\d) decimal/i.exec(ctx.facts.tool.description)?.[1];
+  for (const output of ctx.facts.outputs) {
+    if (output.type !== undefined && output.type !== "integer" && output.type !== "number") continue;
+    const [head, ...rest] = nameWords(output.name);
+    const statistic = head ? STATISTICS[head] : undefined;
+    if (!statistic || rest.length === 0) continue;
+    for (const draft of bound) {
+      const collection = ctx.shape.collections.get(String(draft.target).split("/")[0] ?? "");
+      // a bound the record keeps itself (`min_c` of a shipment) is stored, not worked out
+      if (collection?.fields.has(output.name)) break;
+      const kept = numbersOfItems(ctx, collection, rest);
+      if (!kept) continue;
+      const values = `$${String(draft.as)}.${kept.list}.${kept.field}`;
+      const computed = statistic(`[${values}]`);
+      const value =
+        head === "avg" || head === "average" || head === "mean" ? roundedTo(computed, rounded) : computed;
+      out.push({
+        kind: "respond",
+        output: output.name,
+        value: { $expr: `$count([${values}]) = 0 ? null : ${value}` },
+      });
+      ctx.notes.push(`answers ${output.name} as the ${head} of ${kept.field} over ${kept.list}`);
+      break;
+    }
+  }
+  return out;
+}
+
+function roundedTo(expression: string, places: string | undefined): string {
+  return places === undefined ? expression : `$round(${expression}, ${places})`;
+}
+
+/** The one list of a collection's records whose items keep the number a name's words end in (`temp_c`, or `…_c`). */
+function numbersOfItems(
+  ctx: Context,
+  collection: CollectionShape | undefined,
+  words: readonly string[],
+): { list: string; field: string } | undefined {
+  if (!collection) return undefined;
+  const found: Array<{ list: string; field: string }> = [];
+  for (const list of collection.fields.values()) {
+    if (list.path.includes(".") || !list.types.has("array")) continue;
+    const items = ctx.shape.nested.get(list.path);
+    if (!items || items.parent !== collection.name) continue;
+    const numbers = [...items.fields.values()].filter((f) => !f.path.includes(".") && f.types.has("number"));
+    const exact = numbers.find((f) => f.path === words.join("_"));
+    const unit = words.at(-1);
+    const byUnit = numbers.filter((f) => nameWords(f.path).length > 1 && nameWords(f.path).at(-1) === unit);
+    const field = exact ?? (byUnit.length === 1 ? byUnit[0] : undefined);
+    if (field) found.push({ list: list.path, field: field.path });
+  }
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /**
@@ -1826,6 +1946,24 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
 }
 
 /**
+ * "Books a firing at the back of `queue`", "appends the entry to `log`": a create whose name
+ * names no collection puts its record where its description says, when it names one
+ * top-level list or map so, as API references say where a POST files what it makes (GitHub's
+ * "adds a comment to the issue's `comments`", a job queue's "pushed onto `jobs`").
+ */
+function describedPlace(ctx: Context): CollectionShape | undefined {
+  const text = ctx.facts.tool.description;
+  const placing =
+    /\b(?:to|into|onto|at the (?:back|end|tail|bottom) of)\s+(?:the\s+)?`([A-Za-z_][A-Za-z0-9_]*)`/g;
+  const places = new Set<CollectionShape>();
+  for (const match of text.matchAll(placing)) {
+    const collection = ctx.shape.collections.get(match[1] as string);
+    if (collection && collection.path.length === 1 && !collection.pairs) places.add(collection);
+  }
+  return places.size === 1 ? [...places][0] : undefined;
+}
+
+/**
  * "Withdrawal deletes the record outright", "the booking is removed from bookings": a verb
  * that ends a record's life (`withdraw`, `retire`, `archive` where the docs say so) deletes it
  * when its description says the record goes, as DELETE endpoints behind domain verbs do
@@ -1836,7 +1974,12 @@ function deletesOutright(facts: ToolFacts, subject: Reference | undefined): bool
   const text = facts.tool.description.replace(/[`*]/g, "").toLowerCase();
   const noun = escapeRegExp(nameWords(singular(subject.collection.name)).at(-1) ?? "");
   const name = escapeRegExp(subject.collection.name.toLowerCase());
-  const object = String.raw`(?:(?:the|this|that|its)\s+)?(?:record|entry|row|${noun})`;
+  // "removes a job from queue": any noun for one of its records, but not a part of them ("a tag")
+  const parts = [...subject.collection.fields.keys()]
+    .flatMap((name) => [name, singular(name)])
+    .map((name) => escapeRegExp(name.toLowerCase()));
+  const member = String.raw`(?!(?:${parts.join("|") || "$^"})\b)[a-z]{3,}`;
+  const object = String.raw`(?:(?:the|this|that|its|a|an)\s+)?(?:record|entry|row|${noun}|${member})`;
   // "from the shift's volunteers" takes from a list the record keeps: only the record's own collection counts
   const whence = String.raw`(?:outright|permanently|entirely|for good|from\s+(?:the\s+)?(?:${name}|${noun}s)\b(?!['’]))`;
   return (

@@ -138,6 +138,8 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   if (words.some((w) => LOGOUT_VERBS.has(w))) return "logout";
   const amount = amountParam(ctx);
   if (amount && (refilled(ctx) || ADDED.test(ctx.facts.tool.description))) return "increase";
+  // a verb toolsim does not know, whose docs say which field keeps the one value given
+  if (ctx.facts.verbAction === undefined && keepsTheValue(ctx)) return "set";
   if (!verb) return undefined;
   if (amount && INCREASE_VERBS.has(verb)) return "increase";
   if (amount && DECREASE_VERBS.has(verb)) return "decrease";
@@ -150,6 +152,15 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   if (PLAIN_UPDATE_VERBS.has(verb) || VERBS.update.includes(verb) || VERBS.create.includes(verb))
     return "set";
   return undefined;
+}
+
+/** Whether the docs name the field of a record that keeps the call's one argument ("Stores … in `kiln.offset_c`"). */
+function keepsTheValue(ctx: Context): boolean {
+  const only = ctx.facts.params.length === 1 ? (ctx.facts.params[0] as Param) : undefined;
+  return (
+    only !== undefined &&
+    ctx.shape.parts.some((p) => p.kind === "record" && assignedField(ctx, p, only) !== undefined)
+  );
 }
 
 /**

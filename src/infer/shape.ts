@@ -706,6 +706,64 @@ function attachCounters(parts: readonly Part[], worlds: readonly unknown[]): voi
       break;
     }
   }
+  attachUnnamedCounters(parts, records, worlds);
+}
+
+/**
+ * `next_firing` beside a `queue` of `F-7`, `F-8` and 9: a `next_…` number named for no
+ * collection is the counter of the one collection beside it whose largest id it is one more
+ * than in every state, as a queue's ticket number or a print spooler's next job number is kept.
+ */
+function attachUnnamedCounters(
+  parts: readonly Part[],
+  records: readonly RecordShape[],
+  worlds: readonly unknown[],
+): void {
+  const taken = new Set(
+    parts.flatMap((p) => (p.kind === "collection" && p.counter ? [p.counter.path.join("/")] : [])),
+  );
+  for (const holder of records) {
+    const uncounted = parts.filter(
+      (p): p is CollectionShape =>
+        p.kind === "collection" &&
+        !p.counter &&
+        !p.parent &&
+        p.path.length === holder.path.length + 1 &&
+        holder.path.every((s, i) => p.path[i] === s),
+    );
+    for (const field of holder.fields.values()) {
+      const path = [...holder.path, field.path];
+      if (taken.has(path.join("/")) || nameWords(field.path)[0] !== "next") continue;
+      if (!field.types.has("number") || field.types.size !== 1) continue;
+      const fits = uncounted.filter((part) => nextInEveryState(part, path, worlds));
+      if (fits.length !== 1) continue;
+      (fits[0] as CollectionShape).counter = { path, holds: "next" };
+    }
+  }
+}
+
+/** Whether the number is one more than the collection's largest numbered id wherever both are seen. */
+function nextInEveryState(
+  part: CollectionShape,
+  path: readonly string[],
+  worlds: readonly unknown[],
+): boolean {
+  let seen = 0;
+  for (const world of worlds) {
+    const value = valueAt(world, path);
+    const records = valueAt(world, part.path);
+    if (typeof value !== "number" || records === null || typeof records !== "object") continue;
+    const keys = Array.isArray(records)
+      ? part.keyField
+        ? records.map((r) => String((r as Record<string, unknown> | null)?.[part.keyField as string]))
+        : []
+      : Object.keys(records);
+    const highest = highestNumber(keys);
+    if (highest === undefined) continue;
+    if (value !== highest + 1) return false;
+    seen++;
+  }
+  return seen > 0;
 }
 
 /** Nested records are numbered across their holders: the counter against every key seen. */

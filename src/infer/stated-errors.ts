@@ -151,7 +151,7 @@ function proseCode(condition: string, subject: string | undefined): string {
 }
 
 /** A sentence that speaks of failing. */
-const ERROR_WORDS = /\b(fail(s|ed)?|errors?|rejects?|refuses?|raises?|throws?|denie[sd])\b/i;
+const ERROR_WORDS = /\b(fail(s|ed)?|errors?|reject(s|ed)?|refus(e|es|ed)|raises?|throws?|denie[sd])\b/i;
 
 /** "APPLICATION_NOT_FOUND when the identifier is unknown": a code with its condition says it fails. */
 const CONDITIONED_CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:when|if|unless)\b/;
@@ -167,9 +167,18 @@ const CODE_FOR_CASE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+for\s+(?:a|an|any|the
 const REQUIRED_CODE =
   /\b(?:must|cannot|can't|may\s+not|needs?\s+to|has\s+to|is\s+required|only)\b[^.]*\(\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s*\)/;
 
+/** "Unknown id: `NOT_FOUND`", "Unknown member → NOT_FOUND": a bad case, a colon or an arrow, and its code. */
+const CASE_CODE =
+  /\b(?:[Uu]nknown|[Mm]issing|[Ii]nvalid|[Nn]onexistent|[Nn]on-existent|[Nn]o such|[Dd]uplicate|[Ee]mpty)\b[^.:;→]{0,40}(?::|→|->)\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
+
+/** "`amount` must be greater than 0, otherwise `INVALID_AMOUNT`": a requirement and the code of its breach. */
+const OTHERWISE_CODE = /\b(?:otherwise|or else|else)\s*[,:]?\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
+
 function speaksOfFailing(text: string): boolean {
   return (
     ERROR_WORDS.test(text) ||
+    CASE_CODE.test(text) ||
+    OTHERWISE_CODE.test(text) ||
     CONDITIONED_CODE.test(text) ||
     ANSWERED_CODE.test(text) ||
     CODE_FOR_CASE.test(text) ||

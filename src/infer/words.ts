@@ -647,15 +647,20 @@ export function describedVerb(
 export function openingVerb(name: string, description: string): { verb: string; action: Action } | undefined {
   const words = verbWords(name);
   const first = words[0];
-  const opening = /^\s*([A-Za-z]+)\s+(?:(?:a|an|the|one|new)\s+)*([A-Za-z]+)/.exec(description);
+  // "Permanently removes a tool": an adverb before the verb says how, not what
+  const opening = /^\s*(?:[A-Za-z]+ly\s+)?([A-Za-z]+)\s+(?:(?:a|an|the|one|new)\s+)*([A-Za-z]+)/.exec(
+    description,
+  );
   if (!first || !opening?.[1] || !opening[2] || words.length < 2) return undefined;
   const said = opening[1].toLowerCase();
   const known = [said, said.replace(/ies$/, "y"), said.replace(/es$/, ""), said.replace(/s$/, "")]
     .map((w) => verbOf(w))
     .find((v) => v !== undefined && v.verb !== first);
   const object = singular(opening[2].toLowerCase());
-  if (!known || !words.slice(1).some((w) => singular(w) === object)) return undefined;
-  return { verb: first, action: known.action };
+  const at = words.findIndex((w, i) => i > 0 && singular(w) === object);
+  if (!known || at < 0) return undefined;
+  // the name's word before the object is its verb (`retire` of `toolshed_retire_tool`, a product's name first)
+  return { verb: words[at - 1] as string, action: known.action };
 }
 
 /** Whether a tool reads, creates, updates or deletes, from its read-only hint and its verb. */

@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+import { call, failure, integer, number, outputs, text, tool, world } from "./support/infer-world.js";
+
+/** A deli counter: a singleton, a line of tickets kept as a list with a number beside it, and a scale. */
+const deli = () => ({
+  counter: { open: true, served_today: 12 },
+  scale: { tare_g: 0, unit: "g" },
+  line: [
+    { id: "T-4", name: "Ana", state: "waiting" },
+    { id: "T-5", name: "Bo", state: "serving" },
+    { id: "T-6", name: "Cy", state: "waiting" },
+  ],
+  next_number: 7,
+});
+
+describe("answers the docs define by a count after the field's name", () => {
+  it("counts the entries of a named list that hold the stated value", async () => {
+    const status = tool(
+      "deli_get_status",
+      "Snapshot of the counter: `open` and `served_today` as stored, and `waiting`: the number of entries in `line` whose `state` is `waiting` (the one being served is not counted).",
+      {},
+      [],
+      [],
+      outputs({ open: { type: "boolean" }, served_today: integer, waiting: integer }),
+    );
+    const read = await call(world(deli(), [status]), "deli_get_status", {});
+    expect(read.answer).toEqual({ open: true, served_today: 12, waiting: 2 });
+    expect(read.report.verdict).toBe("inferred");
+  });
+
+  it("counts what is left after a removal, not the one record the call named", async () => {
+    const cancel = tool(
+      "deli_cancel_ticket",
+      "Removes a ticket from `line` by id. Responds with the `id` and `remaining`, the number of tickets left in `line`.",
+      { id: text },
+      ["id"],
+      [],
+      outputs({ id: text, remaining: integer }),
+    );
+    const done = await call(world(deli(), [cancel]), "deli_cancel_ticket", { id: "T-4" });
+    expect(done.after.line).toEqual([
+      { id: "T-5", name: "Bo", state: "serving" },
+      { id: "T-6", name: "Cy", state: "waiting" },
+    ]);
+    expect(done.answer).toMatchObject({ remaining: 2 });
+  });
+
+  it("counts the whole list when the call names one of its records by key", async () => {
+    const get = tool(
+      "deli_get_ticket",
+      "One ticket by id, with `line_length`: the number of entries in `line`.",
+      { id: text },
+      ["id"],
+      [],
+      outputs({ id: text, name: text, line_length: integer }),
+    );
+    const read = await call(world(deli(), [get]), "deli_get_ticket", { id: "T-5" });
+    expect(read.answer).toMatchObject({ name: "Bo", line_length: 3 });
+  });
+});
+
+describe("a create that says where its record goes", () => {
+  const enqueue = tool(
+    "deli_enqueue_customer",
+    "Puts a customer at the back of `line` with state `waiting`; the ticket is numbered from `next_number`.",
+    { name: text },
+    ["name"],
+    [],
+    outputs({ id: text }),
+  );
+
+  it("files the record in the list the description names, its id from the number beside it", async () => {
+    const made = await call(world(deli(), [enqueue]), "deli_enqueue_customer", { name: "Di" });
+    expect((made.after.line as unknown[]).at(-1)).toEqual({ id: "T-7", name: "Di", state: "waiting" });
+    expect(made.after.next_number).toBe(8);
+  });
+});
+
+describe("a verb toolsim does not know, whose docs say where the value is stored", () => {
+  const tare = tool(
+    "deli_tune_scale",
+    "Stores a new tare in `scale.tare_g`. The tare is a whole number of grams between -50 and 50 inclusive; values outside that band are refused with `OUT_OF_RANGE`.",
+    { grams: integer },
+    ["grams"],
+    [],
+    outputs({ tare_g: integer }),
+  );
+
+  it("sets that field, and refuses a value outside the band with the code it is refused with", async () => {
+    const set = await call(world(deli(), [tare]), "deli_tune_scale", { grams: -8 });
+    expect((set.after.scale as Record<string, unknown>).tare_g).toBe(-8);
+    const far = await call(world(deli(), [tare]), "deli_tune_scale", { grams: 80 });
+    expect(failure(far.outcome)).toBe("OUT_OF_RANGE");
+  });
+});
+
+/** A hive on a scale: each hive keeps its weighings. */
+const apiary = () => ({
+  hives: [
+    {
+      id: "H1",
+      name: "Clover",
+      weighings: [
+        { day: "2024-05-01", weight_kg: 31.5 },
+        { day: "2024-05-02", weight_kg: 32.25 },
+        { day: "2024-05-03", weight_kg: 31.0 },
+      ],
+    },
+    { id: "H2", name: "Heather", weighings: [] },
+  ],
+});
+
+describe("statistics over a record's own list", () => {
+  const get = tool(
+    "apiary_get_hive",
+    "One hive with `last_weight_kg`, `min_seen_kg`, `max_seen_kg` and `avg_weight_kg` (mean rounded to 1 decimal) over its `weighings`; all null when it has none. Unknown id: `NOT_FOUND`.",
+    { id: text },
+    ["id"],
+    [],
+    outputs({
+      id: text,
+      name: text,
+      last_weight_kg: number,
+      min_seen_kg: number,
+      max_seen_kg: number,
+      avg_weight_kg: number,
+    }),
+  );
+
+  it("answers the last, lowest, highest and mean of the number the items keep", async () => {
+    const read = await call(world(apiary(), [get]), "apiary_get_hive", { id: "H1" });
+    expect(read.answer).toMatchObject({
+      last_weight_kg: 31,
+      min_seen_kg: 31,
+      max_seen_kg: 32.25,
+      avg_weight_kg: 31.6,
+    });
+    expect(read.report.verdict).toBe("inferred");
+  });
+
+  it("answers null for an empty list, and an unknown id with the code after the colon", async () => {
+    const empty = await call(world(apiary(), [get]), "apiary_get_hive", { id: "H2" });
+    expect(empty.answer).toMatchObject({ last_weight_kg: null, avg_weight_kg: null });
+    const none = await call(world(apiary(), [get]), "apiary_get_hive", { id: "H9" });
+    expect(failure(none.outcome)).toBe("NOT_FOUND");
+  });
+});
+
+describe("a refusal at both ends of a number", () => {
+  it("refuses a value below the lower or above the upper bound", async () => {
+    const weigh = tool(
+      "apiary_log_weighing",
+      "Appends a weighing to the hive's `weighings`. Errors: `NOT_FOUND`; `SCALE_FAULT` if `weight_kg` is below 0 or above 150.",
+      { id: text, day: text, weight_kg: number },
+    );
+    const args = (weight_kg: number) => ({ id: "H1", day: "2024-05-04", weight_kg });
+    const low = await call(world(apiary(), [weigh]), "apiary_log_weighing", args(-1));
+    expect(failure(low.outcome)).toBe("SCALE_FAULT");
+    const high = await call(world(apiary(), [weigh]), "apiary_log_weighing", args(151));
+    expect(failure(high.outcome)).toBe("SCALE_FAULT");
+    const fine = await call(world(apiary(), [weigh]), "apiary_log_weighing", args(33));
+    expect(fine.outcome.status).toBe("applied");
+  });
+});
+
+describe("a deposit topped up, and a record retired", () => {
+  const shed = () => ({
+    members: { "M-1": { name: "Ida", balance: 30 } },
+    kits: {
+      "K-1": { name: "Drill", status: "available", uses: 4 },
+      "K-2": { name: "Saw", status: "lent", uses: 9 },
+    },
+  });
+
+  it("checks a range told as greater than one number and no more than another, with the code after 'otherwise'", async () => {
+    const top = tool(
+      "shed_top_up_balance",
+      "Adds money to a member's `balance`. `amount` must be greater than 0 and no more than 500, otherwise `INVALID_AMOUNT`. Unknown member → `NOT_FOUND`.",
+      { member_id: text, amount: number },
+      ["member_id", "amount"],
+      [],
+      outputs({ member_id: text, balance: number }),
+    );
+    const zero = await call(world(shed(), [top]), "shed_top_up_balance", { member_id: "M-1", amount: 0 });
+    expect(failure(zero.outcome)).toBe("INVALID_AMOUNT");
+    const most = await call(world(shed(), [top]), "shed_top_up_balance", { member_id: "M-1", amount: 500 });
+    expect(most.answer).toMatchObject({ balance: 530 });
+    const nobody = await call(world(shed(), [top]), "shed_top_up_balance", { member_id: "M-9", amount: 5 });
+    expect(failure(nobody.outcome)).toBe("NOT_FOUND");
+  });
+
+  it("reads the verb a description opens with after an adverb, and answers a constant the docs give in code", async () => {
+    const retire = tool(
+      "shed_retire_kit",
+      "Permanently removes a kit from the shelf. A kit that is lent cannot be retired (`KIT_LENT`). The response echoes the id, `retired: true` and the kit's lifetime `uses`.",
+      { kit_id: text },
+      ["kit_id"],
+      [],
+      outputs({ kit_id: text, retired: { type: "boolean" }, uses: integer }),
+    );
+    const gone = await call(world(shed(), [retire]), "shed_retire_kit", { kit_id: "K-1" });
+    expect(gone.after.kits).not.toHaveProperty("K-1");
+    expect(gone.answer).toMatchObject({ retired: true, uses: 4 });
+    expect(gone.report.verdict).toBe("inferred");
+  });
+});
