@@ -204,3 +204,56 @@ describe("a deposit topped up, and a record retired", () => {
     expect(gone.report.verdict).toBe("inferred");
   });
 });
+
+describe("each listed item's count of its own list", () => {
+  const school = () => ({
+    courses: [
+      { id: "C1", title: "Clay", roster: ["a", "b"], waitlist: ["c"] },
+      { id: "C2", title: "Glass", roster: [], waitlist: [] },
+    ],
+  });
+
+  it("answers a field the docs call a list's length, where the schema spells the rows", async () => {
+    const list = tool(
+      "school_list_courses",
+      "All courses. For each course you get `id`, `title`, `enrolled` (roster length) and `waitlisted` (waitlist length).",
+      {},
+      [],
+      [],
+      outputs({
+        courses: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { id: text, title: text, enrolled: integer, waitlisted: integer },
+          },
+        },
+      }),
+    );
+    const read = await call(world(school(), [list]), "school_list_courses", {});
+    expect(read.answer).toMatchObject({
+      courses: [
+        { id: "C1", enrolled: 2, waitlisted: 1 },
+        { id: "C2", enrolled: 0, waitlisted: 0 },
+      ],
+    });
+  });
+
+  it("reads the rows' fields from braces in the description where the schema leaves them bare", async () => {
+    const list = tool(
+      "school_list_courses",
+      "All courses.\n\nReturns:\n  courses - array of {id, title, seats_taken} where seats_taken is the length of the course's roster list.",
+      {},
+      [],
+      [],
+      outputs({ courses: { type: "array", items: { type: "object" } } }),
+    );
+    const read = await call(world(school(), [list]), "school_list_courses", {});
+    expect(read.answer).toMatchObject({
+      courses: [
+        { id: "C1", seats_taken: 2 },
+        { id: "C2", seats_taken: 0 },
+      ],
+    });
+  });
+});

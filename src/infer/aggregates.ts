@@ -154,7 +154,7 @@ export function phraseOf(description: string, output: OutputFact): string | unde
     new RegExp(`${around}\\s*:\\s*<([^>]+)>`),
     new RegExp(`${around}\\s*\\(([^)]+)\\)`),
     new RegExp(`${around}\\s*(?:[–—]|-(?=\\s))\\s*([^\\n;]+)`),
-    new RegExp(`${around}\\s+(counts?|is the (?:number|sum|count) of)\\s+([^.;,\\n]+)`),
+    new RegExp(`${around}\\s+(counts?|is the (?:number|sum|count|length|size) of)\\s+([^.;,\\n]+)`),
     new RegExp(`${around}\\s*=\\s*([^\\n;]+)`),
   ];
   for (const form of forms) {
@@ -793,9 +793,9 @@ export function listItemAnswers(ctx: Context, drafts: readonly Draft[]): Draft[]
     const binding = typeof value?.$expr === "string" ? /^\[\$(\w+)\]$/.exec(value.$expr)?.[1] : undefined;
     const list = binding ? drafts.find((d) => d.kind === "list" && d.as === binding) : undefined;
     const collection = list ? ctx.shape.collections.get(String(list.target)) : undefined;
-    const items = (properties as Record<string, { items?: { properties?: Record<string, unknown> } }>)[
-      draft.output
-    ]?.items?.properties;
+    const items =
+      (properties as Record<string, { items?: { properties?: Record<string, unknown> } }>)[draft.output]
+        ?.items?.properties ?? describedItems(ctx.facts.tool.description, draft.output);
     if (!collection || !items || !binding) continue;
     const key = ctx.keyFields.get(collection.name) ?? collection.keyField ?? itemKey(ctx, collection, items);
     const owner = key ? { collection, key: `$it.${quoted(key)}` } : undefined;
@@ -831,6 +831,20 @@ export function listItemAnswers(ctx: Context, drafts: readonly Draft[]): Draft[]
       );
   }
   return out;
+}
+
+/**
+ * "hives - array of {hive_id, name, status, boxes, inspection_count}": the fields of each item a
+ * description lists in braces after the output's name, where the schema leaves its items bare.
+ */
+function describedItems(description: string, output: string): Record<string, unknown> | undefined {
+  const listed = new RegExp(
+    `(?:^|[^A-Za-z0-9_])\`?${escapeRegExp(output)}\`?\\s*(?:[-–—:]\\s*)?(?:an? )?(?:array|list) of \\{([^}]*)\\}`,
+  ).exec(description)?.[1];
+  if (!listed) return undefined;
+  const names = listed.split(",").map((name) => name.replace(/[`"'\s]/g, ""));
+  if (names.length === 0 || names.some((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return undefined;
+  return Object.fromEntries(names.map((name) => [name, {}]));
 }
 
 /**
@@ -879,6 +893,8 @@ function itemExpression(
         : `$count($keys($it.${quoted(list.path)}))`;
   }
   if (!phrase) return undefined;
+  const length = ownListLength(collection, phrase);
+  if (length) return length;
   const formula = formulaOn(ctx, collection, "$it", output, phrase, owner);
   if (formula) return formula;
   if (!owner) return undefined;
@@ -886,6 +902,29 @@ function itemExpression(
   // a count over everything would answer every item the same: only the item's own records count
   if (!aggregate?.predicates.some((p) => p.includes(owner.key))) return undefined;
   return expressionOf(aggregate);
+}
+
+/**
+ * "`enrolled` (roster length)", "the length of the hive's inspections list", "number of entries in
+ * `waitlist`": the size of a list (or map) the item keeps, as listings carry a count of each
+ * item's members (GitHub's `stargazers_count`, Trello's `badges.checkItems`, Slack's `num_members`).
+ */
+function ownListLength(collection: CollectionShape, phrase: string): string | undefined {
+  const text = plain(phrase)
+    .replace(/[.,;:]+$/, "")
+    .replace(/^is /, "");
+  const named =
+    /^(?:the )?([a-z_]+) (?:length|size|count)$/.exec(text)?.[1] ??
+    /^(?:the )?(?:length|size) of (?:the |its |their )?(?:[a-z]+'s )?([a-z_]+)(?: list| array| map)?$/.exec(
+      text,
+    )?.[1] ??
+    /^(?:the )?number of (?:entries|items|elements) in (?:the |its |their )?(?:[a-z]+'s )?([a-z_]+)$/.exec(
+      text,
+    )?.[1];
+  const list = named ? collection.fields.get(named) : undefined;
+  if (!list || list.path.includes(".")) return undefined;
+  if (list.types.has("array")) return `$count($it.${quoted(list.path)})`;
+  return list.types.has("object") ? `$count($keys($it.${quoted(list.path)}))` : undefined;
 }
 
 /**
