@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { call, failure, integer, number, outputs, text, tool, world } from "./support/infer-world.js";
+import {
+  call,
+  failure,
+  inferred,
+  integer,
+  number,
+  outputs,
+  text,
+  tool,
+  world,
+} from "./support/infer-world.js";
 
 /** A deli counter: a singleton, a line of tickets kept as a list with a number beside it, and a scale. */
 const deli = () => ({
@@ -255,5 +265,37 @@ describe("each listed item's count of its own list", () => {
         { id: "C2", seats_taken: 0 },
       ],
     });
+  });
+});
+
+describe("a product's name before every tool's name", () => {
+  const alerts = () => ({
+    alerts: {
+      "A-1": { title: "Disk full", status: "active" },
+      "A-2": { title: "CPU hot", status: "active" },
+    },
+  });
+  const get = tool("acme_get_alert", "One alert by id.", { alert_id: text });
+  const list = tool("acme_list_alerts", "All alerts.", {}, []);
+
+  it("is not the verb: the verb the description opens with is the one after it, and is never a read", () => {
+    const snooze = tool("acme_snooze_search_alert", "Snoozes an alert until tomorrow.", { alert_id: text });
+    const { report } = inferred(world(alerts(), [snooze, get, list]), "acme_snooze_search_alert");
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toMatch(/its verb \(snooze\)/);
+  });
+});
+
+describe("an answer said to hold what no record keeps", () => {
+  it("is partly known when the record is returned 'with' a field it lacks", () => {
+    const resolve = tool(
+      "desk_resolve_alert",
+      "Resolves an alert: status active → resolved. Returns the alert with open_minutes.",
+      { alert_id: text },
+    );
+    const state = { alerts: { "A-1": { title: "Disk full", status: "active" } } };
+    const { report } = inferred(world(state, [resolve]), "desk_resolve_alert");
+    expect(report.verdict).toBe("partly");
+    expect(report.gaps.join(" ")).toMatch(/keep nowhere: open minute/);
   });
 });

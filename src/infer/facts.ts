@@ -86,20 +86,31 @@ const SMALL_WORDS = new Set([
 ]);
 
 // the facts of a tool are read by the tool's own rules and by its siblings' conventions
-const factsByTool = new WeakMap<Tool, ToolFacts>();
+const factsByTool = new WeakMap<Tool, Map<string, ToolFacts>>();
 
-export function factsOf(tool: Tool): ToolFacts {
-  let facts = factsByTool.get(tool);
+/**
+ * The facts of a tool; `prefix` is the product's name its toolset puts before every tool's name
+ * (`toolshed_check_in`), which is neither its verb nor what it is about.
+ */
+export function factsOf(tool: Tool, prefix = ""): ToolFacts {
+  let byPrefix = factsByTool.get(tool);
+  if (byPrefix === undefined) {
+    byPrefix = new Map();
+    factsByTool.set(tool, byPrefix);
+  }
+  let facts = byPrefix.get(prefix);
   if (facts === undefined) {
-    facts = readFacts(tool);
-    factsByTool.set(tool, facts);
+    facts = readFacts(tool, prefix);
+    byPrefix.set(prefix, facts);
   }
   return facts;
 }
 
-function readFacts(tool: Tool): ToolFacts {
-  const words = verbWords(tool.name);
-  const verb = describedVerb(tool.name, tool.description) ?? verbOf(tool.name);
+function readFacts(tool: Tool, prefix: string): ToolFacts {
+  const all = verbWords(tool.name);
+  const name = prefix !== "" && all[0] === prefix && all.length > 1 ? all.slice(1).join("_") : tool.name;
+  const words = name === tool.name ? all : all.slice(1);
+  const verb = describedVerb(name, tool.description) ?? verbOf(name);
   return {
     tool,
     words,

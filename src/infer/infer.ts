@@ -133,6 +133,8 @@ import {
   STATUS_VERBS,
   sameNoun,
   singular,
+  verbOf,
+  verbWords,
 } from "./words.js";
 import { deleteRule, emptiedFields, statedCounts, takenByFlag, updateRule } from "./writes.js";
 
@@ -176,6 +178,29 @@ export interface Inferred {
   report: ToolReport[];
 }
 
+/**
+ * `toolshed_check_out`, `toolshed_get_member`, `toolshed_retire_tool`: the first word most of a
+ * toolset's names share, that is no verb and names nothing the state keeps, is the product's
+ * name, as MCP servers prefix their tools (`github_create_issue`, `slack_post_message`,
+ * `notion_search`). Where it names a part of the state (`kiln_get_status` beside a `kiln`), it is
+ * read as a noun, as before.
+ */
+function productPrefix(tools: readonly Tool[], shape: StateShape): string {
+  if (tools.length < 3 || shape.parts.length <= 1) return "";
+  const counts = new Map<string, number>();
+  for (const tool of tools) {
+    const words = verbWords(tool.name);
+    if (words.length > 1) counts.set(words[0] as string, (counts.get(words[0] as string) ?? 0) + 1);
+  }
+  const [word, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+  if (word === "" || count < 3 || count < 0.75 * tools.length || verbOf(word) !== undefined) return "";
+  const named = (name: string) => nameWords(name).some((w) => singular(w) === singular(word));
+  const kept = shape.parts.some(
+    (part) => named(part.name) || ("fields" in part && [...part.fields.keys()].some(named)),
+  );
+  return kept ? "" : word;
+}
+
 /** The mark an inferred tool carries. */
 export const INFERRED_BY = "rules";
 
@@ -190,8 +215,9 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
   const bare = [...found.collections.values()].some((c) => c.size === 0 && c.fields.size === 0);
   // the other tools are read only by the rules that look at a toolset's conventions
   let facts: ToolFacts[] | undefined;
+  const prefix = productPrefix(toolset.tools, found);
   const siblings = () => {
-    facts ??= toolset.tools.map(factsOf);
+    facts ??= toolset.tools.map((tool) => factsOf(tool, prefix));
     return facts;
   };
   const derived = empty || bare ? schemaWorld(toolset, siblings()) : undefined;
@@ -252,7 +278,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const scheme = tokenSchemeOf();
     const token = scheme ? tokenArgument(scheme, base) : undefined;
     const ctx: Context = {
-      facts: token ? withoutToken(factsOf(base), token.name) : factsOf(base),
+      facts: token ? withoutToken(factsOf(base, prefix), token.name) : factsOf(base, prefix),
       shape,
       states,
       siblings,
@@ -916,12 +942,6 @@ function unguardedCondition(
 }
 
 /**
- * A tool without an output schema whose description says what its answer holds ("with its
- * line totals, subtotal and total", "also returns the bytes used") where the records it reads
- * keep no such thing: those values are the real API's computation or its own, and the answer,
- * made of the record, lacks them.
- */
-/**
  * `repo_archived`, "ISSUE_LOCKED if the issue is locked": a documented error naming a
  * record an argument names and one of its flags refuses the call while that record's flag is
  * set (or, said with "not", while it is clear), as Stripe refuses charging a detached payment
@@ -1319,6 +1339,12 @@ function sentencesOf(text: string): string[] {
   return text.split(/(?<=[.;!?])\s+/);
 }
 
+/**
+ * A tool without an output schema whose description says what its answer holds ("with its
+ * line totals, subtotal and total", "also returns the bytes used", "Returns the booking with total_price") where the records it reads
+ * keep no such thing: those values are the real API's computation or its own, and the answer,
+ * made of the record, lacks them.
+ */
 function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: StateShape): string[] {
   if (facts.outputs.length > 0) return [];
   const description = facts.tool.description ?? "";
@@ -1369,6 +1395,7 @@ function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: S
       item
         .split(/\s+/)
         .filter((w) => w !== "" && !/^(the|its|their|a|an|current|all|each)$/.test(w))
+        .flatMap((w) => w.split("_").filter(Boolean))
         .map(singular)
         .filter((w) => !GENERIC_HEADS.has(w)),
     )
@@ -1384,7 +1411,7 @@ function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: S
 
 /** How a description lists what a changing tool answers. */
 const ANSWER_HOLDS =
-  /\b(?:with (?:its|their)|including(?: its| their)?|(?:also )?returns? (?:the [a-z ]+? and )?(?:its|their)|also returns? the)\s+([a-z ,'-]+?)(?:[.;:(]|$)/gi;
+  /\b(?:with (?:its|their)|including(?: its| their)?|(?:also )?returns? (?:the [a-z ]+? and )?(?:its|their)|also returns? the|returns? (?:the|its|their) [a-z]+ (?:with|plus))\s+([a-z_ ,'-]+?)(?:[.;:(]|$)/gi;
 /** And a read, which may also list it "with the …", "together with the …" or after a colon. */
 const READ_HOLDS =
   /\b(?:with (?:its|their|the)|together with (?:its|their|the)|including(?: its| their| the)?|(?:also )?returns? (?:the [a-z ]+? and )?(?:its|their)|also returns? the)\s+([a-z ,'-]+?)(?:[.;:(]|$)|:\s+(?:its|their|the)\s+([a-z ,'-]+?)(?:[.;(]|$)/gi;
