@@ -5,6 +5,7 @@ import {
   inferred,
   integer,
   number,
+  offlineAnswer,
   outputs,
   text,
   tool,
@@ -297,5 +298,42 @@ describe("an answer said to hold what no record keeps", () => {
     const { report } = inferred(world(state, [resolve]), "desk_resolve_alert");
     expect(report.verdict).toBe("partly");
     expect(report.gaps.join(" ")).toMatch(/keep nowhere: open minute/);
+  });
+});
+
+describe("a schema that lists the failure's fields beside the success's", () => {
+  it("answers a success without them, and does not count them as guesses", async () => {
+    const state = { alerts: { "A-1": { title: "Disk full", status: "active" } } };
+    const get = tool(
+      "desk_get_alert",
+      "One alert by id. Error shape: {error, message}.",
+      { alert_id: text },
+      ["alert_id"],
+      [],
+      outputs({ title: text, status: text, error: text }),
+    );
+    const ran = await call(world(state, [get]), "desk_get_alert", { alert_id: "A-1" });
+    expect(ran.report.verdict).toBe("inferred");
+    const simulated = offlineAnswer(ran, { alert_id: "A-1" });
+    expect(simulated.kind === "success" ? simulated.result : undefined).toEqual({
+      title: "Disk full",
+      status: "active",
+    });
+  });
+
+  it("leaves them out of a success it synthesizes", async () => {
+    const state = { alerts: { "A-1": { title: "Disk full", status: "active" } } };
+    const probe = tool(
+      "desk_probe_alerting",
+      "Sends a probe through the alerting pipeline.",
+      {},
+      [],
+      [],
+      outputs({ latency_ms: integer, error: text, error_code: text }),
+    );
+    const ran = await call(world(state, [probe]), "desk_probe_alerting", {});
+    const simulated = offlineAnswer(ran, {});
+    const result = simulated.kind === "success" ? (simulated.result as Record<string, unknown>) : {};
+    expect(Object.keys(result)).toEqual(["latency_ms"]);
   });
 });

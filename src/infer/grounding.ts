@@ -1,7 +1,7 @@
 import type { Draft } from "./drafts.js";
 import type { ToolFacts } from "./facts.js";
 import type { Part, StateShape } from "./shape.js";
-import { actionOf, describesOutcome, namesChangeOutcome, TEXT_ANSWER } from "./words.js";
+import { actionOf, describesOutcome, namesChangeOutcome, namesFailureOnly, TEXT_ANSWER } from "./words.js";
 
 const CHANGES = new Set(["create", "update", "delete", "tree"]);
 
@@ -18,7 +18,8 @@ export interface Grounding {
 }
 
 export function groundingOf(facts: ToolFacts, shape: StateShape, drafts: readonly Draft[]): Grounding {
-  const outputs = facts.outputs.map((o) => o.name);
+  // the failure's fields an answer's schema lists beside the success's are no answer's to guess
+  const outputs = facts.outputs.filter((o) => !namesFailureOnly(o.name)).map((o) => o.name);
   const covered = new Set<string>();
   let whole = false;
   for (const draft of drafts) {

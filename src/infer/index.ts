@@ -25,6 +25,7 @@ export {
   LOGOUT_VERBS,
   LOOKUP_VERBS,
   namesChangeOutcome,
+  namesFailureOnly,
   nounOfIdentifier,
   participle,
   plural,

@@ -765,6 +765,15 @@ export function describesOutcome(description: string | undefined): boolean {
 }
 
 /**
+ * `error`, `errors`, `error_code`, `error_message`: a field of the failure's shape that an
+ * output schema lists beside the success's fields (one schema for both, as Slack's `{ok, error}`
+ * and many JSON-RPC-style tools write it). A success does not carry it.
+ */
+export function namesFailureOnly(name: string): boolean {
+  return /^(?:errors?|error_(?:code|message|type|details?)|err|fault)$/.test(nameWords(name).join("_"));
+}
+
+/**
  * A boolean answer that says the change happened: named for the outcome (`success`, `ok`) or
  * for the change (`created`, `deleted`, `is_sent`; the participle of the tool's verb or of
  * any change). A change that was made answers it true.

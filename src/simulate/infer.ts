@@ -26,6 +26,7 @@ export {
   LOGIN_VERBS,
   LOGOUT_VERBS,
   namesChangeOutcome,
+  namesFailureOnly,
   nounOfIdentifier,
   participle,
   SHELL_COMMANDS,

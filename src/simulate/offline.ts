@@ -10,6 +10,7 @@ import {
   type EntityRef,
   inferWrite,
   namesChangeOutcome,
+  namesFailureOnly,
   overlayEntities,
   referencedEntities,
   wordsOf,
@@ -184,7 +185,23 @@ function once<T>(compute: () => T): () => T {
 
 function synthesizeFor(tool: Tool, schema: JsonSchema, request: SimulationRequest): unknown {
   const seed = seedFrom(hashOf(request.seed, tool.name, canonicalJson(request.args)));
-  return synthesize(schema, { seed, now: request.now, toolWords: toolWords(tool), state: request.state });
+  return synthesize(successSchema(schema), {
+    seed,
+    now: request.now,
+    toolWords: toolWords(tool),
+    state: request.state,
+  });
+}
+
+/** The schema of a success: without the failure's optional fields (`error`) a shared schema lists. */
+function successSchema(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (!properties) return schema;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const failure = Object.keys(properties).filter((name) => namesFailureOnly(name) && !required.has(name));
+  if (failure.length === 0) return schema;
+  const kept = Object.fromEntries(Object.entries(properties).filter(([name]) => !failure.includes(name)));
+  return { ...schema, properties: kept };
 }
 
 /**
