@@ -337,3 +337,50 @@ describe("a schema that lists the failure's fields beside the success's", () => 
     expect(Object.keys(result)).toEqual(["latency_ms"]);
   });
 });
+
+describe("an amount the description says moves a number of the record", () => {
+  const lab = () => ({
+    reagents: {
+      "NACL-500": { name: "Sodium chloride", quantity: 1200, reorder_level: 500, status: "active" },
+      "ETOH-1L": { name: "Ethanol", quantity: 800, reorder_level: 1000, status: "active" },
+    },
+  });
+  const get = tool("lab_get_reagent", "One reagent by code.", { code: text });
+
+  it("takes it from the number named, refusing an amount that is not above the least given", async () => {
+    const take = tool(
+      "lab_withdraw",
+      "Take an amount of a reagent out of stock. The code must exist (NOT_FOUND); amount must be > 0 (INVALID_AMOUNT); amount must not exceed quantity (INSUFFICIENT_STOCK). On success quantity is reduced by amount.",
+      { code: text, amount: number },
+    );
+    const taken = await call(world(lab(), [take, get]), "lab_withdraw", { code: "ETOH-1L", amount: 300 });
+    expect((taken.after.reagents as Record<string, { quantity: number }>)["ETOH-1L"]?.quantity).toBe(500);
+    const none = await call(world(lab(), [take, get]), "lab_withdraw", { code: "ETOH-1L", amount: 0 });
+    expect(failure(none.outcome)).toBe("INVALID_AMOUNT");
+    const much = await call(world(lab(), [take, get]), "lab_withdraw", { code: "ETOH-1L", amount: 900 });
+    expect(failure(much.outcome)).toBe("INSUFFICIENT_STOCK");
+  });
+
+  it("adds it to the number the description names", async () => {
+    const receive = tool(
+      "restock_reagent",
+      "Receive a delivery: adds amount (> 0, else INVALID_AMOUNT) to the reagent's quantity. Unknown code: NOT_FOUND.",
+      { code: text, amount: number },
+    );
+    const added = await call(world(lab(), [receive, get]), "restock_reagent", {
+      code: "NACL-500",
+      amount: 250,
+    });
+    expect((added.after.reagents as Record<string, { quantity: number }>)["NACL-500"]?.quantity).toBe(1450);
+  });
+});
+
+describe("a name that names only a field of the record an argument names", () => {
+  it("changes that one record, found by the key the toolset's reads name it by", async () => {
+    const state = { readers: { ida: { name: "Ida", shelf: ["Dune"] }, bo: { name: "Bo", shelf: [] } } };
+    const get = tool("get_reader", "One reader by handle.", { handle: text });
+    const add = tool("add_to_shelf", "Adds a title to a reader's shelf.", { handle: text, title: text });
+    const added = await call(world(state, [get, add]), "add_to_shelf", { handle: "ida", title: "Emma" });
+    expect((added.after.readers as Record<string, { shelf: string[] }>).ida?.shelf).toEqual(["Dune", "Emma"]);
+  });
+});

@@ -104,6 +104,21 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
       used.push(error);
       ctx.notes.push(`checks ${param.name} is within ${range[0]}-${range[1]} (${error.code})`);
     }
+    // "amount must be > 0 (INVALID_AMOUNT)", "adds amount (> 0, else INVALID_AMOUNT)": a least value alone
+    const least =
+      invalid && !range
+        ? said.map((clause) => leastIn(clause, param)).find((l) => l !== undefined)
+        : undefined;
+    if (invalid && least) {
+      out.push({
+        expr: `$not($exists(${arg})) or (${arg} ${least.above ? ">" : ">="} ${least.value})`,
+        error: invalid.code,
+      });
+      used.push(invalid);
+      ctx.notes.push(
+        `checks ${param.name} is ${least.above ? "above" : "at least"} ${least.value} (${invalid.code})`,
+      );
+    }
     const step = stepped ? [stepped.text, ...said].map(stepIn).find((n) => n !== undefined) : undefined;
     if (stepped && step) {
       // a tolerance, as 0.1 is not a binary fraction: 0.3 is a multiple of 0.1 here
@@ -249,6 +264,26 @@ function ownBounds(clause: string, param: Param, numbers: readonly Param[]): Bou
   if (after) return after;
   const others = numbers.some((p) => p !== param && namePattern(p).test(lower));
   return others ? undefined : boundsIn(clause);
+}
+
+/** "amount must be > 0", "amount (> 0, …)", "amount must be at least 1": the least a number may be, said right after its name. */
+function leastIn(clause: string, param: Param): { value: string; above: boolean } | undefined {
+  const lower = clause.toLowerCase();
+  const at = lower.search(namePattern(param));
+  if (at < 0) return undefined;
+  const after = lower.slice(at + param.name.length + 1, at + param.name.length + 40);
+  const said = new RegExp(
+    `^\\W*(?:must be |should be |is |be )?(>=?|greater than or equal to|greater than|at least)\\s*${NUMBER}`,
+  ).exec(after);
+  if (!said?.[1] || said[2] === undefined) return undefined;
+  // a range goes on ("> 0 and <= 500"): that is the range's to read, not this
+  if (
+    /^\s*(?:and|but)\s+(?:<|no more|not more|at most|up to)/.test(
+      after.slice((said.index ?? 0) + said[0].length),
+    )
+  )
+    return undefined;
+  return { value: said[2], above: said[1] === ">" || said[1] === "greater than" };
 }
 
 /** The least and the most a number may be; the least itself refused where the docs say "greater than". */

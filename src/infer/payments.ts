@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { addError, addGap, type Context, notFoundError, use } from "./context.js";
 import { emptyFields, mintOf } from "./creates.js";
 import type { Draft } from "./drafts.js";
@@ -431,6 +432,8 @@ function amountParamOf(ctx: Context): Param | undefined {
 
 /** The number a record moves: its one balance, else the one numeric field named like the amount (`points`). */
 function movedField(ctx: Context, collection: CollectionShape): FieldShape | undefined {
+  const stated = statedMovedField(ctx, collection);
+  if (stated) return stated;
   const balance = balanceOf(collection);
   if (balance) return balance;
   const amount = amountParamOf(ctx);
@@ -442,6 +445,32 @@ function movedField(ctx: Context, collection: CollectionShape): FieldShape | und
       nameWords(f.path).some((w) => words.includes(w) && w !== "amount"),
   );
   return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * "On success quantity is reduced by amount", "adds amount to the reagent's quantity": the
+ * number of the records the description says the amount moves, as stock and wallet APIs
+ * document it (Shopify's inventory `adjust` "by the given delta", Square's inventory
+ * adjustments, Stripe's customer balance transactions).
+ */
+function statedMovedField(ctx: Context, collection: CollectionShape): FieldShape | undefined {
+  const amount = amountParamOf(ctx);
+  if (!amount) return undefined;
+  const text = ctx.facts.tool.description.replace(/[`*]/g, "").toLowerCase();
+  const given = escapeRegExp(amount.name.toLowerCase());
+  const found = [...collection.fields.values()].filter((field) => {
+    if (field.path.includes(".") || !field.types.has("number")) return false;
+    const name = nameWords(field.path).map(escapeRegExp).join("[ _]");
+    return (
+      new RegExp(
+        `\\b${name}\\s+(?:is|gets|are)\\s+(?:reduced|decreased|lowered|increased|raised|incremented|decremented)\\s+by\\s+(?:the\\s+)?${given}\\b`,
+      ).test(text) ||
+      new RegExp(
+        `\\b(?:adds?|subtracts?|deducts?|takes?)\\s+(?:the\\s+)?${given}\\b[^.]{0,40}?\\b(?:to|from)\\s+(?:the\\s+[a-z]+'s\\s+|its\\s+|the\\s+)?${name}\\b`,
+      ).test(text)
+    );
+  });
+  return found.length === 1 ? found[0] : undefined;
 }
 
 function sidesOf(ctx: Context, subject: Reference | undefined, direction: 1 | -1 | 0): Side[] {
