@@ -1146,8 +1146,10 @@ function statedConstants(ctx: Context, drafts: readonly Draft[]): Draft[] {
     drafts.flatMap((d) => (typeof d.output === "string" ? [d.output.split(".")[0]] : [])),
   );
   const out: Draft[] = [];
+  const description = ctx.facts.tool.description;
+  if (!description.includes("`")) return out;
   for (const output of ctx.facts.outputs) {
-    if (answered.has(output.name)) continue;
+    if (answered.has(output.name) || !description.includes(output.name)) continue;
     const name = escapeRegExp(output.name);
     const said = new RegExp(`\`${name}\`?\\s*[:=]\\s*\`?(true|false|null|-?\\d+(?:\\.\\d+)?)\``).exec(
       ctx.facts.tool.description,
@@ -2010,6 +2012,7 @@ function describedPlace(ctx: Context): CollectionShape | undefined {
 function deletesOutright(facts: ToolFacts, subject: Reference | undefined): boolean {
   if (!subject || subject.collection.parent) return false;
   const text = facts.tool.description.replace(/[`*]/g, "").toLowerCase();
+  if (!/\b(?:delet|remov|eras|purg)/.test(text)) return false;
   const noun = escapeRegExp(nameWords(singular(subject.collection.name)).at(-1) ?? "");
   const name = escapeRegExp(subject.collection.name.toLowerCase());
   // "removes a job from queue": any noun for one of its records, but not a part of them ("a tag")
