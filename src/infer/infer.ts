@@ -1823,19 +1823,18 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
     ...(single.length === 1 ? single.filter((r) => !r.collection.parent && r.strength === "strong") : []),
     // a switch named for a flag of the records one argument names (`start_sprinkler(bed)`)
     ...(single.length === 1 ? single.filter((r) => recordFlagSwitched(ctx, r.collection) !== undefined) : []),
-    // `withdraw(code, amount)`, `add_to_watchlist(handle, species)`: a name that names nothing
-    // but the record's own fields changes the one record a required argument names
-    ...onlyRecordNamed(ctx, single),
   ];
-  return ranked[0] ?? keyByPosition(ctx, named);
+  // `withdraw(code, amount)`, `add_to_watchlist(handle, species)`: a name that names nothing
+  // but the record's own fields changes the one record a required argument names
+  return ranked[0] ?? keyByPosition(ctx, named) ?? (named ? undefined : onlyRecordNamed(ctx, single));
 }
 
-function onlyRecordNamed(ctx: Context, single: readonly Reference[]): Reference[] {
+function onlyRecordNamed(ctx: Context, single: readonly Reference[]): Reference | undefined {
   const required = single.filter((r) => r.param.required && !r.collection.parent);
   const only = required[0];
-  if (required.length !== 1 || !only) return [];
+  if (required.length !== 1 || !only) return undefined;
   const ownFields = [...only.collection.fields.keys()].map((f) => singular(f));
-  return ctx.facts.nouns.every((noun) => ownFields.includes(singular(noun))) ? [only] : [];
+  return ctx.facts.nouns.every((noun) => ownFields.includes(singular(noun))) ? only : undefined;
 }
 
 /**
