@@ -28,7 +28,7 @@ describe("answers the docs define by a count after the field's name", () => {
   it("counts the entries of a named list that hold the stated value", async () => {
     const status = tool(
       "deli_get_status",
-      "Snapshot of the counter: `open` and `served_today` as stored, and `waiting`: the number of entries in `line` whose `state` is `waiting` (the one being served is not counted).",
+      "Snapshot of the counter: `open` and `served_today` as stored, and `waiting`: the count of tickets in `line` whose `state` is `waiting`.",
       {},
       [],
       [],
@@ -42,7 +42,7 @@ describe("answers the docs define by a count after the field's name", () => {
   it("counts what is left after a removal, not the one record the call named", async () => {
     const cancel = tool(
       "deli_cancel_ticket",
-      "Removes a ticket from `line` by id. Responds with the `id` and `remaining`, the number of tickets left in `line`.",
+      "Removes a ticket from `line` by id. Responds with the `id` and `remaining`, the number of tickets still in `line`.",
       { id: text },
       ["id"],
       [],
@@ -90,7 +90,7 @@ describe("a create that says where its record goes", () => {
 describe("a verb toolsim does not know, whose docs say where the value is stored", () => {
   const tare = tool(
     "deli_tune_scale",
-    "Stores a new tare in `scale.tare_g`. The tare is a whole number of grams between -50 and 50 inclusive; values outside that band are refused with `OUT_OF_RANGE`.",
+    "Keeps the new tare in `scale.tare_g`; it may be -50 to 50 grams, and anything else is refused with `OUT_OF_RANGE`.",
     { grams: integer },
     ["grams"],
     [],
@@ -124,34 +124,34 @@ const apiary = () => ({
 describe("statistics over a record's own list", () => {
   const get = tool(
     "apiary_get_hive",
-    "One hive with `last_weight_kg`, `min_seen_kg`, `max_seen_kg` and `avg_weight_kg` (mean rounded to 1 decimal) over its `weighings`; all null when it has none. Unknown id: `NOT_FOUND`.",
+    "One hive, with the `latest_weight_kg`, `lowest_kg`, `highest_kg` and `mean_weight_kg` (rounded to 1 decimal place) of its `weighings`, each null while it has none. Unknown hive: `NOT_FOUND`.",
     { id: text },
     ["id"],
     [],
     outputs({
       id: text,
       name: text,
-      last_weight_kg: number,
-      min_seen_kg: number,
-      max_seen_kg: number,
-      avg_weight_kg: number,
+      latest_weight_kg: number,
+      lowest_kg: number,
+      highest_kg: number,
+      mean_weight_kg: number,
     }),
   );
 
   it("answers the last, lowest, highest and mean of the number the items keep", async () => {
     const read = await call(world(apiary(), [get]), "apiary_get_hive", { id: "H1" });
     expect(read.answer).toMatchObject({
-      last_weight_kg: 31,
-      min_seen_kg: 31,
-      max_seen_kg: 32.25,
-      avg_weight_kg: 31.6,
+      latest_weight_kg: 31,
+      lowest_kg: 31,
+      highest_kg: 32.25,
+      mean_weight_kg: 31.6,
     });
     expect(read.report.verdict).toBe("inferred");
   });
 
   it("answers null for an empty list, and an unknown id with the code after the colon", async () => {
     const empty = await call(world(apiary(), [get]), "apiary_get_hive", { id: "H2" });
-    expect(empty.answer).toMatchObject({ last_weight_kg: null, avg_weight_kg: null });
+    expect(empty.answer).toMatchObject({ latest_weight_kg: null, mean_weight_kg: null });
     const none = await call(world(apiary(), [get]), "apiary_get_hive", { id: "H9" });
     expect(failure(none.outcome)).toBe("NOT_FOUND");
   });
@@ -161,7 +161,7 @@ describe("a refusal at both ends of a number", () => {
   it("refuses a value below the lower or above the upper bound", async () => {
     const weigh = tool(
       "apiary_log_weighing",
-      "Appends a weighing to the hive's `weighings`. Errors: `NOT_FOUND`; `SCALE_FAULT` if `weight_kg` is below 0 or above 150.",
+      "Appends a weighing to the hive's `weighings`. Errors: `NOT_FOUND`; `SCALE_FAULT` if `weight_kg` is under 0 or over 150.",
       { id: text, day: text, weight_kg: number },
     );
     const args = (weight_kg: number) => ({ id: "H1", day: "2024-05-04", weight_kg });
@@ -186,7 +186,7 @@ describe("a deposit topped up, and a record retired", () => {
   it("checks a range told as greater than one number and no more than another, with the code after 'otherwise'", async () => {
     const top = tool(
       "shed_top_up_balance",
-      "Adds money to a member's `balance`. `amount` must be greater than 0 and no more than 500, otherwise `INVALID_AMOUNT`. Unknown member → `NOT_FOUND`.",
+      "Credits a member's `balance` with `amount`, which has to be more than 0 and at most 300, otherwise `INVALID_AMOUNT`. Unknown id → `NOT_FOUND`.",
       { member_id: text, amount: number },
       ["member_id", "amount"],
       [],
@@ -194,8 +194,8 @@ describe("a deposit topped up, and a record retired", () => {
     );
     const zero = await call(world(shed(), [top]), "shed_top_up_balance", { member_id: "M-1", amount: 0 });
     expect(failure(zero.outcome)).toBe("INVALID_AMOUNT");
-    const most = await call(world(shed(), [top]), "shed_top_up_balance", { member_id: "M-1", amount: 500 });
-    expect(most.answer).toMatchObject({ balance: 530 });
+    const most = await call(world(shed(), [top]), "shed_top_up_balance", { member_id: "M-1", amount: 300 });
+    expect(most.answer).toMatchObject({ balance: 330 });
     const nobody = await call(world(shed(), [top]), "shed_top_up_balance", { member_id: "M-9", amount: 5 });
     expect(failure(nobody.outcome)).toBe("NOT_FOUND");
   });
@@ -203,7 +203,7 @@ describe("a deposit topped up, and a record retired", () => {
   it("reads the verb a description opens with after an adverb, and answers a constant the docs give in code", async () => {
     const retire = tool(
       "shed_retire_kit",
-      "Permanently removes a kit from the shelf. A kit that is lent cannot be retired (`KIT_LENT`). The response echoes the id, `retired: true` and the kit's lifetime `uses`.",
+      "Finally removes a kit from the books. Lent kits cannot be retired (`KIT_LENT`). Answers with the kit's id, `retired: true` and its `uses`.",
       { kit_id: text },
       ["kit_id"],
       [],
@@ -227,7 +227,7 @@ describe("each listed item's count of its own list", () => {
   it("answers a field the docs call a list's length, where the schema spells the rows", async () => {
     const list = tool(
       "school_list_courses",
-      "All courses. For each course you get `id`, `title`, `enrolled` (roster length) and `waitlisted` (waitlist length).",
+      "All courses. For each course you get `id`, `title`, `signed_up` (roster size) and `queued` (waitlist size).",
       {},
       [],
       [],
@@ -236,7 +236,7 @@ describe("each listed item's count of its own list", () => {
           type: "array",
           items: {
             type: "object",
-            properties: { id: text, title: text, enrolled: integer, waitlisted: integer },
+            properties: { id: text, title: text, signed_up: integer, queued: integer },
           },
         },
       }),
@@ -244,8 +244,8 @@ describe("each listed item's count of its own list", () => {
     const read = await call(world(school(), [list]), "school_list_courses", {});
     expect(read.answer).toMatchObject({
       courses: [
-        { id: "C1", enrolled: 2, waitlisted: 1 },
-        { id: "C2", enrolled: 0, waitlisted: 0 },
+        { id: "C1", signed_up: 2, queued: 1 },
+        { id: "C2", signed_up: 0, queued: 0 },
       ],
     });
   });
@@ -253,7 +253,7 @@ describe("each listed item's count of its own list", () => {
   it("reads the rows' fields from braces in the description where the schema leaves them bare", async () => {
     const list = tool(
       "school_list_courses",
-      "All courses.\n\nReturns:\n  courses - array of {id, title, seats_taken} where seats_taken is the length of the course's roster list.",
+      "All courses.\n\nReturns:\n  courses - array of {id, title, seats_taken} where seats_taken is the size of its roster.",
       {},
       [],
       [],
@@ -339,39 +339,43 @@ describe("a schema that lists the failure's fields beside the success's", () => 
 });
 
 describe("an amount the description says moves a number of the record", () => {
-  const lab = () => ({
-    reagents: {
-      "NACL-500": { name: "Sodium chloride", quantity: 1200, reorder_level: 500, status: "active" },
-      "ETOH-1L": { name: "Ethanol", quantity: 800, reorder_level: 1000, status: "active" },
+  const store = () => ({
+    solvents: {
+      "ACE-1L": { name: "Acetone", quantity: 900, min_level: 200 },
+      "IPA-5L": { name: "Isopropanol", quantity: 400, min_level: 1000 },
     },
   });
-  const get = tool("lab_get_reagent", "One reagent by code.", { code: text });
+  const bottles = (after: Record<string, unknown>) => after.solvents as Record<string, { quantity: number }>;
+  const get = tool("get_solvent", "One solvent by code.", { code: text });
 
   it("takes it from the number named, refusing an amount that is not above the least given", async () => {
     const take = tool(
-      "lab_withdraw",
-      "Take an amount of a reagent out of stock. The code must exist (NOT_FOUND); amount must be > 0 (INVALID_AMOUNT); amount must not exceed quantity (INSUFFICIENT_STOCK). On success quantity is reduced by amount.",
+      "withdraw_solvent",
+      "Draws some of a solvent. An unknown code gives NOT_FOUND; amount must be > 0 (INVALID_AMOUNT) and not above what is held (INSUFFICIENT_STOCK). When it succeeds, quantity is reduced by amount.",
       { code: text, amount: number },
     );
-    const taken = await call(world(lab(), [take, get]), "lab_withdraw", { code: "ETOH-1L", amount: 300 });
-    expect((taken.after.reagents as Record<string, { quantity: number }>)["ETOH-1L"]?.quantity).toBe(500);
-    const none = await call(world(lab(), [take, get]), "lab_withdraw", { code: "ETOH-1L", amount: 0 });
+    const taken = await call(world(store(), [take, get]), "withdraw_solvent", {
+      code: "IPA-5L",
+      amount: 150,
+    });
+    expect(bottles(taken.after)["IPA-5L"]?.quantity).toBe(250);
+    const none = await call(world(store(), [take, get]), "withdraw_solvent", { code: "IPA-5L", amount: 0 });
     expect(failure(none.outcome)).toBe("INVALID_AMOUNT");
-    const much = await call(world(lab(), [take, get]), "lab_withdraw", { code: "ETOH-1L", amount: 900 });
+    const much = await call(world(store(), [take, get]), "withdraw_solvent", { code: "IPA-5L", amount: 500 });
     expect(failure(much.outcome)).toBe("INSUFFICIENT_STOCK");
   });
 
   it("adds it to the number the description names", async () => {
     const receive = tool(
-      "restock_reagent",
-      "Receive a delivery: adds amount (> 0, else INVALID_AMOUNT) to the reagent's quantity. Unknown code: NOT_FOUND.",
+      "restock_solvent",
+      "Logs a delivery and adds amount to the bottle's quantity; amount must be > 0 (INVALID_AMOUNT).",
       { code: text, amount: number },
     );
-    const added = await call(world(lab(), [receive, get]), "restock_reagent", {
-      code: "NACL-500",
+    const added = await call(world(store(), [receive, get]), "restock_solvent", {
+      code: "ACE-1L",
       amount: 250,
     });
-    expect((added.after.reagents as Record<string, { quantity: number }>)["NACL-500"]?.quantity).toBe(1450);
+    expect(bottles(added.after)["ACE-1L"]?.quantity).toBe(1150);
   });
 });
 

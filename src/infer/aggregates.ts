@@ -147,7 +147,7 @@ export function phraseOf(description: string, output: OutputFact): string | unde
   const name = escapeRegExp(output.name);
   const around = `(?:^|[^A-Za-z0-9_])[\`"]?(?:[A-Za-z0-9_]+/)*${name}(?:/[A-Za-z0-9_]+)*[\`"]?`;
   const forms = [
-    // "`remaining`, the number of jobs left", "`queued_jobs`: the number of entries in …"
+    // "`remaining`, the number of tickets still in `line`", "`waiting`: the count of tickets in …"
     new RegExp(
       `${around}\\s*[:,]\\s*((?:the )?(?:total )?(?:number|count|sum|mean|average) of [^\\n;]+?)(?:\\.(?:\\s|$)|\\s*\\(|$)`,
     ),
@@ -403,7 +403,7 @@ function selection(
   if (terms.some((term) => !numericField(collection, term))) return undefined;
   const rest = words.slice(at + 1).join(" ");
   const predicates: string[] = [];
-  // "entries in queue", "jobs left in queue": a plural before "in <collection>" names its members
+  // "entries in line", "tickets still in line": a plural before "in <collection>" names its members
   if (at > 0 && /^(?:in|of|from|on)$/.test(words[at - 1] ?? ""))
     leading.splice(0, leading.length, ...leading.filter((word) => !MEMBERS.test(word)));
   for (const word of leading) {
@@ -834,7 +834,7 @@ export function listItemAnswers(ctx: Context, drafts: readonly Draft[]): Draft[]
 }
 
 /**
- * "hives - array of {hive_id, name, status, boxes, inspection_count}": the fields of each item a
+ * "courses - array of {id, title, seats_taken}": the fields of each item a
  * description lists in braces after the output's name, where the schema leaves its items bare.
  */
 function describedItems(description: string, output: string): Record<string, unknown> | undefined {
@@ -905,7 +905,7 @@ function itemExpression(
 }
 
 /**
- * "`enrolled` (roster length)", "the length of the hive's inspections list", "number of entries in
+ * "`signed_up` (roster size)", "the size of its roster", "number of entries in
  * `waitlist`": the size of a list (or map) the item keeps, as listings carry a count of each
  * item's members (GitHub's `stargazers_count`, Trello's `badges.checkItems`, Slack's `num_members`).
  */

@@ -289,7 +289,7 @@ function leastIn(clause: string, param: Param): { value: string; above: boolean 
 /** The least and the most a number may be; the least itself refused where the docs say "greater than". */
 type Bounds = [low: string, high: string, aboveLow?: boolean];
 
-/** "10.0–30.0 inclusive", "between 1 and 10", "from 5 to 50", "allowed: 1-254", "greater than 0 and no more than 500". */
+/** "10.0–30.0 inclusive", "between 1 and 10", "from 5 to 50", "allowed: 1-254", "more than 0 and at most 300". */
 function boundsIn(clause: string): Bounds | undefined {
   const lower = clause.toLowerCase();
   const between = new RegExp(
@@ -351,7 +351,7 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
     if (/\bis (?:0|zero)\s*(?:[.,;)]|$)/.test(text)) return (arg) => `${arg} != 0`;
     const below = new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text);
     const above = new RegExp(`\\b(?:greater than|more than|above|over|exceeds)\\s+${NUMBER}`).exec(text);
-    // "below -80 or above 60": both ends refused
+    // "under 0 or over 150": both ends refused
     if (below?.[1] && above?.[1]) return (arg) => `${arg} >= ${below[1]} and ${arg} <= ${above[1]}`;
     if (below?.[1]) return (arg) => `${arg} >= ${below[1]}`;
     if (above?.[1]) return (arg) => `${arg} <= ${above[1]}`;

@@ -90,7 +90,7 @@ const factsByTool = new WeakMap<Tool, Map<string, ToolFacts>>();
 
 /**
  * The facts of a tool; `prefix` is the product's name its toolset puts before every tool's name
- * (`toolshed_check_in`), which is neither its verb nor what it is about.
+ * (`acme_get_alert`), which is neither its verb nor what it is about.
  */
 export function factsOf(tool: Tool, prefix = ""): ToolFacts {
   let byPrefix = factsByTool.get(tool);

@@ -179,10 +179,10 @@ export interface Inferred {
 }
 
 /**
- * `toolshed_check_out`, `toolshed_get_member`, `toolshed_retire_tool`: the first word most of a
+ * `acme_get_alert`, `acme_list_alerts`, `acme_snooze_search_alert`: the first word most of a
  * toolset's names share, that is no verb and names nothing the state keeps, is the product's
  * name, as MCP servers prefix their tools (`github_create_issue`, `slack_post_message`,
- * `notion_search`). Where it names a part of the state (`kiln_get_status` beside a `kiln`), it is
+ * `notion_search`). Where it names a part of the state (`scale_get_status` beside a `scale`), it is
  * read as a noun, as before.
  */
 function productPrefix(tools: readonly Tool[], shape: StateShape): string {
@@ -1137,7 +1137,7 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
 }
 
 /**
- * "The response echoes the code, `retired: true` and …": an output the docs give a constant
+ * "Answers with the kit's id, `retired: true` and its `uses`": an output the docs give a constant
  * in code (a flag, a number or null) answers that constant, as Stripe's deletes answer
  * `deleted: true` and Slack's methods `ok: true`, and GitHub's `merged: true` after a merge.
  */
@@ -1187,7 +1187,7 @@ const STATISTICS: Record<string, (values: string) => string> = {
 };
 
 /**
- * `min_seen_c`, `avg_temp_c`, `last_temp_c` of a shipment whose `readings` keep `temp_c`: an
+ * `lowest_kg`, `mean_weight_kg`, `latest_weight_kg` of a hive whose `weighings` keep `weight_kg`: an
  * answer named for a statistic and a number its list's items keep (by name, or by the unit the
  * name ends in) is that statistic over the list, null where the list is empty, as CloudWatch's
  * Minimum/Maximum/Average, Strava's `max_speed`/`average_speed` and a data logger's summary give.
@@ -1206,7 +1206,7 @@ function listStatistics(ctx: Context, drafts: readonly Draft[]): Draft[] {
     if (!statistic || rest.length === 0) continue;
     for (const draft of bound) {
       const collection = ctx.shape.collections.get(String(draft.target).split("/")[0] ?? "");
-      // a bound the record keeps itself (`min_c` of a shipment) is stored, not worked out
+      // a bound the record keeps itself (`max_kg` of a hive) is stored, not worked out
       if (collection?.fields.has(output.name)) break;
       const kept = numbersOfItems(ctx, collection, rest);
       if (!kept) continue;
@@ -1230,7 +1230,7 @@ function roundedTo(expression: string, places: string | undefined): string {
   return places === undefined ? expression : `$round(${expression}, ${places})`;
 }
 
-/** The one list of a collection's records whose items keep the number a name's words end in (`temp_c`, or `…_c`). */
+/** The one list of a collection's records whose items keep the number a name's words end in (`weight_kg`, or `…_kg`). */
 function numbersOfItems(
   ctx: Context,
   collection: CollectionShape | undefined,
@@ -1343,8 +1343,8 @@ function sentencesOf(text: string): string[] {
 
 /**
  * A tool without an output schema whose description says what its answer holds ("with its
- * line totals, subtotal and total", "also returns the bytes used", "Returns the booking with total_price") where the records it reads
- * keep no such thing: those values are the real API's computation or its own, and the answer,
+ * line totals, subtotal and total", "also returns the bytes used", "Returns the alert with
+ * open_minutes") where the records it reads keep no such thing: those values are the real API's computation or its own, and the answer,
  * made of the record, lacks them.
  */
 function unansweredMentions(facts: ToolFacts, drafts: readonly Draft[], shape: StateShape): string[] {
@@ -1824,7 +1824,7 @@ function subjectOf(ctx: Context, named: CollectionShape | undefined): Reference 
     // a switch named for a flag of the records one argument names (`start_sprinkler(bed)`)
     ...(single.length === 1 ? single.filter((r) => recordFlagSwitched(ctx, r.collection) !== undefined) : []),
   ];
-  // `withdraw(code, amount)`, `add_to_watchlist(handle, species)`: a name that names nothing
+  // `withdraw_solvent(code, amount)`, `add_to_shelf(handle, title)`: a name that names nothing
   // but the record's own fields changes the one record a required argument names
   return ranked[0] ?? keyByPosition(ctx, named) ?? (named ? undefined : onlyRecordNamed(ctx, single));
 }
@@ -1985,7 +1985,7 @@ function actionFor(facts: ToolFacts, subject: Reference | undefined): Action | "
 }
 
 /**
- * "Books a firing at the back of `queue`", "appends the entry to `log`": a create whose name
+ * "Puts a customer at the back of `line`", "appends the entry to `log`": a create whose name
  * names no collection puts its record where its description says, when it names one
  * top-level list or map so, as API references say where a POST files what it makes (GitHub's
  * "adds a comment to the issue's `comments`", a job queue's "pushed onto `jobs`").
@@ -2014,7 +2014,7 @@ function deletesOutright(facts: ToolFacts, subject: Reference | undefined): bool
   if (!/\b(?:delet|remov|eras|purg)/.test(text)) return false;
   const noun = escapeRegExp(nameWords(singular(subject.collection.name)).at(-1) ?? "");
   const name = escapeRegExp(subject.collection.name.toLowerCase());
-  // "removes a job from queue": any noun for one of its records, but not a part of them ("a tag")
+  // "removes a ticket from line": any noun for one of its records, but not a part of them ("a tag")
   const parts = [...subject.collection.fields.keys()]
     .flatMap((name) => [name, singular(name)])
     .map((name) => escapeRegExp(name.toLowerCase()));

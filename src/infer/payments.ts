@@ -448,7 +448,7 @@ function movedField(ctx: Context, collection: CollectionShape): FieldShape | und
 }
 
 /**
- * "On success quantity is reduced by amount", "adds amount to the reagent's quantity": the
+ * "quantity is reduced by amount", "adds amount to the bottle's quantity": the
  * number of the records the description says the amount moves, as stock and wallet APIs
  * document it (Shopify's inventory `adjust` "by the given delta", Square's inventory
  * adjustments, Stripe's customer balance transactions).

@@ -154,7 +154,7 @@ export function recordIntent(ctx: Context): RecordIntent | undefined {
   return undefined;
 }
 
-/** Whether the docs name the field of a record that keeps the call's one argument ("Stores … in `kiln.offset_c`"). */
+/** Whether the docs name the field of a record that keeps the call's one argument ("Keeps the new tare in `scale.tare_g`"). */
 function keepsTheValue(ctx: Context): boolean {
   const only = ctx.facts.params.length === 1 ? (ctx.facts.params[0] as Param) : undefined;
   return (

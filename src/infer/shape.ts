@@ -710,7 +710,7 @@ function attachCounters(parts: readonly Part[], worlds: readonly unknown[]): voi
 }
 
 /**
- * `next_firing` beside a `queue` of `F-7`, `F-8` and 9: a `next_…` number named for no
+ * `next_number` beside a `line` of `T-4` to `T-6` and 7: a `next_…` number named for no
  * collection is the counter of the one collection beside it whose largest id it is one more
  * than in every state, as a queue's ticket number or a print spooler's next job number is kept.
  */

@@ -167,11 +167,11 @@ const CODE_FOR_CASE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+for\s+(?:a|an|any|the
 const REQUIRED_CODE =
   /\b(?:must|cannot|can't|may\s+not|needs?\s+to|has\s+to|is\s+required|only)\b[^.]*\(\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s*\)/;
 
-/** "Unknown id: `NOT_FOUND`", "Unknown member → NOT_FOUND": a bad case, a colon or an arrow, and its code. */
+/** "Unknown hive: `NOT_FOUND`", "Unknown id → NOT_FOUND": a bad case, a colon or an arrow, and its code. */
 const CASE_CODE =
   /\b(?:[Uu]nknown|[Mm]issing|[Ii]nvalid|[Nn]onexistent|[Nn]on-existent|[Nn]o such|[Dd]uplicate|[Ee]mpty)\b[^.:;→]{0,40}(?::|→|->)\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
 
-/** "`amount` must be greater than 0, otherwise `INVALID_AMOUNT`": a requirement and the code of its breach. */
+/** "`amount` has to be more than 0, otherwise `INVALID_AMOUNT`": a requirement and the code of its breach. */
 const OTHERWISE_CODE = /\b(?:otherwise|or else|else)\s*[,:]?\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
 
 function speaksOfFailing(text: string): boolean {

@@ -647,7 +647,7 @@ export function describedVerb(
 export function openingVerb(name: string, description: string): { verb: string; action: Action } | undefined {
   const words = verbWords(name);
   const first = words[0];
-  // "Permanently removes a tool": an adverb before the verb says how, not what
+  // "Finally removes a kit": an adverb before the verb says how, not what
   const opening = /^\s*(?:[A-Za-z]+ly\s+)?([A-Za-z]+)\s+(?:(?:a|an|the|one|new)\s+)*([A-Za-z]+)/.exec(
     description,
   );
@@ -659,7 +659,7 @@ export function openingVerb(name: string, description: string): { verb: string; 
   const object = singular(opening[2].toLowerCase());
   const at = words.findIndex((w, i) => i > 0 && singular(w) === object);
   if (!known || at < 0) return undefined;
-  // the name's word before the object is its verb (`retire` of `toolshed_retire_tool`, a product's name first)
+  // the name's word before the object is its verb (`retire` of `shed_retire_kit`, a product's name first)
   return { verb: words[at - 1] as string, action: known.action };
 }
 
