@@ -193,8 +193,20 @@ function synthesizeFor(tool: Tool, schema: JsonSchema, request: SimulationReques
   });
 }
 
+/** The schema of a success, read once per schema: synthesis runs on every call it is needed. */
+const successSchemas = new WeakMap<JsonSchema, JsonSchema>();
+
 /** The schema of a success: without the failure's optional fields (`error`) a shared schema lists. */
 function successSchema(schema: JsonSchema): JsonSchema {
+  let success = successSchemas.get(schema);
+  if (success === undefined) {
+    success = withoutFailureFields(schema);
+    successSchemas.set(schema, success);
+  }
+  return success;
+}
+
+function withoutFailureFields(schema: JsonSchema): JsonSchema {
   const properties = schema.properties as Record<string, unknown> | undefined;
   if (!properties) return schema;
   const required = new Set((schema.required as string[] | undefined) ?? []);
