@@ -88,8 +88,8 @@ export function loadCatalog(
 
 /**
  * Checks every input and output schema against the JSON Schema meta-schema, one toolset
- * per turn of the event loop, so a large catalog answers its first tools/list before the
- * check is done. Problems are logged; a tool whose schema cannot compile answers its calls
+ * per turn of the event loop and starting a moment after the server is up, so a large
+ * catalog answers its first tools/list before the check is done. Problems are logged; a tool whose schema cannot compile answers its calls
  * with TOOL_SCHEMA_INVALID rather than checking them wrongly.
  */
 export function checkSchemasInBackground(
@@ -112,8 +112,12 @@ export function checkSchemasInBackground(
     }
     setImmediate(step);
   };
-  setImmediate(step);
+  // the first step compiles the meta-schema (about 100 ms): a client's first requests, which
+  // arrive at once, are answered before it
+  setTimeout(step, FIRST_CHECK_DELAY_MS);
 }
+
+const FIRST_CHECK_DELAY_MS = 250;
 
 /** What in-memory inference did, in one line for start-up logs. */
 export function inferenceLine(report: readonly ToolReport[] | undefined): string | undefined {

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { Usage } from "../store/index.js";
 import { cacheKeyOf, type LlmCache } from "./cache.js";
 import type { LlmConfig } from "./config.js";
@@ -130,7 +130,7 @@ const MAX_RETRY_AFTER_MS = 20_000;
  */
 export class LlmClient {
   readonly config: LlmConfig;
-  private readonly openai: OpenAI;
+  private client?: Promise<OpenAI>;
   private readonly cache?: LlmCache;
   private readonly limiter: Limiter;
   private readonly retryBaseMs: number;
@@ -145,13 +145,21 @@ export class LlmClient {
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
     this.onRetry = options.onRetry;
     this.limiter = new Limiter(Math.max(1, config.concurrency ?? DEFAULT_CONCURRENCY));
-    this.openai = new OpenAI({
-      baseURL: config.baseURL,
-      // local servers take no key, but the client insists on one
-      apiKey: config.apiKey ?? "no-key",
-      timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxRetries: 0, // retries happen here, where they are counted and can be aborted
-    });
+  }
+
+  private openai(): Promise<OpenAI> {
+    const config = this.config;
+    this.client ??= openaiPackage().then(
+      (sdk) =>
+        new sdk.default({
+          baseURL: config.baseURL,
+          // local servers take no key, but the client insists on one
+          apiKey: config.apiKey ?? "no-key",
+          timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxRetries: 0, // retries happen here, where they are counted and can be aborted
+        }),
+    );
+    return this.client;
   }
 
   modelFor(role: LlmRole | "embed"): string {
@@ -220,7 +228,7 @@ export class LlmClient {
       this.withRetries(usage, request.signal, async () => {
         // the client leaves a listener on the signal it is given for good: give it one of its own
         const scope = requestSignal(request.signal);
-        const response = await this.openai.chat.completions
+        const response = await (await this.openai()).chat.completions
           .create(
             {
               model: request.model,
@@ -274,7 +282,7 @@ export class LlmClient {
     const model = this.modelFor("embed");
     const run = () =>
       this.withRetries(usage, signal, async () => {
-        const response = await this.openai.embeddings.create(
+        const response = await (await this.openai()).embeddings.create(
           // floats, not the client's default base64: several local servers ignore the format and send floats
           { model, input: texts, encoding_format: "float" },
           { signal },
@@ -302,7 +310,7 @@ export class LlmClient {
       for (;;) {
         const mode = this.mode;
         try {
-          const response = await this.openai.chat.completions.create(
+          const response = await (await this.openai()).chat.completions.create(
             {
               model,
               messages: withSchemaHint(messages, mode, request.schema),
@@ -342,7 +350,7 @@ export class LlmClient {
         if (attempt >= retries || !retryable(error) || signal?.aborted) throw error;
         const waitMs = this.backoffMs(error, attempt);
         this.onRetry?.({
-          ...(error instanceof OpenAI.APIError && error.status ? { status: error.status } : {}),
+          ...(isSdkError(error, "APIError") && error.status ? { status: error.status } : {}),
           waitMs,
           retry: attempt + 1,
         });
@@ -354,11 +362,27 @@ export class LlmClient {
   }
 
   private backoffMs(error: unknown, attempt: number): number {
-    const header = error instanceof OpenAI.APIError ? error.headers?.get("retry-after") : undefined;
+    const header = isSdkError(error, "APIError") ? error.headers?.get("retry-after") : undefined;
     const seconds = header ? Number(header) : Number.NaN;
     if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, this.maxRetryAfterMs);
     return this.retryBaseMs * 2 ** attempt;
   }
+}
+
+type Sdk = typeof import("openai");
+type SdkError = "APIError" | "APIConnectionError" | "APIConnectionTimeoutError" | "APIUserAbortError";
+
+/** The `openai` package, loaded with the first request: a server that never asks a model starts without it. */
+let sdk: Sdk | undefined;
+
+async function openaiPackage(): Promise<Sdk> {
+  sdk ??= await import("openai");
+  return sdk;
+}
+
+/** Whether an error is the package's of that kind (it can only be once a request loaded the package). */
+function isSdkError<K extends SdkError>(error: unknown, kind: K): error is InstanceType<Sdk[K]> {
+  return sdk !== undefined && error instanceof sdk[kind];
 }
 
 /** A signal for one request that follows `outer`, and lets go of it when the request is over. */
@@ -413,15 +437,15 @@ function withSchemaHint(
 
 /** An endpoint that rejects the response format says so with a 400/422 naming it. */
 function rejectsResponseFormat(error: unknown, mode: ResponseMode): ResponseMode | undefined {
-  if (mode === "none" || !(error instanceof OpenAI.APIError)) return undefined;
+  if (mode === "none" || !isSdkError(error, "APIError")) return undefined;
   if (error.status !== 400 && error.status !== 422) return undefined;
   if (!/response_format|json_schema|json_object|schema|format/i.test(error.message)) return undefined;
   return mode === "json_schema" ? "json_object" : "none";
 }
 
 function retryable(error: unknown): boolean {
-  if (error instanceof OpenAI.APIConnectionError) return true; // includes timeouts
-  if (error instanceof OpenAI.APIError) {
+  if (isSdkError(error, "APIConnectionError")) return true; // includes timeouts
+  if (isSdkError(error, "APIError")) {
     const status = error.status ?? 0;
     return status === 408 || status === 409 || status === 429 || status >= 500;
   }
@@ -429,15 +453,15 @@ function retryable(error: unknown): boolean {
 }
 
 function failureOf(error: unknown, signal?: AbortSignal): LlmFailure {
-  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) {
+  if (signal?.aborted || isSdkError(error, "APIUserAbortError")) {
     return { kind: "aborted", message: "the request was cancelled (deadline or client)" };
   }
-  if (error instanceof OpenAI.APIConnectionTimeoutError)
+  if (isSdkError(error, "APIConnectionTimeoutError"))
     return { kind: "timeout", message: "the endpoint timed out" };
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (isSdkError(error, "APIConnectionError")) {
     return { kind: "network", message: `could not reach the endpoint: ${error.message}` };
   }
-  if (error instanceof OpenAI.APIError) {
+  if (isSdkError(error, "APIError")) {
     return {
       kind: "http",
       status: error.status,

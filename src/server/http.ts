@@ -1,14 +1,7 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  hostHeaderValidation,
-  localhostHostValidation,
-  localhostOriginValidation,
-  NodeStreamableHTTPServerTransport,
-  originValidation,
-  toNodeHandler,
-} from "@modelcontextprotocol/node";
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import {
   type AuthInfo,
   createMcpHandler,
@@ -123,14 +116,16 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const log = options.log ?? (() => {});
   const legacy = new Map<string, LegacySession>();
+  // loaded here, not at the top: a server over stdio starts without the HTTP packages
+  const node = await import("@modelcontextprotocol/node");
   const hostOk = isLoopback(options.host)
-    ? localhostHostValidation()
+    ? node.localhostHostValidation()
     : options.allowedHosts?.length
-      ? hostHeaderValidation(options.allowedHosts)
+      ? node.hostHeaderValidation(options.allowedHosts)
       : () => true;
   const originOk = options.allowedOrigins?.length
-    ? originValidation(options.allowedOrigins)
-    : localhostOriginValidation();
+    ? node.originValidation(options.allowedOrigins)
+    : node.localhostOriginValidation();
 
   // 2026-era listen streams hear of updates to their own session's resources only
   const bus = new SessionEventBus(hub.watch);
@@ -283,7 +278,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
    * the engine could refuse them with a finding.
    */
   const modern = (req: IncomingMessage, res: ServerResponse, text: string) =>
-    toNodeHandler(
+    node.toNodeHandler(
       {
         fetch: (request: Request, extra?: Parameters<typeof modernHandler.fetch>[1]) =>
           modernHandler.fetch(
@@ -334,7 +329,7 @@ export async function serveOverHttp(hub: ToolsimHub, options: HttpOptions): Prom
       simulationId,
       tenant,
       lastSeen: Date.now(),
-      transport: new NodeStreamableHTTPServerTransport({
+      transport: new node.NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         // SSE events carry ids, so a client that lost its stream resumes with Last-Event-ID
         eventStore: new SessionEventStore(),
