@@ -95,6 +95,29 @@ describe("what a delete answers", () => {
     expect(done.answer).toMatchObject({ deleted_id: "R2", remaining_count: 2 });
     expect(done.after.reminders).toHaveLength(2);
   });
+
+  it("answers the id under a bare participle of the key's type, and leaves a flag to the flag rules", async () => {
+    const named = tool(
+      "remove_reminder",
+      "Remove a reminder. Errors: REMINDER_NOT_FOUND if no reminder has that id.",
+      { reminder_id: text },
+      ["reminder_id"],
+      [],
+      outputs({ removed: text }),
+    );
+    const done = await call(world(reminders(), [named]), "remove_reminder", { reminder_id: "R3" });
+    expect(done.answer).toMatchObject({ removed: "R3" });
+    const flagged = tool(
+      "remove_reminder",
+      "Remove a reminder. Errors: REMINDER_NOT_FOUND if no reminder has that id.",
+      { reminder_id: text },
+      ["reminder_id"],
+      [],
+      outputs({ removed: { type: "boolean" } }),
+    );
+    const flag = await call(world(reminders(), [flagged]), "remove_reminder", { reminder_id: "R3" });
+    expect((flag.answer as Record<string, unknown>).removed).not.toBe("R3");
+  });
 });
 
 describe("a folder listed as records, and moves and deletes in a tree", () => {

@@ -416,7 +416,8 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
 
 /**
  * `{deleted_id, remaining_count}`: a delete answers the key it removed under the participle
- * (`deleted_id`, `removed_key`), and the number of records left after it, as Stripe's deletes
+ * (`deleted_id`, `removed_key`, or a bare `removed` of the key's type), and the number of
+ * records left after it, as Stripe's deletes
  * answer `{id, deleted: true}`, Pinecone's and Qdrant's deletes the ids removed, and batch
  * deletes of Firebase and S3 what was removed and what is left.
  */
@@ -427,9 +428,16 @@ function removalAnswers(ctx: Context, subject: Reference): Draft[] {
     if (subject.collection.fields.has(output.name)) continue;
     const words = nameWords(output.name);
     const [first, ...rest] = words;
-    if (/^(deleted|removed|erased|purged)$/.test(first ?? "") && rest.length > 0) {
+    if (/^(deleted|removed|erased|purged)$/.test(first ?? "")) {
       const named = rest.join("_");
-      if (named !== param && !/^(id|key|slug|code|name)$/.test(named) && !nameWords(param).includes(named))
+      // a bare `removed` holds what was removed where it is of the key's type (not Stripe's `deleted: true`)
+      const bare = rest.length === 0 && output.type !== undefined;
+      if (
+        !bare &&
+        named !== param &&
+        !/^(id|key|slug|code|name)$/.test(named) &&
+        !nameWords(param).includes(named)
+      )
         continue;
       if (output.type !== undefined && output.type !== subject.param.type) continue;
       drafts.push({ kind: "respond", output: output.name, value: `{${param}}` });
