@@ -247,3 +247,34 @@ describe("a setting the docs write as an assignment to the record's field", () =
     expect(failure(loud.outcome)).toBe("GAIN_OUT_OF_RANGE");
   });
 });
+
+describe("a limit and a switch the state keeps", () => {
+  const shop = () => ({
+    shop: { limits: { max_pages: 50 }, printer: { paused: false } },
+    jobs: { J1: { id: "J1", pages: 12 } },
+  });
+  const print = tool(
+    "add_job",
+    "Adds a print job to jobs. Checks, in order: PRINTER_PAUSED if shop.printer.paused is true; TOO_MANY_PAGES if pages is greater than shop.limits.max_pages. Returns {id, pages}.",
+    { pages: integer, title: text },
+    ["pages"],
+  );
+
+  it("refuses a number past the limit the state holds, and takes one within it", async () => {
+    const over = await call(world(shop(), [print]), "add_job", { pages: 51 });
+    expect(failure(over.outcome)).toBe("TOO_MANY_PAGES");
+    const within = await call(world(shop(), [print]), "add_job", { pages: 50 });
+    expect(within.outcome.status).toBe("applied");
+  });
+
+  it("refuses while the switch is on, and reads it as the state holds it then", async () => {
+    const paused = shop();
+    paused.shop.printer.paused = true;
+    const refused = await call(world(shop(), [print]), "add_job", { pages: 3 }, paused);
+    expect(failure(refused.outcome)).toBe("PRINTER_PAUSED");
+    const raised = shop();
+    raised.shop.limits.max_pages = 100;
+    const taken = await call(world(shop(), [print]), "add_job", { pages: 80 }, raised);
+    expect(taken.outcome.status).toBe("applied");
+  });
+});

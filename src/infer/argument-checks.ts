@@ -28,8 +28,90 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
     require.push({ expr: `$not($exists(${arg})) or (${test(arg)})`, error: use(ctx, error) });
     ctx.notes.push(`checks ${param.name} as ${error.code} says`);
   }
-  require.push(...bracketedRanges(ctx), ...statedBounds(ctx), ...statedFormats(ctx));
+  require.push(...bracketedRanges(ctx), ...statedBounds(ctx), ...statedFormats(ctx), ...stateLimits(ctx));
   return require.length > 0 ? [{ kind: "check", require }] : [];
+}
+
+/**
+ * "RUNTIME_TOO_LONG if runtime_minutes is greater than festival.max_runtime_minutes",
+ * "LOCKED if settings.child_lock is true": a limit or a switch the state keeps outside any
+ * record the call names, spelled as its path, refuses the call past it, as a store refuses an
+ * upload past the account's quota (Dropbox `insufficient_space`, S3's object size limit) and
+ * a device a command while its lock is on (Nest's lockout, a car's child lock).
+ */
+function stateLimits(ctx: Context): Array<Record<string, unknown>> {
+  const require: Array<Record<string, unknown>> = [];
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const test = limitTest(ctx, error.text) ?? switchTest(ctx, error.text);
+    if (!test) continue;
+    require.push({ expr: test.expr, error: use(ctx, error) });
+    ctx.notes.push(`${test.note} (${error.code})`);
+  }
+  return require;
+}
+
+const PATH = "([a-z_][a-z0-9_]*(?:\\.[a-z_][a-z0-9_]*)*)";
+const ABOVE = "greater than|more than|larger than|higher than|above|over|exceeds";
+const BELOW = "less than|lower than|smaller than|fewer than|below|under";
+
+function limitTest(ctx: Context, text: string): { expr: string; note: string } | undefined {
+  const sayings = text.matchAll(
+    new RegExp(
+      `(?:^|[^a-z0-9_.])([a-z_][a-z0-9_]*)\\s+(?:is\\s+)?(${ABOVE}|${BELOW})\\s+(?:the\\s+)?(?:current\\s+)?${PATH}`,
+      "g",
+    ),
+  );
+  for (const [, name, comparison, spoken] of sayings) {
+    if (!name || !comparison || !spoken) continue;
+    const param = ctx.facts.params.find((p) => p.name.toLowerCase() === name);
+    if (!param || (param.type !== "integer" && param.type !== "number")) continue;
+    const limit = statePath(ctx, spoken, "number");
+    if (!limit) continue;
+    const above = new RegExp(`^(?:${ABOVE})$`).test(comparison);
+    const arg = `$args.${identifier(param.name)}`;
+    return {
+      expr: `$not($exists(${arg})) or ${arg} ${above ? "<=" : ">="} ${limit.expr}`,
+      note: `refuses ${param.name} ${above ? "above" : "below"} ${limit.path}`,
+    };
+  }
+  return undefined;
+}
+
+function switchTest(ctx: Context, text: string): { expr: string; note: string } | undefined {
+  const said = new RegExp(`(?:^|[^a-z0-9_.])${PATH}\\s+is\\s+(true|false)\\b`).exec(text);
+  if (!said?.[1] || !said[2] || !said[1].includes(".")) return undefined;
+  const flag = statePath(ctx, said[1], "boolean");
+  if (!flag) return undefined;
+  return { expr: `${flag.expr} != ${said[2]}`, note: `refuses while ${flag.path} is ${said[2]}` };
+}
+
+/** A dotted path to a value of the given type in every example state, as an expression and as spelled there. */
+function statePath(
+  ctx: Context,
+  spoken: string,
+  type: "number" | "boolean",
+): { expr: string; path: string } | undefined {
+  const [first, ...rest] = spoken.split(".");
+  if (first === undefined || ctx.states.length === 0) return undefined;
+  let spelled: string[] | undefined;
+  for (const state of ctx.states) {
+    let value: unknown = state;
+    const steps: string[] = [];
+    for (const step of [first, ...rest]) {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+      const key = Object.keys(value).find((k) => k.toLowerCase() === step);
+      if (key === undefined) return undefined;
+      steps.push(key);
+      value = (value as Record<string, unknown>)[key];
+    }
+    if (typeof value !== type) return undefined;
+    spelled = steps;
+  }
+  if (!spelled) return undefined;
+  const [top, ...deeper] = spelled;
+  const expr = `$entity(${JSON.stringify(top)})${deeper.map((step) => `.${identifier(step)}`).join("")}`;
+  return { expr, path: spelled.join(".") };
 }
 
 /**
