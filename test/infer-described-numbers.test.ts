@@ -388,3 +388,37 @@ describe("a name that names only a field of the record an argument names", () =>
     expect((added.after.readers as Record<string, { shelf: string[] }>).ida?.shelf).toEqual(["Dune", "Emma"]);
   });
 });
+
+describe("a count named for a list at the top of the state", () => {
+  const bakery = () => ({ counter: { open: true }, waitlist: ["Ana", "Ben"] });
+  const show = tool(
+    "get_waitlist",
+    "Shows who is waiting for a table. Returns {waitlist, waitlist_size}.",
+    {},
+    [],
+    [],
+    outputs({ waitlist: { type: "array", items: text }, waitlist_size: integer }),
+  );
+  const join = tool(
+    "join_waitlist",
+    "Adds a name to the back of the waitlist. Returns {name, waitlist_size, number_of_tables}.",
+    { name: text },
+    ["name"],
+    [],
+    outputs({ name: text, waitlist_size: integer, number_of_tables: integer }),
+  );
+
+  it("is the list's length", async () => {
+    const shown = await call(world(bakery(), [show, join]), "get_waitlist", {});
+    expect(shown.answer).toMatchObject({ waitlist: ["Ana", "Ben"], waitlist_size: 2 });
+  });
+
+  it("counts the list as the call left it, and only a list the state keeps under that name", async () => {
+    const joined = await call(world(bakery(), [show, join]), "join_waitlist", { name: "Cy" });
+    expect(joined.after.waitlist).toEqual(["Ana", "Ben", "Cy"]);
+    expect(joined.answer).toMatchObject({ waitlist_size: 3 });
+    expect(inferred(world(bakery(), [show, join]), "join_waitlist").report.notes).not.toContainEqual(
+      expect.stringContaining("number_of_tables"),
+    );
+  });
+});
