@@ -97,25 +97,19 @@ describe("what a delete answers", () => {
   });
 
   it("answers the id under a bare participle of the key's type, and leaves a flag to the flag rules", async () => {
-    const named = tool(
-      "remove_reminder",
-      "Remove a reminder. Errors: REMINDER_NOT_FOUND if no reminder has that id.",
-      { reminder_id: text },
-      ["reminder_id"],
-      [],
-      outputs({ removed: text }),
-    );
-    const done = await call(world(reminders(), [named]), "remove_reminder", { reminder_id: "R3" });
+    const removing = (removed: Record<string, unknown>) =>
+      tool(
+        "remove_reminder",
+        "Remove a reminder. Errors: REMINDER_NOT_FOUND if no reminder has that id.",
+        { reminder_id: text },
+        ["reminder_id"],
+        [],
+        outputs({ removed }),
+      );
+    const args = { reminder_id: "R3" };
+    const done = await call(world(reminders(), [removing(text)]), "remove_reminder", args);
     expect(done.answer).toMatchObject({ removed: "R3" });
-    const flagged = tool(
-      "remove_reminder",
-      "Remove a reminder. Errors: REMINDER_NOT_FOUND if no reminder has that id.",
-      { reminder_id: text },
-      ["reminder_id"],
-      [],
-      outputs({ removed: { type: "boolean" } }),
-    );
-    const flag = await call(world(reminders(), [flagged]), "remove_reminder", { reminder_id: "R3" });
+    const flag = await call(world(reminders(), [removing({ type: "boolean" })]), "remove_reminder", args);
     expect((flag.answer as Record<string, unknown>).removed).not.toBe("R3");
   });
 });

@@ -1139,7 +1139,7 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
 
 /**
  * `queue_length`, `waitlist_size`, `number_of_holds`: a count named for a list at the top of
- * the state, which nothing else answers, is that list's length after the call, as Redis
+ * the state, which nothing else answers and no record keeps, is that list's length after the call, as Redis
  * answers `LLEN`, Amazon SQS a queue's `ApproximateNumberOfMessages` and a playlist API its
  * track count.
  */
@@ -1148,9 +1148,12 @@ function topListLengths(ctx: Context, drafts: readonly Draft[]): Draft[] {
     drafts.flatMap((d) => (typeof d.output === "string" ? [d.output.split(".")[0]] : [])),
   );
   const lists = Object.entries(ctx.states[0] ?? {}).filter(([, value]) => Array.isArray(value));
+  // a count the records keep themselves (a post's own `likes_count`) is theirs to answer
+  const kept = new Set(ctx.shape.parts.flatMap((part) => ("fields" in part ? [...part.fields.keys()] : [])));
   const out: Draft[] = [];
   for (const output of ctx.facts.outputs) {
-    if (answered.has(output.name) || (output.type !== "integer" && output.type !== "number")) continue;
+    if (answered.has(output.name) || kept.has(output.name)) continue;
+    if (output.type !== "integer" && output.type !== "number") continue;
     const stem = /^(?:number_of_|num_)(.+)$|^(.+)_(?:length|size|count|len)$/.exec(output.name);
     const named = stem?.[1] ?? stem?.[2];
     if (!named) continue;
