@@ -89,8 +89,9 @@ export function loadCatalog(
 /**
  * Checks every input and output schema against the JSON Schema meta-schema, one toolset
  * per turn of the event loop and starting a moment after the server is up, so a large
- * catalog answers its first tools/list before the check is done. Problems are logged; a tool whose schema cannot compile answers its calls
- * with TOOL_SCHEMA_INVALID rather than checking them wrongly.
+ * catalog answers its first tools/list before the check is done. Problems are logged; a
+ * tool whose schema cannot compile answers its calls with TOOL_SCHEMA_INVALID rather than
+ * checking them wrongly.
  */
 export function checkSchemasInBackground(
   catalog: Catalog,

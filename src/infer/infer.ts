@@ -1139,9 +1139,9 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
 
 /**
  * `queue_length`, `waitlist_size`, `number_of_holds`: a count named for a list at the top of
- * the state, which nothing else answers and no record keeps, is that list's length after the call, as Redis
- * answers `LLEN`, Amazon SQS a queue's `ApproximateNumberOfMessages` and a playlist API its
- * track count.
+ * the state, which nothing else answers and no record keeps, is that list's length after the
+ * call, as Redis answers `LLEN`, Amazon SQS a queue's `ApproximateNumberOfMessages` and a
+ * playlist API its track count.
  */
 function topListLengths(ctx: Context, drafts: readonly Draft[]): Draft[] {
   const answered = new Set(

@@ -417,9 +417,9 @@ export function deleteRule(ctx: Context, subject: Reference): Draft[] {
 /**
  * `{deleted_id, remaining_count}`: a delete answers the key it removed under the participle
  * (`deleted_id`, `removed_key`, or a bare `removed` of the key's type), and the number of
- * records left after it, as Stripe's deletes
- * answer `{id, deleted: true}`, Pinecone's and Qdrant's deletes the ids removed, and batch
- * deletes of Firebase and S3 what was removed and what is left.
+ * records left after it, as Stripe's deletes answer `{id, deleted: true}`, Pinecone's and
+ * Qdrant's deletes the ids removed, and batch deletes of Firebase and S3 what was removed and
+ * what is left.
  */
 function removalAnswers(ctx: Context, subject: Reference): Draft[] {
   const drafts: Draft[] = [];
