@@ -272,3 +272,20 @@ describe("a limit and a switch the state keeps", () => {
     expect(taken.outcome.status).toBe("applied");
   });
 });
+
+describe("a list the state caps at a number it keeps", () => {
+  const bakery = (most: number) => ({ waitlist: ["Ana", "Ben"], limits: { most_waiting: most } });
+  const join = tool(
+    "join_waitlist",
+    "Adds a name to the back of the waitlist. WAITLIST_FULL is returned when the waitlist already holds limits.most_waiting names.",
+    { name: text },
+    ["name"],
+  );
+
+  it("refuses an addition once the list holds that many, and takes one below it", async () => {
+    const full = await call(world(bakery(2), [join]), "join_waitlist", { name: "Cy" });
+    expect(failure(full.outcome)).toBe("WAITLIST_FULL");
+    const room = await call(world(bakery(3), [join]), "join_waitlist", { name: "Cy" });
+    expect(room.after.waitlist).toEqual(["Ana", "Ben", "Cy"]);
+  });
+});

@@ -5,7 +5,7 @@ import { addError, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
-import { nameWords } from "./words.js";
+import { nameWords, singular } from "./words.js";
 
 /**
  * Documented errors whose condition is about what an argument holds: "INVALID_VOLUME if volume
@@ -43,7 +43,7 @@ function stateLimits(ctx: Context): Array<Record<string, unknown>> {
   const require: Array<Record<string, unknown>> = [];
   for (const error of ctx.facts.errors) {
     if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
-    const test = limitTest(ctx, error.text) ?? switchTest(ctx, error.text);
+    const test = limitTest(ctx, error.text) ?? switchTest(ctx, error.text) ?? capacityTest(ctx, error.text);
     if (!test) continue;
     require.push({ expr: test.expr, error: use(ctx, error) });
     ctx.notes.push(`${test.note} (${error.code})`);
@@ -84,6 +84,35 @@ function switchTest(ctx: Context, text: string): { expr: string; note: string } 
   const flag = statePath(ctx, said[1], "boolean");
   if (!flag) return undefined;
   return { expr: `${flag.expr} != ${said[2]}`, note: `refuses while ${flag.path} is ${said[2]}` };
+}
+
+/**
+ * "QUEUE_FULL when the queue already holds max_queue_length names": a list or a collection at the
+ * top of the state may hold no more than the number the state keeps at that path.
+ */
+function capacityTest(ctx: Context, text: string): { expr: string; note: string } | undefined {
+  const sayings = text.matchAll(
+    new RegExp(
+      `(?:^|[^a-z0-9_.])([a-z_][a-z0-9_]*)\\s+(?:already\\s+)?(?:holds|has|contains)\\s+${PATH}`,
+      "g",
+    ),
+  );
+  const top = ctx.states[0] ?? {};
+  for (const [, noun, spoken] of sayings) {
+    if (!noun || !spoken) continue;
+    const name = Object.keys(top).find(
+      (key) => key.toLowerCase() === noun || singular(key.toLowerCase()) === singular(noun),
+    );
+    const held = name === undefined ? undefined : top[name];
+    if (name === undefined || typeof held !== "object" || held === null) continue;
+    const limit = statePath(ctx, spoken, "number");
+    if (!limit) continue;
+    const items = Array.isArray(held)
+      ? `$entity(${JSON.stringify(name)})`
+      : `$keys($entity(${JSON.stringify(name)}))`;
+    return { expr: `$count(${items}) < ${limit.expr}`, note: `refuses once ${name} holds ${limit.path}` };
+  }
+  return undefined;
 }
 
 /** A dotted path to a value of the given type in every example state, as an expression and as spelled there. */

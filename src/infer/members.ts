@@ -310,11 +310,13 @@ function memberRecord(ctx: Context, param: Param): Draft[] {
 
 /**
  * A documented "already" error (or one saying the value is among those held) refuses adding
- * a value the list holds, where adding twice would otherwise keep one silently.
+ * a value the list holds, where adding twice would otherwise keep one silently; "already
+ * holds 20" or "is full" speaks of how many, not of which.
  */
 function presentGuard(ctx: Context, param: Param, field: string): Array<Record<string, unknown>> {
   const error = ctx.facts.errors.find(
-    (e) => e.kind !== "not-found" && /\balready\b|\bis (among|in|on)\b/.test(e.text),
+    (e) =>
+      e.kind !== "not-found" && /\balready\b|\bis (among|in|on)\b/.test(e.text) && !CAPACITY.test(e.text),
   );
   if (!error) return [];
   ctx.notes.push(`refuses ${param.name} already there (${use(ctx, error)})`);
@@ -322,6 +324,8 @@ function presentGuard(ctx: Context, param: Param, field: string): Array<Record<s
     { expr: `$not($args.${identifier(param.name)} in $subject.${identifier(field)})`, error: error.code },
   ];
 }
+
+const CAPACITY = /\bfull\b|\b(?:holds|has|contains)\s+(?:\d+|[a-z_.]*(?:max|most|limit|capacity))/;
 
 /**
  * The record a membership names keeps a count of its members, named for the verb

@@ -153,8 +153,12 @@ function proseCode(condition: string, subject: string | undefined): string {
 /** A sentence that speaks of failing. */
 const ERROR_WORDS = /\b(fail(s|ed)?|errors?|reject(s|ed)?|refus(e|es|ed)|raises?|throws?|denie[sd])\b/i;
 
-/** "APPLICATION_NOT_FOUND when the identifier is unknown": a code with its condition says it fails. */
-const CONDITIONED_CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:when|if|unless)\b/;
+/**
+ * "APPLICATION_NOT_FOUND when the identifier is unknown", "QUEUE_FULL is returned when the queue
+ * holds 40": a code with its condition says it fails.
+ */
+const CONDITIONED_CODE =
+  /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:when|if|unless)\b/;
 
 /** "Unknown handles produce UNKNOWN_PLAYER", "an unknown id returns NOT_FOUND": a code as what a call answers. */
 const ANSWERED_CODE =
@@ -247,7 +251,10 @@ function conditionIn(segment: string): string | undefined {
     .replace(/^[\s,:;)(`]+/, "")
     .replace(/\s*[,;.]?\s*(?:or|and)?\s*[,;.]?\s*$/i, "")
     .trim();
-  const match = /^(?:\([^)]*\)\s*)?(?:if|when|unless|where|for)\s+(.+)$/is.exec(text);
+  const match =
+    /^(?:\([^)]*\)\s*)?(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:if|when|unless|where|for)\s+(.+)$/is.exec(
+      text,
+    );
   return match?.[1]?.replace(/[.;,]+$/, "").trim() || undefined;
 }
 
