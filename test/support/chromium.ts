@@ -50,7 +50,8 @@ export async function startChromium(): Promise<HeadlessChromium> {
       "--remote-debugging-port=0",
       "about:blank",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    // its own process group: its helper processes (renderer, utility) are stopped with it
+    { stdio: ["ignore", "ignore", "pipe"], detached: true },
   );
   const endpoint = await new Promise<string>((resolve, reject) => {
     let text = "";
@@ -78,7 +79,26 @@ export async function startChromium(): Promise<HeadlessChromium> {
         child.kill("SIGKILL");
         await gone;
       }
+      // a helper still writing into the profile makes removing it fail: wait until the group is gone
+      await groupGone(child.pid);
       profile.cleanup();
     },
   };
+}
+
+/** Stops what is left of a process group and waits (up to 5 s) until none of it runs. */
+async function groupGone(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(-pid, "SIGKILL");
+  for (let waited = 0; alive() && waited < 5_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
