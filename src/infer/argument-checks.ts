@@ -33,8 +33,8 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
 }
 
 /**
- * "RUNTIME_TOO_LONG if runtime_minutes is greater than festival.max_runtime_minutes",
- * "LOCKED if settings.child_lock is true": a limit or a switch the state keeps outside any
+ * "TOO_MANY_PAGES if pages is greater than shop.limits.max_pages", "PRINTER_PAUSED if
+ * shop.printer.paused is true": a limit or a switch the state keeps outside any
  * record the call names, spelled as its path, refuses the call past it, as a store refuses an
  * upload past the account's quota (Dropbox `insufficient_space`, S3's object size limit) and
  * a device a command while its lock is on (Nest's lockout, a car's child lock).
@@ -87,8 +87,9 @@ function switchTest(ctx: Context, text: string): { expr: string; note: string } 
 }
 
 /**
- * "QUEUE_FULL when the queue already holds max_queue_length names": a list or a collection at the
- * top of the state may hold no more than the number the state keeps at that path.
+ * "WAITLIST_FULL when the waitlist already holds limits.most_waiting names": a list or a
+ * collection at the top of the state may hold no more than the number the state keeps at that
+ * path.
  */
 function capacityTest(ctx: Context, text: string): { expr: string; note: string } | undefined {
   const sayings = text.matchAll(

@@ -1138,7 +1138,7 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
 }
 
 /**
- * `queue_length`, `waitlist_size`, `number_of_holds`: a count named for a list at the top of
+ * `waitlist_size`, `line_length`, `number_of_holds`: a count named for a list at the top of
  * the state, which nothing else answers and no record keeps, is that list's length after the
  * call, as Redis answers `LLEN`, Amazon SQS a queue's `ApproximateNumberOfMessages` and a
  * playlist API its track count.

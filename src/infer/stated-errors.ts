@@ -154,7 +154,7 @@ function proseCode(condition: string, subject: string | undefined): string {
 const ERROR_WORDS = /\b(fail(s|ed)?|errors?|reject(s|ed)?|refus(e|es|ed)|raises?|throws?|denie[sd])\b/i;
 
 /**
- * "APPLICATION_NOT_FOUND when the identifier is unknown", "QUEUE_FULL is returned when the queue
+ * "APPLICATION_NOT_FOUND when the identifier is unknown", "WAITLIST_FULL is returned when the waitlist
  * holds 40": a code with its condition says it fails.
  */
 const CONDITIONED_CODE =
