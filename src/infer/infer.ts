@@ -118,6 +118,7 @@ import {
   tokenScheme,
   withoutToken,
 } from "./tokens.js";
+import { topListLengths, topValues } from "./top-level.js";
 import { treeFor, treeRule } from "./trees.js";
 import {
   type Action,
@@ -313,9 +314,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       });
       return source;
     }
+    const lengths = [...listCounts(ctx, outcome.drafts), ...topListLengths(ctx, outcome.drafts)];
     const counted = [
-      ...listCounts(ctx, outcome.drafts),
-      ...topListLengths(ctx, outcome.drafts),
+      ...lengths,
+      ...topValues(ctx, [...outcome.drafts, ...lengths]),
       ...listStatistics(ctx, outcome.drafts),
       ...statedConstants(ctx, outcome.drafts),
     ];
@@ -1133,38 +1135,6 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
       ctx.notes.push(`answers ${output.name} as the length of ${field.path}`);
       break;
     }
-  }
-  return out;
-}
-
-/**
- * `waitlist_size`, `line_length`, `number_of_holds`: a count named for a list at the top of
- * the state, which nothing else answers and no record keeps, is that list's length after the
- * call, as Redis answers `LLEN`, Amazon SQS a queue's `ApproximateNumberOfMessages` and a
- * playlist API its track count.
- */
-function topListLengths(ctx: Context, drafts: readonly Draft[]): Draft[] {
-  const answered = new Set(
-    drafts.flatMap((d) => (typeof d.output === "string" ? [d.output.split(".")[0]] : [])),
-  );
-  const lists = Object.entries(ctx.states[0] ?? {}).filter(([, value]) => Array.isArray(value));
-  // a count the records keep themselves (a post's own `likes_count`) is theirs to answer
-  const kept = new Set(ctx.shape.parts.flatMap((part) => ("fields" in part ? [...part.fields.keys()] : [])));
-  const out: Draft[] = [];
-  for (const output of ctx.facts.outputs) {
-    if (answered.has(output.name) || kept.has(output.name)) continue;
-    if (output.type !== "integer" && output.type !== "number") continue;
-    const stem = /^(?:number_of_|num_)(.+)$|^(.+)_(?:length|size|count|len)$/.exec(output.name);
-    const named = stem?.[1] ?? stem?.[2];
-    if (!named) continue;
-    const list = lists.find(([key]) => key === named || singular(key) === singular(named));
-    if (!list) continue;
-    out.push({
-      kind: "respond",
-      output: output.name,
-      value: { $expr: `$count($entity(${JSON.stringify(list[0])}))` },
-    });
-    ctx.notes.push(`answers ${output.name} as the length of ${list[0]}`);
   }
   return out;
 }
