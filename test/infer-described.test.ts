@@ -297,12 +297,22 @@ describe("what a description says that the effects do not do", () => {
     expect(inferred(world(kiosk(), [theme]), "set_kiosk_theme").report.verdict).toBe("inferred");
   });
 
-  it("values normalised before use make the tool partly", () => {
+  it("values compared ignoring case make the tool partly", () => {
+    const theme = tool(
+      "set_kiosk_theme",
+      "Sets the theme; the name is matched against the known themes case-insensitively.",
+      { theme: text },
+    );
+    const { report } = inferred(world(kiosk(), [theme]), "set_kiosk_theme");
+    expect(report.gaps.some((g) => g.includes("case-insensitive"))).toBe(true);
+  });
+
+  it("values normalised as the docs say leave no such gap", () => {
     const theme = tool("set_kiosk_theme", "Sets the theme; the name is trimmed and lower-cased.", {
       theme: text,
     });
     const { report } = inferred(world(kiosk(), [theme]), "set_kiosk_theme");
-    expect(report.gaps.some((g) => g.includes("trimmed"))).toBe(true);
+    expect(report.gaps.some((g) => g.includes("trimmed"))).toBe(false);
   });
 
   it("an error another tool answers, told in this one's description, is not this tool's", () => {

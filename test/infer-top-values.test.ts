@@ -63,4 +63,16 @@ describe("outputs named like values the top of the state keeps", () => {
     const read = await call(world(stop(), [platform]), "stop_get_platform", { platform: "B" });
     expect(read.answer).toEqual({ platform: "B", status: "closed", delay_min: 12 });
   });
+  it("answers a list of plain values the top keeps beside the record the call reads", async () => {
+    const platform = tool(
+      "stop_get_platform_notices",
+      "One platform by its letter, with the stop's `messages` beside it.",
+      { platform: text },
+      ["platform"],
+      [],
+      outputs({ platform: text, status: text, messages: strings }),
+    );
+    const read = await call(world(stop(), [platform]), "stop_get_platform_notices", { platform: "A" });
+    expect(read.answer).toMatchObject({ platform: "A", status: "open", messages: ["Lift out of order"] });
+  });
 });

@@ -58,6 +58,7 @@ import {
   valuesRule,
 } from "./members.js";
 import { mergeRule, swapRule } from "./merges.js";
+import { normalisedArguments, withNormalisedArguments } from "./normalised.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { previousValues } from "./previous.js";
@@ -321,7 +322,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...listStatistics(ctx, outcome.drafts),
       ...statedConstants(ctx, outcome.drafts),
     ];
-    const drafts = [
+    const normalising = normalisedArguments(ctx.facts);
+    const given = [
       // a bad token is refused before anything is looked at, as a 401 comes before a 404
       ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
       ...locatedFirst(ctx.located?.values() ?? [], [
@@ -339,6 +341,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...orderJoined(ctx, outcome.drafts),
       ]),
     ];
+    const drafts = withNormalisedArguments(ctx.facts, given, normalising);
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
@@ -354,7 +357,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...unansweredMentions(ctx.facts, drafts, ctx.shape),
       ...unwrittenMentions(ctx.facts, drafts, ctx.shape),
       ...untouchedParts(ctx.facts, drafts, ctx.shape),
-      ...normalised(ctx.facts),
+      ...normalised(ctx.facts, normalising),
       ...unusedArguments(ctx.facts, drafts, [...dropped, ...(ctx.gaps ?? [])]),
       ...(ctx.gaps ?? []),
     ];
@@ -1324,17 +1327,19 @@ const ALSO_CHANGED =
 
 /**
  * "Labels are trimmed and lower-cased before they are compared or stored", "matched
- * case-insensitively": the effects take arguments as given, so a tool whose values are
- * normalised first is `partly`, saying so.
+ * case-insensitively": where the effects do not normalise an argument as the docs say (no
+ * argument the words are said of, or a comparison that ignores case), the tool is `partly`,
+ * saying so.
  */
-function normalised(facts: ToolFacts): string[] {
-  const said = NORMALISED.exec(facts.tool.description);
-  return said
-    ? [`the description says values are ${said[0].toLowerCase()}; the effects take them as given`]
+function normalised(facts: ToolFacts, handled: ReadonlyMap<string, readonly string[]>): string[] {
+  const said = [...facts.tool.description.matchAll(NORMALISED)].map((m) => m[0].toLowerCase());
+  const unhandled = said.filter((word) => handled.size === 0 || word.startsWith("case"));
+  return unhandled.length > 0
+    ? [`the description says values are ${unhandled[0]}; the effects take them as given`]
     : [];
 }
 
-const NORMALISED = /\b(lower-?cased?|upper-?cased?|trimmed|normali[sz]ed|case-insensitive(ly)?)\b/i;
+const NORMALISED = /\b(lower-?cased?|upper-?cased?|trimmed|normali[sz]ed|case-insensitive(ly)?)\b/gi;
 
 const CHANGED =
   /\b(resets?|is reset|sets?|is set|becomes?|increases?|decreases?|increments?|decrements?|goes back|moves?|changes to|is cleared|clears?|is updated|updates?|grows?|drops?)\b/i;

@@ -72,7 +72,10 @@ export function topValues(ctx: Context, drafts: readonly Draft[]): Draft[] {
   for (const output of ctx.facts.outputs) {
     if (answered.has(output.name) || kept.has(output.name) || params.has(output.name)) continue;
     const field = root.fields.get(output.name);
-    if (!field || field.types.has("object")) continue;
+    // an object or a collection of records at the top is a part of its own, for the rules that
+    // read parts; a list of plain values (a ladder of names) is a value like any other
+    if (!field || field.types.has("object") || (field.itemFields?.size ?? 0) > 0) continue;
+    if (ctx.shape.collections.has(output.name)) continue;
     const types = [...field.types].filter((t) => t !== "null");
     if (output.type !== undefined && types.length > 0 && !types.some((t) => fitsStateType(output.type, t)))
       continue;

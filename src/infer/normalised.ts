@@ -1,0 +1,119 @@
+import escapeRegExp from "escape-string-regexp";
+import { isPlainObject } from "../patch/index.js";
+import type { Draft } from "./drafts.js";
+import type { Param, ToolFacts } from "./facts.js";
+import { nameWords } from "./words.js";
+
+/**
+ * Arguments the docs say are normalised before anything is compared or stored ("The code is
+ * upper-cased", "tags are trimmed and lower-cased"): the call goes on with the normalised
+ * value, as GitHub stores a label's name without its surrounding spaces, DNS and email
+ * providers take host names in lower case, and currency and country APIs upper-case ISO codes
+ * (Stripe's `currency` is lower-cased, Open Exchange Rates' symbols upper-cased).
+ *
+ * The drafts are written with the argument as given; the normalised value is bound once by a
+ * `let` at the start, and every place that read the argument reads the binding instead.
+ */
+
+export type Normalisation = "trim" | "lowercase" | "uppercase";
+
+const SAID: Record<Normalisation, RegExp> = {
+  trim: /\btrimmed\b|\b(?:leading and trailing|surrounding) (?:white ?space|spaces) (?:is |are )?(?:removed|stripped|dropped)|\bwhite ?space (?:is )?(?:stripped|removed) from (?:both|either) ends?\b/i,
+  // a verb, never the adjective of a format ("lowercase letters, digits and hyphens")
+  lowercase:
+    /\blower-?cased\b|\b(?:converted|normali[sz]ed|folded|changed|turned|made) (?:in)?to (?:trimmed )?lower ?case\b|\bstored in lower ?case\b/i,
+  uppercase:
+    /\bupper-?cased\b|\b(?:converted|normali[sz]ed|changed|turned|made) (?:in)?to (?:trimmed )?upper ?case\b|\bstored in upper ?case\b|\bcapitali[sz]ed in full\b/i,
+};
+
+/** Words that say the value is kept as it came: "stored as sent", "not trimmed". */
+const KEPT_AS_GIVEN =
+  /\b(?:not|never|no longer) (?:trimmed|lower-?cased|upper-?cased|normali[sz]ed)\b|\bas (?:sent|given|typed)\b/i;
+
+/** The order the transforms apply in: spaces first, then case. */
+const ORDER: readonly Normalisation[] = ["trim", "lowercase", "uppercase"];
+
+/** Per string argument, what the docs say is done to it first. */
+export function normalisedArguments(facts: ToolFacts): Map<string, Normalisation[]> {
+  const strings = facts.params.filter((p) => p.type === "string" && /^[a-z_][a-z0-9_]*$/.test(p.name));
+  const out = new Map<string, Normalisation[]>();
+  if (strings.length === 0) return out;
+  const sentences = facts.tool.description.split(/(?<=[.;!?])\s+/);
+  for (const param of strings) {
+    // the argument's own description speaks of it alone; the tool's, where it names the argument
+    // (or anything, when the tool takes one text)
+    const about = [
+      param.description,
+      ...sentences.filter((s) => strings.length === 1 || mentions(s, param)),
+    ].filter((s) => s !== "" && !KEPT_AS_GIVEN.test(s));
+    const found = ORDER.filter((kind) => about.some((s) => SAID[kind].test(s)));
+    // "lower-cased" and "upper-cased" both said of one value: which one wins is not said
+    const cased = found.filter((kind) => kind !== "trim");
+    const kept = cased.length > 1 ? found.filter((kind) => kind === "trim") : found;
+    if (kept.length > 0) out.set(param.name, kept);
+  }
+  return out;
+}
+
+/** A sentence about the argument: its name, or the noun its name ends in ("The code is upper-cased"). */
+function mentions(sentence: string, param: Param): boolean {
+  const noun = nameWords(param.name).at(-1) ?? param.name;
+  return new RegExp(`\\b(?:${escapeRegExp(param.name)}|${escapeRegExp(noun)}s?)\\b`, "i").test(sentence);
+}
+
+/** The binding a normalised argument is read from. */
+function bindingOf(param: string): string {
+  return `normalised_${param}`;
+}
+
+function expressionOf(param: string, kinds: readonly Normalisation[]): string {
+  let value = `$args.${param}`;
+  for (const kind of kinds) value = `$${kind}(${value})`;
+  return value;
+}
+
+/**
+ * The drafts with each normalised argument bound first and read from its binding; an output
+ * named like the argument answers the normalised value (the code as stored, not as typed).
+ */
+export function withNormalisedArguments(
+  facts: ToolFacts,
+  drafts: readonly Draft[],
+  normalised: ReadonlyMap<string, readonly Normalisation[]>,
+): Draft[] {
+  if (normalised.size === 0) return [...drafts];
+  const names = [...normalised.keys()];
+  const rewritten = drafts.map((draft) => rewrite(draft, names) as Draft);
+  const answered = new Set(rewritten.flatMap((d) => (typeof d.output === "string" ? [d.output] : [])));
+  const echoes: Draft[] = facts.outputs
+    .filter((o) => normalised.has(o.name) && !answered.has(o.name))
+    .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$${bindingOf(o.name)}` } }));
+  const bound: Draft[] = [...normalised].map(([param, kinds]) => ({
+    kind: "let",
+    as: bindingOf(param),
+    value: { $expr: expressionOf(param, kinds) },
+  }));
+  return [...bound, ...rewritten, ...echoes];
+}
+
+/** Every string below `value` (never an object's keys) with the arguments read from their bindings. */
+function rewrite(value: unknown, names: readonly string[]): unknown {
+  if (typeof value === "string") return rewriteText(value, names);
+  if (Array.isArray(value)) return value.map((item) => rewrite(item, names));
+  if (isPlainObject(value))
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, rewrite(inner, names)]));
+  return value;
+}
+
+function rewriteText(text: string, names: readonly string[]): string {
+  let out = text;
+  for (const name of names) {
+    const escaped = escapeRegExp(name);
+    // `$args.code` in an expression, `{code}` in a template
+    const bound = `$${bindingOf(name)}`;
+    out = out
+      .replace(new RegExp(`\\$args\\.${escaped}(?![A-Za-z0-9_])`, "g"), () => bound)
+      .replace(new RegExp(`\\{${escaped}\\}`, "g"), () => `{${bound}}`);
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { call, error, failure, outputs, text, tool, world } from "./support/infer-world.js";
+
+/** An airfield's register: airports keyed by code, and the tags the register files them under. */
+const register = () => ({
+  airports: {
+    LHR: { code: "LHR", name: "Heathrow", open: true },
+    OSL: { code: "OSL", name: "Gardermoen", open: false },
+  },
+  tags: ["night-flights", "cargo"],
+});
+
+const airport = outputs({ code: text, name: text, open: { type: "boolean" } });
+
+describe("arguments the docs say are normalised first", () => {
+  it("looks a key up upper-cased, and answers it as stored", async () => {
+    const get = tool(
+      "atlas_get_airport",
+      "One airport by its IATA code. The code is upper-cased first, so `lhr` finds LHR. An unknown code fails with AIRPORT_NOT_FOUND.",
+      { code: text },
+      ["code"],
+      [error("AIRPORT_NOT_FOUND", "No airport has that code.", "The code names no airport.", 404)],
+      airport,
+    );
+    const read = await call(world(register(), [get]), "atlas_get_airport", { code: "lhr" });
+    expect(read.answer).toEqual({ code: "LHR", name: "Heathrow", open: true });
+    const unknown = await call(world(register(), [get]), "atlas_get_airport", { code: "zzz" });
+    expect(failure(unknown.outcome)).toBe("AIRPORT_NOT_FOUND");
+  });
+
+  it("stores a value trimmed and lower-cased, and compares it that way", async () => {
+    const tag = tool(
+      "atlas_add_tag",
+      "Adds a tag to `tags`. The tag is trimmed and lower-cased before it is compared or stored; a tag already in the list fails with TAG_EXISTS. Returns the `tags` after the change.",
+      { tag: text },
+      ["tag"],
+      [error("TAG_EXISTS", "That tag is already there.", "The tag is already in tags.", 409)],
+      outputs({ tags: { type: "array", items: text } }),
+    );
+    const added = await call(world(register(), [tag]), "atlas_add_tag", { tag: "  Seaplanes " });
+    expect(added.after.tags).toEqual(["night-flights", "cargo", "seaplanes"]);
+    const again = await call(world(register(), [tag]), "atlas_add_tag", { tag: " CARGO" });
+    expect(failure(again.outcome)).toBe("TAG_EXISTS");
+    expect(again.report.gaps.join(" ")).not.toMatch(/take them as given/);
+  });
+
+  it("takes a format's adjective for a rule on the value, not a change to it", async () => {
+    const rename = tool(
+      "atlas_rename_airport",
+      "Renames an airport. Names are stored as given.",
+      { code: { type: "string", description: "Uppercase letters only." }, name: text },
+      ["code", "name"],
+      [],
+      airport,
+    );
+    const done = await call(world(register(), [rename]), "atlas_rename_airport", {
+      code: "OSL",
+      name: "Oslo Gardermoen",
+    });
+    expect(JSON.stringify(done.tool.effects)).not.toContain("$uppercase");
+    expect(done.after.airports).toMatchObject({ OSL: { name: "Oslo Gardermoen" } });
+  });
+});
