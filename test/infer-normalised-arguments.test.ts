@@ -61,3 +61,42 @@ describe("arguments the docs say are normalised first", () => {
     expect(done.after.airports).toMatchObject({ OSL: { name: "Oslo Gardermoen" } });
   });
 });
+
+/** A chess club's waiting list: names kept as their owners typed them. */
+const club = () => ({ waiting: ["Ada Lovelace", "Blaise Pascal"], room: "Hall B" });
+
+describe("arguments compared ignoring case", () => {
+  const join = tool(
+    "club_join_waiting",
+    "Adds a player to `waiting`, spelled as sent. ALREADY_WAITING when the same name, ignoring case, is already waiting. Returns the `waiting` list.",
+    { name: text },
+    ["name"],
+    [error("ALREADY_WAITING", "That player is already waiting.", "The name is already in waiting.", 409)],
+    outputs({ waiting: { type: "array", items: text } }),
+  );
+  const leave = tool(
+    "club_leave_waiting",
+    "Takes a player off `waiting`; the name is matched case-insensitively. NOT_WAITING when no entry matches. Returns the `removed` name and the `waiting` list.",
+    { name: text },
+    ["name"],
+    [error("NOT_WAITING", "That player is not waiting.", "The name is not in waiting.", 404)],
+    outputs({ removed: text, waiting: { type: "array", items: text } }),
+  );
+
+  it("refuses a name already there in another case, and stores a new one as sent", async () => {
+    const again = await call(world(club(), [join]), "club_join_waiting", { name: "ada LOVELACE" });
+    expect(failure(again.outcome)).toBe("ALREADY_WAITING");
+    const added = await call(world(club(), [join]), "club_join_waiting", { name: "Emmy Noether" });
+    expect(added.after.waiting).toEqual(["Ada Lovelace", "Blaise Pascal", "Emmy Noether"]);
+    expect(added.report.gaps.join(" ")).not.toMatch(/case-insensitive|ignoring case/);
+  });
+
+  it("removes the entry a name matches in any case, and says the echo may be spelled otherwise", async () => {
+    const left = await call(world(club(), [leave]), "club_leave_waiting", { name: "blaise pascal" });
+    expect(left.after.waiting).toEqual(["Ada Lovelace"]);
+    expect(left.report.verdict).toBe("partly");
+    expect(left.report.gaps.some((g) => g.startsWith("answers removed as typed"))).toBe(true);
+    const missing = await call(world(club(), [leave]), "club_leave_waiting", { name: "Carl Gauss" });
+    expect(failure(missing.outcome)).toBe("NOT_WAITING");
+  });
+});

@@ -58,7 +58,12 @@ import {
   valuesRule,
 } from "./members.js";
 import { mergeRule, swapRule } from "./merges.js";
-import { normalisedArguments, withNormalisedArguments } from "./normalised.js";
+import {
+  caselessArguments,
+  normalisedArguments,
+  withCaselessComparisons,
+  withNormalisedArguments,
+} from "./normalised.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { previousValues } from "./previous.js";
@@ -341,7 +346,11 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
         ...orderJoined(ctx, outcome.drafts),
       ]),
     ];
-    const drafts = withNormalisedArguments(ctx.facts, given, normalising);
+    const folded = withCaselessComparisons(
+      withNormalisedArguments(ctx.facts, given, normalising),
+      caselessArguments(ctx.facts),
+    );
+    const drafts = folded.drafts;
     const { effects, dropped } = emit(drafts, level);
     const entry = { toolset: toolset.id, tool: tool.name, notes: ctx.notes, drafts };
     const named = errorCodesOf(effects);
@@ -357,7 +366,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...unansweredMentions(ctx.facts, drafts, ctx.shape),
       ...unwrittenMentions(ctx.facts, drafts, ctx.shape),
       ...untouchedParts(ctx.facts, drafts, ctx.shape),
-      ...normalised(ctx.facts, normalising),
+      ...normalised(ctx.facts, normalising, folded.handled),
+      ...folded.gaps,
       ...unusedArguments(ctx.facts, drafts, [...dropped, ...(ctx.gaps ?? [])]),
       ...(ctx.gaps ?? []),
     ];
@@ -1331,9 +1341,13 @@ const ALSO_CHANGED =
  * argument the words are said of, or a comparison that ignores case), the tool is `partly`,
  * saying so.
  */
-function normalised(facts: ToolFacts, handled: ReadonlyMap<string, readonly string[]>): string[] {
+function normalised(
+  facts: ToolFacts,
+  changed: ReadonlyMap<string, readonly string[]>,
+  compared: ReadonlySet<string>,
+): string[] {
   const said = [...facts.tool.description.matchAll(NORMALISED)].map((m) => m[0].toLowerCase());
-  const unhandled = said.filter((word) => handled.size === 0 || word.startsWith("case"));
+  const unhandled = said.filter((word) => (word.startsWith("case") ? compared : changed).size === 0);
   return unhandled.length > 0
     ? [`the description says values are ${unhandled[0]}; the effects take them as given`]
     : [];

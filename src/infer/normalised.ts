@@ -30,6 +30,10 @@ const SAID: Record<Normalisation, RegExp> = {
 const KEPT_AS_GIVEN =
   /\b(?:not|never|no longer) (?:trimmed|lower-?cased|upper-?cased|normali[sz]ed)\b|\bas (?:sent|given|typed)\b/i;
 
+/** "compared case-insensitively", "ignoring case", "regardless of case": a comparison, the value kept as sent. */
+const CASELESS =
+  /\bcase-?insensitive(?:ly)?\b|\b(?:ignoring|regardless of|irrespective of) (?:letter )?case\b|\bnot case-?sensitive\b/i;
+
 /** The order the transforms apply in: spaces first, then case. */
 const ORDER: readonly Normalisation[] = ["trim", "lowercase", "uppercase"];
 
@@ -53,6 +57,21 @@ export function normalisedArguments(facts: ToolFacts): Map<string, Normalisation
     if (kept.length > 0) out.set(param.name, kept);
   }
   return out;
+}
+
+/** The string arguments the docs say are compared ignoring case. */
+export function caselessArguments(facts: ToolFacts): Set<string> {
+  const strings = facts.params.filter((p) => p.type === "string" && /^[a-z_][a-z0-9_]*$/.test(p.name));
+  const sentences = facts.tool.description.split(/(?<=[.;!?])\s+/);
+  return new Set(
+    strings
+      .filter((param) =>
+        [param.description, ...sentences.filter((s) => strings.length === 1 || mentions(s, param))].some(
+          (s) => CASELESS.test(s),
+        ),
+      )
+      .map((param) => param.name),
+  );
 }
 
 /** A sentence about the argument: its name, or the noun its name ends in ("The code is upper-cased"). */
@@ -83,7 +102,7 @@ export function withNormalisedArguments(
 ): Draft[] {
   if (normalised.size === 0) return [...drafts];
   const names = [...normalised.keys()];
-  const rewritten = drafts.map((draft) => rewrite(draft, names) as Draft);
+  const rewritten = drafts.map((draft) => mapStrings(draft, (text) => rewriteText(text, names)) as Draft);
   const answered = new Set(rewritten.flatMap((d) => (typeof d.output === "string" ? [d.output] : [])));
   const echoes: Draft[] = facts.outputs
     .filter((o) => normalised.has(o.name) && !answered.has(o.name))
@@ -96,12 +115,12 @@ export function withNormalisedArguments(
   return [...bound, ...rewritten, ...echoes];
 }
 
-/** Every string below `value` (never an object's keys) with the arguments read from their bindings. */
-function rewrite(value: unknown, names: readonly string[]): unknown {
-  if (typeof value === "string") return rewriteText(value, names);
-  if (Array.isArray(value)) return value.map((item) => rewrite(item, names));
+/** Every string below `value` (never an object's keys) changed by `change`. */
+function mapStrings(value: unknown, change: (text: string) => string): unknown {
+  if (typeof value === "string") return change(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, change));
   if (isPlainObject(value))
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, rewrite(inner, names)]));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mapStrings(inner, change)]));
   return value;
 }
 
@@ -114,6 +133,76 @@ function rewriteText(text: string, names: readonly string[]): string {
     out = out
       .replace(new RegExp(`\\$args\\.${escaped}(?![A-Za-z0-9_])`, "g"), () => bound)
       .replace(new RegExp(`\\{${escaped}\\}`, "g"), () => `{${bound}}`);
+  }
+  return out;
+}
+
+/** A list or a value in an expression: `$subject.queue`, `$entity("banned")`, `$list`. */
+const OPERAND = String.raw`\$[A-Za-z_][A-Za-z0-9_]*(?:\([^()]*\))?(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|\`[^\`]*\`))*`;
+
+/** What folding the comparisons did: the drafts, the arguments now compared ignoring case, and what is still not. */
+export interface Folded {
+  drafts: Draft[];
+  handled: Set<string>;
+  gaps: string[];
+}
+
+/**
+ * The drafts with each caseless argument compared ignoring case: "is it in the list" and "every
+ * entry but it" fold both sides to lower case; what is stored stays as sent. An argument a
+ * record is looked up by (a target's key) is not folded, and an answer that repeats an argument
+ * an entry was matched by gives it as typed, where the entry may be spelled otherwise: both
+ * stay gaps.
+ */
+export function withCaselessComparisons(drafts: readonly Draft[], caseless: ReadonlySet<string>): Folded {
+  const handled = new Set<string>();
+  if (caseless.size === 0) return { drafts: [...drafts], handled, gaps: [] };
+  const matched = new Set<string>();
+  const out = drafts.map(
+    (draft) => mapStrings(draft, (value) => foldComparisons(value, caseless, handled, matched)) as Draft,
+  );
+  const targets = drafts.flatMap((d) => (typeof d.target === "string" ? [d.target] : [])).join(" ");
+  for (const name of [...handled])
+    if (targets.includes(`{${name}}`) || targets.includes(`{$${bindingOf(name)}}`)) handled.delete(name);
+  const gaps = out.flatMap((draft) => {
+    const echoed = draft.kind === "respond" ? echoedArgument(draft.value) : undefined;
+    return echoed !== undefined && matched.has(echoed) && typeof draft.output === "string"
+      ? [
+          `answers ${draft.output} as typed, but ${echoed} is matched ignoring case: the stored entry may be spelled otherwise`,
+        ]
+      : [];
+  });
+  return { drafts: out, handled, gaps };
+}
+
+/** The argument a value repeats as it is (`$args.name`, or its normalised binding). */
+function echoedArgument(value: unknown): string | undefined {
+  const expression = isPlainObject(value) && typeof value.$expr === "string" ? value.$expr : undefined;
+  const found = expression ? /^\$(?:args\.|normalised_)([a-z_][a-z0-9_]*)$/.exec(expression) : null;
+  return found?.[1];
+}
+
+function foldComparisons(
+  expression: string,
+  caseless: ReadonlySet<string>,
+  handled: Set<string>,
+  matched: Set<string>,
+): string {
+  let out = expression;
+  for (const name of caseless) {
+    const value = `(?:\\$args\\.${escapeRegExp(name)}|\\$${bindingOf(name)})(?![A-Za-z0-9_])`;
+    const member = out.replace(
+      new RegExp(`(${value}) in (${OPERAND})`, "g"),
+      (_, v: string, list: string) =>
+        `$lowercase(${v}) in $map(${list}, function($v) { $lowercase($string($v)) })`,
+    );
+    const entry = member.replace(
+      new RegExp(`\\$ (!?=) (${value})`, "g"),
+      (_, op: string, v: string) => `$lowercase($string($)) ${op} $lowercase(${v})`,
+    );
+    if (entry !== out) handled.add(name);
+    if (entry !== member) matched.add(name);
+    out = entry;
   }
   return out;
 }
