@@ -214,4 +214,15 @@ describe("two records of a kind, and a field left empty", () => {
     const vacated = await call(toolset, "vacate_desk", { desk_id: "D2" });
     expect((vacated.after.desks as Records).D2).toMatchObject({ occupant: null });
   });
+
+  it("is set whatever it holds where the description says the call may replace it", async () => {
+    const assign = tool(
+      "assign_desk",
+      "Assigns (or reassigns) a desk. If the desk already had a different occupant, they lose it. Answers previous_occupant, null if the desk was unassigned.",
+      { desk_id: text, occupant: text },
+    );
+    const moved = await call(world(rota(), [assign]), "assign_desk", { desk_id: "D1", occupant: "tom" });
+    expect(moved.outcome.status).toBe("applied");
+    expect((moved.after.desks as Records).D1).toMatchObject({ occupant: "tom" });
+  });
 });

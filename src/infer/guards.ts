@@ -21,6 +21,14 @@ import { nameWords, participle, plural, singular } from "./words.js";
  * pending and a rota refuses a worked shift: the documented error, else an added
  * `<NOUN>_ALREADY_<VERB>ED`, 409.
  */
+/**
+ * "Assigns (or reassigns)", "if the shift already had a different worker", "replaces the
+ * current owner": the call may overwrite the field, so an empty one is no condition (an
+ * "unassigned" the answer's docs mention is then a value, not a rule).
+ */
+const REPLACES =
+  /\bre-?assign|\bor re[a-z]{3,}s\b|\balready (?:had|has) (?:a|an) (?:different|other)\b|\b(?:replaces?|overwrites?) (?:the |any |an? )?(?:existing|current|previous)\b/i;
+
 export function vacantGuards(
   ctx: Context,
   collection: CollectionShape,
@@ -29,7 +37,8 @@ export function vacantGuards(
   if (
     !/\b(?:nobody|no one|none)\b[^.]*\byet\b|\bunassigned\b|\bnot yet (?:assigned|taken|claimed)\b/i.test(
       ctx.facts.text,
-    )
+    ) ||
+    REPLACES.test(ctx.facts.text)
   )
     return [];
   const given = Object.keys(set).filter(
