@@ -202,6 +202,8 @@ function thresholds(ctx: Context, record: RecordShape): Array<Record<string, unk
   const guards: Array<Record<string, unknown>> = [];
   for (const error of ctx.facts.errors) {
     if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
+    // "TEMPO_OUT_OF_RANGE when bpm is below 30" of `set_tempo(bpm)`: the value given, not the one held
+    if (speaksOfArgument(ctx, error.text)) continue;
     for (const field of record.fields.values()) {
       if (field.path.includes(".") || !field.types.has("number") || field.types.size !== 1) continue;
       const said = new RegExp(
@@ -243,9 +245,10 @@ function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<stri
     if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
     for (const field of record.fields.values()) {
       if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
+      // "the settings lock is engaged" of `locked`: the flag's last word as its stem says it too
       const words = nameWords(field.path)
         .filter((w) => w !== "is" && w !== "enabled")
-        .map(escapeRegExp)
+        .map((w, i, all) => (i === all.length - 1 ? stemmed(w) : escapeRegExp(w)))
         .join("[ _]");
       const said = new RegExp(
         `\\b${words}\\s+(?:is|are)\\s+(not\\s+)?(?:still\\s+)?(on|off|enabled|disabled|set|active|engaged)\\b`,
@@ -391,4 +394,10 @@ export function valuesNeedingField(
     }
   }
   return out;
+}
+
+/** `locked` → `lock(?:ed)?`, `paused` → `paus(?:e|ed)`: a participle and the noun it is made from. */
+function stemmed(word: string): string {
+  const stem = /^([a-z]{3,}?)(e?d)$/.exec(word);
+  return stem?.[1] ? `${escapeRegExp(stem[1])}(?:e|ed|d)?` : escapeRegExp(word);
 }

@@ -155,10 +155,10 @@ const ERROR_WORDS = /\b(fail(s|ed)?|errors?|reject(s|ed)?|refus(e|es|ed)|raises?
 
 /**
  * "APPLICATION_NOT_FOUND when the identifier is unknown", "WAITLIST_FULL is returned when the waitlist
- * holds 40": a code with its condition says it fails.
+ * holds 40", "DEVICE_BUSY while a job runs": a code with its condition says it fails.
  */
 const CONDITIONED_CODE =
-  /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:when|if|unless)\b/;
+  /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:when|if|unless|while)\b/;
 
 /** "Unknown handles produce UNKNOWN_PLAYER", "an unknown id returns NOT_FOUND": a code as what a call answers. */
 const ANSWERED_CODE =
@@ -252,7 +252,7 @@ function conditionIn(segment: string): string | undefined {
     .replace(/\s*[,;.]?\s*(?:or|and)?\s*[,;.]?\s*$/i, "")
     .trim();
   const match =
-    /^(?:\([^)]*\)\s*)?(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:if|when|unless|where|for)\s+(.+)$/is.exec(
+    /^(?:\([^)]*\)\s*)?(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:if|when|unless|where|while|for)\s+(.+)$/is.exec(
       text,
     );
   return match?.[1]?.replace(/[.;,]+$/, "").trim() || undefined;

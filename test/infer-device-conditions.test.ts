@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { call, failure, integer, outputs, tool, world } from "./support/infer-world.js";
+
+/** A coffee grinder: one device's settings, a lock flag named as a participle; its errors are told in its tool's description. */
+const grinder = (locked = false) => ({ grind_size: 12, hopper_g: 250, locked });
+
+const setGrind = tool(
+  "grinder_set_grind",
+  "Sets the grind size. GRIND_OUT_OF_RANGE when grind_size is below 1 or above 40; GRINDER_LOCKED while the child lock is engaged. Returns the new grind_size.",
+  { grind_size: integer },
+  ["grind_size"],
+  [],
+  outputs({ grind_size: integer }),
+);
+
+describe("the conditions of a device's documented errors", () => {
+  it("checks the value given against a range named after the field it sets, not the value held", async () => {
+    const far = await call(world(grinder(), [setGrind]), "grinder_set_grind", { grind_size: 50 });
+    expect(failure(far.outcome)).toBe("GRIND_OUT_OF_RANGE");
+    expect(far.after.grind_size).toBe(12);
+    const fine = await call(world(grinder(), [setGrind]), "grinder_set_grind", { grind_size: 20 });
+    expect(fine.after.grind_size).toBe(20);
+  });
+
+  it("refuses while a flag named by its participle is set, read from a code given 'while' its case", async () => {
+    const locked = await call(world(grinder(true), [setGrind]), "grinder_set_grind", { grind_size: 20 });
+    expect(failure(locked.outcome)).toBe("GRINDER_LOCKED");
+    expect(locked.after.grind_size).toBe(12);
+  });
+});
