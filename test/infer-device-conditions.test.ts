@@ -28,3 +28,44 @@ describe("the conditions of a device's documented errors", () => {
     expect(locked.after.grind_size).toBe(12);
   });
 });
+
+/** A smart plug: one device, its tools named after the product as MCP servers name theirs. */
+const plug = () => ({ powered: false, watts: 0, timer_minutes: 0 });
+
+const plugTools = [
+  tool(
+    "plug_get_status",
+    "The plug's powered flag and its watts.",
+    {},
+    [],
+    [],
+    outputs({ powered: { type: "boolean" }, watts: integer }),
+  ),
+  tool(
+    "plug_send_command",
+    'command is "on" or "off"; on sets powered to true, off sets it to false. Returns powered.',
+    { command: { type: "string", enum: ["on", "off"] } },
+    ["command"],
+    [],
+    outputs({ powered: { type: "boolean" } }),
+  ),
+  tool("plug_set_timer", "Sets timer_minutes.", { timer_minutes: integer }),
+];
+
+describe("commands of named choices", () => {
+  it("sets a field by the choice given, each as the docs say", async () => {
+    const on = await call(world(plug(), plugTools), "plug_send_command", { command: "on" });
+    expect(on.after.powered).toBe(true);
+    expect(on.answer).toEqual({ powered: true });
+    const off = await call(
+      world(plug(), plugTools),
+      "plug_send_command",
+      { command: "off" },
+      {
+        ...plug(),
+        powered: true,
+      },
+    );
+    expect(off.after.powered).toBe(false);
+  });
+});

@@ -9,7 +9,7 @@ import {
 import { addError, addGap, type Context, notFoundError } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
-import { statedValues, statusField } from "./fields.js";
+import { LITERAL, literalValue, statedValues, statusField } from "./fields.js";
 import { principalOf } from "./principal.js";
 import { identifier } from "./reads.js";
 import { namedPart } from "./resolve.js";
@@ -881,7 +881,10 @@ export function describedRecordChange(ctx: Context): Draft[] | undefined {
 
 /** The values a description gives the record's fields, its status, and the arguments named like them. */
 function statedOn(ctx: Context, record: RecordShape, text: string): Record<string, unknown> {
-  const set: Record<string, unknown> = statedValues(ctx, record, {}, text);
+  const set: Record<string, unknown> = {
+    ...statedValues(ctx, record, {}, text),
+    ...choiceValues(ctx, record, text),
+  };
   const status = statusField(record);
   const stated = status && set[status.path] === undefined ? statedStatus(text) : undefined;
   if (status && stated) set[status.path] = stated;
@@ -891,6 +894,51 @@ function statedOn(ctx: Context, record: RecordShape, text: string): Record<strin
     if (field && plainField(field) && set[field.path] === undefined) set[field.path] = `{${param.name}}`;
   }
   return set;
+}
+
+/**
+ * "action is "start" or "stop"; start sets running to true, stop sets it to false": an argument
+ * of a few named choices, each of which the docs say sets a field of the record to a value,
+ * sets it by the choice given, as Spotify's player `state`, a smart plug's `on`/`off` command and
+ * a media player's `play`/`pause` action do. A choice the docs give no value leaves the field.
+ */
+function choiceValues(ctx: Context, record: RecordShape, text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const param of ctx.facts.params) {
+    const options = param.schema.enum;
+    if (!Array.isArray(options) || options.length < 2 || !options.every((o) => typeof o === "string"))
+      continue;
+    const values = new Map<string, Map<string, unknown>>();
+    let last: string | undefined;
+    for (const option of options as string[]) {
+      const said = new RegExp(
+        `["']?\\b${escapeRegExp(option)}\\b["']?\\s+sets\\s+(?:(it)|(?:its\\s+|the\\s+)?([a-z_][a-z0-9_]*))\\s+to\\s+${LITERAL}`,
+        "i",
+      ).exec(text);
+      const field = said?.[1] ? last : said?.[2];
+      const value = literalValue(said?.[3]);
+      if (!field || !value || !record.fields.has(field)) continue;
+      last = field;
+      const cases = values.get(field) ?? new Map<string, unknown>();
+      cases.set(option, value.value);
+      values.set(field, cases);
+    }
+    for (const [field, cases] of values) {
+      if (cases.size < 2) continue;
+      const given = `$args.${identifier(param.name)}`;
+      const otherwise = `$subject.${identifier(field)}`;
+      const expression = [...cases].reduceRight(
+        (rest, [option, value]) =>
+          `${given} = ${JSON.stringify(option)} ? ${JSON.stringify(value)} : (${rest})`,
+        otherwise,
+      );
+      out[field] = { $expr: expression };
+      ctx.notes.push(
+        `sets ${field} by ${param.name}: ${[...cases].map(([o, v]) => `${o} → ${JSON.stringify(v)}`).join(", ")}`,
+      );
+    }
+  }
+  return out;
 }
 
 /**
