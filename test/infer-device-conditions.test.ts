@@ -69,3 +69,23 @@ describe("commands of named choices", () => {
     expect(off.after.powered).toBe(false);
   });
 });
+
+describe("a secret the state keeps", () => {
+  const safe = () => ({ locked: true, door_code: "9931", opens: 4 });
+  const unlock = tool(
+    "safe_set_lock",
+    "Locks or unlocks the safe: locked takes the value given. If code does not match the stored door code, the call fails with WRONG_CODE and nothing changes.",
+    { locked: { type: "boolean" }, code: { type: "string" } },
+    ["locked", "code"],
+    [],
+    outputs({ locked: { type: "boolean" } }),
+  );
+
+  it("refuses an argument that does not match it, and takes one that does", async () => {
+    const wrong = await call(world(safe(), [unlock]), "safe_set_lock", { locked: false, code: "0000" });
+    expect(failure(wrong.outcome)).toBe("WRONG_CODE");
+    expect(wrong.after.locked).toBe(true);
+    const right = await call(world(safe(), [unlock]), "safe_set_lock", { locked: false, code: "9931" });
+    expect(right.after.locked).toBe(false);
+  });
+});

@@ -28,7 +28,13 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
     require.push({ expr: `$not($exists(${arg})) or (${test(arg)})`, error: use(ctx, error) });
     ctx.notes.push(`checks ${param.name} as ${error.code} says`);
   }
-  require.push(...bracketedRanges(ctx), ...statedBounds(ctx), ...statedFormats(ctx), ...stateLimits(ctx));
+  require.push(
+    ...bracketedRanges(ctx),
+    ...statedBounds(ctx),
+    ...statedFormats(ctx),
+    ...stateLimits(ctx),
+    ...secretMatches(ctx),
+  );
   return require.length > 0 ? [{ kind: "check", require }] : [];
 }
 
@@ -114,6 +120,43 @@ function capacityTest(ctx: Context, text: string): { expr: string; note: string 
     return { expr: `$count(${items}) < ${limit.expr}`, note: `refuses once ${name} holds ${limit.path}` };
   }
   return undefined;
+}
+
+/**
+ * "if pin does not match the stored PIN, the call fails with WRONG_PIN": a secret argument (a
+ * PIN, a passcode, a password) the docs say must match the one the state keeps, at the top of the
+ * state under a name that ends in the argument's (`lock_pin` for `pin`), refuses the call
+ * otherwise, as a smart lock's keypad code, a SIM's PIN and a safe's passcode are checked
+ * against the stored one.
+ */
+function secretMatches(ctx: Context): Array<Record<string, unknown>> {
+  const require: Array<Record<string, unknown>> = [];
+  const sentences = ctx.facts.tool.description.split(/(?<=[.;!?])\s+/);
+  const root = ctx.shape.root;
+  if (root.path.length > 1) return require;
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const told = [error.text, ...sentences.filter((s) => s.includes(error.code))].join(" ").toLowerCase();
+    for (const param of ctx.facts.params) {
+      if (param.type !== "string" && param.type !== "integer") continue;
+      const name = escapeRegExp(param.name.toLowerCase());
+      if (!new RegExp(`\\b${name}\\b[^.;]*?\\b(?:does not|doesn't|do not|fails to) match\\b`).test(told))
+        continue;
+      const kept = [...root.fields.values()].filter(
+        (f) => !f.path.includes(".") && (f.path === param.name || f.path.endsWith(`_${param.name}`)),
+      );
+      const field = kept.length === 1 ? kept[0] : undefined;
+      if (!field) continue;
+      const stored =
+        root.path.length === 0
+          ? `$entity(${JSON.stringify(field.path)})`
+          : `$entity(${JSON.stringify(root.path[0])}).${identifier(field.path)}`;
+      require.push({ expr: `$args.${identifier(param.name)} = ${stored}`, error: use(ctx, error) });
+      ctx.notes.push(`refuses ${param.name} unless it matches ${field.path} (${error.code})`);
+      break;
+    }
+  }
+  return require;
 }
 
 /** A dotted path to a value of the given type in every example state, as an expression and as spelled there. */
