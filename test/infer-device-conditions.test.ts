@@ -89,3 +89,19 @@ describe("a secret the state keeps", () => {
     expect(right.after.locked).toBe(false);
   });
 });
+
+describe("an amount the docs say is added to a number of the device", () => {
+  it("moves that number, under a verb toolsim does not know", async () => {
+    const nudge = tool(
+      "grinder_turn_dial",
+      "Turns the dial by a relative step: step is added to the current grind_size. Returns the resulting grind_size.",
+      { step: integer },
+      ["step"],
+      [],
+      outputs({ grind_size: integer }),
+    );
+    const finer = await call(world(grinder(), [nudge]), "grinder_turn_dial", { step: -3 });
+    expect(finer.after.grind_size).toBe(9);
+    expect(finer.answer).toEqual({ grind_size: 9 });
+  });
+});

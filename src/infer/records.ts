@@ -471,6 +471,10 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   );
   const named = namedField(ctx, record);
   if (named && numeric.includes(named)) return named;
+  // "delta is added to the current bpm": the number the description adds the amount to
+  const told = ADDED_TO.exec(ctx.facts.tool.description.replace(/[`*]/g, ""))?.[1];
+  const said = told ? numeric.find((f) => f.path === told) : undefined;
+  if (said) return said;
   // the field the amount's own name ends (`units` of `stock_units`)
   const amount = amountParam(ctx);
   const tail = amount ? tailField(record, amount) : undefined;
@@ -484,6 +488,10 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   );
   return money.length === 1 ? money[0] : undefined;
 }
+
+/** "is added to the current bpm", "adds the given credits to the balance": the number named after "to". */
+const ADDED_TO =
+  /\b(?:(?:were|are|is|was|gets?) added|adds? (?:the )?(?:given )?[a-z_]+) (?:to|into) (?:the |its )?(?:current |stored )?([a-z_][a-z0-9_]*)/i;
 
 /** A number that says how much another may hold (`tank_capacity_liters`, `max_balance`). */
 function isLimit(field: FieldShape): boolean {
