@@ -39,38 +39,39 @@ const ORDER: readonly Normalisation[] = ["trim", "lowercase", "uppercase"];
 
 /** Per string argument, what the docs say is done to it first. */
 export function normalisedArguments(facts: ToolFacts): Map<string, Normalisation[]> {
-  const strings = facts.params.filter((p) => p.type === "string" && /^[a-z_][a-z0-9_]*$/.test(p.name));
   const out = new Map<string, Normalisation[]>();
-  if (strings.length === 0) return out;
-  const sentences = facts.tool.description.split(/(?<=[.;!?])\s+/);
-  for (const param of strings) {
-    // the argument's own description speaks of it alone; the tool's, where it names the argument
-    // (or anything, when the tool takes one text)
-    const about = [
-      param.description,
-      ...sentences.filter((s) => strings.length === 1 || mentions(s, param)),
-    ].filter((s) => s !== "" && !KEPT_AS_GIVEN.test(s));
+  for (const [param, texts] of textsAbout(facts)) {
+    const about = texts.filter((s) => !KEPT_AS_GIVEN.test(s));
     const found = ORDER.filter((kind) => about.some((s) => SAID[kind].test(s)));
     // "lower-cased" and "upper-cased" both said of one value: which one wins is not said
     const cased = found.filter((kind) => kind !== "trim");
     const kept = cased.length > 1 ? found.filter((kind) => kind === "trim") : found;
-    if (kept.length > 0) out.set(param.name, kept);
+    if (kept.length > 0) out.set(param, kept);
   }
   return out;
 }
 
 /** The string arguments the docs say are compared ignoring case. */
 export function caselessArguments(facts: ToolFacts): Set<string> {
+  const out = new Set<string>();
+  for (const [param, texts] of textsAbout(facts)) if (texts.some((s) => CASELESS.test(s))) out.add(param);
+  return out;
+}
+
+/**
+ * What the docs say of each string argument: its own description, and the tool's sentences
+ * that name it (every sentence, when the tool takes one text).
+ */
+function textsAbout(facts: ToolFacts): Map<string, string[]> {
   const strings = facts.params.filter((p) => p.type === "string" && /^[a-z_][a-z0-9_]*$/.test(p.name));
   const sentences = facts.tool.description.split(/(?<=[.;!?])\s+/);
-  return new Set(
-    strings
-      .filter((param) =>
-        [param.description, ...sentences.filter((s) => strings.length === 1 || mentions(s, param))].some(
-          (s) => CASELESS.test(s),
-        ),
-      )
-      .map((param) => param.name),
+  return new Map(
+    strings.map((param) => [
+      param.name,
+      [param.description, ...sentences.filter((s) => strings.length === 1 || mentions(s, param))].filter(
+        (s) => s !== "",
+      ),
+    ]),
   );
 }
 
