@@ -16,12 +16,6 @@ import { nameWords, participle, plural, singular } from "./words.js";
  */
 
 /**
- * "Assign an employee to a shift that nobody works yet", "an unassigned ticket": the fields the
- * call sets must still be empty, as GitHub refuses a second reviewer request where one is
- * pending and a rota refuses a worked shift: the documented error, else an added
- * `<NOUN>_ALREADY_<VERB>ED`, 409.
- */
-/**
  * "Assigns (or reassigns)", "if the shift already had a different worker", "replaces the
  * current owner": the call may overwrite the field, so an empty one is no condition (an
  * "unassigned" the answer's docs mention is then a value, not a rule).
@@ -29,6 +23,12 @@ import { nameWords, participle, plural, singular } from "./words.js";
 const REPLACES =
   /\bre-?assign|\bor re[a-z]{3,}s\b|\balready (?:had|has) (?:a|an) (?:different|other)\b|\b(?:replaces?|overwrites?) (?:the |any |an? )?(?:existing|current|previous)\b/i;
 
+/**
+ * "Assign an employee to a shift that nobody works yet", "an unassigned ticket": the fields the
+ * call sets must still be empty, as GitHub refuses a second reviewer request where one is
+ * pending and a rota refuses a worked shift: the documented error, else an added
+ * `<NOUN>_ALREADY_<VERB>ED`, 409.
+ */
 export function vacantGuards(
   ctx: Context,
   collection: CollectionShape,
