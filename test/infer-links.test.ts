@@ -218,7 +218,7 @@ describe("two records of a kind, and a field left empty", () => {
   it("is set whatever it holds where the description says the call may replace it", async () => {
     const assign = tool(
       "assign_desk",
-      "Assigns (or reassigns) a desk. If the desk already had a different occupant, they lose it. Answers previous_occupant, null if the desk was unassigned.",
+      "Gives a desk to an occupant; it replaces the current occupant, if any. Answers previous_occupant, null if the desk was unassigned.",
       { desk_id: text, occupant: text },
     );
     const moved = await call(world(rota(), [assign]), "assign_desk", { desk_id: "D1", occupant: "tom" });

@@ -31,7 +31,7 @@ describe("arguments the docs say are normalised first", () => {
   it("stores a value trimmed and lower-cased, and compares it that way", async () => {
     const tag = tool(
       "atlas_add_tag",
-      "Adds a tag to `tags`. The tag is trimmed and lower-cased before it is compared or stored; a tag already in the list fails with TAG_EXISTS. Returns the `tags` after the change.",
+      "Adds a tag to `tags`. Tags are kept trimmed and lower-cased; a tag already in the list fails with TAG_EXISTS. Returns the `tags` after the change.",
       { tag: text },
       ["tag"],
       [error("TAG_EXISTS", "That tag is already there.", "The tag is already in tags.", 409)],
@@ -68,7 +68,7 @@ const club = () => ({ waiting: ["Ada Lovelace", "Blaise Pascal"], room: "Hall B"
 describe("arguments compared ignoring case", () => {
   const join = tool(
     "club_join_waiting",
-    "Adds a player to `waiting`, spelled as sent. ALREADY_WAITING when the same name, ignoring case, is already waiting. Returns the `waiting` list.",
+    "Adds a player to `waiting`, spelled as sent; names are compared case-insensitively. ALREADY_WAITING if the player is on the list already. Returns the `waiting` list.",
     { name: text },
     ["name"],
     [error("ALREADY_WAITING", "That player is already waiting.", "The name is already in waiting.", 409)],

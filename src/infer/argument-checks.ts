@@ -123,9 +123,9 @@ function capacityTest(ctx: Context, text: string): { expr: string; note: string 
 }
 
 /**
- * "if pin does not match the stored PIN, the call fails with WRONG_PIN": a secret argument (a
- * PIN, a passcode, a password) the docs say must match the one the state keeps, at the top of the
- * state under a name that ends in the argument's (`lock_pin` for `pin`), refuses the call
+ * "If code does not match the stored door code, the call fails with WRONG_CODE": a secret
+ * argument (a PIN, a passcode, a password) the docs say must match the one the state keeps, at the
+ * top of the state under a name that ends in the argument's (`door_code` for `code`), refuses the call
  * otherwise, as a smart lock's keypad code, a SIM's PIN and a safe's passcode are checked
  * against the stored one.
  */

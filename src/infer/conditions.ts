@@ -202,7 +202,7 @@ function thresholds(ctx: Context, record: RecordShape): Array<Record<string, unk
   const guards: Array<Record<string, unknown>> = [];
   for (const error of ctx.facts.errors) {
     if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
-    // "TEMPO_OUT_OF_RANGE when bpm is below 30" of `set_tempo(bpm)`: the value given, not the one held
+    // "GRIND_OUT_OF_RANGE when grind_size is below 1" of `set_grind(grind_size)`: the value given, not the one held
     if (speaksOfArgument(ctx, error.text)) continue;
     for (const field of record.fields.values()) {
       if (field.path.includes(".") || !field.types.has("number") || field.types.size !== 1) continue;
@@ -245,7 +245,7 @@ function flagPreconditions(ctx: Context, record: RecordShape): Array<Record<stri
     if (ctx.usedErrors.has(error.code) || error.kind === "not-found") continue;
     for (const field of record.fields.values()) {
       if (field.path.includes(".") || !field.types.has("boolean") || field.types.size !== 1) continue;
-      // "the settings lock is engaged" of `locked`: the flag's last word as its stem says it too
+      // "the child lock is engaged" of `locked`: the flag's last word as its stem says it too
       const words = nameWords(field.path)
         .filter((w) => w !== "is" && w !== "enabled")
         .map((w, i, all) => (i === all.length - 1 ? stemmed(w) : escapeRegExp(w)))

@@ -16,8 +16,8 @@ import { nameWords, participle, plural, singular } from "./words.js";
  */
 
 /**
- * "Assigns (or reassigns)", "if the shift already had a different worker", "replaces the
- * current owner": the call may overwrite the field, so an empty one is no condition (an
+ * "it replaces the current occupant", "moves a shift that already has a different worker",
+ * "or re-assigns it": the call may overwrite the field, so an empty one is no condition (an
  * "unassigned" the answer's docs mention is then a value, not a rule).
  */
 const REPLACES =

@@ -1336,7 +1336,7 @@ const ALSO_CHANGED =
   /\b(pulled|removed|taken off|taken out|freed|freeing|frees|released|back to|returns to|deducted|appended|added to|leaves|joins|pushed|popped|reserved|consumed)\b/i;
 
 /**
- * "Labels are trimmed and lower-cased before they are compared or stored", "matched
+ * "Labels are kept trimmed and lower-cased", "matched
  * case-insensitively": where the effects do not normalise an argument as the docs say (no
  * argument the words are said of, or a comparison that ignores case), the tool is `partly`,
  * saying so.

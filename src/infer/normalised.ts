@@ -5,7 +5,7 @@ import type { Param, ToolFacts } from "./facts.js";
 import { nameWords } from "./words.js";
 
 /**
- * Arguments the docs say are normalised before anything is compared or stored ("The code is
+ * Arguments the docs say are normalised before anything else is done with them ("The code is
  * upper-cased", "tags are trimmed and lower-cased"): the call goes on with the normalised
  * value, as GitHub stores a label's name without its surrounding spaces, DNS and email
  * providers take host names in lower case, and currency and country APIs upper-case ISO codes
@@ -138,7 +138,7 @@ function rewriteText(text: string, names: readonly string[]): string {
   return out;
 }
 
-/** A list or a value in an expression: `$subject.queue`, `$entity("banned")`, `$list`. */
+/** A list or a value in an expression: `$subject.tags`, `$entity("waiting")`, `$list`. */
 const OPERAND = String.raw`\$[A-Za-z_][A-Za-z0-9_]*(?:\([^()]*\))?(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|\`[^\`]*\`))*`;
 
 /** What folding the comparisons did: the drafts, the arguments now compared ignoring case, and what is still not. */

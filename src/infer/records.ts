@@ -471,7 +471,7 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   );
   const named = namedField(ctx, record);
   if (named && numeric.includes(named)) return named;
-  // "delta is added to the current bpm": the number the description adds the amount to
+  // "step is added to the current grind_size": the number the description adds the amount to
   const told = ADDED_TO.exec(ctx.facts.tool.description.replace(/[`*]/g, ""))?.[1];
   const said = told ? numeric.find((f) => f.path === told) : undefined;
   if (said) return said;
@@ -489,7 +489,7 @@ function amountField(ctx: Context, record: RecordShape): FieldShape | undefined 
   return money.length === 1 ? money[0] : undefined;
 }
 
-/** "is added to the current bpm", "adds the given credits to the balance": the number named after "to". */
+/** "is added to the current grind_size", "adds the given credits to the balance": the number named after "to". */
 const ADDED_TO =
   /\b(?:(?:were|are|is|was|gets?) added|adds? (?:the )?(?:given )?[a-z_]+) (?:to|into) (?:the |its )?(?:current |stored )?([a-z_][a-z0-9_]*)/i;
 
@@ -905,7 +905,7 @@ function statedOn(ctx: Context, record: RecordShape, text: string): Record<strin
 }
 
 /**
- * "action is "start" or "stop"; start sets running to true, stop sets it to false": an argument
+ * 'command is "on" or "off"; on sets powered to true, off sets it to false': an argument
  * of a few named choices, each of which the docs say sets a field of the record to a value,
  * sets it by the choice given, as Spotify's player `state`, a smart plug's `on`/`off` command and
  * a media player's `play`/`pause` action do. A choice the docs give no value leaves the field.
