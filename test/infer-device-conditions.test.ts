@@ -27,6 +27,21 @@ describe("the conditions of a device's documented errors", () => {
     expect(failure(locked.outcome)).toBe("GRINDER_LOCKED");
     expect(locked.after.grind_size).toBe(12);
   });
+
+  it("reads a code given 'while' its case as an error where the sentence says nothing else of failing", async () => {
+    const dose = tool(
+      "grinder_set_dose",
+      "Sets dose_g. GRINDER_LOCKED while the child lock is engaged.",
+      { dose_g: integer },
+      ["dose_g"],
+      [],
+      outputs({ dose_g: integer }),
+    );
+    const locked = await call(world({ ...grinder(true), dose_g: 18 }, [dose]), "grinder_set_dose", {
+      dose_g: 20,
+    });
+    expect(failure(locked.outcome)).toBe("GRINDER_LOCKED");
+  });
 });
 
 /** A smart plug: one device, its tools named after the product as MCP servers name theirs. */

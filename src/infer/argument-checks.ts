@@ -5,7 +5,7 @@ import { addError, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
 import { identifier } from "./reads.js";
-import { nameWords, singular } from "./words.js";
+import { nameWords, sentencesOf, singular } from "./words.js";
 
 /**
  * Documented errors whose condition is about what an argument holds: "INVALID_VOLUME if volume
@@ -131,9 +131,11 @@ function capacityTest(ctx: Context, text: string): { expr: string; note: string 
  */
 function secretMatches(ctx: Context): Array<Record<string, unknown>> {
   const require: Array<Record<string, unknown>> = [];
-  const sentences = ctx.facts.tool.description.split(/(?<=[.;!?])\s+/);
+  const sentences = sentencesOf(ctx.facts.tool.description);
   const root = ctx.shape.root;
-  if (root.path.length > 1) return require;
+  // most tools say nothing of matching: the per-argument patterns are built only where one does
+  const said = [ctx.facts.text, ...ctx.facts.errors.map((e) => e.text)].join(" ");
+  if (root.path.length > 1 || !/\bmatch\b/i.test(said)) return require;
   for (const error of ctx.facts.errors) {
     if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
     const told = [error.text, ...sentences.filter((s) => s.includes(error.code))].join(" ").toLowerCase();

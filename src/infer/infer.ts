@@ -58,12 +58,7 @@ import {
   valuesRule,
 } from "./members.js";
 import { mergeRule, swapRule } from "./merges.js";
-import {
-  caselessArguments,
-  normalisedArguments,
-  withCaselessComparisons,
-  withNormalisedArguments,
-} from "./normalised.js";
+import { argumentForms, withCaselessComparisons, withNormalisedArguments } from "./normalised.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { previousValues } from "./previous.js";
@@ -124,7 +119,7 @@ import {
   tokenScheme,
   withoutToken,
 } from "./tokens.js";
-import { topListLengths, topValues } from "./top-level.js";
+import { answeredBy, topListLengths, topValues } from "./top-level.js";
 import { treeFor, treeRule } from "./trees.js";
 import {
   type Action,
@@ -139,6 +134,7 @@ import {
   READ_NOUNS,
   STATUS_VERBS,
   sameNoun,
+  sentencesOf,
   singular,
   verbOf,
   verbWords,
@@ -327,7 +323,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...listStatistics(ctx, outcome.drafts),
       ...statedConstants(ctx, outcome.drafts),
     ];
-    const normalising = normalisedArguments(ctx.facts);
+    const forms = argumentForms(ctx.facts);
     const given = [
       // a bad token is refused before anything is looked at, as a 401 comes before a 404
       ...(scheme && token && !scheme.signIns.has(tool.name) ? tokenGuard(ctx, scheme, token) : []),
@@ -347,8 +343,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ]),
     ];
     const folded = withCaselessComparisons(
-      withNormalisedArguments(ctx.facts, given, normalising),
-      caselessArguments(ctx.facts),
+      withNormalisedArguments(ctx.facts, given, forms.normalised),
+      forms.caseless,
     );
     const drafts = folded.drafts;
     const { effects, dropped } = emit(drafts, level);
@@ -366,7 +362,7 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ...unansweredMentions(ctx.facts, drafts, ctx.shape),
       ...unwrittenMentions(ctx.facts, drafts, ctx.shape),
       ...untouchedParts(ctx.facts, drafts, ctx.shape),
-      ...normalised(ctx.facts, normalising, folded.handled),
+      ...normalised(ctx.facts, forms.normalised, folded.handled),
       ...folded.gaps,
       ...unusedArguments(ctx.facts, drafts, [...dropped, ...(ctx.gaps ?? [])]),
       ...(ctx.gaps ?? []),
@@ -1158,9 +1154,7 @@ function listCounts(ctx: Context, drafts: readonly Draft[]): Draft[] {
  * `deleted: true` and Slack's methods `ok: true`, and GitHub's `merged: true` after a merge.
  */
 function statedConstants(ctx: Context, drafts: readonly Draft[]): Draft[] {
-  const answered = new Set(
-    drafts.flatMap((d) => (typeof d.output === "string" ? [d.output.split(".")[0]] : [])),
-  );
+  const answered = answeredBy(drafts);
   const out: Draft[] = [];
   const description = ctx.facts.tool.description;
   if (!description.includes("`")) return out;
@@ -1358,10 +1352,6 @@ const NORMALISED = /\b(lower-?cased?|upper-?cased?|trimmed|normali[sz]ed|case-in
 const CHANGED =
   /\b(resets?|is reset|sets?|is set|becomes?|increases?|decreases?|increments?|decrements?|goes back|moves?|changes to|is cleared|clears?|is updated|updates?|grows?|drops?)\b/i;
 const UNCHANGED = /\b(not changed|unchanged|not affected|is not|are not|stays|never)\b/i;
-
-function sentencesOf(text: string): string[] {
-  return text.split(/(?<=[.;!?])\s+/);
-}
 
 /**
  * A tool without an output schema whose description says what its answer holds ("with its

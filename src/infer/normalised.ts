@@ -2,7 +2,7 @@ import escapeRegExp from "escape-string-regexp";
 import { isPlainObject } from "../patch/index.js";
 import type { Draft } from "./drafts.js";
 import type { Param, ToolFacts } from "./facts.js";
-import { nameWords } from "./words.js";
+import { nameWords, sentencesOf } from "./words.js";
 
 /**
  * Arguments the docs say are normalised before anything else is done with them ("The code is
@@ -37,25 +37,27 @@ const CASELESS =
 /** The order the transforms apply in: spaces first, then case. */
 const ORDER: readonly Normalisation[] = ["trim", "lowercase", "uppercase"];
 
-/** Per string argument, what the docs say is done to it first. */
-export function normalisedArguments(facts: ToolFacts): Map<string, Normalisation[]> {
-  const out = new Map<string, Normalisation[]>();
+/** What the docs say is done to each string argument first, and which are compared ignoring case. */
+export interface ArgumentForms {
+  normalised: Map<string, Normalisation[]>;
+  caseless: Set<string>;
+}
+
+export function argumentForms(facts: ToolFacts): ArgumentForms {
+  const forms: ArgumentForms = { normalised: new Map(), caseless: new Set() };
+  // most tools say none of these words: their sentences are not split and sorted per argument
+  const said = [facts.tool.description, ...facts.params.map((p) => p.description)].join(" ");
+  if (![...Object.values(SAID), CASELESS].some((words) => words.test(said))) return forms;
   for (const [param, texts] of textsAbout(facts)) {
     const about = texts.filter((s) => !KEPT_AS_GIVEN.test(s));
     const found = ORDER.filter((kind) => about.some((s) => SAID[kind].test(s)));
     // "lower-cased" and "upper-cased" both said of one value: which one wins is not said
     const cased = found.filter((kind) => kind !== "trim");
     const kept = cased.length > 1 ? found.filter((kind) => kind === "trim") : found;
-    if (kept.length > 0) out.set(param, kept);
+    if (kept.length > 0) forms.normalised.set(param, kept);
+    if (texts.some((s) => CASELESS.test(s))) forms.caseless.add(param);
   }
-  return out;
-}
-
-/** The string arguments the docs say are compared ignoring case. */
-export function caselessArguments(facts: ToolFacts): Set<string> {
-  const out = new Set<string>();
-  for (const [param, texts] of textsAbout(facts)) if (texts.some((s) => CASELESS.test(s))) out.add(param);
-  return out;
+  return forms;
 }
 
 /**
@@ -64,7 +66,7 @@ export function caselessArguments(facts: ToolFacts): Set<string> {
  */
 function textsAbout(facts: ToolFacts): Map<string, string[]> {
   const strings = facts.params.filter((p) => p.type === "string" && /^[a-z_][a-z0-9_]*$/.test(p.name));
-  const sentences = facts.tool.description.split(/(?<=[.;!?])\s+/);
+  const sentences = sentencesOf(facts.tool.description);
   return new Map(
     strings.map((param) => [
       param.name,

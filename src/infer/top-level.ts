@@ -1,7 +1,7 @@
 import type { Context } from "./context.js";
 import type { Draft } from "./drafts.js";
 import { identifier } from "./reads.js";
-import { fitsStateType } from "./shape.js";
+import { fitsStateType, type Part, type StateShape } from "./shape.js";
 import { singular } from "./words.js";
 
 /**
@@ -10,19 +10,30 @@ import { singular } from "./words.js";
  */
 
 /** The outputs the drafts already answer. */
-function answeredBy(drafts: readonly Draft[]): Set<string> {
+export function answeredBy(drafts: readonly Draft[]): Set<string> {
   return new Set(
     drafts.flatMap((d) => (typeof d.output === "string" ? [d.output.split(".")[0] as string] : [])),
   );
 }
 
-/** Field names the records and collections below the top keep: theirs to answer, not the top's. */
-function keptBelowTheTop(ctx: Context): Set<string> {
-  return new Set(
-    ctx.shape.parts.flatMap((part) =>
-      part === ctx.shape.root || !("fields" in part) ? [] : [...part.fields.keys()],
-    ),
-  );
+/** Field names the parts of the state keep, the top's own or not; once per world, as every tool asks. */
+interface KeptNames {
+  everywhere: Set<string>;
+  belowTheTop: Set<string>;
+}
+
+const keptNamesOf = new WeakMap<StateShape, KeptNames>();
+
+function keptNames(shape: StateShape): KeptNames {
+  let kept = keptNamesOf.get(shape);
+  if (!kept) {
+    const below = shape.parts.filter((part) => part !== shape.root);
+    const names = (parts: readonly Part[]) =>
+      new Set(parts.flatMap((part) => ("fields" in part ? [...part.fields.keys()] : [])));
+    kept = { everywhere: names(shape.parts), belowTheTop: names(below) };
+    keptNamesOf.set(shape, kept);
+  }
+  return kept;
 }
 
 /**
@@ -35,7 +46,7 @@ export function topListLengths(ctx: Context, drafts: readonly Draft[]): Draft[] 
   const answered = answeredBy(drafts);
   const lists = Object.entries(ctx.states[0] ?? {}).filter(([, value]) => Array.isArray(value));
   // a count the records keep themselves (a post's own `likes_count`) is theirs to answer
-  const kept = new Set(ctx.shape.parts.flatMap((part) => ("fields" in part ? [...part.fields.keys()] : [])));
+  const kept = keptNames(ctx.shape).everywhere;
   const out: Draft[] = [];
   for (const output of ctx.facts.outputs) {
     if (answered.has(output.name) || kept.has(output.name)) continue;
@@ -66,14 +77,14 @@ export function topValues(ctx: Context, drafts: readonly Draft[]): Draft[] {
   const root = ctx.shape.root;
   if (root.path.length > 1 || root.fields.size === 0) return [];
   const answered = answeredBy(drafts);
-  const kept = keptBelowTheTop(ctx);
+  const kept = keptNames(ctx.shape).belowTheTop;
   const params = new Set(ctx.facts.params.map((p) => p.name));
   const out: Draft[] = [];
   for (const output of ctx.facts.outputs) {
     if (answered.has(output.name) || kept.has(output.name) || params.has(output.name)) continue;
     const field = root.fields.get(output.name);
     // an object or a collection of records at the top is a part of its own, for the rules that
-    // read parts; a list of plain values (a ladder of names) is a value like any other
+    // read parts; a list of plain values (a device's presets by name) is a value like any other
     if (!field || field.types.has("object") || (field.itemFields?.size ?? 0) > 0) continue;
     if (ctx.shape.collections.has(output.name)) continue;
     const types = [...field.types].filter((t) => t !== "null");

@@ -977,3 +977,8 @@ export function switchedFlag(switching: Switching, field: string): boolean | und
  * what was done in the API's own words, not the text that was written.
  */
 export const TEXT_ANSWER = /^(content|text|output)$/i;
+
+/** A description's sentences, split after a full stop, a semicolon or a mark, where the rules read one clause at a time. */
+export function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.;!?])\s+/);
+}
