@@ -99,9 +99,13 @@ const SETTINGS: Record<string, Setting> = {
     state: { orders: {}, users: {} },
   },
   "Every shape of state": {
-    args: { ticket_id: str, text: str },
-    errors: ["TICKET_NOT_FOUND"],
-    state: { desk: { tickets: [{ id: "T-1", status: "open" }] }, feed: { posts: {}, post_counter: 1 } },
+    args: { ticket_id: str, text: str, path: str, title: str },
+    errors: ["TICKET_NOT_FOUND", "PAGE_NOT_FOUND"],
+    state: {
+      desk: { tickets: [{ id: "T-1", status: "open" }] },
+      feed: { posts: {}, post_counter: 1 },
+      site: { title: "Home", pages: [{ slug: "faq", title: "FAQ", pages: [] }] },
+    },
   },
   Trees: {
     args: { source: str, destination: str },

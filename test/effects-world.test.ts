@@ -120,6 +120,88 @@ describe("arrays of records addressed by a field", () => {
   });
 });
 
+describe("trees of records walked by a slash path", () => {
+  const menu = {
+    menu: {
+      label: "Home",
+      children: {
+        shop: { label: "Shop", children: { hats: { label: "Hats", children: {} } } },
+        help: { label: "Help", children: {} },
+      },
+    },
+  };
+  const pages = {
+    site: {
+      title: "Start",
+      pages: [
+        { slug: "guides", title: "Guides", pages: [{ slug: "install", title: "Install", pages: [] }] },
+        { slug: "faq", title: "FAQ", pages: [] },
+      ],
+    },
+  };
+
+  it("reads the node a path names through children kept by name; the root is the empty path or a slash", async () => {
+    const walk = [{ kind: "read", target: "menu/*children={path}", missing: "NO_SUCH_THING", output: "" }];
+    expect((await run(walk, { path: "shop/hats" }, menu)).outcome).toMatchObject({
+      output: { label: "Hats" },
+    });
+    expect((await run(walk, { path: "/shop/hats/" }, menu)).outcome).toMatchObject({
+      output: { label: "Hats" },
+    });
+    expect((await run(walk, { path: "/" }, menu)).outcome).toMatchObject({ output: { label: "Home" } });
+    expect((await run(walk, { path: "" }, menu)).outcome).toMatchObject({ output: { label: "Home" } });
+    expect((await run(walk, { path: "shop/caps" }, menu)).outcome).toMatchObject({
+      status: "failed",
+      failure: { code: "NO_SUCH_THING" },
+    });
+  });
+
+  it("changes, adds and removes nodes kept in arrays, told apart by the field after the dot", async () => {
+    const rename = await run(
+      [{ kind: "update", target: "site/*pages.slug={path}", set: { title: "{title}" }, output: "" }],
+      { path: "/guides/install", title: "Installing" },
+      pages,
+    );
+    expect(rename.outcome).toMatchObject({
+      patch: [{ op: "replace", path: "/site/pages/0/pages/0", value: { title: "Installing" } }],
+    });
+    const added = await run(
+      [
+        {
+          kind: "create",
+          target: "site/*pages.slug={parent}/pages",
+          missing: "NO_SUCH_THING",
+          set: { slug: "{slug}", title: "{title}", pages: [] },
+        },
+      ],
+      { parent: "/faq", slug: "billing", title: "Billing" },
+      pages,
+    );
+    expect(added.after).toMatchObject({
+      site: { pages: [{ slug: "guides" }, { slug: "faq", pages: [{ slug: "billing", title: "Billing" }] }] },
+    });
+    const removed = await run(
+      [{ kind: "delete", target: "site/*pages.slug={path}" }],
+      { path: "/guides" },
+      pages,
+    );
+    expect((removed.after.site as { pages: unknown[] }).pages).toEqual([
+      { slug: "faq", title: "FAQ", pages: [] },
+    ]);
+    const nowhere = await run(
+      [{ kind: "create", target: "site/*pages.slug={parent}/pages", missing: "NO_SUCH_THING", set: {} }],
+      { parent: "/nowhere" },
+      pages,
+    );
+    expect(nowhere.outcome).toMatchObject({ status: "failed", failure: { code: "NO_SUCH_THING" } });
+  });
+
+  it("is checked as a target when the catalog is read", () => {
+    expect(() => tool([{ kind: "read", target: "menu/*children={path}" }])).not.toThrow();
+    expect(() => tool([{ kind: "read", target: "menu/*children={path" }])).toThrow(/a target is/);
+  });
+});
+
 describe("ids minted from counters", () => {
   it('"next": the counter holds the next id; the entity keeps it as a number, the key as text', async () => {
     const state = { feed: { post_counter: 2, posts: { "0": { id: 0 }, "1": { id: 1 } } } };

@@ -74,6 +74,7 @@ import {
   lookupRule,
   readRule,
 } from "./reads.js";
+import { recordTreeFor, recordTreeRule } from "./record-trees.js";
 import {
   describedRecordChange,
   partsSnapshot,
@@ -595,6 +596,11 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   const { facts, shape } = ctx;
   if (shape.parts.length <= 1 && shape.root.fields.size === 0)
     return { reason: "the toolset has no state to act on" };
+  const nodes = recordTreeFor(ctx);
+  if (nodes) {
+    const drafts = recordTreeRule(ctx, nodes);
+    if (drafts) return found(drafts, "a tool on a tree of records whose arguments name no node");
+  }
   const tree = treeFor(ctx);
   if (tree) {
     const drafts = treeRule(ctx, tree);

@@ -102,10 +102,28 @@ export interface ListShape extends PartBase {
 export interface TreeShape extends PartBase {
   kind: "tree";
   nodes: { children?: string; kind?: { field: string; folder: string; file: string }; content?: string };
+  /** A tree of records (pages, menu entries, categories) rather than of folders and files. */
+  records?: RecordTreeShape;
   /** State path of a field beside the tree that keeps the current folder (`cwd`), when the state has one. */
   cwd?: string[];
   /** A tree known only from the tools: writes make the folders above them. */
   foldersUnknown?: boolean;
+}
+
+/**
+ * Nodes that are records like each other: each keeps its children under one field, by name in
+ * a map or in an array told apart by `name`; the tree's root is a node of its own, found at the
+ * path "" (or "/").
+ */
+export interface RecordTreeShape {
+  children: string;
+  container: "map" | "array";
+  /** For children kept in an array: the field naming each among its siblings (`slug`, `name`). */
+  name?: string;
+  /** The nodes' own fields (every one but the children). */
+  fields: Map<string, FieldShape>;
+  /** Every node's path, root ("") first, depth first. */
+  paths: string[];
 }
 
 export type Part = RecordShape | CollectionShape | ValuesShape | ListShape | TreeShape;
@@ -250,6 +268,11 @@ function walkValue(
   const tree = treeNodesOf(objects);
   if (tree) {
     parts.push({ kind: "tree", path, name, nodes: tree });
+    return;
+  }
+  const records = recordTreeOf(objects);
+  if (records) {
+    parts.push({ kind: "tree", path, name, nodes: { children: records.children }, records });
     return;
   }
   const entries = objects.flatMap((o) => Object.entries(o));
@@ -452,6 +475,121 @@ function nodeConventions(
     return { children, kind: { field, folder, file: file ?? "file" }, ...(content ? { content } : {}) };
   }
   return undefined;
+}
+
+/**
+ * A root node whose children are nodes like it, two levels down or more (a site's pages, a
+ * menu, a category tree): every node keeps its children under the same field (empty at the
+ * leaves), all in maps or all in arrays, and each node of an array has a text field no
+ * sibling shares.
+ */
+function recordTreeOf(objects: ReadonlyArray<Record<string, unknown>>): RecordTreeShape | undefined {
+  const root = objects[0];
+  if (!root || objects.length > 1) return undefined;
+  for (const [children, inner] of Object.entries(root)) {
+    const container = Array.isArray(inner) ? "array" : isPlainObject(inner) ? "map" : undefined;
+    if (!container) continue;
+    const name = container === "array" ? siblingNameField(root, children) : undefined;
+    if (container === "array" && !name) continue;
+    const nodes = treeRecords(root, children, name);
+    if (!nodes || nodes.length < 3 || !nodes.some((n) => n.depth >= 2)) continue;
+    const below = nodes.slice(1).map((n) => n.node);
+    // every node holds fields of its own beside its children: a map of maps is nested data
+    if (!below.every((n) => Object.keys(n).some((k) => k !== children))) continue;
+    // nodes alike all keep children, if none yet: leaves without any are files among folders
+    if (!below.every((n) => n[children] !== undefined)) continue;
+    // folders that keep records of another kind beside their subfolders (notes, links) are a
+    // store of those records, sorted into folders, not a tree of nodes alike
+    if (nodes.some((n) => holdsOtherRecords(n.node, children))) continue;
+    const fields = new Map<string, FieldShape>();
+    for (const { node } of nodes) collectFields(withoutField(node, children), "", fields);
+    const paths = nodes.map((n) => n.path);
+    return { children, container, ...(name ? { name } : {}), fields, paths };
+  }
+  return undefined;
+}
+
+function holdsOtherRecords(node: Record<string, unknown>, children: string): boolean {
+  return Object.entries(node).some(
+    ([field, value]) =>
+      field !== children &&
+      ((Array.isArray(value) && value.some(isPlainObject)) ||
+        (isPlainObject(value) && Object.values(value).some(isPlainObject))),
+  );
+}
+
+interface TreeRecord {
+  node: Record<string, unknown>;
+  path: string;
+  depth: number;
+}
+
+/**
+ * The nodes below a root through `children` (in arrays when a `name` field names them, else
+ * in maps), depth first; undefined when one is not a record of the same kind.
+ */
+function treeRecords(
+  root: Record<string, unknown>,
+  children: string,
+  name: string | undefined,
+): TreeRecord[] | undefined {
+  const found: TreeRecord[] = [];
+  const visit = (node: Record<string, unknown>, path: string, depth: number): boolean => {
+    if (found.length >= 500) return true;
+    found.push({ node, path, depth });
+    const inner = node[children];
+    if (inner === undefined) return true;
+    const entries = name
+      ? Array.isArray(inner)
+        ? inner.map((child): [string, unknown] => [isPlainObject(child) ? String(child[name]) : "", child])
+        : undefined
+      : isPlainObject(inner)
+        ? Object.entries(inner)
+        : undefined;
+    if (!entries) return false;
+    return entries.every(
+      ([key, child]) => isPlainObject(child) && visit(child, path === "" ? key : `${path}/${key}`, depth + 1),
+    );
+  };
+  return visit(root, "", 0) ? found : undefined;
+}
+
+/** The text field that names a node among its siblings in an array: present on all, unique among each node's children. */
+function siblingNameField(root: Record<string, unknown>, children: string): string | undefined {
+  const groups: Array<Array<Record<string, unknown>>> = [];
+  const gather = (node: Record<string, unknown>) => {
+    const inner = node[children];
+    if (!Array.isArray(inner)) return;
+    const kids = inner.filter(isPlainObject);
+    if (kids.length > 0) groups.push(kids);
+    kids.forEach(gather);
+  };
+  gather(root);
+  const first = groups[0]?.[0];
+  if (!first) return undefined;
+  // a name, a slug or a key reads as a path's segment before a title does
+  const candidates = Object.keys(first)
+    .filter((k) => k !== children)
+    .sort((a, b) => nameRank(a) - nameRank(b));
+  return candidates.find((field) =>
+    groups.every((kids) => {
+      const values = kids.map((k) => k[field]);
+      return (
+        values.every((v) => typeof v === "string" && v !== "" && !v.includes("/")) &&
+        new Set(values).size === values.length
+      );
+    }),
+  );
+}
+
+function nameRank(field: string): number {
+  const rank = ["slug", "name", "key", "id", "path_segment", "segment"].indexOf(field);
+  return rank < 0 ? 10 : rank;
+}
+
+function withoutField(node: Record<string, unknown>, field: string): Record<string, unknown> {
+  const { [field]: _, ...rest } = node;
+  return rest;
 }
 
 /** A tree whose root is a node of its own (`tree: {kind, children: {…}}`), one step below the record. */

@@ -160,16 +160,19 @@ const ERROR_WORDS = /\b(fail(s|ed)?|errors?|reject(s|ed)?|refus(e|es|ed)|raises?
 const CONDITIONED_CODE =
   /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:when|if|unless|while)\b/;
 
-/** "Unknown handles produce UNKNOWN_PLAYER", "an unknown id returns NOT_FOUND": a code as what a call answers. */
+/**
+ * "Unknown handles produce UNKNOWN_PLAYER", "an unknown id returns NOT_FOUND", "the result is
+ * PAGE_NOT_FOUND": a code as what a call answers.
+ */
 const ANSWERED_CODE =
-  /\b(?:produces?|returns?|yields?|gives?|answers?|results?\s+in|responds?\s+with|gets?)\s+(?:an?\s+|the\s+)?`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
+  /\b(?:produces?|returns?|yields?|gives?|answers?|results?\s+in|responds?\s+with|gets?|(?:result|response|reply|answer)\s+is)\s+(?:an?\s+|the\s+)?`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
 
 /** "UNKNOWN_PLAYER for a handle not on the books": a code and the case it is for. */
 const CODE_FOR_CASE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s+for\s+(?:a|an|any|the|each|every)\b/;
 
-/** "The handle must match … and be unused (HANDLE_TAKEN)": a requirement with its code in brackets. */
+/** "The handle must match … and be unused (HANDLE_TAKEN)", "… (BAD_SLUG otherwise)": a requirement with its code in brackets. */
 const REQUIRED_CODE =
-  /\b(?:must|cannot|can't|may\s+not|needs?\s+to|has\s+to|is\s+required|only)\b[^.]*\(\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?\s*\)/;
+  /\b(?:must|cannot|can't|may\s+not|needs?\s+to|has\s+to|is\s+required|only)\b[^.]*\(\s*`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`?(?:\s+otherwise)?\s*\)/;
 
 /** "Unknown hive: `NOT_FOUND`", "Unknown id → NOT_FOUND": a bad case, a colon or an arrow, and its code. */
 const CASE_CODE =

@@ -42,7 +42,8 @@ const FILE_NOUNS = /^(file|files|path|paths|content|contents|document|documents)
 
 /** The tree a tool works on: the one its name names, else the world's only tree. */
 export function treeFor(ctx: Context): TreeShape | undefined {
-  const trees = ctx.shape.parts.filter((p): p is TreeShape => p.kind === "tree");
+  // a tree of records (pages, menu entries) is addressed by its own rules
+  const trees = ctx.shape.parts.filter((p): p is TreeShape => p.kind === "tree" && !p.records);
   if (trees.length === 0) return undefined;
   return namedPart(ctx.facts, ctx.shape, ["tree"]) ?? (trees.length === 1 ? trees[0] : undefined);
 }

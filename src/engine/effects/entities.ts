@@ -197,8 +197,14 @@ async function createEntity(run: Run, effect: CreateEffect, keyed: boolean): Pro
 }
 
 async function createInside(run: Run, effect: CreateEffect, segments: readonly string[]): Promise<Ran> {
-  const path = targetPath(run, effect.target);
-  if (!path) return undefined;
+  const steps = targetSteps(run, effect.target);
+  if (!steps) return undefined; // an argument the target needs is absent
+  const path = concretePath(run.state, steps);
+  // no element of an array holds the field's value: the record to create inside is missing
+  if (!path) {
+    if (effect.missing) fail(run, effect.missing);
+    return undefined;
+  }
   const keyed = isTemplate(segments[segments.length - 1] as string);
   const containerPath = keyed ? path.slice(0, -1) : path;
   const parent =

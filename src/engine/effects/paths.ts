@@ -29,12 +29,18 @@ export function isTemplate(segment: string): boolean {
 }
 
 const SELECTOR = /^\[([A-Za-z_][A-Za-z0-9_.]*)=(.+)\]$/;
+const WALK = /^\*([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?=(\{[^{}/]+\})$/;
 
-/** A segment of a target as it renders: a key as written, a template, or an element picked by a field. */
+/**
+ * A segment of a target as it renders: a key as written, a template, an element picked by a
+ * field, or a walk down a tree of records by a slash path (each name a child under `children`,
+ * kept by name in a map, or in an array told apart by the field `name`).
+ */
 type SegmentPlan =
   | { kind: "key"; key: string }
   | { kind: "template"; template: string }
-  | { kind: "select"; field: string; equals: string; template: boolean };
+  | { kind: "select"; field: string; equals: string; template: boolean }
+  | { kind: "walk"; children: string; name?: string; template: string };
 
 const plans = new Map<string, SegmentPlan[]>();
 
@@ -49,6 +55,11 @@ function planOf(target: string): SegmentPlan[] {
 }
 
 function segmentPlan(segment: string): SegmentPlan {
+  const walk = WALK.exec(segment);
+  if (walk) {
+    const [, children = "", name, template = ""] = walk;
+    return { kind: "walk", children, template, ...(name ? { name } : {}) };
+  }
   const selector = SELECTOR.exec(segment);
   if (selector) {
     const [, field = "", raw = ""] = selector;
@@ -77,9 +88,30 @@ export function targetSteps(run: Run, target: string): Step[] | undefined {
       steps.push({ field, equals });
       continue;
     }
+    if (segment.kind === "walk") {
+      const walked = walkSteps(segment, renderTemplate(segment.template, run.scope));
+      if (!walked) return undefined;
+      steps.push(...walked);
+      continue;
+    }
     const value = renderTemplate(segment.template, run.scope);
     if (value === ABSENT || value === null || value === "") return undefined;
     steps.push(typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return steps;
+}
+
+/**
+ * The steps a slash path takes down a tree: none for the root ("" or "/"), and per name the
+ * children field, then the child. Slashes at either end are ignored, as URL paths and
+ * content trees read them.
+ */
+function walkSteps(walk: Extract<SegmentPlan, { kind: "walk" }>, path: unknown): Step[] | undefined {
+  if (path === ABSENT || path === null || typeof path !== "string") return undefined;
+  const steps: Step[] = [];
+  for (const name of path.split("/")) {
+    if (name === "") continue;
+    steps.push(walk.children, walk.name ? { field: walk.name, equals: name } : name);
   }
   return steps;
 }

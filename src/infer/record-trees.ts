@@ -1,0 +1,563 @@
+import { addError, addGap, type Context, use } from "./context.js";
+import type { Draft } from "./drafts.js";
+import type { ErrorFact, OutputFact, Param } from "./facts.js";
+import { identifier } from "./reads.js";
+import type { RecordShape, RecordTreeShape, TreeShape } from "./shape.js";
+import { nameWords, sameNoun } from "./words.js";
+
+/**
+ * Trees of records addressed by slash paths: a site's pages, a navigation menu, a category or
+ * folder tree whose nodes carry fields of their own (`/products/tents`, `shop/shoes`). Content
+ * APIs address them so (WordPress page paths, Drupal menu links, Confluence and Notion page
+ * trees, Contentful's and Sanity's hierarchies): a node is read, changed, added under a parent
+ * or removed by its path, an unknown path is the API's not-found error, the root cannot be
+ * removed, and a node with children is removed only when the call says to remove them too.
+ */
+
+type NodeOp = "read" | "list" | "trail" | "update" | "toggle" | "create" | "delete" | "move";
+
+/** The tree a tool addresses by path, when the world keeps a tree of records. */
+export function recordTreeFor(ctx: Context): (TreeShape & { records: RecordTreeShape }) | undefined {
+  const trees = ctx.shape.parts.filter(
+    (p): p is TreeShape & { records: RecordTreeShape } => p.kind === "tree" && p.records !== undefined,
+  );
+  return trees.length === 1 ? trees[0] : undefined;
+}
+
+export function recordTreeRule(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+): Draft[] | undefined {
+  const paths = ctx.facts.params.filter(isPathParam);
+  const parent = paths.find((p) => p.words.includes("parent"));
+  const node = paths.find((p) => p !== parent);
+  const op = opOf(ctx, tree.records, node, parent);
+  if (!op) return undefined;
+  const at = (param: Param) => nodeTarget(tree, `{${param.name}}`);
+  const missing = notFound(ctx);
+  switch (op) {
+    case "read":
+      if (!node) return undefined;
+      ctx.notes.push(`reads the node ${node.name} names in ${tree.name}`);
+      return [{ kind: "read", target: at(node), missing, as: "node" }, ...answers(ctx, tree, node)];
+    case "trail":
+      return node ? trailRule(ctx, tree, node, missing) : undefined;
+    case "list":
+      return node ? listRule(ctx, tree, node, missing) : undefined;
+    case "update":
+    case "toggle":
+      return node ? updateRule(ctx, tree, node, op, missing) : undefined;
+    case "delete":
+      return node ? deleteRule(ctx, tree, node, missing) : undefined;
+    case "create":
+      return parent ? createRule(ctx, tree, parent, missing) : undefined;
+    case "move":
+      return node && parent ? moveRule(ctx, tree, node, parent, missing) : undefined;
+  }
+}
+
+/** A path names a node: `path`, `page_path`, `parent_path`, `new_parent`. */
+function isPathParam(param: Param): boolean {
+  return param.type === "string" && (param.words.includes("path") || param.words.includes("parent"));
+}
+
+function opOf(
+  ctx: Context,
+  records: RecordTreeShape,
+  node: Param | undefined,
+  parent: Param | undefined,
+): NodeOp | undefined {
+  const words = ctx.facts.words;
+  const has = (...w: string[]) => words.some((x) => w.includes(x));
+  if (has("move", "reparent", "relocate") && node && parent) return "move";
+  if (has("create", "add", "new", "insert", "make") && parent) return "create";
+  if (has("delete", "remove", "drop", "destroy") && node) return "delete";
+  if (has("toggle", "flip") && node) return "toggle";
+  if (
+    node &&
+    nodeFieldParams(ctx, records).length > 0 &&
+    has("set", "update", "rename", "edit", "change", "publish", "unpublish")
+  )
+    return "update";
+  // `get_breadcrumbs(path)`, `ancestors(path)`: the nodes from the root down to it
+  if (node && has("breadcrumb", "breadcrumbs", "ancestors", "trail", "lineage") && trailOutput(ctx))
+    return "trail";
+  // `list_tree(path)`, `walk(path)`, `descendants(path)`: the paths of a subtree, as `find` prints them
+  if (node && has("list", "walk", "tree", "subtree", "descendants") && pathsOutput(ctx)) return "list";
+  if (node && (ctx.facts.verbAction === "read" || has("get", "read", "show", "describe", "view", "fetch")))
+    return "read";
+  return undefined;
+}
+
+/** The target of the node a path template names, down the tree's children. */
+function nodeTarget(tree: TreeShape & { records: RecordTreeShape }, path: string): string {
+  const { children, name } = tree.records;
+  return `${tree.path.join("/")}/*${children}${name ? `.${name}` : ""}=${path}`;
+}
+
+/** The documented error for a path that leads to no node, or one added in the catalog's style. */
+function notFound(ctx: Context): string {
+  const documented = ctx.facts.errors.find((e) => e.kind === "not-found");
+  if (documented) return use(ctx, documented);
+  return addError(ctx, {
+    code: "NODE_NOT_FOUND",
+    status: 404,
+    message: "No node at the path {path}.",
+    when: "The path leads to no node of the tree.",
+  });
+}
+
+function documentedError(ctx: Context, test: (error: ErrorFact) => boolean): string | undefined {
+  const error = ctx.facts.errors.find(test);
+  return error ? use(ctx, error) : undefined;
+}
+
+const speaks = (pattern: RegExp) => (error: ErrorFact) =>
+  pattern.test(nameWords(error.code).join(" ")) || pattern.test(error.text);
+
+/** A name already taken, by the error's code (`PAGE_EXISTS`, `SLUG_TAKEN`): its text may say "already" of other things. */
+const nameTaken = (error: ErrorFact) =>
+  /\b(exists|taken|duplicate|already)\b/i.test(nameWords(error.code).join(" "));
+
+/** Arguments named like a field of the nodes (`title`, `label`, `published`). */
+function nodeFieldParams(ctx: Context, records: RecordTreeShape): Array<{ param: Param; field: string }> {
+  const found: Array<{ param: Param; field: string }> = [];
+  for (const param of ctx.facts.params) {
+    if (isPathParam(param)) continue;
+    const field = [...records.fields.keys()].find((f) => f === param.name || sameNoun(f, param.name));
+    if (field && field !== records.name) found.push({ param, field });
+  }
+  return found;
+}
+
+/** The names of a path (JSONata), an empty list for the root. */
+function segments(path: string): string {
+  return `$append([], $filter($split(${path}, "/"), function($s) { $s != "" }))`;
+}
+
+/** A path written in the style of the one given: with a leading slash when it has one. */
+function written(style: string, names: string): string {
+  return `($substring(${style}, 0, 1) = "/" ? "/" : "") & $join(${names}, "/")`;
+}
+
+/**
+ * A JSONata function, `$walk(node, path)`, giving the paths of a node and every node below it,
+ * a node before its children (pre-order, as `find` lists a folder), in the style of `style`.
+ */
+function walker(records: RecordTreeShape, style: string): string {
+  const { children, container, name } = records;
+  const kids = `$n.${identifier(children)}`;
+  const below = (child: string, key: string) =>
+    `$walk(${child}, ($p = "" or $p = "/" ? ($substring(${style}, 0, 1) = "/" ? "/" : "") : $p & "/") & ${key})`;
+  const step =
+    container === "map"
+      ? `$reduce($keys(${kids}), function($acc, $k) { $append($acc, ${below(`$lookup(${kids}, $k)`, "$k")}) }, [])`
+      : `$reduce(${kids}, function($acc, $c) { $append($acc, ${below("$c", `$c.${identifier(name ?? "name")}`)}) }, [])`;
+  return `$walk := function($n, $p) { $append([$p], ${step}) }`;
+}
+
+function pathsOutput(ctx: Context): OutputFact | undefined {
+  return ctx.facts.outputs.find(
+    (o) =>
+      o.type === "array" && o.itemType === "string" && o.words.some((w) => w === "paths" || w === "path"),
+  );
+}
+
+function listRule(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  path: Param,
+  missing: string,
+): Draft[] | undefined {
+  const paths = pathsOutput(ctx);
+  if (!paths) return undefined;
+  const count = ctx.facts.outputs.find((o) => o.words.includes("count") || o.name === "total");
+  const start = written(path.name, segments(path.name));
+  const root = `($count(${segments(path.name)}) = 0 ? ${path.name} : ${start})`;
+  ctx.notes.push(`lists the paths below the node ${path.name} names, the node first`);
+  return [
+    { kind: "read", target: nodeTarget(tree, `{${path.name}}`), missing, as: "node" },
+    {
+      kind: "respond",
+      output: paths.name,
+      as: "subtree",
+      value: { $expr: `(${walker(tree.records, path.name)}; $walk($node, ${root}))` },
+    },
+    ...(count ? [{ kind: "respond", output: count.name, value: { $expr: "$count($subtree)" } }] : []),
+  ];
+}
+
+function trailOutput(ctx: Context): OutputFact | undefined {
+  return ctx.facts.outputs.find((o) => o.type === "array" && o.itemType === "object" && o.itemProperties);
+}
+
+/**
+ * Breadcrumbs: one entry per node from the root down to the one the path names (its ancestors
+ * alone where the tool says ancestors), each with the fields its items ask for and its path.
+ */
+function trailRule(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  path: Param,
+  missing: string,
+): Draft[] | undefined {
+  const output = trailOutput(ctx);
+  if (!output?.itemProperties) return undefined;
+  const { children, container, name, fields } = tree.records;
+  const kids = `$n.${identifier(children)}`;
+  const child =
+    container === "map"
+      ? `$lookup(${kids}, $segs[$i])`
+      : `${kids}[${identifier(name ?? "name")} = $segs[$i]]`;
+  const stripped = /\bwithout (?:a )?(?:leading|trailing)|\bnormali[sz]ed\b/i.test(
+    ctx.facts.tool.description,
+  );
+  const lead = stripped ? `""` : `($substring(${path.name}, 0, 1) = "/" ? "/" : "")`;
+  const entry = Object.keys(output.itemProperties)
+    .map((key) => {
+      if (key === "path") return `"path": $p`;
+      if (fields.has(key) && key !== children) return `"${key}": $n.${identifier(key)}`;
+      if (/^(depth|level)$/.test(key)) return `"${key}": $count(${segments("$p")})`;
+      return undefined;
+    })
+    .filter((e) => e !== undefined);
+  if (entry.length === 0) return undefined;
+  const ancestorsOnly =
+    ctx.facts.words.includes("ancestors") && !/\bincluding\b/i.test(ctx.facts.tool.description);
+  const trail = [
+    `$segs := ${segments(path.name)}`,
+    `$entry := function($n, $p) { { ${entry.join(", ")} } }`,
+    `$step := function($n, $i, $p) { $i >= $count($segs) ? [] : ($c := ${child}; $q := ($p = "" or $p = "/" ? ${lead} : $p & "/") & $segs[$i]; $append([$entry($c, $q)], $step($c, $i + 1, $q))) }`,
+    `$all := $append([$entry($root, ${lead} = "/" ? "/" : "")], $step($root, 0, ${lead}))`,
+    ancestorsOnly ? "$count($all) > 1 ? $all[[0..$count($all) - 2]] : []" : "$all",
+  ];
+  ctx.notes.push(`answers the nodes from the root down to the one ${path.name} names`);
+  return [
+    { kind: "read", target: nodeTarget(tree, `{${path.name}}`), missing },
+    { kind: "read", target: tree.path.join("/"), as: "root" },
+    { kind: "respond", output: output.name, value: { $expr: `(${trail.join("; ")})` } },
+    ...ctx.facts.outputs
+      .filter((o) => o !== output && (o.words.includes("count") || o.words.includes("depth")))
+      .map((o) => ({ kind: "respond", output: o.name, value: { $expr: `$count(${segments(path.name)})` } })),
+  ];
+}
+
+/** What the answer says of the node, by the outputs' names: its fields, its path, its children, its depth. */
+function answers(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  path: Param,
+  /** The node's path as the answer writes it, where it is not the argument (a node just made). */
+  at?: string,
+): Draft[] {
+  const { children, container, name, fields } = tree.records;
+  const kids = `$node.${identifier(children)}`;
+  const names =
+    container === "map"
+      ? `$keys(${kids})`
+      : `$map(${kids}, function($c) { $c.${identifier(name ?? "name")} })`;
+  const alphabetical = /\balphabetical/i.test(ctx.facts.tool.description);
+  const drafts: Draft[] = [];
+  for (const output of ctx.facts.outputs) {
+    const value = answerOf(output);
+    if (value) drafts.push({ kind: "respond", output: output.name, value: { $expr: value } });
+  }
+  return drafts;
+
+  function answerOf(output: OutputFact): string | undefined {
+    const words = output.words;
+    if (fields.has(output.name) && output.name !== children) return `$node.${identifier(output.name)}`;
+    if (output.name === "path" || (words.includes("path") && words.length === 1))
+      return at ?? pathAnswer(ctx, path);
+    if (words.includes("depth") || words.includes("level")) return `$count(${segments(at ?? path.name)})`;
+    const aboutChildren = words.some((w) => w === "child" || w === "children" || w === children);
+    if (aboutChildren && (words.includes("count") || output.type === "integer" || output.type === "number"))
+      return `$count(${container === "map" ? `$keys(${kids})` : kids})`;
+    if (aboutChildren && output.type === "array" && output.itemType === "string")
+      return alphabetical ? `$sort($append([], ${names}))` : `$append([], ${names})`;
+    return undefined;
+  }
+}
+
+/** The path as the answer writes it: as given, or without the slashes at its ends where the docs say paths are written so. */
+function pathAnswer(ctx: Context, path: Param): string {
+  const stripped = /\bwithout (?:a )?(?:leading|trailing)|\bnormali[sz]ed\b/i.test(
+    ctx.facts.tool.description,
+  );
+  return stripped ? `$join(${segments(path.name)}, "/")` : path.name;
+}
+
+function isRootCheck(ctx: Context, path: Param): Draft[] {
+  const root = documentedError(ctx, speaks(/\broot\b/i));
+  if (!root) return [];
+  return [
+    {
+      kind: "check",
+      require: [{ expr: `$replace(${path.name}, "/", "") != ""`, error: root }],
+    },
+  ];
+}
+
+function updateRule(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  path: Param,
+  op: "update" | "toggle",
+  missing: string,
+): Draft[] | undefined {
+  const set: Record<string, unknown> = {};
+  if (op === "toggle") {
+    const flags = [...tree.records.fields.values()].filter(
+      (f) => f.types.has("boolean") && !f.path.includes("."),
+    );
+    const named =
+      flags.find((f) => ctx.facts.words.some((w) => sameNoun(w, f.path))) ??
+      (flags.length === 1 ? flags[0] : undefined);
+    if (!named) return undefined;
+    set[named.path] = { $expr: `$not($subject.${identifier(named.path)})` };
+  } else for (const { param, field } of nodeFieldParams(ctx, tree.records)) set[field] = `{${param.name}}`;
+  const empty = documentedError(ctx, speaks(/\b(empty|nothing|no field|no change)/i));
+  const given = nodeFieldParams(ctx, tree.records).map((f) => f.param.name);
+  ctx.notes.push(
+    `${op === "toggle" ? "flips" : "sets"} ${Object.keys(set).join(", ")} of the node ${path.name} names`,
+  );
+  if (/\b(cascad|descendant)/i.test(ctx.facts.tool.description))
+    addGap(ctx, "the change reaches the node's descendants too: only the node itself is changed");
+  if (/\bancestors?\b/i.test(ctx.facts.tool.description))
+    addGap(ctx, "what the docs ask of the node's ancestors is not checked");
+  return [
+    ...isRootCheck(ctx, path),
+    ...(empty && given.length > 1
+      ? [{ kind: "check", require: [{ expr: given.map((g) => `$exists(${g})`).join(" or "), error: empty }] }]
+      : []),
+    { kind: "update", target: nodeTarget(tree, `{${path.name}}`), missing, set, as: "node" },
+    ...answers(ctx, tree, path),
+  ];
+}
+
+/** An output counting what a removal took away: `deleted_count`, `nodes_removed`. */
+const REMOVED = /^(count|deleted|removed|affected)$/;
+
+function deleteRule(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  path: Param,
+  missing: string,
+): Draft[] {
+  const { children, container } = tree.records;
+  const recursive = ctx.facts.params.find(
+    (p) => p.type === "boolean" && /recursive|cascade|force/.test(p.name),
+  );
+  const hasChildren = documentedError(ctx, speaks(/\b(children|not empty|has child)/i));
+  const kids = `$subject.${identifier(children)}`;
+  const childless = `$count(${container === "map" ? `$keys(${kids})` : kids}) = 0`;
+  const guard =
+    hasChildren !== undefined
+      ? [{ expr: recursive ? `${childless} or ${recursive.name} = true` : childless, error: hasChildren }]
+      : [];
+  ctx.notes.push(
+    `removes the node ${path.name} names${guard.length > 0 ? ", refused while it has children" : ""}`,
+  );
+  return [
+    ...isRootCheck(ctx, path),
+    { kind: "delete", target: nodeTarget(tree, `{${path.name}}`), missing, require: guard, as: "node" },
+    ...answers(ctx, tree, path),
+    ...ctx.facts.outputs
+      .filter((o) => (o.type === "integer" || o.type === "number") && o.words.some((w) => REMOVED.test(w)))
+      .map((o) => ({
+        kind: "respond",
+        output: o.name,
+        value: { $expr: `(${walker(tree.records, '""')}; $count($walk($node, "")))` },
+      })),
+  ];
+}
+
+/** The argument that names the new node among its siblings: the nodes' naming field, a slug or a name. */
+function childNameParam(ctx: Context, records: RecordTreeShape): Param | undefined {
+  const strings = ctx.facts.params.filter((p) => p.type === "string" && !isPathParam(p));
+  return (
+    strings.find((p) => p.name === records.name) ??
+    strings.find((p) => /^(slug|name|key|segment)$/.test(p.name))
+  );
+}
+
+function createRule(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  parent: Param,
+  missing: string,
+): Draft[] | undefined {
+  const { children, container, name } = tree.records;
+  const named = childNameParam(ctx, tree.records);
+  if (!named) return undefined;
+  const set: Record<string, unknown> = { [children]: container === "map" ? {} : [] };
+  if (name) set[name] = `{${named.name}}`;
+  for (const { param, field } of nodeFieldParams(ctx, tree.records))
+    if (param !== named) set[field] = `{${param.name}}`;
+  const defaults = statedFlags(ctx, tree.records, Object.keys(set));
+  Object.assign(set, defaults);
+  const exists = documentedError(ctx, nameTaken);
+  const under = nodeTarget(tree, `{${parent.name}}`);
+  ctx.notes.push(`adds a node under the one ${parent.name} names, named by ${named.name}`);
+  const unset = [...tree.records.fields.keys()].filter((f) => !f.includes(".") && !(f in set));
+  if (unset.length > 0)
+    addGap(
+      ctx,
+      `what a new node holds in ${unset.join(", ")} is not given by an argument nor said by the docs`,
+    );
+  const created: Draft =
+    container === "map"
+      ? {
+          kind: "create",
+          target: `${under}/${children}/{${named.name}}`,
+          missing,
+          set,
+          as: "node",
+          ...(exists ? { exists } : {}),
+        }
+      : { kind: "create", target: `${under}/${children}`, missing, set, as: "node" };
+  const taken =
+    container === "array" && exists
+      ? [
+          { kind: "read", target: under, missing, as: "parent" },
+          {
+            kind: "check",
+            require: [
+              {
+                expr: `$not(${named.name} in $map($parent.${identifier(children)}, function($c) { $c.${identifier(name ?? "name")} }))`,
+                error: exists,
+              },
+            ],
+          },
+        ]
+      : [];
+  const at = written(parent.name, `$append(${segments(parent.name)}, [${named.name}])`);
+  return [...taken, ...depthLimit(ctx, tree, parent, "0"), created, ...answers(ctx, tree, parent, at)];
+}
+
+/**
+ * What the docs say a new node's flags start as: "the new page is unpublished", "with visible
+ * true", "hidden until published" reads no flag it does not name.
+ */
+function statedFlags(
+  ctx: Context,
+  records: RecordTreeShape,
+  given: readonly string[],
+): Record<string, boolean> {
+  const text = ctx.facts.tool.description;
+  const flags: Record<string, boolean> = {};
+  for (const field of records.fields.values()) {
+    if (!field.types.has("boolean") || field.path.includes(".") || given.includes(field.path)) continue;
+    const word = field.path.replace(/_/g, " ");
+    const stated = new RegExp(`\\b${word}\\s*(?:=|:|is|set to|as)?\\s*(true|false)\\b`, "i").exec(text);
+    if (stated) flags[field.path] = stated[1]?.toLowerCase() === "true";
+    else if (new RegExp(`\\b(?:un${word}|not ${word})\\b`, "i").test(text)) flags[field.path] = false;
+  }
+  return flags;
+}
+
+function moveRule(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  path: Param,
+  parent: Param,
+  missing: string,
+): Draft[] {
+  const { children, container } = tree.records;
+  const fields = [...tree.records.fields.keys()].filter((f) => !f.includes("."));
+  const set: Record<string, unknown> = Object.fromEntries(
+    [...fields, children].map((f) => [f, { $expr: `$moved.${identifier(f)}` }]),
+  );
+  const last = `${segments(path.name)}[-1]`;
+  const invalid = documentedError(ctx, speaks(/\b(invalid|cycle|descendant|itself)\b/i));
+  const exists = documentedError(ctx, nameTaken);
+  const within = `$join(${segments(path.name)}, "/")`;
+  const into = `$join(${segments(parent.name)}, "/")`;
+  ctx.notes.push(`moves the node ${path.name} names under the one ${parent.name} names`);
+  return [
+    ...isRootCheck(ctx, path),
+    { kind: "read", target: nodeTarget(tree, `{${path.name}}`), missing, as: "moved" },
+    { kind: "read", target: nodeTarget(tree, `{${parent.name}}`), missing },
+    ...(invalid
+      ? [
+          {
+            kind: "check",
+            require: [
+              {
+                expr: `${into} != ${within} and $substring(${into}, 0, $length(${within}) + 1) != (${within} & "/")`,
+                error: invalid,
+              },
+            ],
+          },
+        ]
+      : []),
+    { kind: "let", as: "moved_name", value: { $expr: last } },
+    ...ctx.facts.outputs.flatMap((output): Draft[] => {
+      const words = output.words;
+      if (!words.includes("path")) return [];
+      if (words.some((w) => /^(old|from|previous|source)$/.test(w)))
+        return [{ kind: "respond", output: output.name, value: { $expr: pathAnswer(ctx, path) } }];
+      if (words.some((w) => /^(new|to|destination|current)$/.test(w)))
+        return [
+          {
+            kind: "respond",
+            output: output.name,
+            value: { $expr: written(path.name, `$append(${segments(parent.name)}, [$moved_name])`) },
+          },
+        ];
+      return [];
+    }),
+    ...depthLimit(
+      ctx,
+      tree,
+      parent,
+      `(${walker(tree.records, '""')}; $max($walk($moved, "").$count(${segments("$")})))`,
+    ),
+    { kind: "delete", target: nodeTarget(tree, `{${path.name}}`), missing },
+    container === "map"
+      ? {
+          kind: "create",
+          target: `${nodeTarget(tree, `{${parent.name}}`)}/${children}/{$moved_name}`,
+          missing,
+          set,
+          ...(exists ? { exists } : {}),
+        }
+      : { kind: "create", target: `${nodeTarget(tree, `{${parent.name}}`)}/${children}`, missing, set },
+  ];
+}
+
+/**
+ * "No node may sit deeper than max_depth": where the state keeps a depth limit beside the tree
+ * and the tool documents an error that speaks of depth, the deepest node the call would place
+ * (the parent's depth, one, and the height of what it places) is checked against it.
+ */
+function depthLimit(
+  ctx: Context,
+  tree: TreeShape & { records: RecordTreeShape },
+  parent: Param,
+  height: string,
+): Draft[] {
+  const error = documentedError(ctx, speaks(/\b(depth|deep|deeper|nesting|levels?)\b/i));
+  if (!error) return [];
+  const holder = ctx.shape.parts.find(
+    (p): p is RecordShape => p.kind === "record" && p.path.length === tree.path.length - 1,
+  );
+  const limit = [...(holder?.fields.values() ?? [])].find((f) => {
+    const words = nameWords(f.path);
+    return (
+      f.types.has("number") &&
+      words.some((w) => /^(max|maximum|limit)$/.test(w)) &&
+      words.some((w) => /^(depth|levels?|nesting)$/.test(w))
+    );
+  });
+  if (!holder || !limit) return [];
+  const target = [...holder.path, limit.path].join("/");
+  ctx.notes.push(`refuses a node deeper than ${target}`);
+  return [
+    { kind: "read", target, as: "depth_limit" },
+    {
+      kind: "check",
+      require: [{ expr: `$count(${segments(parent.name)}) + 1 + ${height} <= $depth_limit`, error }],
+    },
+  ];
+}

@@ -1,0 +1,222 @@
+import { describe, expect, it } from "vitest";
+import { bool, call, error, failure, integer, outputs, text, tool, world } from "./support/infer-world.js";
+
+/**
+ * Trees of records addressed by slash paths: a help centre's categories (children kept by
+ * name) and a handbook's pages (children kept in arrays, named by a slug).
+ */
+
+const helpCentre = () => ({
+  brand: "Lumen Help",
+  home: {
+    title: "Help",
+    hidden: false,
+    children: {
+      billing: {
+        title: "Billing",
+        hidden: false,
+        children: { refunds: { title: "Refunds", hidden: false, children: {} } },
+      },
+      setup: { title: "Setup", hidden: true, children: {} },
+    },
+  },
+});
+
+const handbook = () => ({
+  handbook: {
+    title: "Handbook",
+    pages: [
+      { slug: "people", title: "People", pages: [{ slug: "onboarding", title: "Onboarding", pages: [] }] },
+      { slug: "tools", title: "Tools", pages: [] },
+    ],
+  },
+});
+
+const strings = { type: "array", items: { type: "string" } };
+const notFound = error("CATEGORY_NOT_FOUND", "No category at {path}.", "no category has that path", 404);
+const rootLocked = error("ROOT_LOCKED", "The root cannot change.", "the path is the root");
+
+describe("a tree of records kept by name, addressed by slash paths", () => {
+  it("reads a node's fields, its path, its children's names and how many there are", async () => {
+    const get = tool(
+      "get_category",
+      "One category by path (slugs joined with /, the root is empty). Answers path, title, hidden, child_names in alphabetical order and child_count.",
+      { path: text },
+      ["path"],
+      [notFound],
+      outputs({ path: text, title: text, hidden: bool, child_names: strings, child_count: integer }),
+    );
+    const read = await call(world(helpCentre(), [get]), "get_category", { path: "" });
+    expect(read.answer).toEqual({
+      path: "",
+      title: "Help",
+      hidden: false,
+      child_names: ["billing", "setup"],
+      child_count: 2,
+    });
+    const deep = await call(world(helpCentre(), [get]), "get_category", { path: "billing/refunds" });
+    expect(deep.answer).toMatchObject({ title: "Refunds", child_names: [], child_count: 0 });
+    const unknown = await call(world(helpCentre(), [get]), "get_category", { path: "billing/tax" });
+    expect(failure(unknown.outcome)).toBe("CATEGORY_NOT_FOUND");
+  });
+
+  it("adds a node under a parent, with the flags the docs give it, and refuses a name taken", async () => {
+    const add = tool(
+      "add_category",
+      "Adds a category under parent_path, named key, with the given title and hidden true until someone shows it. Answers path, title and hidden.",
+      { parent_path: text, key: text, title: text },
+      ["parent_path", "key", "title"],
+      [notFound, error("KEY_TAKEN", "Taken.", "the parent already has a category with that key", 409)],
+      outputs({ path: text, title: text, hidden: bool }),
+    );
+    const made = await call(world(helpCentre(), [add]), "add_category", {
+      parent_path: "billing",
+      key: "invoices",
+      title: "Invoices",
+    });
+    expect(made.answer).toEqual({ path: "billing/invoices", title: "Invoices", hidden: true });
+    expect(made.after).toMatchObject({
+      home: {
+        children: { billing: { children: { invoices: { title: "Invoices", hidden: true, children: {} } } } },
+      },
+    });
+    const taken = await call(world(helpCentre(), [add]), "add_category", {
+      parent_path: "billing",
+      key: "refunds",
+      title: "Again",
+    });
+    expect(failure(taken.outcome)).toBe("KEY_TAKEN");
+    const orphan = await call(world(helpCentre(), [add]), "add_category", {
+      parent_path: "legal",
+      key: "terms",
+      title: "Terms",
+    });
+    expect(failure(orphan.outcome)).toBe("CATEGORY_NOT_FOUND");
+  });
+
+  it("renames a node and flips its flag, the root excepted", async () => {
+    const rename = tool(
+      "rename_category",
+      "Sets a category's title. Answers path and title.",
+      { path: text, title: text },
+      ["path", "title"],
+      [notFound],
+      outputs({ path: text, title: text }),
+    );
+    const renamed = await call(world(helpCentre(), [rename]), "rename_category", {
+      path: "setup",
+      title: "Getting started",
+    });
+    expect(renamed.answer).toEqual({ path: "setup", title: "Getting started" });
+    expect(renamed.after).toMatchObject({ home: { children: { setup: { title: "Getting started" } } } });
+    const toggle = tool(
+      "toggle_hidden",
+      "Shows a hidden category or hides a shown one. The root cannot be hidden (ROOT_LOCKED). Answers path and hidden.",
+      { path: text },
+      ["path"],
+      [notFound, rootLocked],
+      outputs({ path: text, hidden: bool }),
+    );
+    const shown = await call(world(helpCentre(), [toggle]), "toggle_hidden", { path: "setup" });
+    expect(shown.answer).toEqual({ path: "setup", hidden: false });
+    const root = await call(world(helpCentre(), [toggle]), "toggle_hidden", { path: "/" });
+    expect(failure(root.outcome)).toBe("ROOT_LOCKED");
+  });
+
+  it("removes a childless node, or a subtree when asked, counting what went", async () => {
+    const remove = tool(
+      "delete_category",
+      "Deletes a category. One with children is refused with HAS_CHILDREN unless recursive is true, which removes the whole subtree. Answers removed_count, the categories removed.",
+      { path: text, recursive: bool },
+      ["path"],
+      [notFound, rootLocked, error("HAS_CHILDREN", "Has children.", "the category has children")],
+      outputs({ removed_count: integer }),
+    );
+    const refused = await call(world(helpCentre(), [remove]), "delete_category", { path: "billing" });
+    expect(failure(refused.outcome)).toBe("HAS_CHILDREN");
+    const subtree = await call(world(helpCentre(), [remove]), "delete_category", {
+      path: "billing",
+      recursive: true,
+    });
+    expect(subtree.answer).toEqual({ removed_count: 2 });
+    expect(Object.keys((subtree.after.home as { children: object }).children)).toEqual(["setup"]);
+    const root = await call(world(helpCentre(), [remove]), "delete_category", { path: "", recursive: true });
+    expect(failure(root.outcome)).toBe("ROOT_LOCKED");
+  });
+
+  it("moves a subtree under another parent, but never into itself", async () => {
+    const move = tool(
+      "move_category",
+      "Moves a category with everything below it under new_parent_path. INVALID_MOVE when the new parent is the category itself or one of its descendants. Answers old_path and new_path.",
+      { path: text, new_parent_path: text },
+      ["path", "new_parent_path"],
+      [notFound, rootLocked, error("INVALID_MOVE", "Invalid move.", "the new parent is inside the category")],
+      outputs({ old_path: text, new_path: text }),
+    );
+    const moved = await call(world(helpCentre(), [move]), "move_category", {
+      path: "billing/refunds",
+      new_parent_path: "setup",
+    });
+    expect(moved.answer).toEqual({ old_path: "billing/refunds", new_path: "setup/refunds" });
+    expect(moved.after).toMatchObject({
+      home: {
+        children: {
+          billing: { children: {} },
+          setup: { children: { refunds: { title: "Refunds", hidden: false, children: {} } } },
+        },
+      },
+    });
+    const inside = await call(world(helpCentre(), [move]), "move_category", {
+      path: "billing",
+      new_parent_path: "billing/refunds",
+    });
+    expect(failure(inside.outcome)).toBe("INVALID_MOVE");
+  });
+});
+
+describe("a tree of records kept in arrays, named by a slug", () => {
+  const missing = error("PAGE_NOT_FOUND", "No page at {path}.", "no page has that path", 404);
+
+  it("lists a subtree's paths, each page before its children, in the style of the path given", async () => {
+    const walk = tool(
+      "list_pages",
+      "Every page path below path, the page itself first, depth first. Answers paths and count.",
+      { path: text },
+      ["path"],
+      [missing],
+      outputs({ paths: strings, count: integer }),
+    );
+    const all = await call(world(handbook(), [walk]), "list_pages", { path: "/" });
+    expect(all.answer).toEqual({ paths: ["/", "/people", "/people/onboarding", "/tools"], count: 4 });
+    const people = await call(world(handbook(), [walk]), "list_pages", { path: "people" });
+    expect(people.answer).toEqual({ paths: ["people", "people/onboarding"], count: 2 });
+  });
+
+  it("appends a new page to its parent's pages and refuses a slug its siblings have", async () => {
+    const create = tool(
+      "create_page",
+      "Creates a page under parent_path with the given slug and title; it is appended as the last child. PAGE_EXISTS when a sibling has the slug. Answers path and title.",
+      { parent_path: text, slug: text, title: text },
+      ["parent_path", "slug", "title"],
+      [missing, error("PAGE_EXISTS", "Exists.", "a sibling has that slug", 409)],
+      outputs({ path: text, title: text }),
+    );
+    const made = await call(world(handbook(), [create]), "create_page", {
+      parent_path: "/people",
+      slug: "leave",
+      title: "Leave",
+    });
+    expect(made.answer).toEqual({ path: "/people/leave", title: "Leave" });
+    const people = (made.after.handbook as { pages: Array<{ pages: unknown[] }> }).pages[0];
+    expect(people?.pages).toEqual([
+      { slug: "onboarding", title: "Onboarding", pages: [] },
+      { slug: "leave", title: "Leave", pages: [] },
+    ]);
+    const twice = await call(world(handbook(), [create]), "create_page", {
+      parent_path: "/",
+      slug: "tools",
+      title: "More tools",
+    });
+    expect(failure(twice.outcome)).toBe("PAGE_EXISTS");
+  });
+});
