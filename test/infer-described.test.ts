@@ -36,6 +36,18 @@ describe("error codes a description names", () => {
     expect(failure(unknown.outcome)).toBe("BOARD_NOT_FOUND");
   });
 
+  it("are read where the sentence says the result is the code, or brackets it after a requirement", () => {
+    const rename = tool(
+      "rename_board",
+      "Renames a board. The title must be at most 40 characters (TITLE_TOO_LONG otherwise). If no board has the id the result is BOARD_MISSING.",
+      { board_id: text, title: text },
+    );
+    const { tool: inferredTool } = inferred(world(boards(), [rename]), "rename_board");
+    expect(inferredTool.errors.map((e) => e.code)).toEqual(
+      expect.arrayContaining(["TITLE_TOO_LONG", "BOARD_MISSING"]),
+    );
+  });
+
   it("are not read from sentences that do not speak of failing", () => {
     const plain = tool(
       "get_board",
