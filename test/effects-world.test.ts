@@ -196,6 +196,29 @@ describe("trees of records walked by a slash path", () => {
     expect(nowhere.outcome).toMatchObject({ status: "failed", failure: { code: "NO_SUCH_THING" } });
   });
 
+  it("finds the node whose field equals a value at any depth, the top node included", async () => {
+    const tree = {
+      org: {
+        id: 1,
+        name: "Company",
+        units: [{ id: 2, name: "Ops", units: { x: { id: 5, name: "Night shift", units: [] } } }],
+      },
+    };
+    const find = [{ kind: "read", target: "org/**units.id={id}", missing: "NO_SUCH_THING", output: "" }];
+    expect((await run(find, { id: 5 }, tree)).outcome).toMatchObject({ output: { name: "Night shift" } });
+    expect((await run(find, { id: "1" }, tree)).outcome).toMatchObject({ output: { name: "Company" } });
+    expect((await run(find, { id: 9 }, tree)).outcome).toMatchObject({
+      status: "failed",
+      failure: { code: "NO_SUCH_THING" },
+    });
+    const renamed = await run(
+      [{ kind: "update", target: "org/**units.id={id}", set: { name: "{name}" } }],
+      { id: 5, name: "Late shift" },
+      tree,
+    );
+    expect(renamed.outcome).toMatchObject({ patch: [{ op: "replace", path: "/org/units/0/units/x" }] });
+  });
+
   it("is checked as a target when the catalog is read", () => {
     expect(() => tool([{ kind: "read", target: "menu/*children={path}" }])).not.toThrow();
     expect(() => tool([{ kind: "read", target: "menu/*children={path" }])).toThrow(/a target is/);

@@ -220,3 +220,104 @@ describe("a tree of records kept in arrays, named by a slug", () => {
     expect(failure(twice.outcome)).toBe("PAGE_EXISTS");
   });
 });
+
+describe("a tree of records whose nodes are named by an id, found at any depth", () => {
+  const org = () => ({
+    next_unit_id: 7,
+    org: {
+      id: "u1",
+      name: "Company",
+      head: "Ines",
+      children: [
+        {
+          id: "u2",
+          name: "Engineering",
+          head: "Tariq",
+          children: [{ id: "u4", name: "Platform", head: "Mo", children: [] }],
+        },
+        { id: "u3", name: "Sales", head: "Ana", children: [] },
+      ],
+    },
+  });
+  const unknown = error("UNIT_NOT_FOUND", "No unit {unit_id}.", "no unit has that id", 404);
+
+  it("reads and changes the node an id names, however deep", async () => {
+    const get = tool(
+      "get_unit",
+      "One unit by id: name and head.",
+      { unit_id: text },
+      ["unit_id"],
+      [unknown],
+      outputs({ name: text, head: text }),
+    );
+    const read = await call(world(org(), [get]), "get_unit", { unit_id: "u4" });
+    expect(read.answer).toEqual({ name: "Platform", head: "Mo" });
+    expect(failure((await call(world(org(), [get]), "get_unit", { unit_id: "u9" })).outcome)).toBe(
+      "UNIT_NOT_FOUND",
+    );
+    const rename = tool(
+      "rename_unit",
+      "Sets a unit's name.",
+      { unit_id: text, name: text },
+      ["unit_id", "name"],
+      [unknown],
+    );
+    const renamed = await call(world(org(), [rename]), "rename_unit", { unit_id: "u3", name: "Revenue" });
+    expect(renamed.after).toMatchObject({
+      org: { children: [{ name: "Engineering" }, { id: "u3", name: "Revenue" }] },
+    });
+  });
+
+  it("adds a node under its parent with an id from the counter beside the tree", async () => {
+    const add = tool(
+      "add_unit",
+      "Adds a unit under parent_id, with an id made from next_unit_id, which then moves on. Answers the unit.",
+      { parent_id: text, name: text, head: text },
+      ["parent_id", "name", "head"],
+      [unknown],
+      outputs({ id: text, name: text, head: text }),
+    );
+    const made = await call(world(org(), [add]), "add_unit", {
+      parent_id: "u4",
+      name: "Storage",
+      head: "Lea",
+    });
+    expect(made.answer).toMatchObject({ id: "u7", name: "Storage", head: "Lea" });
+    expect(made.after.next_unit_id).toBe(8);
+    const engineering = (made.after.org as { children: Array<{ children: Array<{ children: unknown[] }> }> })
+      .children[0];
+    expect(engineering?.children[0]?.children).toEqual([
+      { id: "u7", name: "Storage", head: "Lea", children: [] },
+    ]);
+  });
+
+  it("moves a subtree under another node, never below itself, and removes one with its children only when forced", async () => {
+    const move = tool(
+      "move_unit",
+      "Moves a unit and everything under it below new_parent_id. LOOP when the new parent is the unit or inside it.",
+      { unit_id: text, new_parent_id: text },
+      ["unit_id", "new_parent_id"],
+      [unknown, error("LOOP", "Would loop.", "the new parent is the unit or one of its descendants")],
+    );
+    const moved = await call(world(org(), [move]), "move_unit", { unit_id: "u2", new_parent_id: "u3" });
+    expect(moved.after).toMatchObject({
+      org: { children: [{ id: "u3", children: [{ id: "u2", children: [{ id: "u4" }] }] }] },
+    });
+    const loop = await call(world(org(), [move]), "move_unit", { unit_id: "u2", new_parent_id: "u4" });
+    expect(failure(loop.outcome)).toBe("LOOP");
+    const remove = tool(
+      "delete_unit",
+      "Deletes a unit. One with units under it is refused with HAS_CHILDREN unless force is true.",
+      { unit_id: text, force: bool },
+      ["unit_id"],
+      [unknown, error("HAS_CHILDREN", "Has children.", "the unit has units under it")],
+    );
+    expect(failure((await call(world(org(), [remove]), "delete_unit", { unit_id: "u2" })).outcome)).toBe(
+      "HAS_CHILDREN",
+    );
+    const forced = await call(world(org(), [remove]), "delete_unit", { unit_id: "u2", force: true });
+    expect((forced.after.org as { children: Array<{ id: string }> }).children.map((c) => c.id)).toEqual([
+      "u3",
+    ]);
+  });
+});

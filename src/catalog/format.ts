@@ -102,10 +102,11 @@ export type Guard = z.infer<typeof Guard>;
  * A target: "." (the whole state, as one record), or a first segment followed by more, each
  * a literal, a whole template ("{order_id}", "{$ret.order_id}") or, inside an array of
  * records, a selector of the element whose field equals a value ("[id={ticket_id}]"), or, in a
- * tree of records, a walk by a slash path ("*children={path}", "*children.slug={path}").
+ * tree of records, a walk by a slash path ("*children={path}", "*children.slug={path}") or a search
+ * for the node whose field equals a value at any depth ("**children.id={node_id}").
  */
 const TARGET_PATTERN =
-  /^(\.|[A-Za-z_][A-Za-z0-9_]*(\/(\{[^{}/]+\}|[A-Za-z0-9_.:-]+|\[[A-Za-z_][A-Za-z0-9_.]*=(\{[^{}/\]]+\}|[^{}/\]]+)\]|\*[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?=\{[^{}/]+\}))*)$/;
+  /^(\.|[A-Za-z_][A-Za-z0-9_]*(\/(\{[^{}/]+\}|[A-Za-z0-9_.:-]+|\[[A-Za-z_][A-Za-z0-9_.]*=(\{[^{}/\]]+\}|[^{}/\]]+)\]|\*\*?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?=\{[^{}/]+\}))*)$/;
 const target = z
   .string()
   .regex(
@@ -113,7 +114,7 @@ const target = z
     'a target is ".", "collection", "collection/{key}" or a longer path such as "members/{member_id}/cards/{card_id}" or "desk/tickets/[id={ticket_id}]"',
   )
   .describe(
-    '"collection/{argument}": the state collection and the key of the entity, filled from the call. More segments reach inside the entity ("orders/{order_id}/items/0"); each is a literal, an array index, a template, a selector of the array element whose field equals a value ("[id={ticket_id}]"), or a walk down a tree of records by a slash path ("root/*children={path}": each name steps into the node\'s children, kept by name, or in an array by the field after the dot: "*children.slug={path}"). "." is the whole state as one record (its top-level values as fields).',
+    '"collection/{argument}": the state collection and the key of the entity, filled from the call. More segments reach inside the entity ("orders/{order_id}/items/0"); each is a literal, an array index, a template, a selector of the array element whose field equals a value ("[id={ticket_id}]"), or a walk down a tree of records by a slash path ("root/*children={path}": each name steps into the node\'s children, kept by name, or in an array by the field after the dot: "*children.slug={path}"), or a search of such a tree for the node, at any depth, whose field equals a value ("**children.id={node_id}"). "." is the whole state as one record (its top-level values as fields).',
   );
 const binding = z
   .string()

@@ -14,24 +14,28 @@ import { nameWords, sameNoun } from "./words.js";
  * removed, and a node with children is removed only when the call says to remove them too.
  */
 
+/** A tree of records as one tool addresses it: by slash paths, or by the id every node has (`byId`). */
+type NodeTree = TreeShape & { records: RecordTreeShape; byId?: string };
+
 type NodeOp = "read" | "list" | "trail" | "update" | "toggle" | "create" | "delete" | "move";
 
 /** The tree a tool addresses by path, when the world keeps a tree of records. */
-export function recordTreeFor(ctx: Context): (TreeShape & { records: RecordTreeShape }) | undefined {
-  const trees = ctx.shape.parts.filter(
-    (p): p is TreeShape & { records: RecordTreeShape } => p.kind === "tree" && p.records !== undefined,
-  );
+export function recordTreeFor(ctx: Context): NodeTree | undefined {
+  const trees = ctx.shape.parts.filter((p): p is NodeTree => p.kind === "tree" && p.records !== undefined);
   return trees.length === 1 ? trees[0] : undefined;
 }
 
-export function recordTreeRule(
-  ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
-): Draft[] | undefined {
+export function recordTreeRule(ctx: Context, shape: NodeTree): Draft[] | undefined {
+  let tree = shape;
   const paths = ctx.facts.params.filter(isPathParam);
-  const parent = paths.find((p) => p.words.includes("parent"));
-  const node = paths.find((p) => p !== parent);
-  const op = opOf(ctx, tree.records, node, parent);
+  const ids = tree.records.id ? ctx.facts.params.filter((p) => isIdParam(p, tree.records.id as string)) : [];
+  // a tool that names nodes by id, where the tree's nodes have one and no argument is a path
+  const byId = paths.every((p) => !p.words.includes("path")) && ids.length > 0 ? tree.records.id : undefined;
+  if (byId) tree = { ...tree, byId };
+  const named = byId ? ids : paths;
+  const parent = named.find((p) => p.words.includes("parent"));
+  const node = named.find((p) => p !== parent);
+  const op = opOf(ctx, tree, node, parent);
   if (!op) return undefined;
   const at = (param: Param) => nodeTarget(tree, `{${param.name}}`);
   const missing = notFound(ctx);
@@ -41,9 +45,9 @@ export function recordTreeRule(
       ctx.notes.push(`reads the node ${node.name} names in ${tree.name}`);
       return [{ kind: "read", target: at(node), missing, as: "node" }, ...answers(ctx, tree, node)];
     case "trail":
-      return node ? trailRule(ctx, tree, node, missing) : undefined;
+      return node && !byId ? trailRule(ctx, tree, node, missing) : undefined;
     case "list":
-      return node ? listRule(ctx, tree, node, missing) : undefined;
+      return node && !byId ? listRule(ctx, tree, node, missing) : undefined;
     case "update":
     case "toggle":
       return node ? updateRule(ctx, tree, node, op, missing) : undefined;
@@ -61,9 +65,15 @@ function isPathParam(param: Param): boolean {
   return param.type === "string" && (param.words.includes("path") || param.words.includes("parent"));
 }
 
+/** An id names a node: the nodes' id field by name, `node_id`, `parent_id`, `new_parent_id`. */
+function isIdParam(param: Param, field: string): boolean {
+  if (param.type !== "string" && param.type !== "integer" && param.type !== "number") return false;
+  return param.name === field || param.words.includes("id") || param.words.includes(field);
+}
+
 function opOf(
   ctx: Context,
-  records: RecordTreeShape,
+  tree: NodeTree,
   node: Param | undefined,
   parent: Param | undefined,
 ): NodeOp | undefined {
@@ -75,7 +85,7 @@ function opOf(
   if (has("toggle", "flip") && node) return "toggle";
   if (
     node &&
-    nodeFieldParams(ctx, records).length > 0 &&
+    nodeFieldParams(ctx, tree).length > 0 &&
     has("set", "update", "rename", "edit", "change", "publish", "unpublish")
   )
     return "update";
@@ -89,9 +99,10 @@ function opOf(
   return undefined;
 }
 
-/** The target of the node a path template names, down the tree's children. */
-function nodeTarget(tree: TreeShape & { records: RecordTreeShape }, path: string): string {
+/** The target of the node a path (or an id) template names, down the tree's children. */
+function nodeTarget(tree: NodeTree, path: string): string {
   const { children, name } = tree.records;
+  if (tree.byId) return `${tree.path.join("/")}/**${children}.${tree.byId}=${path}`;
   return `${tree.path.join("/")}/*${children}${name ? `.${name}` : ""}=${path}`;
 }
 
@@ -120,12 +131,15 @@ const nameTaken = (error: ErrorFact) =>
   /\b(exists|taken|duplicate|already)\b/i.test(nameWords(error.code).join(" "));
 
 /** Arguments named like a field of the nodes (`title`, `label`, `published`). */
-function nodeFieldParams(ctx: Context, records: RecordTreeShape): Array<{ param: Param; field: string }> {
+function nodeFieldParams(ctx: Context, tree: NodeTree): Array<{ param: Param; field: string }> {
+  const { fields, name } = tree.records;
+  // the field a node is named by (in its path, or by its id) is where it is, not what it holds
+  const naming = tree.byId ?? name;
   const found: Array<{ param: Param; field: string }> = [];
   for (const param of ctx.facts.params) {
-    if (isPathParam(param)) continue;
-    const field = [...records.fields.keys()].find((f) => f === param.name || sameNoun(f, param.name));
-    if (field && field !== records.name) found.push({ param, field });
+    if (isPathParam(param) || (tree.byId && isIdParam(param, tree.byId))) continue;
+    const field = [...fields.keys()].find((f) => f === param.name || sameNoun(f, param.name));
+    if (field && field !== naming) found.push({ param, field });
   }
   return found;
 }
@@ -163,12 +177,7 @@ function pathsOutput(ctx: Context): OutputFact | undefined {
   );
 }
 
-function listRule(
-  ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
-  path: Param,
-  missing: string,
-): Draft[] | undefined {
+function listRule(ctx: Context, tree: NodeTree, path: Param, missing: string): Draft[] | undefined {
   const paths = pathsOutput(ctx);
   if (!paths) return undefined;
   const count = ctx.facts.outputs.find((o) => o.words.includes("count") || o.name === "total");
@@ -195,12 +204,7 @@ function trailOutput(ctx: Context): OutputFact | undefined {
  * Breadcrumbs: one entry per node from the root down to the one the path names (its ancestors
  * alone where the tool says ancestors), each with the fields its items ask for and its path.
  */
-function trailRule(
-  ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
-  path: Param,
-  missing: string,
-): Draft[] | undefined {
+function trailRule(ctx: Context, tree: NodeTree, path: Param, missing: string): Draft[] | undefined {
   const output = trailOutput(ctx);
   if (!output?.itemProperties) return undefined;
   const { children, container, name, fields } = tree.records;
@@ -242,10 +246,17 @@ function trailRule(
   ];
 }
 
+/** A JSONata function giving the ids (as text) of a node and every node below it. */
+function idsBelow(records: RecordTreeShape, idField: string): string {
+  const kids = `$n.${identifier(records.children)}`;
+  const each = records.container === "map" ? `$keys(${kids}).$lookup(${kids}, $)` : kids;
+  return `function($n) { $append([$string($n.${identifier(idField)})], $reduce(${each}, function($acc, $c) { $append($acc, $ids($c)) }, [])) }`;
+}
+
 /** What the answer says of the node, by the outputs' names: its fields, its path, its children, its depth. */
 function answers(
   ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
+  tree: NodeTree,
   path: Param,
   /** The node's path as the answer writes it, where it is not the argument (a node just made). */
   at?: string,
@@ -267,6 +278,7 @@ function answers(
   function answerOf(output: OutputFact): string | undefined {
     const words = output.words;
     if (fields.has(output.name) && output.name !== children) return `$node.${identifier(output.name)}`;
+    if (tree.byId) return undefined;
     if (output.name === "path" || (words.includes("path") && words.length === 1))
       return at ?? pathAnswer(ctx, path);
     if (words.includes("depth") || words.includes("level")) return `$count(${segments(at ?? path.name)})`;
@@ -287,9 +299,19 @@ function pathAnswer(ctx: Context, path: Param): string {
   return stripped ? `$join(${segments(path.name)}, "/")` : path.name;
 }
 
-function isRootCheck(ctx: Context, path: Param): Draft[] {
+function isRootCheck(ctx: Context, tree: NodeTree, path: Param): Draft[] {
   const root = documentedError(ctx, speaks(/\broot\b/i));
   if (!root) return [];
+  if (tree.byId)
+    return [
+      { kind: "read", target: tree.path.join("/"), as: "tree_root" },
+      {
+        kind: "check",
+        require: [
+          { expr: `$string(${path.name}) != $string($tree_root.${identifier(tree.byId)})`, error: root },
+        ],
+      },
+    ];
   return [
     {
       kind: "check",
@@ -300,7 +322,7 @@ function isRootCheck(ctx: Context, path: Param): Draft[] {
 
 function updateRule(
   ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
+  tree: NodeTree,
   path: Param,
   op: "update" | "toggle",
   missing: string,
@@ -315,9 +337,9 @@ function updateRule(
       (flags.length === 1 ? flags[0] : undefined);
     if (!named) return undefined;
     set[named.path] = { $expr: `$not($subject.${identifier(named.path)})` };
-  } else for (const { param, field } of nodeFieldParams(ctx, tree.records)) set[field] = `{${param.name}}`;
+  } else for (const { param, field } of nodeFieldParams(ctx, tree)) set[field] = `{${param.name}}`;
   const empty = documentedError(ctx, speaks(/\b(empty|nothing|no field|no change)/i));
-  const given = nodeFieldParams(ctx, tree.records).map((f) => f.param.name);
+  const given = nodeFieldParams(ctx, tree).map((f) => f.param.name);
   ctx.notes.push(
     `${op === "toggle" ? "flips" : "sets"} ${Object.keys(set).join(", ")} of the node ${path.name} names`,
   );
@@ -326,7 +348,7 @@ function updateRule(
   if (/\bancestors?\b/i.test(ctx.facts.tool.description))
     addGap(ctx, "what the docs ask of the node's ancestors is not checked");
   return [
-    ...isRootCheck(ctx, path),
+    ...isRootCheck(ctx, tree, path),
     ...(empty && given.length > 1
       ? [{ kind: "check", require: [{ expr: given.map((g) => `$exists(${g})`).join(" or "), error: empty }] }]
       : []),
@@ -338,12 +360,7 @@ function updateRule(
 /** An output counting what a removal took away: `deleted_count`, `nodes_removed`. */
 const REMOVED = /^(count|deleted|removed|affected)$/;
 
-function deleteRule(
-  ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
-  path: Param,
-  missing: string,
-): Draft[] {
+function deleteRule(ctx: Context, tree: NodeTree, path: Param, missing: string): Draft[] {
   const { children, container } = tree.records;
   const recursive = ctx.facts.params.find(
     (p) => p.type === "boolean" && /recursive|cascade|force/.test(p.name),
@@ -359,7 +376,7 @@ function deleteRule(
     `removes the node ${path.name} names${guard.length > 0 ? ", refused while it has children" : ""}`,
   );
   return [
-    ...isRootCheck(ctx, path),
+    ...isRootCheck(ctx, tree, path),
     { kind: "delete", target: nodeTarget(tree, `{${path.name}}`), missing, require: guard, as: "node" },
     ...answers(ctx, tree, path),
     ...ctx.facts.outputs
@@ -381,18 +398,14 @@ function childNameParam(ctx: Context, records: RecordTreeShape): Param | undefin
   );
 }
 
-function createRule(
-  ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
-  parent: Param,
-  missing: string,
-): Draft[] | undefined {
+function createRule(ctx: Context, tree: NodeTree, parent: Param, missing: string): Draft[] | undefined {
+  if (tree.byId) return createById(ctx, tree, tree.byId, parent, missing);
   const { children, container, name } = tree.records;
   const named = childNameParam(ctx, tree.records);
   if (!named) return undefined;
   const set: Record<string, unknown> = { [children]: container === "map" ? {} : [] };
   if (name) set[name] = `{${named.name}}`;
-  for (const { param, field } of nodeFieldParams(ctx, tree.records))
+  for (const { param, field } of nodeFieldParams(ctx, tree))
     if (param !== named) set[field] = `{${param.name}}`;
   const defaults = statedFlags(ctx, tree.records, Object.keys(set));
   Object.assign(set, defaults);
@@ -436,6 +449,81 @@ function createRule(
 }
 
 /**
+ * A node added under the one an id names gets an id in the tree's scheme: from a counter kept
+ * beside the tree (`next_node_id`), else after the largest among its siblings, written as the
+ * ids already are (`n12`, `C-0007`, or a number).
+ */
+function createById(ctx: Context, tree: NodeTree, idField: string, parent: Param, missing: string): Draft[] {
+  const { children, container } = tree.records;
+  const set: Record<string, unknown> = { [children]: container === "map" ? {} : [] };
+  for (const { param, field } of nodeFieldParams(ctx, tree))
+    if (param !== parent && field !== idField) set[field] = `{${param.name}}`;
+  Object.assign(set, statedFlags(ctx, tree.records, Object.keys(set)));
+  const counter = idCounter(ctx, tree);
+  const format = idFormat(tree.records.fields.get(idField)?.samples ?? []);
+  const id = {
+    field: idField,
+    ...format,
+    ...(counter ? { counter: counter.path, counterHolds: counter.holds } : {}),
+  };
+  ctx.notes.push(
+    `adds a node under the one ${parent.name} names, its ${idField} ${counter ? `from ${counter.path}` : "after the largest of its siblings'"}`,
+  );
+  const unset = [...tree.records.fields.keys()].filter(
+    (f) => !f.includes(".") && !(f in set) && f !== idField,
+  );
+  if (unset.length > 0)
+    addGap(
+      ctx,
+      `what a new node holds in ${unset.join(", ")} is not given by an argument nor said by the docs`,
+    );
+  return [
+    ...depthLimit(ctx, tree, parent, "0"),
+    {
+      kind: "create",
+      target: `${nodeTarget(tree, `{${parent.name}}`)}/${children}`,
+      missing,
+      set,
+      id,
+      as: "node",
+    },
+    ...answers(ctx, tree, parent),
+  ];
+}
+
+/** A number beside the tree that mints its ids: `next_node_id`, `node_counter`, `last_id`. */
+function idCounter(ctx: Context, tree: NodeTree): { path: string; holds: "next" | "last" } | undefined {
+  const holder = ctx.shape.parts.find(
+    (p): p is RecordShape => p.kind === "record" && p.path.length === tree.path.length - 1,
+  );
+  for (const field of holder?.fields.values() ?? []) {
+    const words = nameWords(field.path);
+    if (!field.types.has("number") || field.path.includes(".")) continue;
+    if (!words.some((w) => /^(id|ids|counter|seq|sequence)$/.test(w))) continue;
+    const holds = words.includes("last")
+      ? "last"
+      : words.includes("next") || words.includes("counter")
+        ? "next"
+        : undefined;
+    if (holds) return { path: [...(holder?.path ?? []), field.path].join("/"), holds };
+  }
+  return undefined;
+}
+
+/** How ids are written: a number, or a prefix and digits (padded where every id has as many). */
+function idFormat(samples: readonly unknown[]): { prefix: string; width: number; numeric?: boolean } {
+  if (samples.length > 0 && samples.every((v) => typeof v === "number"))
+    return { prefix: "", width: 1, numeric: true };
+  const parts = samples.map((v) => /^(\D*)(\d+)$/.exec(String(v)));
+  const prefixes = new Set(parts.map((m) => m?.[1]));
+  const prefix = parts.every((m) => m) && prefixes.size === 1 ? ((parts[0]?.[1] as string) ?? "") : "";
+  const widths = new Set(parts.map((m) => m?.[2]?.length));
+  const padded =
+    widths.size === 1 && parts.every((m) => m?.[2]?.startsWith("0") || false) ? [...widths][0] : undefined;
+  return { prefix, width: padded ?? 1 };
+}
+
+/**
  * What the docs say a new node's flags start as: "the new page is unpublished", "with visible
  * true", "hidden until published" reads no flag it does not name.
  */
@@ -456,26 +544,24 @@ function statedFlags(
   return flags;
 }
 
-function moveRule(
-  ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
-  path: Param,
-  parent: Param,
-  missing: string,
-): Draft[] {
+function moveRule(ctx: Context, tree: NodeTree, path: Param, parent: Param, missing: string): Draft[] {
   const { children, container } = tree.records;
   const fields = [...tree.records.fields.keys()].filter((f) => !f.includes("."));
   const set: Record<string, unknown> = Object.fromEntries(
     [...fields, children].map((f) => [f, { $expr: `$moved.${identifier(f)}` }]),
   );
-  const last = `${segments(path.name)}[-1]`;
-  const invalid = documentedError(ctx, speaks(/\b(invalid|cycle|descendant|itself)\b/i));
+  const last = tree.byId ? `$string($moved.${identifier(tree.byId)})` : `${segments(path.name)}[-1]`;
+  const invalid = documentedError(ctx, speaks(/\b(invalid|cycle|descendant|itself|loop)\b/i));
   const exists = documentedError(ctx, nameTaken);
   const within = `$join(${segments(path.name)}, "/")`;
   const into = `$join(${segments(parent.name)}, "/")`;
+  // by id, the new parent is below the node where it is among the ids of its subtree
+  const outside = tree.byId
+    ? `($ids := ${idsBelow(tree.records, tree.byId)}; $not($string(${parent.name}) in $ids($moved)))`
+    : `${into} != ${within} and $substring(${into}, 0, $length(${within}) + 1) != (${within} & "/")`;
   ctx.notes.push(`moves the node ${path.name} names under the one ${parent.name} names`);
   return [
-    ...isRootCheck(ctx, path),
+    ...isRootCheck(ctx, tree, path),
     { kind: "read", target: nodeTarget(tree, `{${path.name}}`), missing, as: "moved" },
     { kind: "read", target: nodeTarget(tree, `{${parent.name}}`), missing },
     ...(invalid
@@ -484,7 +570,7 @@ function moveRule(
             kind: "check",
             require: [
               {
-                expr: `${into} != ${within} and $substring(${into}, 0, $length(${within}) + 1) != (${within} & "/")`,
+                expr: outside,
                 error: invalid,
               },
             ],
@@ -531,12 +617,9 @@ function moveRule(
  * and the tool documents an error that speaks of depth, the deepest node the call would place
  * (the parent's depth, one, and the height of what it places) is checked against it.
  */
-function depthLimit(
-  ctx: Context,
-  tree: TreeShape & { records: RecordTreeShape },
-  parent: Param,
-  height: string,
-): Draft[] {
+function depthLimit(ctx: Context, tree: NodeTree, parent: Param, height: string): Draft[] {
+  // a node's depth is read from its path: one named by id has none to read
+  if (tree.byId) return [];
   const error = documentedError(ctx, speaks(/\b(depth|deep|deeper|nesting|levels?)\b/i));
   if (!error) return [];
   const holder = ctx.shape.parts.find(

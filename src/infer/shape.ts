@@ -120,6 +120,8 @@ export interface RecordTreeShape {
   container: "map" | "array";
   /** For children kept in an array: the field naming each among its siblings (`slug`, `name`). */
   name?: string;
+  /** The field whose value no two nodes share, by which tools may name a node at any depth (`id`). */
+  id?: string;
   /** The nodes' own fields (every one but the children). */
   fields: Map<string, FieldShape>;
   /** Every node's path, root ("") first, depth first. */
@@ -504,7 +506,8 @@ function recordTreeOf(objects: ReadonlyArray<Record<string, unknown>>): RecordTr
     const fields = new Map<string, FieldShape>();
     for (const { node } of nodes) collectFields(withoutField(node, children), "", fields);
     const paths = nodes.map((n) => n.path);
-    return { children, container, ...(name ? { name } : {}), fields, paths };
+    const id = uniqueIdField(below);
+    return { children, container, ...(name ? { name } : {}), ...(id ? { id } : {}), fields, paths };
   }
   return undefined;
 }
@@ -580,6 +583,20 @@ function siblingNameField(root: Record<string, unknown>, children: string): stri
       );
     }),
   );
+}
+
+/** A field named as an id (`id`, `node_id`, `uid`, `key`) that every node below the root has, no two alike. */
+function uniqueIdField(nodes: ReadonlyArray<Record<string, unknown>>): string | undefined {
+  const first = nodes[0];
+  if (!first) return undefined;
+  return Object.keys(first).find((field) => {
+    if (!/^(id|uid|uuid|key|code)$|_id$/.test(field)) return false;
+    const values = nodes.map((n) => n[field]);
+    return (
+      values.every((v) => (typeof v === "string" && v !== "") || typeof v === "number") &&
+      new Set(values.map(String)).size === values.length
+    );
+  });
 }
 
 function nameRank(field: string): number {

@@ -10,8 +10,11 @@ import { renderTemplate } from "./templates.js";
  * elements selected by a field), and the plain-JSON steps inside a value (dotted paths).
  */
 
-/** A step of a target: a key (or array index), or the array element whose field equals a value. */
-export type Step = string | { field: string; equals: unknown };
+/**
+ * A step of a target: a key (or array index), the array element whose field equals a value, or
+ * the node at any depth below (through `children`) whose field equals a value.
+ */
+export type Step = string | { field: string; equals: unknown; below?: string };
 
 const segmentsOf = new Map<string, string[]>();
 
@@ -30,6 +33,7 @@ export function isTemplate(segment: string): boolean {
 
 const SELECTOR = /^\[([A-Za-z_][A-Za-z0-9_.]*)=(.+)\]$/;
 const WALK = /^\*([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?=(\{[^{}/]+\})$/;
+const SEARCH = /^\*\*([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)=(\{[^{}/]+\})$/;
 
 /**
  * A segment of a target as it renders: a key as written, a template, an element picked by a
@@ -40,7 +44,8 @@ type SegmentPlan =
   | { kind: "key"; key: string }
   | { kind: "template"; template: string }
   | { kind: "select"; field: string; equals: string; template: boolean }
-  | { kind: "walk"; children: string; name?: string; template: string };
+  | { kind: "walk"; children: string; name?: string; template: string }
+  | { kind: "search"; children: string; field: string; template: string };
 
 const plans = new Map<string, SegmentPlan[]>();
 
@@ -55,6 +60,11 @@ function planOf(target: string): SegmentPlan[] {
 }
 
 function segmentPlan(segment: string): SegmentPlan {
+  const search = SEARCH.exec(segment);
+  if (search) {
+    const [, children = "", field = "", template = ""] = search;
+    return { kind: "search", children, field, template };
+  }
   const walk = WALK.exec(segment);
   if (walk) {
     const [, children = "", name, template = ""] = walk;
@@ -86,6 +96,12 @@ export function targetSteps(run: Run, target: string): Step[] | undefined {
       const equals = segment.template ? renderTemplate(raw, run.scope) : raw;
       if (equals === ABSENT || equals === null || equals === "") return undefined;
       steps.push({ field, equals });
+      continue;
+    }
+    if (segment.kind === "search") {
+      const equals = renderTemplate(segment.template, run.scope);
+      if (equals === ABSENT || equals === null || equals === "") return undefined;
+      steps.push({ field: segment.field, equals, below: segment.children });
       continue;
     }
     if (segment.kind === "walk") {
@@ -125,12 +141,43 @@ export function concretePath(state: State, steps: readonly Step[]): string[] | u
       continue;
     }
     const container = valueAt(state, path);
+    if (step.below !== undefined) {
+      const found = nodeBelow(container, step.below, step.field, step.equals);
+      if (!found) return undefined;
+      path.push(...found);
+      continue;
+    }
     if (!Array.isArray(container)) return undefined;
     const index = container.findIndex((element) => looselyEqual(dig(element, step.field), step.equals));
     if (index < 0) return undefined;
     path.push(String(index));
   }
   return path;
+}
+
+/** Nodes a search looks at, at most: a tree in a session's state is bounded, a loop in it is not. */
+const SEARCH_LIMIT = 10_000;
+
+/**
+ * The steps from a node down to the first node (itself included, depth first) whose field
+ * equals the value, through children kept in arrays or in maps.
+ */
+function nodeBelow(node: unknown, children: string, field: string, equals: unknown): string[] | undefined {
+  const stack: Array<{ node: unknown; steps: string[] }> = [{ node, steps: [] }];
+  for (let seen = 0; stack.length > 0 && seen < SEARCH_LIMIT; seen++) {
+    const { node: at, steps } = stack.pop() as { node: unknown; steps: string[] };
+    if (!isPlainObject(at)) continue;
+    if (looselyEqual(at[field], equals)) return steps;
+    const kids = at[children];
+    const entries: Array<[string, unknown]> = Array.isArray(kids)
+      ? kids.map((kid, i) => [String(i), kid])
+      : isPlainObject(kids)
+        ? Object.entries(kids)
+        : [];
+    // pushed last first, so the first child is looked at next
+    for (const [key, kid] of entries.reverse()) stack.push({ node: kid, steps: [...steps, children, key] });
+  }
+  return undefined;
 }
 
 /** The target's concrete path in the current state; undefined when an argument is absent or a selector finds nothing. */
