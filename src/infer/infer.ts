@@ -190,7 +190,8 @@ export interface Inferred {
  * read as a noun, as before.
  */
 function productPrefix(tools: readonly Tool[], shape: StateShape): string {
-  if (tools.length < 3 || shape.parts.length <= 1) return "";
+  // a world with nothing in it has no names to tell a product's from
+  if (tools.length < 3 || (shape.parts.length <= 1 && shape.root.fields.size === 0)) return "";
   const counts = new Map<string, number>();
   for (const tool of tools) {
     const words = verbWords(tool.name);

@@ -394,13 +394,16 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
     const field = namedField(ctx, record) ?? tailField(record, param);
     if (field && plainField(field) && holdsArgument(field, param)) set[field.path] = `{${param.name}}`;
   }
-  if (Object.keys(set).length === 0) return [];
+  const stepped = Object.keys(set).length === 0 ? steppedSetting(ctx, record) : undefined;
+  if (Object.keys(set).length === 0 && !stepped) return [];
   const named = namedRecordChecks(ctx);
-  ctx.notes.push(
-    `sets ${Object.entries(set)
-      .map(([f, v]) => `${f} from ${v.slice(1, -1)}`)
-      .join(", ")} of ${target}`,
-  );
+  if (stepped) ctx.notes.push(`sets ${stepped.note} of ${target}`);
+  else
+    ctx.notes.push(
+      `sets ${Object.entries(set)
+        .map(([f, v]) => `${f} from ${v.slice(1, -1)}`)
+        .join(", ")} of ${target}`,
+    );
   // "Sets status to `mowing` and zone to the zone name": what the description gives beside
   const stated = statedOn(ctx, record, ctx.facts.tool.description.replace(/`/g, '"'));
   const told = Object.fromEntries(Object.entries(stated).filter(([field]) => set[field] === undefined));
@@ -416,11 +419,56 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
         ...unchangedRefused(ctx, set),
         ...valuesNeedingField(ctx, record.fields, set),
       ],
-      set: { ...set, ...told },
+      set: { ...set, ...told, ...stepped?.set },
       as: "record",
     },
     ...answersFrom(ctx, record, "record"),
   ];
+}
+
+/**
+ * `set_volume(level, step)`: the number the tool names, set to an absolute value or moved by a
+ * signed step the docs say is added to it, kept within the range they say the result is clamped
+ * to, as Sonos's `setVolume` and `setRelativeVolume`, Spotify's `volume_percent` and Home
+ * Assistant's `volume_set` and `volume_up` do. The value given wins; neither keeps the number.
+ */
+function steppedSetting(
+  ctx: Context,
+  record: RecordShape,
+): { set: Record<string, unknown>; note: string } | undefined {
+  const field = namedField(ctx, record);
+  if (!field || !field.types.has("number") || !plainField(field)) return undefined;
+  const fits = ctx.facts.params.filter((p) => p.type === "integer" || p.type === "number");
+  const step = fits.find(
+    (p) =>
+      /^(step|delta|by|change|increment|offset)$/.test(p.name) ||
+      /\badded to\b|\brelative\b/i.test(p.description),
+  );
+  const absolute = fits.find(
+    (p) =>
+      p !== step &&
+      (/^(level|value|to|target|absolute)$/.test(p.name) ||
+        /\b(absolute|target|new value)\b/i.test(p.description)),
+  );
+  if (!step && !absolute) return undefined;
+  const text = `${step?.description ?? ""} ${ctx.facts.tool.description}`;
+  const range =
+    /\bclamp\w*\s+(?:in)?to\s+(?:the\s+range\s+)?(-?\d+(?:\.\d+)?)\s*(?:\.\.|-|–|to)\s*(-?\d+(?:\.\d+)?)/i.exec(
+      text,
+    );
+  const current = `$subject.${identifier(field.path)}`;
+  const moved = step ? `${current} + ${step.name}` : current;
+  const kept = range ? `$max([${range[1]}, $min([${range[2]}, ${moved}])])` : moved;
+  const stepped = step ? `($exists(${step.name}) ? ${kept} : ${current})` : current;
+  const value = absolute ? `$exists(${absolute.name}) ? ${absolute.name} : ${stepped}` : stepped;
+  const parts = [
+    absolute && `to ${absolute.name}`,
+    step && `by ${step.name}${range ? ` within ${range[1]}..${range[2]}` : ""}`,
+  ];
+  return {
+    set: { [field.path]: { $expr: value } },
+    note: `${field.path} ${parts.filter(Boolean).join(" or ")}`,
+  };
 }
 
 /**
@@ -892,6 +940,7 @@ function statedOn(ctx: Context, record: RecordShape, text: string): Record<strin
   const set: Record<string, unknown> = {
     ...statedValues(ctx, record, {}, text),
     ...choiceValues(ctx, record, text),
+    ...argumentsKept(ctx, record, text),
   };
   const status = statusField(record);
   const stated = status && set[status.path] === undefined ? statedStatus(text) : undefined;
@@ -902,6 +951,38 @@ function statedOn(ctx: Context, record: RecordShape, text: string): Record<strin
     if (field && plainField(field) && set[field.path] === undefined) set[field.path] = `{${param.name}}`;
   }
   return set;
+}
+
+/**
+ * "Pairs a phone, storing `phone_name` in paired_phone", "sets volume to `level`", "turns it on or
+ * off by setting `powered`": an argument the docs say a field of the record keeps, as a device's
+ * or an account's reference says where a setting goes (Home Assistant's `media_player.volume_set`
+ * writing `volume_level`, a Hue light's `on` writing `state.on`, Spotify's `device_id` kept as the
+ * active device). "By setting" a field gives it the one argument that fits it.
+ */
+function argumentsKept(ctx: Context, record: RecordShape, text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const field = `"?([a-z_][a-z0-9_]*)"?`;
+  for (const param of ctx.facts.params) {
+    const arg = `"?${escapeRegExp(param.name)}"?`;
+    const said =
+      new RegExp(
+        `\\b(?:stor|sav|record|writ|keep|put)(?:es|e|s|ing)?\\s+(?:the\\s+)?${arg}(?:\\s*\\([^)]*\\))?\\s+(?:in|into|as)\\s+(?:the\\s+)?${field}`,
+        "i",
+      ).exec(text) ??
+      new RegExp(
+        `\\bsets?\\s+(?:the\\s+)?${field}\\s+to\\s+(?:the\\s+)?(?:given\\s+)?${arg}(?![\\w"])`,
+        "i",
+      ).exec(text);
+    const kept = said?.[1] ? record.fields.get(said[1]) : undefined;
+    if (kept && plainField(kept) && holdsArgument(kept, param)) out[kept.path] = `{${param.name}}`;
+  }
+  const by = /\bby setting\s+(?:the\s+)?"?([a-z_][a-z0-9_]*)"?/i.exec(text)?.[1];
+  const set = by ? record.fields.get(by) : undefined;
+  const fits = set ? ctx.facts.params.filter((p) => holdsArgument(set, p) && p.type !== undefined) : [];
+  if (set && plainField(set) && out[set.path] === undefined && fits.length === 1)
+    out[set.path] = `{${(fits[0] as Param).name}}`;
+  return out;
 }
 
 /**

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { bool, call, integer, outputs, text, tool, world } from "./support/infer-world.js";
+
+/**
+ * A desk lamp whose whole state is one flat record, driven by tools named after the product
+ * (`lumo_…`): settings an argument is said to be kept in, and a level set outright or moved by
+ * a step within a range.
+ */
+
+const lamp = () => ({
+  serial: "L-20",
+  lit: false,
+  brightness: 40,
+  color_temp_k: 4000,
+  linked_hub: null,
+});
+
+const tools = () => [
+  tool("lumo_get_state", "The lamp's settings.", {}, [], [], outputs({ lit: bool, brightness: integer })),
+  tool(
+    "lumo_switch",
+    "Switches the lamp on (`on`: true) or off (`on`: false) by setting `lit`. Answers lit.",
+    { on: bool },
+    ["on"],
+    [],
+    outputs({ lit: bool }),
+  ),
+  tool(
+    "lumo_set_brightness",
+    "Sets the brightness. `level` is the new absolute value; `step` is a signed amount added to the current brightness, and the result is clamped to 0..100. Answers brightness.",
+    { level: integer, step: integer },
+    [],
+    [],
+    outputs({ brightness: integer }),
+  ),
+  tool(
+    "lumo_link_hub",
+    "Links the lamp to a hub, storing `hub_name` (as given) in linked_hub. Answers linked_hub.",
+    { hub_name: text },
+    ["hub_name"],
+    [],
+    outputs({ linked_hub: text }),
+  ),
+  tool(
+    "lumo_warm",
+    "Sets color_temp_k to `kelvin`. Answers color_temp_k.",
+    { kelvin: integer },
+    ["kelvin"],
+    [],
+    outputs({ color_temp_k: integer }),
+  ),
+];
+
+describe("a one-record device whose tools carry the product's name", () => {
+  it("reads the verb after the product's name", async () => {
+    const read = await call(world(lamp(), tools()), "lumo_get_state", {});
+    expect(read.answer).toEqual({ lit: false, brightness: 40 });
+    expect(read.report.verdict).toBe("inferred");
+    // a verb toolsim does not know is named as the verb, not the product
+    const linked = await call(world(lamp(), tools()), "lumo_link_hub", { hub_name: "Den" });
+    expect(linked.report.gaps.join(" ")).toContain("its verb (link)");
+  });
+
+  it("sets a level outright, or moves it by a step kept in range", async () => {
+    const toolset = world(lamp(), tools());
+    const outright = await call(toolset, "lumo_set_brightness", { level: 75 });
+    expect(outright.after.brightness).toBe(75);
+    expect(outright.answer).toEqual({ brightness: 75 });
+    const up = await call(toolset, "lumo_set_brightness", { step: 15 });
+    expect(up.after.brightness).toBe(55);
+    const past = await call(toolset, "lumo_set_brightness", { step: 90 });
+    expect(past.after.brightness).toBe(100);
+    const below = await call(toolset, "lumo_set_brightness", { step: -70 });
+    expect(below.after.brightness).toBe(0);
+    expect(up.report.verdict).toBe("inferred");
+  });
+
+  it("keeps an argument where the docs say: by setting a field, storing it in one, or setting one to it", async () => {
+    const toolset = world(lamp(), tools());
+    const on = await call(toolset, "lumo_switch", { on: true });
+    expect(on.after.lit).toBe(true);
+    expect(on.answer).toEqual({ lit: true });
+    const linked = await call(toolset, "lumo_link_hub", { hub_name: "Study hub" });
+    expect(linked.after.linked_hub).toBe("Study hub");
+    expect(linked.answer).toEqual({ linked_hub: "Study hub" });
+    const warm = await call(toolset, "lumo_warm", { kelvin: 2700 });
+    expect(warm.after.color_temp_k).toBe(2700);
+    expect(warm.after.brightness).toBe(40);
+  });
+});
