@@ -437,7 +437,7 @@ function steppedSetting(
   record: RecordShape,
 ): { set: Record<string, unknown>; note: string } | undefined {
   const field = namedField(ctx, record);
-  if (!field || !field.types.has("number") || !plainField(field)) return undefined;
+  if (!field?.types.has("number") || !plainField(field)) return undefined;
   const fits = ctx.facts.params.filter((p) => p.type === "integer" || p.type === "number");
   const step = fits.find(
     (p) =>
