@@ -106,6 +106,7 @@ import {
   shapeOfCollections,
   type ValuesShape,
 } from "./shape.js";
+import { alreadyOnAny, siblingListsRule } from "./sibling-lists.js";
 import { statedErrors } from "./stated-errors.js";
 import { holdsStock } from "./stock.js";
 import { switchRule } from "./switches.js";
@@ -611,6 +612,9 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (bulk && bulk.length > 0) return { drafts: bulk };
   const listed = recordListValuesRule(ctx);
   if (listed && listed.length > 0) return { drafts: listed };
+  // a value on one of several lists side by side, the tool naming none of them
+  const onOneOf = siblingListsRule(ctx);
+  if (onOneOf) return { drafts: onOneOf };
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head =
     listOfVerb(facts, shape) ??
@@ -629,10 +633,11 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     if (kept.length > 0) return { drafts: kept };
   }
   if (head?.kind === "list") {
-    const intent = memberIntent(ctx);
+    // a verb toolsim does not know, whose docs say they append to the list, adds to it
+    const intent = memberIntent(ctx) ?? (head === appendedList(facts, shape) ? "add" : undefined);
     if (intent)
       return found(
-        listMembersRule(ctx, head, intent),
+        [...(intent === "add" ? alreadyOnAny(ctx, head) : []), ...listMembersRule(ctx, head, intent)],
         `it names the list ${head.name}, but no argument says what to do with it`,
       );
   }

@@ -383,14 +383,26 @@ export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | und
  * queue" put a value at a list's end.
  */
 export function appendedList(facts: ToolFacts, shape: StateShape): ListShape | undefined {
-  if (!facts.verb || !VERBS.create.includes(facts.verb)) return undefined;
   const opening = facts.tool.description.split(/(?<=[.!?])\s|\n/)[0] ?? "";
-  if (!/\b(?:append|appends|push|pushes|enqueue|enqueues)\b/i.test(opening)) return undefined;
-  const lists = shape.parts.filter(
-    (p): p is ListShape =>
-      p.kind === "list" && !p.path.includes("*") && opening.includes(`\`${p.path.join(".")}\``),
-  );
-  return lists.length === 1 ? lists[0] : undefined;
+  const lists = shape.parts.filter((p): p is ListShape => p.kind === "list" && !p.path.includes("*"));
+  if (facts.verb && VERBS.create.includes(facts.verb)) {
+    if (/\b(?:append|appends|push|pushes|enqueue|enqueues)\b/i.test(opening)) {
+      const coded = lists.filter((p) => opening.includes(`\`${p.path.join(".")}\``));
+      if (coded.length === 1) return coded[0];
+    }
+  }
+  // "Adds a new player name to the END of the bench", "marks a guest as arrived by appending
+  // the name to checked_in": the list the opening puts the value at the end of, by its name
+  if (!/\b(?:add|adds|adding|append|appends|appending|push|pushes|pushing)\b/i.test(opening))
+    return undefined;
+  const named = lists.filter((p) => {
+    const name = nameWords(p.name).join("[ _]");
+    return new RegExp(
+      `\\b(?:to|onto)\\s+(?:the\\s+)?(?:(?:end|back|tail|bottom)\\s+of\\s+(?:the\\s+)?)?\`?${name}\`?\\b`,
+      "i",
+    ).test(opening);
+  });
+  return named.length === 1 ? named[0] : undefined;
 }
 
 const PLAIN_MEMBERSHIP = new Set([
