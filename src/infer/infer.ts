@@ -612,14 +612,15 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   if (bulk && bulk.length > 0) return { drafts: bulk };
   const listed = recordListValuesRule(ctx);
   if (listed && listed.length > 0) return { drafts: listed };
-  // a value on one of several lists side by side, the tool naming none of them
-  const onOneOf = siblingListsRule(ctx);
-  if (onOneOf) return { drafts: onOneOf };
   // the part the name is about: English puts the head noun last ("remove_song_from_playlist")
   const head =
     listOfVerb(facts, shape) ??
     appendedList(facts, shape) ??
     namedPart(facts, shape, ["collection", "list", "values", "record"]);
+  // a value on one of several lists side by side, the tool naming none of them (a call given
+  // nothing may still move the head of one to another, whichever it names)
+  const onOneOf = head && facts.params.length > 0 ? undefined : siblingListsRule(ctx);
+  if (onOneOf) return { drafts: onOneOf };
   const action = actionFor(facts, undefined);
   const cleared = clearRule(ctx);
   if (cleared) return { drafts: cleared };
