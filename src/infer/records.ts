@@ -964,6 +964,8 @@ function argumentsKept(ctx: Context, record: RecordShape, text: string): Record<
   const out: Record<string, string> = {};
   const field = `"?([a-z_][a-z0-9_]*)"?`;
   for (const param of ctx.facts.params) {
+    // most descriptions never name an argument where a field keeps it: no pattern is built then
+    if (!text.includes(param.name)) continue;
     const arg = `"?${escapeRegExp(param.name)}"?`;
     const said =
       new RegExp(
