@@ -36,27 +36,31 @@ export function recordTreeRule(ctx: Context, shape: NodeTree): Draft[] | undefin
   const parent = named.find((p) => p.words.includes("parent"));
   const node = named.find((p) => p !== parent);
   const op = opOf(ctx, tree, node, parent);
-  if (!op) return undefined;
-  const at = (param: Param) => nodeTarget(tree, `{${param.name}}`);
-  const missing = notFound(ctx);
+  // a path or an id is all these rules read a node by: listings and breadcrumbs need a path
+  if (!op || (byId && (op === "list" || op === "trail"))) return undefined;
+  const subject = op === "create" ? parent : node;
+  if (!subject || (op === "move" && !parent)) return undefined;
+  const missing = notFound(ctx, subject);
   switch (op) {
     case "read":
-      if (!node) return undefined;
-      ctx.notes.push(`reads the node ${node.name} names in ${tree.name}`);
-      return [{ kind: "read", target: at(node), missing, as: "node" }, ...answers(ctx, tree, node)];
+      ctx.notes.push(`reads the node ${subject.name} names in ${tree.name}`);
+      return [
+        { kind: "read", target: nodeTarget(tree, `{${subject.name}}`), missing, as: "node" },
+        ...answers(ctx, tree, subject),
+      ];
     case "trail":
-      return node && !byId ? trailRule(ctx, tree, node, missing) : undefined;
+      return trailRule(ctx, tree, subject, missing);
     case "list":
-      return node && !byId ? listRule(ctx, tree, node, missing) : undefined;
+      return listRule(ctx, tree, subject, missing);
     case "update":
     case "toggle":
-      return node ? updateRule(ctx, tree, node, op, missing) : undefined;
+      return updateRule(ctx, tree, subject, op, missing);
     case "delete":
-      return node ? deleteRule(ctx, tree, node, missing) : undefined;
+      return deleteRule(ctx, tree, subject, missing);
     case "create":
-      return parent ? createRule(ctx, tree, parent, missing) : undefined;
+      return createRule(ctx, tree, subject, missing);
     case "move":
-      return node && parent ? moveRule(ctx, tree, node, parent, missing) : undefined;
+      return moveRule(ctx, tree, subject, parent as Param, missing);
   }
 }
 
@@ -106,15 +110,15 @@ function nodeTarget(tree: NodeTree, path: string): string {
   return `${tree.path.join("/")}/*${children}${name ? `.${name}` : ""}=${path}`;
 }
 
-/** The documented error for a path that leads to no node, or one added in the catalog's style. */
-function notFound(ctx: Context): string {
+/** The documented error for a path (or an id) that leads to no node, or one added in the catalog's style. */
+function notFound(ctx: Context, subject: Param): string {
   const documented = ctx.facts.errors.find((e) => e.kind === "not-found");
   if (documented) return use(ctx, documented);
   return addError(ctx, {
     code: "NODE_NOT_FOUND",
     status: 404,
-    message: "No node at the path {path}.",
-    when: "The path leads to no node of the tree.",
+    message: `No node at {${subject.name}}.`,
+    when: `The ${subject.name} given leads to no node of the tree.`,
   });
 }
 

@@ -124,8 +124,6 @@ export interface RecordTreeShape {
   id?: string;
   /** The nodes' own fields (every one but the children). */
   fields: Map<string, FieldShape>;
-  /** Every node's path, root ("") first, depth first. */
-  paths: string[];
 }
 
 export type Part = RecordShape | CollectionShape | ValuesShape | ListShape | TreeShape;
@@ -505,9 +503,8 @@ function recordTreeOf(objects: ReadonlyArray<Record<string, unknown>>): RecordTr
     if (nodes.some((n) => holdsOtherRecords(n.node, children))) continue;
     const fields = new Map<string, FieldShape>();
     for (const { node } of nodes) collectFields(withoutField(node, children), "", fields);
-    const paths = nodes.map((n) => n.path);
     const id = uniqueIdField(below);
-    return { children, container, ...(name ? { name } : {}), ...(id ? { id } : {}), fields, paths };
+    return { children, container, ...(name ? { name } : {}), ...(id ? { id } : {}), fields };
   }
   return undefined;
 }
@@ -523,7 +520,6 @@ function holdsOtherRecords(node: Record<string, unknown>, children: string): boo
 
 interface TreeRecord {
   node: Record<string, unknown>;
-  path: string;
   depth: number;
 }
 
@@ -537,24 +533,22 @@ function treeRecords(
   name: string | undefined,
 ): TreeRecord[] | undefined {
   const found: TreeRecord[] = [];
-  const visit = (node: Record<string, unknown>, path: string, depth: number): boolean => {
+  const visit = (node: Record<string, unknown>, depth: number): boolean => {
     if (found.length >= 500) return true;
-    found.push({ node, path, depth });
+    found.push({ node, depth });
     const inner = node[children];
     if (inner === undefined) return true;
-    const entries = name
+    const kids = name
       ? Array.isArray(inner)
-        ? inner.map((child): [string, unknown] => [isPlainObject(child) ? String(child[name]) : "", child])
+        ? inner
         : undefined
       : isPlainObject(inner)
-        ? Object.entries(inner)
+        ? Object.values(inner)
         : undefined;
-    if (!entries) return false;
-    return entries.every(
-      ([key, child]) => isPlainObject(child) && visit(child, path === "" ? key : `${path}/${key}`, depth + 1),
-    );
+    if (!kids) return false;
+    return kids.every((child) => isPlainObject(child) && visit(child, depth + 1));
   };
-  return visit(root, "", 0) ? found : undefined;
+  return visit(root, 0) ? found : undefined;
 }
 
 /** The text field that names a node among its siblings in an array: present on all, unique among each node's children. */

@@ -8,9 +8,9 @@ import { LEAVE_VERBS, nameWords, REMOVE_VERBS, sameNoun, sentencesOf, VERBS } fr
 /**
  * Lists of names kept side by side (a roster's lineup and bench, an event's confirmed guests
  * and waitlist, a board's columns of ids): a value is on one of them, and a tool that names no
- * list asks where a value stands or takes it off whichever list holds it, as Redis's
- * `LREM`/`LPOS` over several keys, Slack's user groups and a mailing list's subscribed and
- * unsubscribed sets are read.
+ * list asks where a value stands, takes it off whichever list holds it, moves it to the list an
+ * argument names, or moves the head of one list to another, as Redis's `LPOS`, `LREM` and
+ * `LMOVE` over several keys, kanban columns and a waitlist's promotion do.
  */
 
 interface Group {
