@@ -29,6 +29,7 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
     ctx.notes.push(`checks ${param.name} as ${error.code} says`);
   }
   require.push(
+    ...givenChecks(ctx),
     ...bracketedRanges(ctx),
     ...statedBounds(ctx),
     ...statedFormats(ctx),
@@ -36,6 +37,34 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
     ...secretMatches(ctx),
   );
   return require.length > 0 ? [{ kind: "check", require }] : [];
+}
+
+/**
+ * "INVALID_ARGUMENT if none of the three fields is given", "if both or neither of level/step are
+ * given": optional arguments of which at least one, or exactly one, must come, as Stripe's and
+ * GitHub's endpoints refuse an update with nothing to change and Spotify's a play given both a
+ * context and a list of tracks. The arguments are the ones the condition names, else every
+ * optional one.
+ */
+function givenChecks(ctx: Context): Array<Record<string, unknown>> {
+  const require: Array<Record<string, unknown>> = [];
+  const optional = ctx.facts.params.filter((p) => !p.required);
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const exactlyOne = /\b(?:both or neither|neither or both)\b/.test(error.text);
+    const atLeastOne =
+      /\b(?:none of|neither)\b[^.;]*\b(?:is|are) (?:given|provided|passed|set|supplied)\b/.test(error.text);
+    if (!exactlyOne && !atLeastOne) continue;
+    const named = optional.filter((p) => new RegExp(`(^|[^a-z_])${p.name}([^a-z_]|$)`).test(error.text));
+    const among = named.length >= 2 ? named : optional;
+    if (among.length < 2) continue;
+    const given = among.map((p) => `($exists($args.${identifier(p.name)}) ? 1 : 0)`).join(" + ");
+    require.push({ expr: exactlyOne ? `${given} = 1` : `${given} >= 1`, error: use(ctx, error) });
+    ctx.notes.push(
+      `refuses a call given ${exactlyOne ? "not exactly one" : "none"} of ${among.map((p) => p.name).join(", ")} (${error.code})`,
+    );
+  }
+  return require;
 }
 
 /**
@@ -291,10 +320,17 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
   return out;
 }
 
-/** `INVALID_RATING` for `rating`, `BAD_COUNT` for `count`: an error named for an argument being wrong. */
+/**
+ * `INVALID_RATING` for `rating`, `BAD_COUNT` for `count`, `INVALID_DISTANCE` for `distance_m`: an
+ * error named for an argument being wrong, by its name's last word or the word before a unit.
+ */
 function invalidFor(error: ErrorFact, param: Param): boolean {
-  const word = nameWords(param.name).at(-1)?.toUpperCase() ?? "";
-  return /^(?:INVALID|BAD|ILLEGAL)_/.test(error.code) && error.code.split("_").slice(1).join("_") === word;
+  if (!/^(?:INVALID|BAD|ILLEGAL)_/.test(error.code)) return false;
+  const named = error.code.split("_").slice(1).join("_");
+  const words = nameWords(param.name).map((w) => w.toUpperCase());
+  const last = words.at(-1) ?? "";
+  const beforeUnit = words.length > 1 && last.length <= 3 ? words.at(-2) : undefined;
+  return named === last || named === beforeUnit;
 }
 
 interface Format {
@@ -430,7 +466,7 @@ function leastIn(clause: string, param: Param): { value: string; above: boolean 
   if (at < 0) return undefined;
   const after = lower.slice(at + param.name.length + 1, at + param.name.length + 40);
   const said = new RegExp(
-    `^\\W*(?:must be |should be |is |be )?(>=?|greater than or equal to|greater than|at least)\\s*${NUMBER}`,
+    `^\\W*(?:must be |should be |is |be )?(?:an? (?:integer|number|whole number) )?(>=?|greater than or equal to|greater than|at least)\\s*${NUMBER}`,
   ).exec(after);
   if (!said?.[1] || said[2] === undefined) return undefined;
   // a range goes on ("> 0 and <= 500"): that is the range's to read, not this

@@ -444,12 +444,14 @@ function steppedSetting(
       /^(step|delta|by|change|increment|offset)$/.test(p.name) ||
       /\badded to\b|\brelative\b/i.test(p.description),
   );
-  const absolute = fits.find(
-    (p) =>
-      p !== step &&
-      (/^(level|value|to|target|absolute)$/.test(p.name) ||
-        /\b(absolute|target|new value)\b/i.test(p.description)),
-  );
+  // the value given outright: named so, or the one other number beside a step
+  const others = fits.filter((p) => p !== step);
+  const absolute =
+    others.find(
+      (p) =>
+        /^(level|value|to|target|absolute)$/.test(p.name) ||
+        /\b(absolute|target|new value)\b/i.test(p.description),
+    ) ?? (step && others.length === 1 ? others[0] : undefined);
   if (!step && !absolute) return undefined;
   const text = `${step?.description ?? ""} ${ctx.facts.tool.description}`;
   const range =

@@ -258,7 +258,13 @@ function conditionIn(segment: string): string | undefined {
     /^(?:\([^)]*\)\s*)?(?:(?:is|are)\s+(?:returned|raised|thrown|given|answered)\s+)?(?:if|when|unless|where|while|for)\s+(.+)$/is.exec(
       text,
     );
-  return match?.[1]?.replace(/[.;,]+$/, "").trim() || undefined;
+  // "A if x; then y must be …": the condition ends with its clause
+  return (
+    match?.[1]
+      ?.split(/;\s/)[0]
+      ?.replace(/[.;,]+$/, "")
+      .trim() || undefined
+  );
 }
 
 function errorOf(code: string, condition: string | undefined): ToolError {
