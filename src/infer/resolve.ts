@@ -380,7 +380,8 @@ export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | und
  * "Append a bus to the end of the wash line (`wash_line`)": a making verb
  * whose opening sentence appends to a list of the state it names in code is that list's, not a
  * new record of the noun it names, as Redis `RPUSH`, SQS `SendMessage` and a playlist's "add to
- * queue" put a value at a list's end.
+ * queue" put a value at a list's end. An opening that adds or appends "to the end of the bench"
+ * names the list as a word, under any verb.
  */
 export function appendedList(facts: ToolFacts, shape: StateShape): ListShape | undefined {
   const opening = facts.tool.description.split(/(?<=[.!?])\s|\n/)[0] ?? "";
