@@ -40,7 +40,7 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
 }
 
 /**
- * "INVALID_ARGUMENT if none of the three fields is given", "if both or neither of level/step are
+ * "INVALID_ARGUMENT if none of the three fields is given", "if both or neither of celsius/offset are
  * given": optional arguments of which at least one, or exactly one, must come, as Stripe's and
  * GitHub's endpoints refuse an update with nothing to change and Spotify's a play given both a
  * context and a list of tracks. The arguments are the ones the condition names, else every
@@ -321,7 +321,7 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
 }
 
 /**
- * `INVALID_RATING` for `rating`, `BAD_COUNT` for `count`, `INVALID_DISTANCE` for `distance_m`: an
+ * `INVALID_RATING` for `rating`, `BAD_COUNT` for `count`, `INVALID_WEIGHT` for `weight_kg`: an
  * error named for an argument being wrong, by its name's last word or the word before a unit.
  */
 function invalidFor(error: ErrorFact, param: Param): boolean {

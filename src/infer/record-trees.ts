@@ -7,7 +7,7 @@ import { nameWords, sameNoun } from "./words.js";
 
 /**
  * Trees of records addressed by slash paths: a site's pages, a navigation menu, a category or
- * folder tree whose nodes carry fields of their own (`/products/tents`, `shop/shoes`). Content
+ * folder tree whose nodes carry fields of their own (`/guides/install`, `billing/refunds`). Content
  * APIs address them so (WordPress page paths, Drupal menu links, Confluence and Notion page
  * trees, Contentful's and Sanity's hierarchies): a node is read, changed, added under a parent
  * or removed by its path, an unknown path is the API's not-found error, the root cannot be
@@ -130,7 +130,7 @@ function documentedError(ctx: Context, test: (error: ErrorFact) => boolean): str
 const speaks = (pattern: RegExp) => (error: ErrorFact) =>
   pattern.test(nameWords(error.code).join(" ")) || pattern.test(error.text);
 
-/** A name already taken, by the error's code (`PAGE_EXISTS`, `SLUG_TAKEN`): its text may say "already" of other things. */
+/** A name already taken, by the error's code (`PAGE_EXISTS`, `KEY_TAKEN`): its text may say "already" of other things. */
 const nameTaken = (error: ErrorFact) =>
   /\b(exists|taken|duplicate|already)\b/i.test(nameWords(error.code).join(" "));
 
@@ -617,7 +617,7 @@ function moveRule(ctx: Context, tree: NodeTree, path: Param, parent: Param, miss
 }
 
 /**
- * "No node may sit deeper than max_depth": where the state keeps a depth limit beside the tree
+ * "No node may sit deeper than max_levels": where the state keeps a depth limit beside the tree
  * and the tool documents an error that speaks of depth, the deepest node the call would place
  * (the parent's depth, one, and the height of what it places) is checked against it.
  */

@@ -427,7 +427,7 @@ function setRecord(ctx: Context, record: RecordShape, target: string): Draft[] {
 }
 
 /**
- * `set_volume(level, step)`: the number the tool names, set to an absolute value or moved by a
+ * `set_brightness(level, step)`: the number the tool names, set to an absolute value or moved by a
  * signed step the docs say is added to it, kept within the range they say the result is clamped
  * to, as Sonos's `setVolume` and `setRelativeVolume`, Spotify's `volume_percent` and Home
  * Assistant's `volume_set` and `volume_up` do. The value given wins; neither keeps the number.
@@ -956,8 +956,8 @@ function statedOn(ctx: Context, record: RecordShape, text: string): Record<strin
 }
 
 /**
- * "Pairs a phone, storing `phone_name` in paired_phone", "sets volume to `level`", "turns it on or
- * off by setting `powered`": an argument the docs say a field of the record keeps, as a device's
+ * "Links the lamp to a hub, storing `hub_name` in linked_hub", "sets volume to `level`", "turns it on or
+ * off by setting `lit`": an argument the docs say a field of the record keeps, as a device's
  * or an account's reference says where a setting goes (Home Assistant's `media_player.volume_set`
  * writing `volume_level`, a Hue light's `on` writing `state.on`, Spotify's `device_id` kept as the
  * active device). "By setting" a field gives it the one argument that fits it.

@@ -380,7 +380,7 @@ export function listOfVerb(facts: ToolFacts, shape: StateShape): ListShape | und
  * "Append a bus to the end of the wash line (`wash_line`)": a making verb
  * whose opening sentence appends to a list of the state it names in code is that list's, not a
  * new record of the noun it names, as Redis `RPUSH`, SQS `SendMessage` and a playlist's "add to
- * queue" put a value at a list's end. An opening that adds or appends "to the end of the bench"
+ * queue" put a value at a list's end. An opening that adds or appends "to the end of the reserves"
  * names the list as a word, under any verb.
  */
 export function appendedList(facts: ToolFacts, shape: StateShape): ListShape | undefined {
@@ -392,8 +392,8 @@ export function appendedList(facts: ToolFacts, shape: StateShape): ListShape | u
       if (coded.length === 1) return coded[0];
     }
   }
-  // "Adds a new player name to the END of the bench", "marks a guest as arrived by appending
-  // the name to checked_in": the list the opening puts the value at the end of, by its name
+  // "Adds a new rower to the end of the reserves", "sends a rower ashore by appending
+  // the name to ashore": the list the opening puts the value at the end of, by its name
   if (!/\b(?:add|adds|adding|append|appends|appending|push|pushes|pushing)\b/i.test(opening))
     return undefined;
   const named = lists.filter((p) => {

@@ -6,7 +6,7 @@ import type { ListShape } from "./shape.js";
 import { LEAVE_VERBS, nameWords, REMOVE_VERBS, sameNoun, sentencesOf, VERBS } from "./words.js";
 
 /**
- * Lists of names kept side by side (a roster's lineup and bench, an event's confirmed guests
+ * Lists of names kept side by side (a crew's rowers and reserves, a class's enrolled students
  * and waitlist, a board's columns of ids): a value is on one of them, and a tool that names no
  * list asks where a value stands, takes it off whichever list holds it, moves it to the list an
  * argument names, or moves the head of one list to another, as Redis's `LPOS`, `LREM` and
@@ -44,7 +44,7 @@ function valueParam(ctx: Context): Param | undefined {
 const field = (list: ListShape) => `$lists.${identifier(list.path.at(-1) as string)}`;
 const listName = (list: ListShape) => list.path.at(-1) as string;
 
-/** The lists a sentence about taking the value off names ("from confirmed or from the waitlist"); else every one. */
+/** The lists a sentence about taking the value off names ("from rowing or from the reserves"); else every one. */
 function namedLists(ctx: Context, group: Group): ListShape[] {
   const text = sentencesOf(ctx.facts.tool.description)
     .filter((sentence) => /\bfrom\b/i.test(sentence))
@@ -100,7 +100,7 @@ export function siblingListsRule(ctx: Context): Draft[] | undefined {
   return undefined;
 }
 
-/** What the answer says of where the value is: on a list (`on_waitlist`, `blocked`), its place on one (`waitlist_position`). */
+/** What the answer says of where the value is: on a list (`on_reserves`, `ashore`), its place on one (`reserves_position`). */
 function standing(output: OutputFact, group: Group, value: Param): string | undefined {
   const words = output.words;
   const list = group.lists.find((l) => {
@@ -205,7 +205,7 @@ function errorSaying(ctx: Context, pattern: RegExp): string | undefined {
 /**
  * "Moves a player from their current list to list `to`; with `position` they end up at that
  * 1-based place, else at the end": the value leaves whichever list holds it and joins the one an
- * argument names, as Redis's `LMOVE`, a kanban card moved between columns and a roster move do.
+ * argument names, as Redis's `LMOVE`, a kanban card moved between columns and a crew change do.
  */
 function moveBetween(ctx: Context, group: Group, value: Param, to: Param): Draft[] {
   const names = group.lists.map(listName);
@@ -276,7 +276,7 @@ function moveBetween(ctx: Context, group: Group, value: Param, to: Param): Draft
 }
 
 /**
- * "Pops the first name off the waitlist and appends it to confirmed": the head of one list moves
+ * "Takes the first name off the reserves and appends it to rowing": the head of one list moves
  * to the end of another, as Redis's `LMOVE source destination LEFT RIGHT` (`RPOPLPUSH`), a
  * waitlist's promotion and a job queue's claim do; an empty source answers the error that says so.
  */

@@ -162,7 +162,7 @@ const CONDITIONED_CODE =
 
 /**
  * "Unknown handles produce UNKNOWN_PLAYER", "an unknown id returns NOT_FOUND", "the result is
- * PAGE_NOT_FOUND": a code as what a call answers.
+ * BOARD_MISSING": a code as what a call answers.
  */
 const ANSWERED_CODE =
   /\b(?:produces?|returns?|yields?|gives?|answers?|results?\s+in|responds?\s+with|gets?|(?:result|response|reply|answer)\s+is)\s+(?:an?\s+|the\s+)?`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
