@@ -861,10 +861,12 @@ function itemKey(
   const key = Object.keys(items).find((name) => {
     if (collection.fields.has(name)) return false;
     const words = name.toLowerCase().split("_");
+    // `id` alone, or `board_id`: records keep their key under the one name or the other
     return (
-      words.length === 2 &&
-      singular(words[0] as string) === noun &&
-      /^(id|key|slug|code|name)$/.test(words[1] as string)
+      (words.length === 1 && /^(id|key)$/.test(words[0] as string)) ||
+      (words.length === 2 &&
+        singular(words[0] as string) === noun &&
+        /^(id|key|slug|code|name)$/.test(words[1] as string))
     );
   });
   if (key) ctx.keyFields.set(collection.name, key);

@@ -139,6 +139,9 @@ function capacityTest(ctx: Context, text: string): { expr: string; note: string 
     const name = Object.keys(top).find(
       (key) => key.toLowerCase() === noun || singular(key.toLowerCase()) === singular(noun),
     );
+    // "the musician already holds N" speaks of one record, not of the collection of them
+    if (name !== undefined && singular(noun) === noun && singular(name.toLowerCase()) !== name.toLowerCase())
+      continue;
     const held = name === undefined ? undefined : top[name];
     if (name === undefined || typeof held !== "object" || held === null) continue;
     const limit = statePath(ctx, spoken, "number");

@@ -18,6 +18,7 @@ import { knownValues, statedStatus } from "./conditions.js";
 import { addGap, type Context, humanNoun, notFoundError, use } from "./context.js";
 import { createRule } from "./creates.js";
 import { describedAnswer } from "./described-answer.js";
+import { describedValues } from "./described-values.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { addsListItem, elementRule, verbsOwnList } from "./elements.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
@@ -43,6 +44,7 @@ import {
 } from "./folders.js";
 import { type Grounding, groundingOf, unheldFields } from "./grounding.js";
 import { statusGuards } from "./guards.js";
+import { inStep, keptInStepRule } from "./kept-in-step.js";
 import { lifecycleChange, lifecycleTable } from "./lifecycle.js";
 import {
   clearRule,
@@ -59,6 +61,7 @@ import {
 } from "./members.js";
 import { mergeRule, swapRule } from "./merges.js";
 import { argumentForms, withCaselessComparisons, withNormalisedArguments } from "./normalised.js";
+import { orderedListRule } from "./ordered-lists.js";
 import { pairsList, pairsRule } from "./pairs.js";
 import { balanceMapMove, lineAdded, moneyMove, refundFor, unkeptCreate } from "./payments.js";
 import { previousValues } from "./previous.js";
@@ -307,7 +310,10 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
     const tried = scheme
       ? tokenOutcome(ctx, scheme, token, () => inferTool(ctx, options))
       : inferTool(ctx, options);
-    const outcome = "reason" in tried ? (computedRead(ctx) ?? tried) : tried;
+    const answered = "reason" in tried ? (computedRead(ctx) ?? tried) : tried;
+    // what one side of two collections kept in step gains or loses, the other side does too
+    const outcome =
+      "drafts" in answered ? { drafts: inStep(ctx, describedValues(ctx, answered.drafts)) } : answered;
     if ("reason" in outcome) {
       report.push({
         toolset: toolset.id,
@@ -603,6 +609,8 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     const drafts = recordTreeRule(ctx, nodes);
     if (drafts) return found(drafts, "a tool on a tree of records whose arguments name no node");
   }
+  const kept = keptInStepRule(ctx);
+  if (kept) return { drafts: kept };
   const tree = treeFor(ctx);
   if (tree) {
     const drafts = treeRule(ctx, tree);
@@ -621,6 +629,12 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
   // nothing may still move the head of one to another, whichever it names)
   const onOneOf = head && facts.params.length > 0 ? undefined : siblingListsRule(ctx);
   if (onOneOf) return { drafts: onOneOf };
+  // a list the description names, where the name names none or no membership verb
+  const ordered =
+    head === undefined || (head.kind === "list" && memberIntent(ctx) === undefined)
+      ? orderedListRule(ctx)
+      : undefined;
+  if (ordered) return { drafts: ordered };
   const action = actionFor(facts, undefined);
   const cleared = clearRule(ctx);
   if (cleared) return { drafts: cleared };

@@ -26,12 +26,13 @@ export function readRule(ctx: Context, subject: Reference): Draft[] {
       target,
       ...(missing ? { missing } : {}),
       as: binding,
-      ...(related.length > 0 ? {} : { output: placed ?? "" }),
+      // the record's own fields answer beside the related list, which answers on top of them
+      output: placed ?? "",
     },
     ...related,
-    ...(related.length > 0 || placed ? [] : rankedPlace(ctx, subject)),
-    ...(related.length > 0 || placed ? [] : keyEcho(ctx, subject)),
-    ...(related.length > 0 || placed ? [] : prefixedFields(ctx, subject.collection, binding)),
+    ...(placed ? [] : rankedPlace(ctx, subject)),
+    ...(placed ? [] : keyEcho(ctx, subject)),
+    ...(placed ? [] : prefixedFields(ctx, subject.collection, binding)),
   ];
 }
 

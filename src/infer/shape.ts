@@ -757,7 +757,12 @@ function distinctField(sample: ReadonlyArray<[string, Record<string, unknown>]>)
   return (
     ids.find((f) => /^(id|key|uuid)$/i.test(f)) ??
     ids.find((f) => /(_id|Id|_key|_uuid)$/.test(f)) ??
-    naturals.find((f) => /^(email|login|username|handle|name|code|slug|sku|symbol)$/i.test(f)) ??
+    // an asset's tag, a book's ISBN, a device's serial: codes printed on the thing itself
+    naturals.find((f) =>
+      /^(email|login|username|handle|name|code|slug|sku|symbol|tag|asset_tag|serial|serial_number|isbn|barcode)$/i.test(
+        f,
+      ),
+    ) ??
     naturals.find((f) => /^number$|(_number|Number)$/.test(f)) ??
     // a booking's `ref`, a payment's `reference`, a flight's `locator`: codes records are quoted by
     naturals.find((f) => /^(?:ref|reference|locator|confirmation_code)$|(_ref|Ref)$/.test(f))

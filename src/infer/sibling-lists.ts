@@ -1,6 +1,8 @@
 import { addError, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { OutputFact, Param } from "./facts.js";
+import { placeOfValue, withoutValue } from "./list-values.js";
+import { isSubsetList } from "./ordered-lists.js";
 import { identifier } from "./reads.js";
 import type { ListShape } from "./shape.js";
 import { LEAVE_VERBS, nameWords, REMOVE_VERBS, sameNoun, sentencesOf, VERBS } from "./words.js";
@@ -14,7 +16,10 @@ import { LEAVE_VERBS, nameWords, REMOVE_VERBS, sameNoun, sentencesOf, VERBS } fr
  */
 
 interface Group {
+  /** The lists a value is on one of. */
   lists: ListShape[];
+  /** Those and the lists that hold only some of their values. */
+  all: ListShape[];
   /** Target of the record that keeps them ("." at the top). */
   holder: string;
 }
@@ -29,10 +34,16 @@ function groupOf(ctx: Context): Group | undefined {
     const holder = list.path.slice(0, -1).join("/") || ".";
     byHolder.set(holder, [...(byHolder.get(holder) ?? []), list]);
   }
-  const groups = [...byHolder.entries()].filter(([, members]) => members.length >= 2);
-  if (groups.length !== 1) return undefined;
-  const [holder, members] = groups[0] as [string, ListShape[]];
-  return { holder, lists: members };
+  // a list that holds only another's names (who has checked in, of the confirmed) is a subset of
+  // that side, not a side of its own
+  const groups = [...byHolder.entries()]
+    .map(([holder, members]) => ({
+      holder,
+      all: members,
+      lists: members.filter((list) => !members.some((other) => isSubsetList(list, other))),
+    }))
+    .filter((group) => group.lists.length >= 2);
+  return groups.length === 1 ? groups[0] : undefined;
 }
 
 /** The one text argument that is the value looked for (`name`, `guest`, `symbol`). */
@@ -103,7 +114,7 @@ export function siblingListsRule(ctx: Context): Draft[] | undefined {
 /** What the answer says of where the value is: on a list (`on_reserves`, `ashore`), its place on one (`reserves_position`). */
 function standing(output: OutputFact, group: Group, value: Param): string | undefined {
   const words = output.words;
-  const list = group.lists.find((l) => {
+  const list = group.all.find((l) => {
     const name = nameWords(listName(l));
     return name.every((w) => words.includes(w)) || sameNoun(output.name, listName(l));
   });
@@ -113,7 +124,7 @@ function standing(output: OutputFact, group: Group, value: Param): string | unde
     (output.type === "integer" || output.type === "number") &&
     words.some((w) => /^(position|place|rank|index)$/.test(w))
   )
-    return `($at := $filter([0..$count(${field(list)}) - 1], function($i) { ${field(list)}[$i] = ${value.name} }); $exists($at) ? $at[0] + 1 : null)`;
+    return `($p := ${placeOfValue(field(list), value.name)}; $exists($p) and $p != null ? $p + 1 : null)`;
   return undefined;
 }
 
@@ -146,7 +157,7 @@ function removeFromWhichever(ctx: Context, group: Group, value: Param): Draft[] 
     lists.map((l) => [
       listName(l),
       {
-        $expr: `$append([], $filter($subject.${identifier(listName(l))}, function($v) { $v != ${value.name} }))`,
+        $expr: withoutValue(`$subject.${identifier(listName(l))}`, value.name),
       },
     ]),
   );
@@ -240,7 +251,7 @@ function moveBetween(ctx: Context, group: Group, value: Param, to: Param): Draft
   ];
   const set = Object.fromEntries(
     group.lists.map((l) => {
-      const kept = `$append([], $filter($subject.${identifier(listName(l))}, function($v) { $v != ${value.name} }))`;
+      const kept = withoutValue(`$subject.${identifier(listName(l))}`, value.name);
       const placed = at
         ? // the place is bound first: inside a predicate the context is the array's element
           `($base := ${kept}; $at := ${at}; $exists(${position?.name}) ? $append($append($base[[0..($at - 1)]], [${value.name}]), $base[[$at..($count($base) - 1)]]) : $append($base, [${value.name}]))`

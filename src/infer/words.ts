@@ -494,7 +494,24 @@ export function singular(word: string): string {
   return found;
 }
 
+/** Plurals English does not make with an s (`people` of a `person_id`, `children` of a node). */
+const IRREGULAR: Readonly<Record<string, string>> = {
+  people: "person",
+  children: "child",
+  men: "man",
+  women: "woman",
+  mice: "mouse",
+  geese: "goose",
+  teeth: "tooth",
+  feet: "foot",
+};
+const IRREGULAR_PLURAL: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(IRREGULAR).map(([many, one]) => [one, many]),
+);
+
 function singularOf(word: string): string {
+  const irregular = IRREGULAR[word.toLowerCase()];
+  if (irregular) return irregular;
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(word)) return word;
   // analyses → analysis; addresses → address, statuses → status (houses, causes keep their e)
@@ -509,6 +526,8 @@ function singularOf(word: string): string {
 const ENDS_IN_AS = /(alias|bias|canvas|atlas)$/;
 
 export function plural(word: string): string {
+  const irregular = IRREGULAR_PLURAL[word.toLowerCase()];
+  if (irregular) return irregular;
   if (/(ss|x|z|ch|sh|[^aeiou]us)$/.test(word) || ENDS_IN_AS.test(word)) return `${word}es`;
   if (/[^aeiou]is$/.test(word)) return `${word.slice(0, -2)}es`;
   if (word.endsWith("s")) return word;
