@@ -189,3 +189,29 @@ describe("two maps kept in step", () => {
     expect(Object.keys(gone.after.people as object)).toEqual(["p-2", "p-3"]);
   });
 });
+
+describe("a reference that is never empty", () => {
+  it("is not ended by a verb that ends links elsewhere", async () => {
+    const shop = {
+      customers: { "c-1": { name: "Ona", orders: ["o-1", "o-2"] } },
+      orders: {
+        "o-1": { customer: "c-1", status: "delivered" },
+        "o-2": { customer: "c-1", status: "pending" },
+      },
+    };
+    const giveBack = tool(
+      "shop_return_order",
+      'Returns a delivered order: its status becomes "returned". Returns order_id and status.',
+      { order_id: text },
+      ["order_id"],
+      [error("ORDER_NOT_FOUND", "No such order.", "no order has this id", 404)],
+      outputs({ order_id: text, status: text }),
+    );
+    const back = await call(world(shop, [giveBack]), "shop_return_order", { order_id: "o-1" });
+    expect((back.after.orders as Record<string, { customer: string }>)["o-1"]?.customer).toBe("c-1");
+    expect((back.after.customers as Record<string, { orders: string[] }>)["c-1"]?.orders).toEqual([
+      "o-1",
+      "o-2",
+    ]);
+  });
+});

@@ -22,7 +22,7 @@ import { nameWords, singular } from "./words.js";
 type Operation =
   | { op: "count" }
   | { op: "sum"; terms: string[] }
-  | { op: "average"; terms: string[] }
+  | { op: "average"; terms: string[]; places?: number; halfUp?: boolean }
   | { op: "keys"; sorted: boolean }
   | { op: "groups"; field: string; keys: string[] };
 
@@ -274,17 +274,28 @@ function aggregateOf(
   const groups = groupsOf(ctx, output, text);
   if (groups) return groups;
   if (output.type !== undefined && !isNumeric(output)) return undefined;
+  // "the arithmetic mean of the non-null ratings rounded to 2 decimal places": nulls are no numbers
+  const averaged = text.replace(/^(?:the )?arithmetic /, "").replace(/\b(?:non-null|non-empty|known) /g, "");
   const average =
-    /^(?:the )?(?:mean|average) (?:of )?(?:the )?([a-z_]+)\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(text);
-  if (average?.[1])
+    /^(?:the )?(?:mean|average) (?:of )?(?:the )?([a-z_]+)\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(
+      averaged,
+    );
+  const averagedTerm = average?.[1] ? (termNamed(ctx, average[1]) ?? average[1]) : undefined;
+  if (average && averagedTerm) {
+    const places = /\bround(?:ed)? to (\d+) (?:decimal )?(?:places?|digits?)/.exec(text)?.[1];
     return selection(
       ctx,
       output,
-      { op: "average", terms: [average[1]] },
-      average[2] ?? "",
-      [average[1]],
+      {
+        op: "average",
+        terms: [averagedTerm],
+        ...(places ? { places: Number(places), halfUp: /\bhalf (?:away from zero|up)\b/.test(text) } : {}),
+      },
+      (average[2] ?? "").replace(/\s*\brounded\b.*$/, ""),
+      [averagedTerm],
       owner,
     );
+  }
   // a count per group the words do not name keys for is not one number
   if (/\b(?:each|per|object|map|keyed)\b/.test(text)) return undefined;
   const counted =
@@ -464,6 +475,13 @@ export function collectionNamed(
 }
 
 /** The one top-level collection whose records keep every one of these numbers. */
+/** The numeric field a word names: as written, or its singular ("the ratings" of `rating`). */
+function termNamed(ctx: Context, word: string): string | undefined {
+  if (holderOf(ctx, [word])) return word;
+  const one = singular(word);
+  return one !== word && holderOf(ctx, [one]) ? one : undefined;
+}
+
 function holderOf(ctx: Context, terms: readonly string[]): CollectionShape | undefined {
   const found = [...ctx.shape.collections.values()].filter(
     (c) => c.path.length === 1 && !c.pairs && terms.every((term) => numericField(c, term)),
@@ -659,7 +677,14 @@ function expressionOf(aggregate: Aggregate): string {
   if (operation.op === "count") return `$count(${selected})`;
   if (operation.op === "average") {
     const term = quoted(operation.terms[0] as string);
-    return `$average([${selected}[$type(${term}) = "number"].${term}])`;
+    const mean = `$average([${selected}[$type(${term}) = "number"].${term}])`;
+    if (operation.places === undefined) return mean;
+    const scale = 10 ** operation.places;
+    // JSONata rounds half to even; "half away from zero" is said where the API rounds so
+    const rounded = operation.halfUp
+      ? `($m >= 0 ? $floor($m * ${scale} + 0.5) : -$floor(-$m * ${scale} + 0.5)) / ${scale}`
+      : `$round($m, ${operation.places})`;
+    return `($m := ${mean}; $exists($m) ? ${rounded} : null)`;
   }
   if (operation.op === "groups") {
     const counts = operation.keys.map(
@@ -953,7 +978,7 @@ function formulaOf(phrase: string, computed: ReadonlyMap<string, string>): strin
   let expression = parts.join(" ");
   if (/\bround(?:ed)?\b[^.]*\b(?:integer|whole number)/i.test(text)) expression = `$round(${expression})`;
   else {
-    const places = /\bround(?:ed)? to (\d+) (?:decimal )?(?:places|digits)/i.exec(text)?.[1];
+    const places = /\bround(?:ed)? to (\d+) (?:decimal )?(?:places?|digits?)/i.exec(text)?.[1];
     if (places) expression = `$round(${expression}, ${places})`;
   }
   return divisor ? `(${divisor}) = 0 ? 0 : ${expression}` : expression;

@@ -1,6 +1,6 @@
 import escapeRegExp from "escape-string-regexp";
 import { backtrackingHazard } from "../catalog/index.js";
-import { speaksOfArgument } from "./conditions.js";
+import { argumentSpokenOf, speaksOfArgument } from "./conditions.js";
 import { addError, type Context, use } from "./context.js";
 import type { Draft } from "./drafts.js";
 import type { ErrorFact, Param } from "./facts.js";
@@ -21,7 +21,7 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
   for (const error of ctx.facts.errors) {
     if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
     if (!speaksOfArgument(ctx, error.text)) continue;
-    const param = spokenOf(ctx, error);
+    const param = argumentSpokenOf(ctx, error.text);
     const test = param ? testOf(ctx, error, param) : undefined;
     if (!param || !test) continue;
     const arg = `$args.${identifier(param.name)}`;
@@ -516,14 +516,6 @@ function stepIn(clause: string): string | undefined {
   return step !== undefined && Number(step) > 0 ? step : undefined;
 }
 
-/** The argument the condition is about: the one named before its verb. */
-function spokenOf(ctx: Context, error: ErrorFact): Param | undefined {
-  const text = error.text.toLowerCase().replace(/`/g, "");
-  return ctx.facts.params.find((p) =>
-    new RegExp(`(^|[^a-z_])${p.name.toLowerCase()}\\s+(is|are|was|must|has|contains|exceeds)\\b`).test(text),
-  );
-}
-
 type Test = (arg: string) => string;
 
 const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
@@ -545,8 +537,13 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
     if (/\bis negative\b/.test(text)) return (arg) => `${arg} >= 0`;
     // "delta is 0": a move by nothing is refused
     if (/\bis (?:0|zero)\s*(?:[.,;)]|$)/.test(text)) return (arg) => `${arg} != 0`;
-    const below = new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text);
-    const above = new RegExp(`\\b(?:greater than|more than|above|over|exceeds)\\s+${NUMBER}`).exec(text);
+    // "platforms < 1", "zone < 1 or zone > 9": the refused side written as a comparison
+    const below =
+      new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text) ??
+      new RegExp(`(?:^|[\\s(])<\\s*${NUMBER}`).exec(text);
+    const above =
+      new RegExp(`\\b(?:greater than|more than|above|over|exceeds)\\s+${NUMBER}`).exec(text) ??
+      new RegExp(`(?:^|[\\s(])>\\s*${NUMBER}`).exec(text);
     // "under 0 or over 150": both ends refused
     if (below?.[1] && above?.[1]) return (arg) => `${arg} >= ${below[1]} and ${arg} <= ${above[1]}`;
     if (below?.[1]) return (arg) => `${arg} >= ${below[1]}`;

@@ -1,6 +1,6 @@
 import escapeRegExp from "escape-string-regexp";
 import { type Context, use } from "./context.js";
-import type { ToolFacts } from "./facts.js";
+import type { Param, ToolFacts } from "./facts.js";
 import { identifier } from "./reads.js";
 import type { FieldShape, RecordShape } from "./shape.js";
 import { nameWords, singular } from "./words.js";
@@ -313,10 +313,16 @@ function namedChoices(ctx: Context, text: string): string | undefined {
  * argument holds, checked against the call, never a state of the record.
  */
 export function speaksOfArgument(ctx: Context, text: string): boolean {
-  return ctx.facts.params.some((p) =>
+  return argumentSpokenOf(ctx, text) !== undefined;
+}
+
+/** The argument a condition is about: the one named before its verb or its comparison (`pages < 1`). */
+export function argumentSpokenOf(ctx: Context, text: string): Param | undefined {
+  const spoken = text.toLowerCase().replace(/`/g, "");
+  return ctx.facts.params.find((p) =>
     new RegExp(
-      `(^|[^a-z_])${escapeRegExp(p.name.toLowerCase())}\\s+(is|are|was|must|has|contains|exceeds)\\b`,
-    ).test(text.toLowerCase().replace(/`/g, "")),
+      `(^|[^a-z_])${escapeRegExp(p.name.toLowerCase())}\\s*(?:(?:is|are|was|must|has|contains|exceeds)\\b|[<>])`,
+    ).test(spoken),
   );
 }
 

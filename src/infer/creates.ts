@@ -652,7 +652,7 @@ function givenKey(ctx: Context, collection: CollectionShape): Param | undefined 
     (p) => p.required && (p.type === "string" || p.type === "integer") && statedAsKey(ctx, collection, p),
   );
   if (keyed) return keyed;
-  return ctx.facts.params.find(
+  const candidates = ctx.facts.params.filter(
     (p) =>
       p.required &&
       (p.type === "string" || p.type === "integer") &&
@@ -661,6 +661,8 @@ function givenKey(ctx: Context, collection: CollectionShape): Param | undefined 
         /^(sku|code|slug|handle|username|symbol|ticker|key|name)$/.test(p.words.at(-1) ?? "")) &&
       (sameName(p.name, collection.keyField) || keysLookLike(collection, p)),
   );
+  // a code beside a name (`code` and `name` of a station keyed "BTH"): the code is the key
+  return candidates.find((p) => CODING.test(p.words.at(-1) ?? "")) ?? candidates[0];
 }
 
 /**
@@ -709,6 +711,7 @@ function keysLookLike(collection: CollectionShape, param: Param): boolean {
   if (param.examples.length === 0)
     return (
       sameName(param.name, collection.keyField) ||
+      (CODING.test(param.words.at(-1) ?? "") && keyedByCodes(collection)) ||
       (NAMING.test(param.words.at(-1) ?? "") &&
         keyedByNames(collection) &&
         // records that keep their key as an id (`playlist_id: "pl_road"`) were given a minted one
@@ -719,12 +722,25 @@ function keysLookLike(collection: CollectionShape, param: Param): boolean {
 }
 
 const NAMING = /^(name|title|slug|handle|key)$/;
+const CODING = /^(code|symbol|ticker|sku)$/;
+
+/** Keys written alike (`BTH`, `CDF`; `EUR`, `USD`): codes, each of one outline, not minted ids (`BAY-03`). */
+function keyedByCodes(collection: CollectionShape): boolean {
+  return (
+    collection.keys.length > 1 &&
+    // a run of digits is a number minted in turn (`payee_0001`, `BAY-03`), not a code people spell
+    collection.keys.every((key) => !/[0-9]{2}/.test(key)) &&
+    new Set(collection.keys.slice(0, 50).map(outline)).size === 1 &&
+    collection.keys.every((k) => k.length <= 12)
+  );
+}
 
 /** Keys that are words people chose, not numbers or minted ids (`CUST-001`). */
 function keyedByNames(collection: CollectionShape): boolean {
   return (
     collection.keys.length > 0 &&
-    collection.keyFormat?.digits === undefined &&
+    // a run of digits is a number minted in turn (`payee_0001`, `BAY-03`), not a code people spell
+    collection.keys.every((key) => !/[0-9]{2}/.test(key)) &&
     collection.keys.every((k) => /[a-z]{2}/i.test(k) && !/[0-9]{3}/.test(k))
   );
 }

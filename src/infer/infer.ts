@@ -60,6 +60,7 @@ import {
   valuesRule,
 } from "./members.js";
 import { mergeRule, swapRule } from "./merges.js";
+import { namedToggleRule } from "./named-switches.js";
 import { argumentForms, withCaselessComparisons, withNormalisedArguments } from "./normalised.js";
 import { orderedListRule } from "./ordered-lists.js";
 import { pairsList, pairsRule } from "./pairs.js";
@@ -609,7 +610,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     const drafts = recordTreeRule(ctx, nodes);
     if (drafts) return found(drafts, "a tool on a tree of records whose arguments name no node");
   }
-  const kept = keptInStepRule(ctx);
+  const kept = keptInStepRule(ctx) ?? namedToggleRule(ctx);
   if (kept) return { drafts: kept };
   const tree = treeFor(ctx);
   if (tree) {

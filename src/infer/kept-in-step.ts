@@ -84,7 +84,10 @@ export function keptInStepRule(ctx: Context): Draft[] | undefined {
     if (!item) continue;
     const holder = argumentFor(ctx, link.holders);
     if (holder && holder !== item && !KEEPS_FIELDS.has(verb)) return linked(ctx, link, item, holder);
-    if (!holder && (UNLINK_VERBS.has(verb) || saysCleared(ctx, link))) return unlinked(ctx, link, item);
+    // only a reference that may be empty is ended (an order always has its customer)
+    const endable = link.items.fields.get(link.ref)?.types.has("null") === true;
+    if (!holder && ((endable && UNLINK_VERBS.has(verb)) || saysCleared(ctx, link)))
+      return unlinked(ctx, link, item);
   }
   return undefined;
 }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { call, error, failure, integer, outputs, text, tool, world } from "./support/infer-world.js";
+
+/**
+ * Figures a description states in its own notation: a create filed under a code beside a name,
+ * bounds written as comparisons, and a mean of the values that are there, rounded as it says.
+ */
+
+describe("a currency desk keyed by code", () => {
+  const desk = () => ({
+    currencies: {
+      EUR: { name: "Euro", decimals: 2 },
+      USD: { name: "US dollar", decimals: 2 },
+      JPY: { name: "Yen", decimals: 0 },
+    },
+  });
+  const add = tool(
+    "desk_add_currency",
+    "Adds a currency under a new code. Returns code, name and decimals. Errors in order: TAKEN if currencies already has that code; BAD_DECIMALS if decimals < 0 or decimals > 4.",
+    { code: text, name: text, decimals: integer },
+    ["code", "name", "decimals"],
+    [
+      error("TAKEN", "Code taken.", "currencies already has that code", 409),
+      error("BAD_DECIMALS", "Bad decimals.", "decimals < 0 or decimals > 4"),
+    ],
+    outputs({ code: text, name: text, decimals: integer }),
+  );
+
+  it("files the new record under its code, not its name, refusing a code taken", async () => {
+    const toolset = world(desk(), [add]);
+    const made = await call(toolset, "desk_add_currency", { code: "CHF", name: "Swiss franc", decimals: 2 });
+    expect((made.after.currencies as Record<string, unknown>).CHF).toMatchObject({ name: "Swiss franc" });
+    expect(Object.keys(made.after.currencies as object)).not.toContain("Swiss franc");
+    const taken = await call(toolset, "desk_add_currency", { code: "EUR", name: "Euro again", decimals: 2 });
+    expect(failure(taken.outcome)).toBe("TAKEN");
+  });
+
+  it("refuses a number on the side a comparison names", async () => {
+    const toolset = world(desk(), [add]);
+    const refused = async (decimals: number) =>
+      failure((await call(toolset, "desk_add_currency", { code: "GBP", name: "Pound", decimals })).outcome);
+    expect(await refused(-1)).toBe("BAD_DECIMALS");
+    expect(await refused(5)).toBe("BAD_DECIMALS");
+    expect(
+      failure(
+        (await call(toolset, "desk_add_currency", { code: "GBP", name: "Pound", decimals: 4 })).outcome,
+      ),
+    ).toBe("not failed: applied");
+  });
+});
+
+describe("a film log's summary", () => {
+  it("answers the mean of the scores given, rounded half away from zero, and null with none", async () => {
+    const films = (scores: Array<number | null>) => ({
+      films: scores.map((score, i) => ({ id: i + 1, title: `Film ${i + 1}`, score })),
+    });
+    const summary = tool(
+      "films_summary",
+      "Summarises the log. Returns {count, average_score}: count = number of films; average_score = arithmetic mean of the non-null scores rounded to 1 decimal place (half away from zero), or null when no film is scored.",
+      {},
+      [],
+      [],
+      outputs({ count: integer, average_score: { type: ["number", "null"] } }),
+    );
+    const some = await call(world(films([4, null, 3, 4]), [summary]), "films_summary", {});
+    expect(some.answer).toMatchObject({ count: 4, average_score: 3.7 });
+    const half = await call(world(films([2, 3, 3, 3]), [summary]), "films_summary", {});
+    expect(half.answer).toMatchObject({ average_score: 2.8 });
+    // the world is read from a log with scores; the call runs on one without any
+    const none = await call(world(films([4, null]), [summary]), "films_summary", {}, films([null, null]));
+    expect(none.answer).toMatchObject({ average_score: null });
+  });
+});
