@@ -321,3 +321,67 @@ describe("a tree of records whose nodes are named by an id, found at any depth",
     ]);
   });
 });
+
+describe("a tree of records kept by name: children as records, a node's name, renames", () => {
+  it("lists a node's children as records sorted by name, with how many children each has", async () => {
+    const list = tool(
+      "list_categories",
+      "Lists the direct children of the category at path. Answers path and children: [{name, title, child_count}] sorted by name.",
+      { path: text },
+      ["path"],
+      [notFound],
+      outputs({
+        path: text,
+        children: {
+          type: "array",
+          items: { type: "object", properties: { name: text, title: text, child_count: integer } },
+        },
+      }),
+    );
+    const listed = await call(world(helpCentre(), [list]), "list_categories", { path: "/" });
+    expect(listed.answer).toMatchObject({
+      children: [
+        { name: "billing", title: "Billing", child_count: 1 },
+        { name: "setup", title: "Setup", child_count: 0 },
+      ],
+    });
+  });
+
+  it("answers a node's name, the root's empty, and how many nodes are below it", async () => {
+    const get = tool(
+      "get_category",
+      'One category by path. Answers name (the last path segment, "" for the root), title and descendant_count (all categories below it at any depth).',
+      { path: text },
+      ["path"],
+      [notFound],
+      outputs({ name: text, title: text, descendant_count: integer }),
+    );
+    const root = await call(world(helpCentre(), [get]), "get_category", { path: "/" });
+    expect(root.answer).toMatchObject({ name: "", title: "Help", descendant_count: 3 });
+    const billing = await call(world(helpCentre(), [get]), "get_category", { path: "/billing" });
+    expect(billing.answer).toMatchObject({ name: "billing", descendant_count: 1 });
+  });
+
+  it("renames a node within its parent, keeping what is below it, refusing a sibling's name", async () => {
+    const rename = tool(
+      "rename_category",
+      "Renames the category at path to new_name within the same parent, keeping its title and everything below it. Answers old_path and new_path. Errors: CATEGORY_NOT_FOUND; NAME_TAKEN if a sibling already has new_name; ROOT_LOCKED if the path is the root.",
+      { path: text, new_name: text },
+      ["path", "new_name"],
+      [notFound, error("NAME_TAKEN", "Name taken.", "a sibling already has new_name", 409), rootLocked],
+      outputs({ old_path: text, new_path: text }),
+    );
+    const toolset = world(helpCentre(), [rename]);
+    const renamed = await call(toolset, "rename_category", { path: "/billing", new_name: "payments" });
+    expect(renamed.answer).toEqual({ old_path: "/billing", new_path: "/payments" });
+    const home = renamed.after.home as { children: Record<string, { children: Record<string, unknown> }> };
+    expect(Object.keys(home.children).sort()).toEqual(["payments", "setup"]);
+    expect(Object.keys(home.children.payments?.children ?? {})).toEqual(["refunds"]);
+    expect(
+      failure((await call(toolset, "rename_category", { path: "/billing", new_name: "setup" })).outcome),
+    ).toBe("NAME_TAKEN");
+    expect(failure((await call(toolset, "rename_category", { path: "/", new_name: "top" })).outcome)).toBe(
+      "ROOT_LOCKED",
+    );
+  });
+});

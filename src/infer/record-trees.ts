@@ -17,7 +17,7 @@ import { nameWords, sameNoun } from "./words.js";
 /** A tree of records as one tool addresses it: by slash paths, or by the id every node has (`byId`). */
 type NodeTree = TreeShape & { records: RecordTreeShape; byId?: string };
 
-type NodeOp = "read" | "list" | "trail" | "update" | "toggle" | "create" | "delete" | "move";
+type NodeOp = "read" | "list" | "trail" | "update" | "toggle" | "rename" | "create" | "delete" | "move";
 
 /** The tree a tool addresses by path, when the world keeps a tree of records. */
 export function recordTreeFor(ctx: Context): NodeTree | undefined {
@@ -57,6 +57,8 @@ export function recordTreeRule(ctx: Context, shape: NodeTree): Draft[] | undefin
       return updateRule(ctx, tree, subject, op, missing);
     case "delete":
       return deleteRule(ctx, tree, subject, missing);
+    case "rename":
+      return renameRule(ctx, tree, subject, newNameParam(ctx, tree) as Param, missing);
     case "create":
       return createRule(ctx, tree, subject, missing);
     case "move":
@@ -87,6 +89,9 @@ function opOf(
   if (has("create", "add", "new", "insert", "make") && parent) return "create";
   if (has("delete", "remove", "drop", "destroy") && node) return "delete";
   if (has("toggle", "flip") && node) return "toggle";
+  // `rename_node(path, new_name)`: the key a node is kept under in its parent's map changes
+  if (has("rename") && node && !tree.byId && tree.records.container === "map" && newNameParam(ctx, tree))
+    return "rename";
   if (
     node &&
     nodeFieldParams(ctx, tree).length > 0 &&
@@ -272,6 +277,7 @@ function answers(
       ? `$keys(${kids})`
       : `$map(${kids}, function($c) { $c.${identifier(name ?? "name")} })`;
   const alphabetical = /\balphabetical/i.test(ctx.facts.tool.description);
+  const sorted = alphabetical || /\bsorted by name\b|\bby name ascending\b/i.test(ctx.facts.tool.description);
   const drafts: Draft[] = [];
   for (const output of ctx.facts.outputs) {
     const value = answerOf(output);
@@ -291,7 +297,44 @@ function answers(
       return `$count(${container === "map" ? `$keys(${kids})` : kids})`;
     if (aboutChildren && output.type === "array" && output.itemType === "string")
       return alphabetical ? `$sort($append([], ${names}))` : `$append([], ${names})`;
+    if (aboutChildren && output.type === "array" && output.itemProperties)
+      return childRecords(output.itemProperties, sorted);
+    // "name is the last path segment ("" for the root)": a node kept under its name in a map
+    if (output.name === "name" && container === "map" && !fields.has("name")) {
+      const segs = segments(at ?? path.name);
+      return `($s := ${segs}; $count($s) = 0 ? "" : $s[-1])`;
+    }
+    if (
+      words.some((w) => /^descendants?$/.test(w)) &&
+      (output.type === "integer" || output.type === "number")
+    )
+      return `(${walker(tree.records, '""')}; $count($walk($node, "")) - 1)`;
     return undefined;
+  }
+
+  /** The children as records: each one's name, its own fields the items ask for, how many children it has. */
+  function childRecords(properties: Readonly<Record<string, unknown>>, inOrder: boolean): string {
+    const entry = (child: string, key: string) =>
+      Object.keys(properties).flatMap((property) => {
+        const words = nameWords(property);
+        if (fields.has(property) && property !== children)
+          return [`${JSON.stringify(property)}: ${child}.${identifier(property)}`];
+        if (property === (name ?? "name") || property === "slug" || property === "key")
+          return [`${JSON.stringify(property)}: ${key}`];
+        if (words.includes("count") && words.some((w) => w === "child" || w === "children"))
+          return [
+            `${JSON.stringify(property)}: $count(${container === "map" ? `$keys(${child}.${identifier(children)})` : `${child}.${identifier(children)}`})`,
+          ];
+        return [];
+      });
+    const listed =
+      container === "map"
+        ? `$map($keys(${kids}), function($k) { ($c := $lookup(${kids}, $k); { ${entry("$c", "$k").join(", ")} }) })`
+        : `$map(${kids}, function($c) { { ${entry("$c", `$c.${identifier(name ?? "name")}`).join(", ")} } })`;
+    const key = JSON.stringify(name ?? "name");
+    return inOrder
+      ? `$sort($append([], ${listed}), function($a, $b) { $lookup($a, ${key}) > $lookup($b, ${key}) })`
+      : `$append([], ${listed})`;
   }
 }
 
@@ -613,6 +656,67 @@ function moveRule(ctx: Context, tree: NodeTree, path: Param, parent: Param, miss
           ...(exists ? { exists } : {}),
         }
       : { kind: "create", target: `${nodeTarget(tree, `{${parent.name}}`)}/${children}`, missing, set },
+  ];
+}
+
+/** The argument a rename gives the new name in: `new_name`, `new_slug`, `to`, not a path or a node's field. */
+function newNameParam(ctx: Context, tree: NodeTree): Param | undefined {
+  return ctx.facts.params.find(
+    (p) =>
+      p.type === "string" &&
+      !isPathParam(p) &&
+      !tree.records.fields.has(p.name) &&
+      /^(?:new_)?(?:name|slug|key)$|^to$/.test(p.name),
+  );
+}
+
+/**
+ * "Changes the name (key) of the node at path, keeping its title and whole subtree": the node
+ * leaves its parent's map under the old name and comes back under the new one, refused where a
+ * sibling has that name, as a rename of a folder or a page slug is (Confluence, Drupal, `mv` in
+ * one folder).
+ */
+function renameRule(ctx: Context, tree: NodeTree, path: Param, to: Param, missing: string): Draft[] {
+  const { children } = tree.records;
+  const fields = [...tree.records.fields.keys()].filter((f) => !f.includes("."));
+  const set: Record<string, unknown> = Object.fromEntries(
+    [...fields, children].map((f) => [f, { $expr: `$renamed.${identifier(f)}` }]),
+  );
+  const exists = documentedError(ctx, nameTaken);
+  const parentOf = `$join(($s := ${segments(path.name)}; $count($s) > 1 ? $s[[0..$count($s) - 2]] : []), "/")`;
+  ctx.notes.push(`renames the node ${path.name} names to ${to.name}, keeping it under its parent`);
+  return [
+    ...isRootCheck(ctx, tree, path),
+    { kind: "read", target: nodeTarget(tree, `{${path.name}}`), missing, as: "renamed" },
+    { kind: "let", as: "renamed_parent", value: { $expr: parentOf } },
+    ...ctx.facts.outputs.flatMap((output): Draft[] => {
+      const words = output.words;
+      if (!words.includes("path")) return [];
+      if (words.some((w) => /^(old|from|previous|source)$/.test(w)))
+        return [{ kind: "respond", output: output.name, value: { $expr: pathAnswer(ctx, path) } }];
+      if (words.some((w) => /^(new|to|destination|current)$/.test(w)))
+        return [
+          {
+            kind: "respond",
+            output: output.name,
+            value: {
+              $expr: written(
+                path.name,
+                `$append(($s := ${segments(path.name)}; $count($s) > 1 ? $s[[0..$count($s) - 2]] : []), [${to.name}])`,
+              ),
+            },
+          },
+        ];
+      return [];
+    }),
+    { kind: "delete", target: nodeTarget(tree, `{${path.name}}`), missing },
+    {
+      kind: "create",
+      target: `${nodeTarget(tree, "{$renamed_parent}")}/${children}/{${to.name}}`,
+      missing,
+      set,
+      ...(exists ? { exists } : {}),
+    },
   ];
 }
 
