@@ -88,3 +88,29 @@ describe("a one-record device whose tools carry the product's name", () => {
     expect(warm.after.brightness).toBe(40);
   });
 });
+
+describe("a device kept as settings beside readings", () => {
+  it("answers a status from both records: each field from the one that keeps it", async () => {
+    const aquariumHeater = () => ({
+      settings: { power: true, target_c: 25, mode: "eco" },
+      readings: { water_c: 23.5, heating: true },
+    });
+    const status = tool(
+      "heater_get_status",
+      "The heater's status: power, mode and target_c from the settings, water_c and heating from the readings.",
+      {},
+      [],
+      [],
+      outputs({ power: bool, mode: text, target_c: integer, water_c: { type: "number" }, heating: bool }),
+    );
+    const read = await call(world(aquariumHeater(), [status]), "heater_get_status", {});
+    expect(read.answer).toMatchObject({
+      power: true,
+      mode: "eco",
+      target_c: 25,
+      water_c: 23.5,
+      heating: true,
+    });
+    expect(read.report.grounded).toEqual(expect.arrayContaining(["water_c", "heating"]));
+  });
+});

@@ -728,7 +728,9 @@ const CODING = /^(code|symbol|ticker|sku)$/;
 function keyedByCodes(collection: CollectionShape): boolean {
   return (
     collection.keys.length > 1 &&
-    // a run of digits is a number minted in turn (`payee_0001`, `BAY-03`), not a code people spell
+    // a prefix and a number (`payee_0001`, `BAY-03`, `mte-4`) is an id minted in turn, not a code
+    // people spell
+    collection.keyFormat?.digits === undefined &&
     collection.keys.every((key) => !/[0-9]{2}/.test(key)) &&
     new Set(collection.keys.slice(0, 50).map(outline)).size === 1 &&
     collection.keys.every((k) => k.length <= 12)
@@ -739,8 +741,7 @@ function keyedByCodes(collection: CollectionShape): boolean {
 function keyedByNames(collection: CollectionShape): boolean {
   return (
     collection.keys.length > 0 &&
-    // a run of digits is a number minted in turn (`payee_0001`, `BAY-03`), not a code people spell
-    collection.keys.every((key) => !/[0-9]{2}/.test(key)) &&
+    collection.keyFormat?.digits === undefined &&
     collection.keys.every((k) => /[a-z]{2}/i.test(k) && !/[0-9]{3}/.test(k))
   );
 }

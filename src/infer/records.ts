@@ -294,7 +294,35 @@ function readRecord(ctx: Context, record: RecordShape, target: string): Draft[] 
   return [
     { kind: "read", target, as: "record", ...(answers.length === 0 ? { output: "" } : {}) },
     ...answers,
+    ...besideRecords(ctx, record, answers),
   ];
+}
+
+/**
+ * A status that joins two records ("power and mode from the settings, current_humidity from the
+ * sensors"): an output the read record lacks is answered from the one other record beside it
+ * that has a field of that name, as a thermostat's status joins its settings and its readings
+ * (Nest's traits, Home Assistant's attributes, a printer's `status` with its sensors).
+ */
+function besideRecords(ctx: Context, record: RecordShape, answered: readonly Draft[]): Draft[] {
+  const others = ctx.shape.parts.filter(
+    (p): p is RecordShape => p.kind === "record" && p !== record && p.path.length > 0,
+  );
+  return ctx.facts.outputs.flatMap((output): Draft[] => {
+    if (answered.some((a) => a.output === output.name)) return [];
+    const holders = others.filter((o) => o.fields.has(output.name) && !output.name.includes("."));
+    const holder = holders.length === 1 ? holders[0] : undefined;
+    if (!holder) return [];
+    const at = holder.path.map((segment) => JSON.stringify(segment)).join(", ");
+    ctx.notes.push(`answers ${output.name} from ${holder.path.join("/")}`);
+    return [
+      {
+        kind: "respond",
+        output: output.name,
+        value: { $expr: `$lookup($entity(${at}), ${JSON.stringify(output.name)})` },
+      },
+    ];
+  });
 }
 
 /** `respond` drafts for the output properties the record has fields for. */
