@@ -71,3 +71,29 @@ describe("a film log's summary", () => {
     expect(none.answer).toMatchObject({ average_score: null });
   });
 });
+
+describe("a switch that keeps only the records its sentence describes", () => {
+  it("lists only records with the values and nulls the sentence gives, when it is true", async () => {
+    const crib = {
+      tools: [
+        { serial: "DR-7", kind: "drill", wear: "ok", borrower: "w-1" },
+        { serial: "SA-1", kind: "sander", wear: "worn_out", borrower: null },
+        { serial: "PL-3", kind: "planer", wear: "ok", borrower: null },
+      ],
+    };
+    const list = tool(
+      "crib_list_tools",
+      'Lists tools {serial, kind, wear, borrower}. If free_only is true, only tools with borrower null and wear "ok" are listed. Returns tools.',
+      { free_only: { type: "boolean" } },
+      [],
+      [],
+      outputs({ tools: { type: "array", items: { type: "object" } } }),
+    );
+    const free = await call(world(crib, [list]), "crib_list_tools", { free_only: true });
+    expect((free.answer as { tools: Array<{ serial: string }> }).tools.map((t) => t.serial)).toEqual([
+      "PL-3",
+    ]);
+    const all = await call(world(crib, [list]), "crib_list_tools", {});
+    expect((all.answer as { tools: unknown[] }).tools).toHaveLength(3);
+  });
+});

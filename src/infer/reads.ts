@@ -7,7 +7,7 @@ import { pagingOf } from "./paging.js";
 import type { Reference } from "./resolve.js";
 import type { CollectionShape, FieldShape, ListShape } from "./shape.js";
 import { containerTarget, recordTarget, referenceTarget } from "./targets.js";
-import { ASKING_VERBS, nameWords, nounKeys, partNoun, sameNoun, singular } from "./words.js";
+import { ASKING_VERBS, nameWords, nounKeys, partNoun, sameNoun, sentencesOf, singular } from "./words.js";
 
 /** Reads of collections: by key, lookups by other fields, and lists. */
 
@@ -295,6 +295,13 @@ function selectionOf(ctx: Context, collection: CollectionShape, skip?: ReadonlyS
         : param.type === "boolean" && param.words.includes("only")
           ? onlyFlagsSaid(ctx.facts.text, collection)
           : [];
+    const stated =
+      said.length === 0 && param.type === "boolean" ? onlyConditionsSaid(ctx, param, collection) : [];
+    if (stated.length > 0) {
+      selection.filters.push(`($args.${identifier(param.name)} = true ? ${stated.join(" and ")} : true)`);
+      selection.described.push(`${stated.join(" and ")} when ${param.name}`);
+      continue;
+    }
     if (said.length > 0) {
       const tests = said.map((f) => `${fieldExpression(f.field)} = ${f.value}`).join(" and ");
       // an absent switch compares false with anything, so the test is on it being true
@@ -411,6 +418,35 @@ function onlyFlagsSaid(text: string, collection: CollectionShape): { field: stri
     return negated ? { field: negated.path, value: false } : undefined;
   });
   return found.every((f) => f !== undefined) ? (found as { field: string; value: boolean }[]) : [];
+}
+
+/**
+ * "If available_only is true, only instruments with holder null AND condition "good" are listed":
+ * what a switch keeps, read from the sentence that names it, as fields the records have and the
+ * values (or null) the sentence gives them.
+ */
+function onlyConditionsSaid(ctx: Context, param: Param, collection: CollectionShape): string[] {
+  const sentence = sentencesOf(ctx.facts.tool.description).find(
+    (s) =>
+      new RegExp(`(?:^|[^A-Za-z0-9_])${escapeRegExp(param.name)}(?![A-Za-z0-9_])`).test(s) &&
+      /\bonly\b/i.test(s),
+  );
+  if (!sentence) return [];
+  const tests: string[] = [];
+  for (const field of collection.fields.values()) {
+    if (field.path.includes(".")) continue;
+    const name = nameWords(field.path).join("[ _]");
+    if (new RegExp(`\\b${name}\\s+(?:is\\s+|=\\s*|==\\s*)?null\\b`, "i").test(sentence)) {
+      tests.push(`${fieldExpression(field.path)} = null`);
+      continue;
+    }
+    const valued = new RegExp(`\\b${name}\\s+(?:is\\s+|=\\s*|==\\s*)?["'\`]([^"'\`]{1,40})["'\`]`, "i").exec(
+      sentence,
+    );
+    if (valued?.[1] && field.values.has(valued[1]))
+      tests.push(`${fieldExpression(field.path)} = ${JSON.stringify(valued[1])}`);
+  }
+  return tests;
 }
 
 const LOWER = /^(min|minimum|from|start|since|after|low|lower|earliest)$/;
