@@ -128,6 +128,25 @@ const company = () => ({
 const personMissing = error("PERSON_NOT_FOUND", "No such person.", "no person has this id", 404);
 const teamMissing = error("TEAM_NOT_FOUND", "No such team.", "no team has this id", 404);
 
+describe("a holder added with the id the caller chose", () => {
+  it("keeps that id, holding nothing, and refuses one taken", async () => {
+    const addWorker = tool(
+      "crib_add_worker",
+      "Adds a worker with the caller-chosen id, holding no tools. Returns the worker {id, name, tools}. Errors: DUPLICATE_WORKER if the id exists.",
+      { worker_id: text, name: text },
+      ["worker_id", "name"],
+      [error("DUPLICATE_WORKER", "Taken.", "the id exists", 409)],
+      outputs({ id: text, name: text, tools: strings }),
+    );
+    const toolset = world(crib(), [addWorker]);
+    const added = await call(toolset, "crib_add_worker", { worker_id: "w-ana", name: "Ana" });
+    expect((added.after.workers as unknown[]).at(-1)).toEqual({ id: "w-ana", name: "Ana", tools: [] });
+    expect(
+      failure((await call(toolset, "crib_add_worker", { worker_id: "w-2", name: "Olek" })).outcome),
+    ).toBe("DUPLICATE_WORKER");
+  });
+});
+
 describe("two maps kept in step", () => {
   it("moves a person between teams: out of the old team's members, onto the new one's", async () => {
     const assign = tool(

@@ -168,7 +168,10 @@ export function createRule(ctx: Context, collection: CollectionShape | undefined
     ? {
         kind: "create",
         target: container,
-        set: { ...set, [listed.field]: `{${listed.param.name}}` },
+        set: {
+          ...Object.fromEntries(Object.entries(set).filter(([field]) => field !== listed.param.name)),
+          [listed.field]: `{${listed.param.name}}`,
+        },
         as: binding,
         output: (collection && wrapperOutput(ctx, collection)) ?? "",
       }
@@ -695,6 +698,19 @@ function givenListKey(
   const field = collection.keyField;
   if (collection.container !== "array" || collection.path.length !== 1 || !field || collection.numericKeys)
     return undefined;
+  // `add_musician(musician_id, …)` where musicians are told apart by an `id` people chose
+  // (`m-ada`, not `m-0001`): the argument of the record's own noun gives it, as a PUT to
+  // `/things/{thing_id}` does
+  const own = `${nameWords(singular(collection.name)).join("_")}_id`;
+  const chosen =
+    (field === "id" || sameName(field, own)) &&
+    (collection.keyFormat?.digits === undefined ||
+      /\b(?:caller[- ]chosen|chosen by the caller|(?:given|provided|supplied) id|id (?:given|provided|supplied))\b/i.test(
+        ctx.facts.tool.description,
+      ))
+      ? ctx.facts.params.find((p) => p.required && p.type === "string" && sameName(p.name, own))
+      : undefined;
+  if (chosen) return { param: chosen, field };
   if (!NAMING.test(nameWords(field).at(-1) ?? "") && !/^(username|login|email|code|sku)$/.test(field))
     return undefined;
   const param = ctx.facts.params.find((p) => p.required && p.type === "string" && sameName(p.name, field));
