@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bool, call, integer, outputs, text, tool, world } from "./support/infer-world.js";
+import { bool, call, error, failure, integer, outputs, text, tool, world } from "./support/infer-world.js";
 
 /**
  * A desk lamp whose whole state is one flat record, driven by tools named after the product
@@ -112,5 +112,37 @@ describe("a device kept as settings beside readings", () => {
       heating: true,
     });
     expect(read.report.grounded).toEqual(expect.arrayContaining(["water_c", "heating"]));
+  });
+});
+
+describe("a level moved a step by a word that says which way", () => {
+  const fan = (mode = "normal", speed = 2) => ({ fan: { speed, mode, locked: false } });
+  const step = tool(
+    "fan_step",
+    'Moves fan.speed one step: direction "up" adds 1, "down" subtracts 1. Returns previous and speed. Errors in order: BAD_DIRECTION if direction is not "up" or "down"; NIGHT_MODE if fan.mode is "night"; AT_LIMIT if stepping up from 4 or down from 1.',
+    { direction: text },
+    ["direction"],
+    [
+      error("BAD_DIRECTION", "Bad direction.", 'direction is not "up" or "down"'),
+      error("NIGHT_MODE", "Night mode.", 'fan.mode is "night"', 409),
+      error("AT_LIMIT", "At the limit.", "stepping up from 4 or down from 1", 409),
+    ],
+    outputs({ previous: integer, speed: integer }),
+  );
+
+  it("adds or takes one, answering the level before and after", async () => {
+    const up = await call(world(fan(), [step]), "fan_step", { direction: "up" });
+    expect(up.answer).toEqual({ previous: 2, speed: 3 });
+    const down = await call(world(fan(), [step]), "fan_step", { direction: "down" });
+    expect((down.after.fan as { speed: number }).speed).toBe(1);
+  });
+
+  it("refuses a word that is no direction, a mode the docs name, and a step past the bounds", async () => {
+    const refused = async (args: Record<string, unknown>, state = fan()) =>
+      failure((await call(world(fan(), [step]), "fan_step", args, state)).outcome);
+    expect(await refused({ direction: "sideways" })).toBe("BAD_DIRECTION");
+    expect(await refused({ direction: "up" }, fan("night"))).toBe("NIGHT_MODE");
+    expect(await refused({ direction: "up" }, fan("normal", 4))).toBe("AT_LIMIT");
+    expect(await refused({ direction: "down" }, fan("normal", 1))).toBe("AT_LIMIT");
   });
 });

@@ -115,10 +115,19 @@ function limitTest(ctx: Context, text: string): { expr: string; note: string } |
 
 function switchTest(ctx: Context, text: string): { expr: string; note: string } | undefined {
   const said = new RegExp(`(?:^|[^a-z0-9_.])${PATH}\\s+is\\s+(true|false)\\b`).exec(text);
-  if (!said?.[1] || !said[2] || !said[1].includes(".")) return undefined;
-  const flag = statePath(ctx, said[1], "boolean");
-  if (!flag) return undefined;
-  return { expr: `${flag.expr} != ${said[2]}`, note: `refuses while ${flag.path} is ${said[2]}` };
+  if (said?.[1] && said[2] && said[1].includes(".")) {
+    const flag = statePath(ctx, said[1], "boolean");
+    if (flag) return { expr: `${flag.expr} != ${said[2]}`, note: `refuses while ${flag.path} is ${said[2]}` };
+  }
+  // "MODE_CONFLICT if device.mode is "sleep"": a word the state keeps at that path
+  const worded = new RegExp(`(?:^|[^a-z0-9_.])${PATH}\\s+is\\s+"([^"]{1,40})"`).exec(text);
+  if (!worded?.[1] || !worded[2] || !worded[1].includes(".")) return undefined;
+  const word = statePath(ctx, worded[1], "string");
+  if (!word) return undefined;
+  return {
+    expr: `$lowercase(${word.expr}) != ${JSON.stringify(worded[2])}`,
+    note: `refuses while ${word.path} is "${worded[2]}"`,
+  };
 }
 
 /**
@@ -197,7 +206,7 @@ function secretMatches(ctx: Context): Array<Record<string, unknown>> {
 function statePath(
   ctx: Context,
   spoken: string,
-  type: "number" | "boolean",
+  type: "number" | "boolean" | "string",
 ): { expr: string; path: string } | undefined {
   const [first, ...rest] = spoken.split(".");
   if (first === undefined || ctx.states.length === 0) return undefined;
@@ -555,6 +564,14 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
   const allowed = Array.isArray(param.schema.enum) ? param.schema.enum : undefined;
   if (allowed && /\bnot\s+(one of|"|valid|a valid|allowed|supported|listed)/.test(text))
     return (arg) => `${arg} in ${JSON.stringify(allowed)}`;
+  // "if direction is not "up" or "down"": the values the error quotes, as the docs spell them
+  const written = ctx.facts.tool.errors.find((e) => e.code === error.code);
+  const quoted = [...`${written?.when ?? ""} ${written?.message ?? ""}`.matchAll(/"([^"]{1,40})"/g)].map(
+    (m) => m[1] as string,
+  );
+  const choices = [...new Set(quoted)];
+  if (!allowed && choices.length >= 2 && /\bnot\s+(?:one of\s+)?"/.test(text))
+    return (arg) => `${arg} in ${JSON.stringify(choices)}`;
   if (/\bis empty\b|\bis blank\b/.test(text)) return (arg) => `$length($trim(${arg})) > 0`;
   const lacks = /\bcontains no\s+"([^"]+)"|\bdoes not contain\s+(?:an?\s+)?"([^"]+)"/.exec(text);
   const needed = lacks?.[1] ?? lacks?.[2];

@@ -19,6 +19,7 @@ import { addGap, type Context, humanNoun, notFoundError, use } from "./context.j
 import { createRule } from "./creates.js";
 import { describedAnswer } from "./described-answer.js";
 import { describedValues } from "./described-values.js";
+import { directedStepRule } from "./directed-steps.js";
 import { type Draft, emit, type Level, languageLevel } from "./drafts.js";
 import { addsListItem, elementRule, verbsOwnList } from "./elements.js";
 import { factsOf, type Param, type ToolFacts } from "./facts.js";
@@ -610,7 +611,7 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     const drafts = recordTreeRule(ctx, nodes);
     if (drafts) return found(drafts, "a tool on a tree of records whose arguments name no node");
   }
-  const kept = keptInStepRule(ctx) ?? namedToggleRule(ctx);
+  const kept = keptInStepRule(ctx) ?? namedToggleRule(ctx) ?? directedStepRule(ctx);
   if (kept) return { drafts: kept };
   const tree = treeFor(ctx);
   if (tree) {
