@@ -625,21 +625,7 @@ function moveRule(ctx: Context, tree: NodeTree, path: Param, parent: Param, miss
         ]
       : []),
     { kind: "let", as: "moved_name", value: { $expr: last } },
-    ...ctx.facts.outputs.flatMap((output): Draft[] => {
-      const words = output.words;
-      if (!words.includes("path")) return [];
-      if (words.some((w) => /^(old|from|previous|source)$/.test(w)))
-        return [{ kind: "respond", output: output.name, value: { $expr: pathAnswer(ctx, path) } }];
-      if (words.some((w) => /^(new|to|destination|current)$/.test(w)))
-        return [
-          {
-            kind: "respond",
-            output: output.name,
-            value: { $expr: written(path.name, `$append(${segments(parent.name)}, [$moved_name])`) },
-          },
-        ];
-      return [];
-    }),
+    ...oldAndNewPaths(ctx, path, `$append(${segments(parent.name)}, [$moved_name])`),
     ...depthLimit(
       ctx,
       tree,
@@ -683,32 +669,14 @@ function renameRule(ctx: Context, tree: NodeTree, path: Param, to: Param, missin
     [...fields, children].map((f) => [f, { $expr: `$renamed.${identifier(f)}` }]),
   );
   const exists = documentedError(ctx, nameTaken);
-  const parentOf = `$join(($s := ${segments(path.name)}; $count($s) > 1 ? $s[[0..$count($s) - 2]] : []), "/")`;
+  const parentNames = `($s := ${segments(path.name)}; $count($s) > 1 ? $s[[0..$count($s) - 2]] : [])`;
+  const parentOf = `$join(${parentNames}, "/")`;
   ctx.notes.push(`renames the node ${path.name} names to ${to.name}, keeping it under its parent`);
   return [
     ...isRootCheck(ctx, tree, path),
     { kind: "read", target: nodeTarget(tree, `{${path.name}}`), missing, as: "renamed" },
     { kind: "let", as: "renamed_parent", value: { $expr: parentOf } },
-    ...ctx.facts.outputs.flatMap((output): Draft[] => {
-      const words = output.words;
-      if (!words.includes("path")) return [];
-      if (words.some((w) => /^(old|from|previous|source)$/.test(w)))
-        return [{ kind: "respond", output: output.name, value: { $expr: pathAnswer(ctx, path) } }];
-      if (words.some((w) => /^(new|to|destination|current)$/.test(w)))
-        return [
-          {
-            kind: "respond",
-            output: output.name,
-            value: {
-              $expr: written(
-                path.name,
-                `$append(($s := ${segments(path.name)}; $count($s) > 1 ? $s[[0..$count($s) - 2]] : []), [${to.name}])`,
-              ),
-            },
-          },
-        ];
-      return [];
-    }),
+    ...oldAndNewPaths(ctx, path, `$append(${parentNames}, [${to.name}])`),
     { kind: "delete", target: nodeTarget(tree, `{${path.name}}`), missing },
     {
       kind: "create",
@@ -718,6 +686,19 @@ function renameRule(ctx: Context, tree: NodeTree, path: Param, to: Param, missin
       ...(exists ? { exists } : {}),
     },
   ];
+}
+
+/** A move's or a rename's answer: the path it had (`old_path`) and the one it has (`new_path`), given its new names. */
+function oldAndNewPaths(ctx: Context, path: Param, newNames: string): Draft[] {
+  return ctx.facts.outputs.flatMap((output): Draft[] => {
+    const words = output.words;
+    if (!words.includes("path")) return [];
+    if (words.some((w) => /^(old|from|previous|source)$/.test(w)))
+      return [{ kind: "respond", output: output.name, value: { $expr: pathAnswer(ctx, path) } }];
+    if (words.some((w) => /^(new|to|destination|current)$/.test(w)))
+      return [{ kind: "respond", output: output.name, value: { $expr: written(path.name, newNames) } }];
+    return [];
+  });
 }
 
 /**
