@@ -97,3 +97,38 @@ describe("a switch that keeps only the records its sentence describes", () => {
     expect((all.answer as { tools: unknown[] }).tools).toHaveLength(3);
   });
 });
+
+describe("conditions between two arguments, checked in the documented order", () => {
+  it("refuses one argument while another is false or left out, after the checks the docs list first", async () => {
+    const log = { next_film_id: 3, films: [{ id: 1, title: "Ran", score: 5, watched: true }] };
+    const add = tool(
+      "films_add",
+      "Logs a film with id = next_film_id. Returns the film. Errors, checked in this order: SCORE_NEEDS_WATCHED if a non-null score is supplied while watched is false (or omitted); BAD_SCORE if score is not between 1 and 5.",
+      { title: text, score: { type: ["integer", "null"] }, watched: { type: "boolean" } },
+      ["title"],
+      [
+        error("BAD_SCORE", "Bad score.", "score is not between 1 and 5"),
+        error(
+          "SCORE_NEEDS_WATCHED",
+          "Watch it first.",
+          "a non-null score is supplied while watched is false (or omitted)",
+        ),
+      ],
+      outputs({
+        id: integer,
+        title: text,
+        score: { type: ["integer", "null"] },
+        watched: { type: "boolean" },
+      }),
+    );
+    const toolset = world(log, [add]);
+    const outcome = async (args: Record<string, unknown>) =>
+      failure((await call(toolset, "films_add", args)).outcome);
+    expect(await outcome({ title: "Ikiru", score: null })).toBe("not failed: applied");
+    expect(await outcome({ title: "Ikiru", score: 4, watched: true })).toBe("not failed: applied");
+    expect(await outcome({ title: "Ikiru", score: 4 })).toBe("SCORE_NEEDS_WATCHED");
+    expect(await outcome({ title: "Ikiru", score: 4, watched: false })).toBe("SCORE_NEEDS_WATCHED");
+    expect(await outcome({ title: "Ikiru", score: 9 })).toBe("SCORE_NEEDS_WATCHED");
+    expect(await outcome({ title: "Ikiru", score: 9, watched: true })).toBe("BAD_SCORE");
+  });
+});

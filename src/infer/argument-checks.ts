@@ -25,18 +25,34 @@ export function statedArgumentChecks(ctx: Context): Draft[] {
     const test = param ? testOf(ctx, error, param) : undefined;
     if (!param || !test) continue;
     const arg = `$args.${identifier(param.name)}`;
-    require.push({ expr: `$not($exists(${arg})) or (${test(arg)})`, error: use(ctx, error) });
+    require.push({ expr: `${notGiven(param)} or (${test(arg)})`, error: use(ctx, error) });
     ctx.notes.push(`checks ${param.name} as ${error.code} says`);
   }
   require.push(
     ...givenChecks(ctx),
+    ...pairedChecks(ctx),
     ...bracketedRanges(ctx),
     ...statedBounds(ctx),
     ...statedFormats(ctx),
     ...stateLimits(ctx),
     ...secretMatches(ctx),
   );
-  return require.length > 0 ? [{ kind: "check", require }] : [];
+  return require.length > 0 ? [{ kind: "check", require: inDocumentedOrder(ctx, require) }] : [];
+}
+
+/**
+ * "Errors, checked in this order: …": the checks in the order the description names their codes,
+ * where it names every one; otherwise as the rules found them.
+ */
+function inDocumentedOrder(
+  ctx: Context,
+  require: Array<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+  const text = ctx.facts.tool.description;
+  const at = (guard: Record<string, unknown>) =>
+    typeof guard.error === "string" ? text.search(new RegExp(`\\b${escapeRegExp(guard.error)}\\b`)) : -1;
+  if (require.some((guard) => at(guard) < 0)) return require;
+  return [...require].sort((a, b) => at(a) - at(b));
 }
 
 /**
@@ -62,6 +78,37 @@ function givenChecks(ctx: Context): Array<Record<string, unknown>> {
     require.push({ expr: exactlyOne ? `${given} = 1` : `${given} >= 1`, error: use(ctx, error) });
     ctx.notes.push(
       `refuses a call given ${exactlyOne ? "not exactly one" : "none"} of ${among.map((p) => p.name).join(", ")} (${error.code})`,
+    );
+  }
+  return require;
+}
+
+/**
+ * "RATING_REQUIRES_FINISHED if a non-null rating is supplied while finished is false (or
+ * omitted)": one argument refused while another is given as, or left at, what the condition says,
+ * as Stripe refuses `cancel_at` with `cancel_at_period_end`, GitHub a draft review's `event`, and
+ * a form a value its switch does not allow.
+ */
+function pairedChecks(ctx: Context): Array<Record<string, unknown>> {
+  const require: Array<Record<string, unknown>> = [];
+  for (const error of ctx.facts.errors) {
+    if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
+    const said =
+      /\b(?:an?\s+)?(non-null\s+)?([a-z_][a-z0-9_]*)\s+is\s+(?:given|supplied|provided|passed|set)\s+(?:while|when|but|and)\s+([a-z_][a-z0-9_]*)\s+is\s+(true|false)(\s+\(?or\s+(?:omitted|not given|absent)\)?)?/.exec(
+        error.text,
+      );
+    if (!said) continue;
+    const [, nonNull, first, second, value, omitted] = said;
+    const given = ctx.facts.params.find((p) => p.name === first);
+    const other = ctx.facts.params.find((p) => p.name === second && p.type === "boolean");
+    if (!given || !other) continue;
+    const a = `$args.${identifier(given.name)}`;
+    const b = `$args.${identifier(other.name)}`;
+    const present = nonNull ? `($exists(${a}) and ${a} != null)` : `$exists(${a})`;
+    const holds = omitted ? `($not($exists(${b})) or ${b} = ${value})` : `${b} = ${value}`;
+    require.push({ expr: `$not(${present} and ${holds})`, error: use(ctx, error) });
+    ctx.notes.push(
+      `refuses ${given.name} while ${other.name} is ${value}${omitted ? " or left out" : ""} (${error.code})`,
     );
   }
   return require;
@@ -106,7 +153,7 @@ function limitTest(ctx: Context, text: string): { expr: string; note: string } |
     const above = new RegExp(`^(?:${ABOVE})$`).test(comparison);
     const arg = `$args.${identifier(param.name)}`;
     return {
-      expr: `$not($exists(${arg})) or ${arg} ${above ? "<=" : ">="} ${limit.expr}`,
+      expr: `${notGiven(param)} or ${arg} ${above ? "<=" : ">="} ${limit.expr}`,
       note: `refuses ${param.name} ${above ? "above" : "below"} ${limit.path}`,
     };
   }
@@ -258,7 +305,7 @@ function bracketedRanges(ctx: Context): Array<Record<string, unknown>> {
           when: `The ${param.name} given is outside ${range[1]}-${range[2]} (inferred from the tool's description).`,
         });
     const arg = `$args.${identifier(param.name)}`;
-    out.push({ expr: `$not($exists(${arg})) or (${arg} >= ${range[1]} and ${arg} <= ${range[2]})`, error });
+    out.push({ expr: `${notGiven(param)} or (${arg} >= ${range[1]} and ${arg} <= ${range[2]})`, error });
     ctx.notes.push(`checks ${param.name} is within ${range[1]}-${range[2]} (${error})`);
   }
   return out;
@@ -296,7 +343,7 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
       : undefined;
     if (error && range) {
       out.push({
-        expr: `$not($exists(${arg})) or (${arg} ${range[2] ? ">" : ">="} ${range[0]} and ${arg} <= ${range[1]})`,
+        expr: `${notGiven(param)} or (${arg} ${range[2] ? ">" : ">="} ${range[0]} and ${arg} <= ${range[1]})`,
         error: error.code,
       });
       used.push(error);
@@ -309,7 +356,7 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
         : undefined;
     if (invalid && least) {
       out.push({
-        expr: `$not($exists(${arg})) or (${arg} ${least.above ? ">" : ">="} ${least.value})`,
+        expr: `${notGiven(param)} or (${arg} ${least.above ? ">" : ">="} ${least.value})`,
         error: invalid.code,
       });
       used.push(invalid);
@@ -321,7 +368,7 @@ function statedBounds(ctx: Context): Array<Record<string, unknown>> {
     if (stepped && step) {
       // a tolerance, as 0.1 is not a binary fraction: 0.3 is a multiple of 0.1 here
       out.push({
-        expr: `$not($exists(${arg})) or $abs($round(${arg} / ${step}) * ${step} - ${arg}) < 0.000001`,
+        expr: `${notGiven(param)} or $abs($round(${arg} / ${step}) * ${step} - ${arg}) < 0.000001`,
         error: stepped.code,
       });
       ctx.notes.push(`checks ${param.name} is a multiple of ${step} (${stepped.code})`);
@@ -390,7 +437,7 @@ function statedFormats(ctx: Context): Array<Record<string, unknown>> {
     if (!error) continue;
     const arg = `$args.${identifier(param.name)}`;
     out.push({
-      expr: `$not($exists(${arg})) or $contains(${arg}, /${format.pattern}/${format.flags ?? ""})`,
+      expr: `${notGiven(param)} or $contains(${arg}, /${format.pattern}/${format.flags ?? ""})`,
       error: use(ctx, error),
     });
     ctx.notes.push(`checks ${param.name} is written ${format.named} (${error.code})`);
@@ -589,4 +636,12 @@ function rangeIn(text: string): [string, string] | undefined {
     new RegExp(`\\b(?:from\\s+)?${NUMBER}(?:\\s*\\([^)]*\\))?\\s+to\\s+${NUMBER}`).exec(lower) ??
     new RegExp(`\\b${NUMBER}\\s*[-–]\\s*${NUMBER}\\b`).exec(lower);
   return match?.[1] && match[2] ? [match[1], match[2]] : undefined;
+}
+
+/** An argument the caller left out, or gave as null where its schema allows null: no condition applies. */
+function notGiven(param: Param): string {
+  const arg = `$args.${identifier(param.name)}`;
+  const types = param.schema.type;
+  const nullable = Array.isArray(types) ? types.includes("null") : param.schema.nullable === true;
+  return nullable ? `($not($exists(${arg})) or ${arg} = null)` : `$not($exists(${arg}))`;
 }
