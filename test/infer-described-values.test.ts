@@ -14,7 +14,7 @@ describe("a value the docs give a field", () => {
   it("is written by the update, and refused where the record has it already", async () => {
     const fix = tool(
       "crib_mark_fixed",
-      'Records a repair of a tool: sets wear from "worn_out" to "ok". Returns tool_id and wear. Errors: TOOL_NOT_FOUND; NOT_WORN if the wear is already "ok".',
+      'Marks a tool fixed: its wear goes from "worn_out" to "ok". Returns tool_id and wear. Errors: TOOL_NOT_FOUND; NOT_WORN if the wear is already "ok".',
       { tool_id: text },
       ["tool_id"],
       [

@@ -119,7 +119,7 @@ describe("a level moved a step by a word that says which way", () => {
   const fan = (mode = "normal", speed = 2) => ({ fan: { speed, mode, locked: false } });
   const step = tool(
     "fan_step",
-    'Moves fan.speed one step: direction "up" adds 1, "down" subtracts 1. Returns previous and speed. Errors in order: BAD_DIRECTION if direction is not "up" or "down"; NIGHT_MODE if fan.mode is "night"; AT_LIMIT if stepping up from 4 or down from 1.',
+    'Nudges fan.speed (1..4) by one, up or down as direction says ("up" or "down"). Returns previous and speed. Errors in order: BAD_DIRECTION if direction is not "up" or "down"; NIGHT_MODE if fan.mode is "night"; AT_LIMIT if the step would leave 1..4.',
     { direction: text },
     ["direction"],
     [

@@ -30,22 +30,22 @@ const workerMissing = error("WORKER_NOT_FOUND", "No such worker.", "no worker ha
 
 const lend = tool(
   "crib_lend",
-  "Lends a tool to a worker: sets the tool's borrower and appends its serial to the worker's tools. Returns serial, borrower and worker_tools (the worker's list after). Errors in order: TOOL_NOT_FOUND; WORKER_NOT_FOUND; TOOL_OUT if the tool already has a borrower; WORN_OUT if its wear is \"worn_out\"; AT_LIMIT if the worker already holds max_tools_per_worker tools.",
+  'Checks a tool out to a worker. Returns serial, borrower and worker_tools (the worker\'s list after). Errors in order: TOOL_NOT_FOUND; WORKER_NOT_FOUND; TOOL_OUT if the tool is already checked out; WORN_OUT if its wear is "worn_out"; AT_LIMIT if the worker holds max_tools_per_worker tools already.',
   { serial: text, worker_id: text },
   ["serial", "worker_id"],
   [
     toolMissing,
     workerMissing,
-    error("TOOL_OUT", "The tool is out.", "the tool already has a borrower", 409),
+    error("TOOL_OUT", "The tool is out.", "the tool is already checked out", 409),
     error("WORN_OUT", "The tool is worn out.", 'its wear is "worn_out"', 409),
-    error("AT_LIMIT", "The worker holds enough.", "the worker already holds max_tools_per_worker tools", 409),
+    error("AT_LIMIT", "The worker holds enough.", "the worker holds max_tools_per_worker tools already", 409),
   ],
   outputs({ serial: text, borrower: text, worker_tools: strings }),
 );
 
 const takeBack = tool(
-  "crib_take_back",
-  "Takes a tool back: removes its serial from the borrower's tools and sets borrower to null. If wear is given it replaces the tool's wear. Returns serial, previous_borrower and wear. Errors: TOOL_NOT_FOUND; NOT_LENT if the tool is not lent.",
+  "crib_return_tool",
+  "Returns a tool to the crib, with its wear when given. Returns serial, previous_borrower and wear. Errors: TOOL_NOT_FOUND; NOT_LENT if the tool is not lent.",
   { serial: text, wear: text },
   ["serial"],
   [toolMissing, error("NOT_LENT", "The tool is not lent.", "the tool is not lent", 409)],
@@ -54,7 +54,7 @@ const takeBack = tool(
 
 const removeWorker = tool(
   "crib_remove_worker",
-  "Removes a worker. Fails with HAS_TOOLS while the worker still holds any tool, unless force is true; with force every tool they hold is released first. Returns removed and released (the serials released).",
+  "Removes a worker; with force true, whatever tools they hold go back to the crib first. Returns removed and released (the serials released). Errors: WORKER_NOT_FOUND; HAS_TOOLS if the worker still holds any tool and force is not true.",
   { worker_id: text, force: bool },
   ["worker_id"],
   [
@@ -90,11 +90,11 @@ describe("two collections kept in step", () => {
 
   it("takes back: the borrower is cleared, the serial leaves their list, a given field is kept", async () => {
     const toolset = world(crib(), [takeBack]);
-    const back = await call(toolset, "crib_take_back", { serial: "SW-2", wear: "worn_out" });
+    const back = await call(toolset, "crib_return_tool", { serial: "SW-2", wear: "worn_out" });
     expect(back.answer).toEqual({ serial: "SW-2", previous_borrower: "w-2", wear: "worn_out" });
     expect(tools(back.after)["SW-2"]).toBeNull();
     expect(held(back.after)["w-2"]).toEqual(["GR-4"]);
-    const notLent = await call(toolset, "crib_take_back", { serial: "PL-3" });
+    const notLent = await call(toolset, "crib_return_tool", { serial: "PL-3" });
     expect(failure(notLent.outcome)).toBe("NOT_LENT");
   });
 
@@ -132,7 +132,7 @@ describe("a holder added with the id the caller chose", () => {
   it("keeps that id, holding nothing, and refuses one taken", async () => {
     const addWorker = tool(
       "crib_add_worker",
-      "Adds a worker with the caller-chosen id, holding no tools. Returns the worker {id, name, tools}. Errors: DUPLICATE_WORKER if the id exists.",
+      "Signs up a worker under an id the caller picks; they start with no tools. Returns the worker {id, name, tools}. Errors: DUPLICATE_WORKER if the id exists.",
       { worker_id: text, name: text },
       ["worker_id", "name"],
       [error("DUPLICATE_WORKER", "Taken.", "the id exists", 409)],
@@ -151,14 +151,14 @@ describe("two maps kept in step", () => {
   it("moves a person between teams: out of the old team's members, onto the new one's", async () => {
     const assign = tool(
       "org_assign",
-      "Puts a person on a team. If they already had a team they are taken out of its members first, then appended to the new team's members. Returns person_id, team_id and previous_team (null if none). Checks in order: PERSON_NOT_FOUND, TEAM_NOT_FOUND, ALREADY_ON_TEAM (the person is already on this same team), TEAM_FULL (members already has max_members entries).",
+      "Moves a person onto a team, off the team they were on. Returns person_id, team_id and previous_team (null if none). Checks in order: PERSON_NOT_FOUND, TEAM_NOT_FOUND, ALREADY_ON_TEAM (the person is already on this same team), TEAM_FULL (the team has max_members members already).",
       { person_id: text, team_id: text },
       ["person_id", "team_id"],
       [
         personMissing,
         teamMissing,
         error("ALREADY_ON_TEAM", "Already there.", "the person is already on this same team", 409),
-        error("TEAM_FULL", "The team is full.", "members already has max_members entries", 409),
+        error("TEAM_FULL", "The team is full.", "the team has max_members members already", 409),
       ],
       outputs({ person_id: text, team_id: text, previous_team: { type: ["string", "null"] } }),
     );
@@ -180,7 +180,7 @@ describe("two maps kept in step", () => {
   it("a person made on a team joins its members; one removed leaves them", async () => {
     const add = tool(
       "org_add_person",
-      'Adds a person. Their id is "p-" followed by next_person_no, which then goes up by one. If team is given they join that team (appended to its members). Returns id, name and team. TEAM_NOT_FOUND for an unknown team, TEAM_FULL when it has no room.',
+      "Adds a person, numbered p-<next_person_no>; given a team, they join it. Returns id, name and team. TEAM_NOT_FOUND for an unknown team, TEAM_FULL when it has no room.",
       { name: text, team: text },
       ["name"],
       [teamMissing, error("TEAM_FULL", "The team is full.", "the team has no room", 409)],

@@ -11,7 +11,7 @@ describe("a toggle that names its switch", () => {
   it("flips the switch named, answers its new value, and refuses a name that is no switch", async () => {
     const toggle = tool(
       "boat_toggle",
-      'Flips one switch: switch is "nav_lights", "bilge_pump" or "anchor_light". Returns switch and value (the new boolean). Errors: UNKNOWN_SWITCH if switch is not one of the three names.',
+      'Toggles the switch named by switch ("nav_lights", "bilge_pump" or "anchor_light"). Returns switch and value (the new boolean). Errors: UNKNOWN_SWITCH if switch is not one of the three names.',
       { switch: text },
       ["switch"],
       [error("UNKNOWN_SWITCH", "Unknown switch.", "switch is not one of the three names")],

@@ -16,7 +16,7 @@ describe("a list whose order matters, named by the docs", () => {
   it("inserts at a 0-based index or at the end, refusing a name already there or a place out of range", async () => {
     const add = tool(
       "karaoke_add_singer",
-      "Inserts name into queue at index position (0..length of queue; later singers shift right); without position the name is appended. Returns name, position (its index now) and queue_length. Errors in order: ALREADY_QUEUED if the name is already in queue; BAD_POSITION if position is out of range.",
+      "Puts name into queue at index position (0 to the queue's length), later singers moving back; without position it goes at the end. Returns name, position (its index now) and queue_length. Errors in order: ALREADY_QUEUED if the name is already in queue; BAD_POSITION if position is out of range.",
       { name: text, position: integer },
       ["name"],
       [
@@ -43,7 +43,7 @@ describe("a list whose order matters, named by the docs", () => {
   it("takes a name out of the list and out of the list that holds only its names", async () => {
     const remove = tool(
       "karaoke_remove_singer",
-      "Removes name from queue and also from skipped if it is there. Returns removed and was_skipped. Errors: NOT_QUEUED if the name is not in queue.",
+      "Takes name out of queue, and out of skipped too. Returns removed and was_skipped. Errors: NOT_QUEUED if the name is not in queue.",
       { name: text },
       ["name"],
       [notQueued],
@@ -61,7 +61,7 @@ describe("a list whose order matters, named by the docs", () => {
   it("moves a name to another index, answering where it was and the new order", async () => {
     const move = tool(
       "karaoke_move_singer",
-      "Reorders queue: takes name out and inserts it so that it ends up at index to_position. Returns name, from, to and queue. Errors: NOT_QUEUED if the name is not in queue; BAD_POSITION if to_position is out of range.",
+      "Moves name within queue to index to_position. Returns name, from, to and queue. Errors: NOT_QUEUED if the name is not in queue; BAD_POSITION if to_position is out of range.",
       { name: text, to_position: integer },
       ["name", "to_position"],
       [notQueued, error("BAD_POSITION", "Bad position.", "to_position is out of range")],
@@ -78,7 +78,7 @@ describe("a list whose order matters, named by the docs", () => {
   it("toggles a name on the list of those sitting out, only for a name in the queue", async () => {
     const toggle = tool(
       "karaoke_toggle_sit_out",
-      "Flips whether a singer sits this round out: if name is in skipped it is removed from skipped, otherwise it is appended to skipped. Returns name and skipped (the new boolean). Errors: NOT_QUEUED if the name is not in queue.",
+      "Toggles name on skipped, the singers sitting this round out. Returns name and skipped (the new boolean). Errors: NOT_QUEUED if the name is not in queue.",
       { name: text },
       ["name"],
       [notQueued],

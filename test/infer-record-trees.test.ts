@@ -350,7 +350,7 @@ describe("a tree of records kept by name: children as records, a node's name, re
   it("answers a node's name, the root's empty, and how many nodes are below it", async () => {
     const get = tool(
       "get_category",
-      'One category by path. Answers name (the last path segment, "" for the root), title and descendant_count (all categories below it at any depth).',
+      'One category by path. Answers name ("" for the root), title and descendant_count (how many categories lie below it).',
       { path: text },
       ["path"],
       [notFound],

@@ -16,7 +16,7 @@ describe("a currency desk keyed by code", () => {
   });
   const add = tool(
     "desk_add_currency",
-    "Adds a currency under a new code. Returns code, name and decimals. Errors in order: TAKEN if currencies already has that code; BAD_DECIMALS if decimals < 0 or decimals > 4.",
+    "Lists a new currency by its code. Returns code, name and decimals. Errors in order: TAKEN if currencies already has that code; BAD_DECIMALS if decimals < 0 or decimals > 4.",
     { code: text, name: text, decimals: integer },
     ["code", "name", "decimals"],
     [
@@ -56,7 +56,7 @@ describe("a film log's summary", () => {
     });
     const summary = tool(
       "films_summary",
-      "Summarises the log. Returns {count, average_score}: count = number of films; average_score = arithmetic mean of the non-null scores rounded to 1 decimal place (half away from zero), or null when no film is scored.",
+      "Summarises the log. Returns {count, average_score}: count = number of films; average_score = mean of the non-null scores, rounded to 1 decimal place (half away from zero); null if no film is scored.",
       {},
       [],
       [],
@@ -83,7 +83,7 @@ describe("a switch that keeps only the records its sentence describes", () => {
     };
     const list = tool(
       "crib_list_tools",
-      'Lists tools {serial, kind, wear, borrower}. If free_only is true, only tools with borrower null and wear "ok" are listed. Returns tools.',
+      'Lists tools {serial, kind, wear, borrower}. With free_only true, the list holds only tools whose borrower is null and whose wear is "ok". Returns tools.',
       { free_only: { type: "boolean" } },
       [],
       [],
@@ -103,7 +103,7 @@ describe("conditions between two arguments, checked in the documented order", ()
     const log = { next_film_id: 3, films: [{ id: 1, title: "Ran", score: 5, watched: true }] };
     const add = tool(
       "films_add",
-      "Logs a film with id = next_film_id. Returns the film. Errors, checked in this order: SCORE_NEEDS_WATCHED if a non-null score is supplied while watched is false (or omitted); BAD_SCORE if score is not between 1 and 5.",
+      "Logs a film with id = next_film_id. Returns the film. Errors, checked in this order: SCORE_NEEDS_WATCHED if a score (not null) is given but watched is false or left out; BAD_SCORE if score is not between 1 and 5.",
       { title: text, score: { type: ["integer", "null"] }, watched: { type: "boolean" } },
       ["title"],
       [
@@ -111,7 +111,7 @@ describe("conditions between two arguments, checked in the documented order", ()
         error(
           "SCORE_NEEDS_WATCHED",
           "Watch it first.",
-          "a non-null score is supplied while watched is false (or omitted)",
+          "a score (not null) is given but watched is false or left out",
         ),
       ],
       outputs({

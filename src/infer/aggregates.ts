@@ -274,7 +274,7 @@ function aggregateOf(
   const groups = groupsOf(ctx, output, text);
   if (groups) return groups;
   if (output.type !== undefined && !isNumeric(output)) return undefined;
-  // "the arithmetic mean of the non-null ratings rounded to 2 decimal places": nulls are no numbers
+  // "the arithmetic mean of the non-null scores rounded to 1 decimal place": nulls are no numbers
   const averaged = text.replace(/^(?:the )?arithmetic /, "").replace(/\b(?:non-null|non-empty|known) /g, "");
   const average =
     /^(?:the )?(?:mean|average) (?:of )?(?:the )?([a-z_]+)\s*(?:over|of|across|for|in)?\s*(.*)$/.exec(
@@ -475,7 +475,7 @@ export function collectionNamed(
 }
 
 /** The one top-level collection whose records keep every one of these numbers. */
-/** The numeric field a word names: as written, or its singular ("the ratings" of `rating`). */
+/** The numeric field a word names: as written, or its singular ("the scores" of `score`). */
 function termNamed(ctx: Context, word: string): string | undefined {
   if (holderOf(ctx, [word])) return word;
   const one = singular(word);

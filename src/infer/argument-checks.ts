@@ -84,7 +84,7 @@ function givenChecks(ctx: Context): Array<Record<string, unknown>> {
 }
 
 /**
- * "RATING_REQUIRES_FINISHED if a non-null rating is supplied while finished is false (or
+ * "SCORE_NEEDS_WATCHED if a non-null score is supplied while watched is false (or
  * omitted)": one argument refused while another is given as, or left at, what the condition says,
  * as Stripe refuses `cancel_at` with `cancel_at_period_end`, GitHub a draft review's `event`, and
  * a form a value its switch does not allow.
@@ -94,11 +94,12 @@ function pairedChecks(ctx: Context): Array<Record<string, unknown>> {
   for (const error of ctx.facts.errors) {
     if (error.kind === "not-found" || ctx.usedErrors.has(error.code)) continue;
     const said =
-      /\b(?:an?\s+)?(non-null\s+)?([a-z_][a-z0-9_]*)\s+is\s+(?:given|supplied|provided|passed|set)\s+(?:while|when|but|and)\s+([a-z_][a-z0-9_]*)\s+is\s+(true|false)(\s+\(?or\s+(?:omitted|not given|absent)\)?)?/.exec(
+      /\b(?:an?\s+)?(non-null\s+)?([a-z_][a-z0-9_]*)(?:\s+\((not null)\))?\s+is\s+(?:given|supplied|provided|passed|set)\s+(?:while|when|but|and)\s+([a-z_][a-z0-9_]*)\s+is\s+(true|false)(\s+\(?or\s+(?:omitted|not given|absent|left out)\)?)?/.exec(
         error.text,
       );
     if (!said) continue;
-    const [, nonNull, first, second, value, omitted] = said;
+    const [, nonNullBefore, first, nonNullAfter, second, value, omitted] = said;
+    const nonNull = nonNullBefore ?? nonNullAfter;
     const given = ctx.facts.params.find((p) => p.name === first);
     const other = ctx.facts.params.find((p) => p.name === second && p.type === "boolean");
     if (!given || !other) continue;
@@ -166,7 +167,7 @@ function switchTest(ctx: Context, text: string): { expr: string; note: string } 
     const flag = statePath(ctx, said[1], "boolean");
     if (flag) return { expr: `${flag.expr} != ${said[2]}`, note: `refuses while ${flag.path} is ${said[2]}` };
   }
-  // "MODE_CONFLICT if device.mode is "sleep"": a word the state keeps at that path
+  // "NIGHT_MODE if fan.mode is "night"": a word the state keeps at that path
   const worded = new RegExp(`(?:^|[^a-z0-9_.])${PATH}\\s+is\\s+"([^"]{1,40})"`).exec(text);
   if (!worded?.[1] || !worded[2] || !worded[1].includes(".")) return undefined;
   const word = statePath(ctx, worded[1], "string");
@@ -195,7 +196,7 @@ function capacityTest(ctx: Context, text: string): { expr: string; note: string 
     const name = Object.keys(top).find(
       (key) => key.toLowerCase() === noun || singular(key.toLowerCase()) === singular(noun),
     );
-    // "the musician already holds N" speaks of one record, not of the collection of them
+    // "the worker already holds N" speaks of one record, not of the collection of them
     if (name !== undefined && singular(noun) === noun && singular(name.toLowerCase()) !== name.toLowerCase())
       continue;
     const held = name === undefined ? undefined : top[name];
@@ -593,7 +594,7 @@ function testOf(ctx: Context, error: ErrorFact, param: Param): Test | undefined 
     if (/\bis negative\b/.test(text)) return (arg) => `${arg} >= 0`;
     // "delta is 0": a move by nothing is refused
     if (/\bis (?:0|zero)\s*(?:[.,;)]|$)/.test(text)) return (arg) => `${arg} != 0`;
-    // "platforms < 1", "zone < 1 or zone > 9": the refused side written as a comparison
+    // "decimals < 0 or decimals > 4": the refused side written as a comparison
     const below =
       new RegExp(`\\b(?:less than|below|under|smaller than)\\s+${NUMBER}`).exec(text) ??
       new RegExp(`(?:^|[\\s(])<\\s*${NUMBER}`).exec(text);

@@ -316,7 +316,7 @@ export function speaksOfArgument(ctx: Context, text: string): boolean {
   return argumentSpokenOf(ctx, text) !== undefined;
 }
 
-/** The argument a condition is about: the one named before its verb or its comparison (`pages < 1`). */
+/** The argument a condition is about: the one named before its verb or its comparison (`decimals < 0`). */
 export function argumentSpokenOf(ctx: Context, text: string): Param | undefined {
   const spoken = text.toLowerCase().replace(/`/g, "");
   return ctx.facts.params.find((p) =>

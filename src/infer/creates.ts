@@ -664,7 +664,7 @@ function givenKey(ctx: Context, collection: CollectionShape): Param | undefined 
         /^(sku|code|slug|handle|username|symbol|ticker|key|name)$/.test(p.words.at(-1) ?? "")) &&
       (sameName(p.name, collection.keyField) || keysLookLike(collection, p)),
   );
-  // a code beside a name (`code` and `name` of a station keyed "BTH"): the code is the key
+  // a code beside a name (`code` and `name` of a currency keyed "EUR"): the code is the key
   return candidates.find((p) => CODING.test(p.words.at(-1) ?? "")) ?? candidates[0];
 }
 
@@ -698,14 +698,14 @@ function givenListKey(
   const field = collection.keyField;
   if (collection.container !== "array" || collection.path.length !== 1 || !field || collection.numericKeys)
     return undefined;
-  // `add_musician(musician_id, …)` where musicians are told apart by an `id` people chose
+  // `add_worker(worker_id, …)` where workers are told apart by an `id` people chose
   // (`m-ada`, not `m-0001`): the argument of the record's own noun gives it, as a PUT to
   // `/things/{thing_id}` does
   const own = `${nameWords(singular(collection.name)).join("_")}_id`;
   const chosen =
     (field === "id" || sameName(field, own)) &&
     (collection.keyFormat?.digits === undefined ||
-      /\b(?:caller[- ]chosen|chosen by the caller|(?:given|provided|supplied) id|id (?:given|provided|supplied))\b/i.test(
+      /\b(?:caller[- ]chosen|chosen by the caller|(?:the )?caller (?:picks|chooses)|(?:given|provided|supplied) id|id (?:given|provided|supplied))\b/i.test(
         ctx.facts.tool.description,
       ))
       ? ctx.facts.params.find((p) => p.required && p.type === "string" && sameName(p.name, own))
@@ -740,7 +740,7 @@ function keysLookLike(collection: CollectionShape, param: Param): boolean {
 const NAMING = /^(name|title|slug|handle|key)$/;
 const CODING = /^(code|symbol|ticker|sku)$/;
 
-/** Keys written alike (`BTH`, `CDF`; `EUR`, `USD`): codes, each of one outline, not minted ids (`BAY-03`). */
+/** Keys written alike (`EUR`, `USD`, `JPY`): codes, each of one outline, not minted ids (`BAY-03`). */
 function keyedByCodes(collection: CollectionShape): boolean {
   return (
     collection.keys.length > 1 &&

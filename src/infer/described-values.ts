@@ -5,7 +5,7 @@ import type { Draft } from "./drafts.js";
 import { nameWords, sentencesOf } from "./words.js";
 
 /**
- * "Sets condition from "needs_repair" to "good"", "its visibility becomes 'private'": a value the
+ * "Sets wear from "worn_out" to "ok"", "its visibility becomes 'private'": a value the
  * docs give one of the record's fields is what an update of that record writes there, and "if
  * the condition is already "good"" is the documented error for a record that has it already,
  * as GitHub's `state: closed`, Trello's `closed: true` and Jira's transitions are written by
@@ -39,7 +39,7 @@ function statedValue(description: string, field: string): string | undefined {
   const name = nameWords(field).join("[ _]");
   const quoted = `["'\`]([^"'\`]{1,40})["'\`]`;
   const said = new RegExp(
-    `\\bsets?\\s+(?:its\\s+|the\\s+(?:[a-z]+'s\\s+)?)?${name}\\s+(?:from\\s+["'\`][^"'\`]{1,40}["'\`]\\s+)?to\\s+${quoted}|\\b${name}\\s+(?:becomes|is set to|changes to)\\s+${quoted}`,
+    `\\bsets?\\s+(?:its\\s+|the\\s+(?:[a-z]+'s\\s+)?)?${name}\\s+(?:from\\s+["'\`][^"'\`]{1,40}["'\`]\\s+)?to\\s+${quoted}|\\b${name}\\s+(?:becomes|is set to|changes to|goes\\s+(?:from\\s+["'\`][^"'\`]{1,40}["'\`]\\s+)?to)\\s+${quoted}`,
     "i",
   );
   // a value set only under a condition ("if given, …") is not what every call writes

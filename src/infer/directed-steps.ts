@@ -7,7 +7,7 @@ import type { FieldShape, RecordShape } from "./shape.js";
 import { nameWords } from "./words.js";
 
 /**
- * "Moves fan_speed one step: direction "up" adds 1, "down" subtracts 1": a level moved by a
+ * "Moves fan.speed one step: direction "up" adds 1, "down" subtracts 1": a level moved by a
  * word that says which way, within the bounds the docs give ("LIMIT_REACHED if stepping up from
  * 3 or down from 1"), as a thermostat's `raise`/`lower`, a speaker's volume up and down, and Home
  * Assistant's `fan.increase_speed`/`decrease_speed` do.
@@ -27,8 +27,13 @@ export function directedStepRule(ctx: Context): Draft[] | undefined {
   const current = `$subject.${identifier(field.path)}`;
   const moved = `${arg} = ${JSON.stringify(up)} ? ${current} + 1 : ${current} - 1`;
   const text = ctx.facts.tool.description;
-  const top = /\bup\s+from\s+(-?\d+)/i.exec(text)?.[1];
-  const bottom = /\bdown\s+from\s+(-?\d+)/i.exec(text)?.[1];
+  // "stepping up from 3 or down from 1", or the range written beside the field (`fan.speed (1..4)`)
+  const range = new RegExp(
+    `(?:${escapeRegExp(field.path)}|\\bleave)\\s*\\(?\\s*(-?\\d+)\\s*(?:\\.\\.|–|to)\\s*(-?\\d+)`,
+    "i",
+  ).exec(text);
+  const top = /\bup\s+from\s+(-?\d+)/i.exec(text)?.[1] ?? range?.[2];
+  const bottom = /\bdown\s+from\s+(-?\d+)/i.exec(text)?.[1] ?? range?.[1];
   const limit = ctx.facts.errors.find(
     (e) =>
       e.kind !== "not-found" &&
@@ -82,7 +87,7 @@ function directionParam(ctx: Context): { param: Param; words: [string, string] }
   return up && down ? { param, words: [up, down] } : undefined;
 }
 
-/** The number of one record the description names (`device.fan_speed`, or `fan_speed` alone where one record has it). */
+/** The number of one record the description names (`fan.speed`, or `speed` alone where one record has it). */
 function steppedField(ctx: Context): { record: RecordShape; field: FieldShape } | undefined {
   const text = ctx.facts.tool.description;
   const found: Array<{ record: RecordShape; field: FieldShape }> = [];

@@ -12,8 +12,8 @@ import { nameWords, PLAIN_UPDATE_VERBS, singular, VERBS } from "./words.js";
 
 /**
  * Two collections kept in step: each record of one names its holder among the other's
- * (`holder`, `mentor_id`, `assignee`) and each holder lists the keys of what it holds
- * (`instruments`, `mentee_ids`, `members`). A change of one side is made on the other too, as
+ * (`borrower`, `team`, `assignee`) and each holder lists the keys of what it holds
+ * (`tools`, `members`, `issue_ids`). A change of one side is made on the other too, as
  * GitHub's issue assignees and a user's issues, a library's loans and a member's books on loan,
  * Jira's sprint of an issue and the sprint's issues, and a team's members and a user's team are
  * kept: linking checks both records and the holder's room, unlinking takes the key off the
@@ -21,7 +21,7 @@ import { nameWords, PLAIN_UPDATE_VERBS, singular, VERBS } from "./words.js";
  */
 
 export interface Link {
-  /** The records that each point at one holder, or none (instruments, mentees). */
+  /** The records that each point at one holder, or none (tools, people). */
   items: CollectionShape;
   /** Their field naming the holder, or null. */
   ref: string;
@@ -72,9 +72,9 @@ const UNLINK_VERBS: ReadonlySet<string> = new Set([
 const KEEPS_FIELDS: ReadonlySet<string> = new Set([...PLAIN_UPDATE_VERBS, ...VERBS.create, ...VERBS.delete]);
 
 /**
- * A tool naming a record on each side links them (`assign(mentee_id, mentor_id)`,
+ * A tool naming a record on each side links them (`assign(person_id, team_id)`,
  * `check_out(tag, member_id)`); one naming only a held record with a verb that ends a link
- * unlinks it (`return(tag)`, `unassign(mentee_id)`).
+ * unlinks it (`take_back(serial)`, `unassign(person_id)`).
  */
 export function keptInStepRule(ctx: Context): Draft[] | undefined {
   const verb = ctx.facts.verb ?? "";
@@ -92,7 +92,7 @@ export function keptInStepRule(ctx: Context): Draft[] | undefined {
   return undefined;
 }
 
-/** "sets holder to null", "its mentor_id becomes null": the description clears the reference. */
+/** "sets borrower to null", "its team becomes null": the description clears the reference. */
 function saysCleared(ctx: Context, link: Link): boolean {
   const ref = nameWords(link.ref).join("[ _]");
   return new RegExp(
@@ -148,7 +148,7 @@ function movesBetweenHolders(ctx: Context): boolean {
 }
 
 /**
- * The most a holder may hold: its own bound (`max_mentees`, `capacity`), else a number at the top
+ * The most a holder may hold: its own bound (`max_members`, `capacity`), else a number at the top
  * of the state named for what is held (`max_loans_per_member`, `loan_limit`).
  */
 function holderBound(ctx: Context, link: Link): string | undefined {
@@ -246,7 +246,7 @@ function fieldArguments(ctx: Context, link: Link, taken: readonly Param[]): Reco
 }
 
 /**
- * "NEEDS_REPAIR if its condition is "needs_repair"": a documented error naming a value of one of
+ * "WORN_OUT if its wear is "worn_out"": a documented error naming a value of one of
  * the record's enumerated fields refuses the record while it has that value.
  */
 function valueRefusals(ctx: Context, collection: CollectionShape): Array<Record<string, unknown>> {

@@ -6,7 +6,7 @@ import type { RecordShape } from "./shape.js";
 import { nameWords } from "./words.js";
 
 /**
- * "Flips one boolean setting: switch is "power", "child_lock" or "ionizer"": a toggle whose
+ * "Flips one switch: switch is "nav_lights", "bilge_pump" or "anchor_light"": a toggle whose
  * argument names which of a record's switches it flips, as Home Assistant's `toggle` on an
  * entity's attribute, a feature-flag service's `toggle(flag)` and a device's settings endpoint
  * that takes the setting's name do. An unknown name answers the documented error.

@@ -8,15 +8,15 @@ import { JOIN_VERBS, LEAVE_VERBS, nameWords, REMOVE_VERBS, sentencesOf, VERBS } 
 
 /**
  * A list of names whose order matters (a speaking order, a queue, a ranking), named by the
- * tool's description rather than its name ("Inserts handle into rotation at index position",
- * "Reorders rotation"): a name is inserted at a place, taken out, moved to another place,
+ * tool's description rather than its name ("Inserts name into queue at index position",
+ * "Reorders queue"): a name is inserted at a place, taken out, moved to another place,
  * toggled on a second list that holds some of the first's names, or looked up, as Redis's
  * `LINSERT`, `LREM`, `LPOS` and `SADD`/`SREM`, a playlist's reorder and a kanban column's rank do.
  */
 
 interface Ordered {
   list: ListShape;
-  /** Lists whose names are all on this one (who is absent, of everyone in the rotation). */
+  /** Lists whose names are all on this one (who sits a round out, of everyone in the queue). */
   within: ListShape[];
   holder: string;
 }

@@ -421,7 +421,7 @@ function onlyFlagsSaid(text: string, collection: CollectionShape): { field: stri
 }
 
 /**
- * "If available_only is true, only instruments with holder null AND condition "good" are listed":
+ * "If free_only is true, only tools with borrower null and wear "ok" are listed":
  * what a switch keeps, read from the sentence that names it, as fields the records have and the
  * values (or null) the sentence gives them.
  */

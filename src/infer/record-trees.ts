@@ -299,7 +299,7 @@ function answers(
       return alphabetical ? `$sort($append([], ${names}))` : `$append([], ${names})`;
     if (aboutChildren && output.type === "array" && output.itemProperties)
       return childRecords(output.itemProperties, sorted);
-    // "name is the last path segment ("" for the root)": a node kept under its name in a map
+    // a node kept under its name in a map: the path's last name, empty for the root
     if (output.name === "name" && container === "map" && !fields.has("name")) {
       const segs = segments(at ?? path.name);
       return `($s := ${segs}; $count($s) = 0 ? "" : $s[-1])`;
@@ -657,7 +657,7 @@ function newNameParam(ctx: Context, tree: NodeTree): Param | undefined {
 }
 
 /**
- * "Changes the name (key) of the node at path, keeping its title and whole subtree": the node
+ * "Renames the category at path to new_name within the same parent": the node
  * leaves its parent's map under the old name and comes back under the new one, refused where a
  * sibling has that name, as a rename of a folder or a page slug is (Confluence, Drupal, `mv` in
  * one folder).

@@ -299,8 +299,8 @@ function readRecord(ctx: Context, record: RecordShape, target: string): Draft[] 
 }
 
 /**
- * A status that joins two records ("power and mode from the settings, current_humidity from the
- * sensors"): an output the read record lacks is answered from the one other record beside it
+ * A status that joins two records ("power and target_c from the settings, water_c from the
+ * readings"): an output the read record lacks is answered from the one other record beside it
  * that has a field of that name, as a thermostat's status joins its settings and its readings
  * (Nest's traits, Home Assistant's attributes, a printer's `status` with its sensors).
  */

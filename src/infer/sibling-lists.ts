@@ -34,7 +34,7 @@ function groupOf(ctx: Context): Group | undefined {
     const holder = list.path.slice(0, -1).join("/") || ".";
     byHolder.set(holder, [...(byHolder.get(holder) ?? []), list]);
   }
-  // a list that holds only another's names (who has checked in, of the confirmed) is a subset of
+  // a list that holds only another's names (who sits a round out, of the queue) is a subset of
   // that side, not a side of its own
   const groups = [...byHolder.entries()]
     .map(([holder, members]) => ({
