@@ -313,7 +313,8 @@ export function inferToolset(toolset: Toolset, given: InferOptions = {}): Inferr
       ? tokenOutcome(ctx, scheme, token, () => inferTool(ctx, options))
       : inferTool(ctx, options);
     const answered = "reason" in tried ? (computedRead(ctx) ?? tried) : tried;
-    // what one side of two collections kept in step gains or loses, the other side does too
+    // a value the docs give a field is written; what one side of two collections kept in step
+    // gains or loses, the other side does too
     const outcome =
       "drafts" in answered ? { drafts: inStep(ctx, describedValues(ctx, answered.drafts)) } : answered;
     if ("reason" in outcome) {
@@ -611,8 +612,10 @@ function inferByShape(ctx: Context, options: InferOptions): Outcome {
     const drafts = recordTreeRule(ctx, nodes);
     if (drafts) return found(drafts, "a tool on a tree of records whose arguments name no node");
   }
-  const kept = keptInStepRule(ctx) ?? namedToggleRule(ctx) ?? directedStepRule(ctx);
-  if (kept) return { drafts: kept };
+  // arguments that say exactly what they act on: a record on each side of a link, the switch a
+  // toggle flips, the way a level steps
+  const pointed = keptInStepRule(ctx) ?? namedToggleRule(ctx) ?? directedStepRule(ctx);
+  if (pointed) return { drafts: pointed };
   const tree = treeFor(ctx);
   if (tree) {
     const drafts = treeRule(ctx, tree);

@@ -73,8 +73,8 @@ const KEEPS_FIELDS: ReadonlySet<string> = new Set([...PLAIN_UPDATE_VERBS, ...VER
 
 /**
  * A tool naming a record on each side links them (`assign(person_id, team_id)`,
- * `check_out(tag, member_id)`); one naming only a held record with a verb that ends a link
- * unlinks it (`take_back(serial)`, `unassign(person_id)`).
+ * `lend(serial, worker_id)`); one naming only a held record with a verb that ends a link
+ * unlinks it (`return_tool(serial)`, `unassign(person_id)`).
  */
 export function keptInStepRule(ctx: Context): Draft[] | undefined {
   const verb = ctx.facts.verb ?? "";
